@@ -1,0 +1,317 @@
+/**
+ * The service's contract as zod schemas: the single source of truth for every
+ * request and response shape, shared by the client (src/api/client.ts) and the
+ * emulator (src/emulator/). Field names and nesting follow
+ * shared/spec/service-interface.md exactly.
+ *
+ * Conventions:
+ * - Request schemas are strict about the spec's bounds (they run before anything is sent).
+ * - Response schemas are loose objects: unknown extra fields are kept and passed
+ *   through, a missing required field is an error naming its path.
+ * - Where the spec says required-ness is "not shown", identity fields (id, code,
+ *   iso3Code, name) are required and the rest are optional and may be null.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------- primitives
+
+/** Optional in responses: may be absent or null. */
+const opt = <T extends z.ZodType>(t: T) => t.nullable().optional();
+
+export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a calendar date YYYY-MM-DD');
+export const Timestamp = z.string();
+
+// ---------------------------------------------------------------- pagination
+
+export const PageQuery = z.object({
+  page: z.number().int().min(1, 'page must be >= 1').optional(),
+  perPage: z.number().int().min(1, 'perPage must be between 1 and 100').max(100, 'perPage must be between 1 and 100').optional(),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+export const Pagination = z.looseObject({
+  pageSize: z.number().int(),
+  /** The spec does not say what the last page carries: absent, null, 0, the same page or past the end all occur. */
+  nextPage: opt(z.number()),
+});
+export type Pagination = z.infer<typeof Pagination>;
+
+const listOf = <T extends z.ZodType>(item: T) => z.looseObject({ items: z.array(item), pagination: Pagination });
+const itemOf = <T extends z.ZodType>(item: T) => z.looseObject({ item });
+
+// ---------------------------------------------------------------- suppliers
+
+export const Contact = z.object({
+  email: z.email('expected an email address').optional(),
+  firstName: z.string().max(255).optional(),
+  lastName: z.string().max(255).optional(),
+});
+export type Contact = z.infer<typeof Contact>;
+
+export const SupplierCreateRequest = z.strictObject({
+  name: z.string().min(1, 'name must not be empty').max(255, 'name must be at most 255 characters'),
+  countryIso3Code: z.string().length(3, 'countryIso3Code must be exactly 3 characters').optional(),
+  website: z.url('website must be a URI (for example https://example.com)').optional(),
+  industryCodes: z.array(z.string().min(1)).optional(),
+  categoryIds: z.array(z.string().min(1)).optional(),
+  contacts: z.array(Contact).optional(),
+  customerSupplierId: z.string().max(255, 'customerSupplierId must be at most 255 characters').optional(),
+});
+export type SupplierCreateRequest = z.infer<typeof SupplierCreateRequest>;
+
+export const SupplierCreateResponse = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  countryIso3Code: z.string().nullable(),
+  website: z.string().nullable(),
+  status: z.string(),
+  customerSupplierId: z.string().nullable(),
+});
+export type SupplierCreateResponse = z.infer<typeof SupplierCreateResponse>;
+
+export const CustomField = z.looseObject({ fieldLabel: z.string(), fieldValue: z.string() });
+
+export const SupplierDetail = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  countryIso3Code: opt(z.string()),
+  categories: opt(z.array(z.string())),
+  customFields: opt(z.array(CustomField)),
+  averageScore: opt(z.number()),
+  publicSupplierProfileUrl: opt(z.string()),
+});
+export type SupplierDetail = z.infer<typeof SupplierDetail>;
+export const SupplierDetailResponse = itemOf(SupplierDetail);
+
+// ---------------------------------------------------------------- scorecards
+
+export const PolicyParameterRef = z.looseObject({
+  id: z.string(),
+  name: opt(z.string()),
+  policyCategoryName: opt(z.string()),
+});
+
+export const ScorecardItem = z.looseObject({
+  /** policy_parameter_item is the value that occurs; others are not shown, so any string is accepted. */
+  type: z.string(),
+  policyParameter: opt(PolicyParameterRef),
+  weight: opt(z.number()),
+});
+export type ScorecardItem = z.infer<typeof ScorecardItem>;
+
+export const Scorecard = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  groupName: opt(z.string()),
+  organizationId: opt(z.string()),
+  createdAt: opt(Timestamp),
+  createdBy: opt(z.string()),
+  score: opt(z.number()),
+  weight: opt(z.number()),
+  items: opt(z.array(ScorecardItem)),
+});
+export type Scorecard = z.infer<typeof Scorecard>;
+export const ScorecardList = listOf(Scorecard);
+export const ScorecardResponse = itemOf(Scorecard);
+/** The spec hides the names of the two numeric parameters; we use page/perPage like every other list. */
+export const ScorecardQuery = PageQuery.extend({ supplierId: z.string().min(1).optional() });
+export type ScorecardQuery = z.infer<typeof ScorecardQuery>;
+
+// ---------------------------------------------------------------- emissions
+
+export const EmissionReport = z.looseObject({
+  id: z.string(),
+  scope: opt(z.string()),
+  fromDate: opt(Timestamp),
+  toDate: opt(Timestamp),
+  reportedOn: opt(Timestamp),
+  verifier: opt(z.string()),
+  dataType: opt(z.string()),
+  value: opt(z.number()),
+  unit: opt(z.string()),
+});
+export type EmissionReport = z.infer<typeof EmissionReport>;
+/** No pagination object on this list. */
+export const EmissionReportList = z.looseObject({ items: z.array(EmissionReport) });
+
+// ---------------------------------------------------------------- score calculation
+
+export const ScoreValue = z.looseObject({ value: z.number().nullable() });
+export type ScoreValue = z.infer<typeof ScoreValue>;
+
+export const ScoreCalculationRequest = z.strictObject({
+  supplierIds: z.array(z.string().min(1)).min(1, 'supplierIds needs at least 1 id').max(100, 'supplierIds takes at most 100 ids'),
+  policyParameterIds: z.array(z.string().min(1)).optional(),
+  dataSourceIds: z.array(z.string().min(1)).optional(),
+  includeZeroValues: z.boolean().optional(),
+});
+export type ScoreCalculationRequest = z.infer<typeof ScoreCalculationRequest>;
+
+export const ScoreDataEntry = z.looseObject({
+  id: z.string(),
+  supplierId: z.string(),
+  dataSourceId: z.string(),
+  score: ScoreValue,
+  isClaim: z.boolean(),
+  expiryDate: opt(IsoDate),
+  issueDate: opt(IsoDate),
+});
+export type ScoreDataEntry = z.infer<typeof ScoreDataEntry>;
+
+export const RiskIndicator = z.looseObject({
+  riskLevel: z.string(),
+  name: z.string(),
+  website: opt(z.string()),
+  description: opt(z.string()),
+});
+export const RiskEntry = z.looseObject({
+  riskDataSourceId: z.string(),
+  year: z.number().int(),
+  riskIndicators: z.array(RiskIndicator),
+});
+export const Risk = z.looseObject({
+  riskLevel: opt(z.string()),
+  riskEntries: z.array(RiskEntry),
+});
+export type Risk = z.infer<typeof Risk>;
+export const ScoreContext = z.looseObject({ type: z.string(), name: z.string(), code: z.string() });
+export type ScoreContext = z.infer<typeof ScoreContext>;
+
+export const DataSourceScore = z.looseObject({
+  dataSourceId: z.string(),
+  score: ScoreValue,
+  dataPoints: z.looseObject({ dataEntries: z.array(ScoreDataEntry) }),
+});
+export type DataSourceScore = z.infer<typeof DataSourceScore>;
+
+export const PolicyParameterScore = z.looseObject({
+  policyParameterId: z.string(),
+  score: ScoreValue,
+  dataPoints: z.looseObject({
+    dataEntries: z.array(ScoreDataEntry),
+    risk: opt(Risk),
+    contexts: opt(z.array(ScoreContext)),
+  }),
+});
+export type PolicyParameterScore = z.infer<typeof PolicyParameterScore>;
+
+export const ScoreResult = z.looseObject({
+  supplierId: z.string(),
+  score: z.looseObject({
+    value: z.number().nullable(),
+    dataSourcesScore: ScoreValue,
+    policyParametersScore: ScoreValue,
+  }),
+  dataSourceScores: z.array(DataSourceScore),
+  policyParameterScores: z.array(PolicyParameterScore),
+});
+export type ScoreResult = z.infer<typeof ScoreResult>;
+export const ScoreCalculationResponse = z.looseObject({ items: z.array(ScoreResult) });
+export type ScoreCalculationResponse = z.infer<typeof ScoreCalculationResponse>;
+
+// ---------------------------------------------------------------- data entries and news
+
+export const Article = z.looseObject({
+  id: z.string(),
+  url: opt(z.string()),
+  title: opt(z.string()),
+  summary: opt(z.string()),
+  publishedAt: opt(z.string()),
+});
+export type Article = z.infer<typeof Article>;
+
+export const NewsEventBody = z.looseObject({
+  name: z.string(),
+  summary: opt(z.string()),
+  articles: z.array(Article),
+});
+export const NewsEvent = NewsEventBody.extend({ id: z.string() });
+export type NewsEvent = z.infer<typeof NewsEvent>;
+export const NewsEventList = listOf(NewsEvent);
+export const NewsEventQuery = PageQuery.extend({ dataEntryId: z.string().min(1).optional() });
+export type NewsEventQuery = z.infer<typeof NewsEventQuery>;
+
+export const DataEntry = z.looseObject({
+  /** news_event is the only allowed value. */
+  type: z.literal('news_event'),
+  id: z.string(),
+  supplier: z.looseObject({ id: z.string() }),
+  score: z.number(),
+  policyParameterScores: z.array(
+    z.looseObject({ policyParameter: z.looseObject({ id: z.string() }), score: z.number() }),
+  ),
+  newsEvent: NewsEventBody,
+});
+export type DataEntry = z.infer<typeof DataEntry>;
+
+// ---------------------------------------------------------------- reference data
+
+export const DataSource = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  vendorName: opt(z.string()),
+  dataSourceType: opt(z.string()),
+  logoUrl: opt(z.string()),
+  website: opt(z.string()),
+});
+export type DataSource = z.infer<typeof DataSource>;
+export const DataSourceList = listOf(DataSource);
+
+export const Country = z.looseObject({
+  iso3Code: z.string(),
+  iso2Code: opt(z.string()),
+  commonName: opt(z.string()),
+  officialName: opt(z.string()),
+  regionName: opt(z.string()),
+});
+export type Country = z.infer<typeof Country>;
+export const CountryList = listOf(Country);
+
+export const StandardIndustry = z.looseObject({
+  code: z.string(),
+  name: z.string(),
+  hierarchyLevel: opt(z.string()),
+  parentIndustryCode: opt(z.string()),
+});
+export type StandardIndustry = z.infer<typeof StandardIndustry>;
+export const StandardIndustryList = listOf(StandardIndustry);
+export const StandardIndustryQuery = PageQuery.extend({ subIndustriesOnly: z.enum(['true', 'false']).optional() });
+export type StandardIndustryQuery = z.infer<typeof StandardIndustryQuery>;
+
+/**
+ * GET /v1/categories: the spec names the endpoint but shows neither request nor
+ * response. Assumption (documented in the README): it is paged like the other
+ * reference lists, and each item has at least an id; name and anything else is
+ * optional and passed through. A bare array or { items } without pagination is
+ * also accepted by the client.
+ */
+export const Category = z.looseObject({ id: z.string(), name: opt(z.string()) });
+export type Category = z.infer<typeof Category>;
+export const CategoryList = z.looseObject({ items: z.array(Category), pagination: opt(Pagination) });
+
+// ---------------------------------------------------------------- errors
+
+/** The shape our emulator sends. The client accepts message, error, errors[] or plain text from the real service. */
+export const ErrorBody = z.looseObject({
+  error: z.looseObject({ code: z.string(), message: z.string(), field: z.string().optional() }),
+  message: z.string(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Turns a zod error into one line naming the first failing path, e.g. "contacts[0].email: expected an email address". */
+export function describeZodError(err: z.ZodError, root?: string): string {
+  const issue = err.issues[0];
+  if (!issue) return 'invalid';
+  const path = formatPath(issue.path, root);
+  const extra = err.issues.length > 1 ? ` (and ${err.issues.length - 1} more)` : '';
+  return `${path ? path + ': ' : ''}${issue.message}${extra}`;
+}
+
+export function formatPath(path: ReadonlyArray<PropertyKey>, root?: string): string {
+  let out = root ?? '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out ? `.${String(p)}` : String(p);
+  }
+  return out;
+}

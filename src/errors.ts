@@ -1,0 +1,127 @@
+/**
+ * Typed errors and the exit-code contract. Codes never change meaning:
+ *   0 success
+ *   1 API, network or runtime failure
+ *   2 usage error or invalid input (nothing was sent)
+ *   3 a check failed
+ *   4 authentication missing or rejected
+ * src/cli.ts is the one place that maps these to process exit codes.
+ */
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  checkFailed: 3,
+  auth: 4,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export type ErrorCode =
+  | 'usage'
+  | 'invalid_input'
+  | 'auth'
+  | 'not_found'
+  | 'api'
+  | 'network'
+  | 'timeout'
+  | 'bad_response'
+  | 'check_failed'
+  | 'runtime';
+
+export class SrsError extends Error {
+  readonly code: ErrorCode;
+  readonly exitCode: ExitCodeValue;
+  /** Longer explanation shown only with --debug. */
+  readonly detail?: string;
+  constructor(code: ErrorCode, exitCode: ExitCodeValue, message: string, opts?: { detail?: string; cause?: unknown }) {
+    super(message, opts?.cause !== undefined ? { cause: opts.cause } : undefined);
+    this.name = 'SrsError';
+    this.code = code;
+    this.exitCode = exitCode;
+    if (opts?.detail !== undefined) this.detail = opts.detail;
+  }
+}
+
+/** Bad flags, arguments or input: nothing was sent. Exit 2. */
+export class UsageError extends SrsError {
+  constructor(message: string, opts?: { detail?: string; code?: 'usage' | 'invalid_input' }) {
+    super(opts?.code ?? 'usage', ExitCode.usage, message, opts);
+    this.name = 'UsageError';
+  }
+}
+
+/** No key, or the service rejected it. Exit 4. */
+export class AuthError extends SrsError {
+  readonly status?: number;
+  constructor(message: string, opts?: { status?: number; detail?: string }) {
+    super('auth', ExitCode.auth, message, opts);
+    this.name = 'AuthError';
+    if (opts?.status !== undefined) this.status = opts.status;
+  }
+}
+
+/** The service answered with an HTTP error status. Exit 1. */
+export class ApiError extends SrsError {
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  readonly serviceMessage?: string;
+  constructor(args: { status: number; method: string; path: string; serviceMessage?: string; detail?: string }) {
+    const what = args.serviceMessage ? `: ${args.serviceMessage}` : '';
+    super(
+      args.status === 404 ? 'not_found' : 'api',
+      ExitCode.failure,
+      `${args.method} ${args.path} failed with HTTP ${args.status}${what}`,
+      args.detail !== undefined ? { detail: args.detail } : undefined,
+    );
+    this.name = 'ApiError';
+    this.status = args.status;
+    this.method = args.method;
+    this.path = args.path;
+    if (args.serviceMessage !== undefined) this.serviceMessage = args.serviceMessage;
+  }
+}
+
+/** The request never got an answer (refused, DNS, reset, timeout). Exit 1. */
+export class NetworkError extends SrsError {
+  readonly method: string;
+  readonly path: string;
+  /** True when the request provably never reached the service (safe to resend a POST). */
+  readonly notSent: boolean;
+  constructor(args: { method: string; path: string; reason: string; notSent: boolean; timeout?: boolean; cause?: unknown; detail?: string }) {
+    super(args.timeout ? 'timeout' : 'network', ExitCode.failure, `${args.method} ${args.path}: ${args.reason}`, {
+      cause: args.cause,
+      ...(args.detail !== undefined ? { detail: args.detail } : {}),
+    });
+    this.name = 'NetworkError';
+    this.method = args.method;
+    this.path = args.path;
+    this.notSent = args.notSent;
+  }
+}
+
+/** The service answered, but not with what the contract says. Exit 1. */
+export class BadResponseError extends SrsError {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  constructor(args: { method: string; path: string; status: number; reason: string; detail?: string }) {
+    super('bad_response', ExitCode.failure, `${args.method} ${args.path}: unexpected response (${args.reason})`, args.detail !== undefined ? { detail: args.detail } : undefined);
+    this.name = 'BadResponseError';
+    this.method = args.method;
+    this.path = args.path;
+    this.status = args.status;
+  }
+}
+
+/** A gate (score check, import with failures) did not pass. Exit 3. */
+export class CheckFailedError extends SrsError {
+  constructor(message: string) {
+    super('check_failed', ExitCode.checkFailed, message);
+    this.name = 'CheckFailedError';
+  }
+}
+
+export function isSrsError(e: unknown): e is SrsError {
+  return e instanceof SrsError;
+}
