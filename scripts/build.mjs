@@ -1,0 +1,22 @@
+// Bundles src/ into dist/ with esbuild: one ESM entry plus lazily loaded chunks
+// (each command's run module, the emulator, csv, ...), so start-up loads little.
+import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+await build({
+  entryPoints: { srs: 'src/index.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  sourcemap: 'linked',
+  legalComments: 'linked',
+  chunkNames: 'chunks/[name]-[hash]',
+  define: { SRS_VERSION: JSON.stringify(pkg.version) },
+  // CommonJS dependencies bundled into ESM need a real require.
+  banner: { js: "import { createRequire as __srsCreateRequire } from 'node:module'; const require = __srsCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});

@@ -1,0 +1,159 @@
+/**
+ * The typed client: one method per endpoint of the spec (plus GET /v1/categories),
+ * each validating its request with the contract before sending and its response
+ * after. Lists come as single pages (list*Page) and as async iterators over every
+ * page (list*), built on src/api/paginate.ts.
+ */
+import type { z } from 'zod';
+import { UsageError } from '../errors.js';
+import {
+  Category,
+  CategoryList,
+  CountryList,
+  DataEntry,
+  DataSourceList,
+  EmissionReportList,
+  NewsEventList,
+  NewsEventQuery,
+  PageQuery,
+  ScoreCalculationRequest,
+  ScoreCalculationResponse,
+  ScorecardList,
+  ScorecardQuery,
+  ScorecardResponse,
+  StandardIndustryList,
+  StandardIndustryQuery,
+  SupplierCreateRequest,
+  SupplierCreateResponse,
+  SupplierDetailResponse,
+  describeZodError,
+} from './contract.js';
+import { HttpTransport, type HttpOptions, type Query } from './http.js';
+import { paginate, type Page, type PageResult, type PaginateOptions } from './paginate.js';
+import { z as zod } from 'zod';
+
+export type ClientOptions = HttpOptions;
+
+/** Validates input with a request schema; a failure is a usage error (exit 2) naming the field. */
+export function validateRequest<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new UsageError(`invalid ${what}: ${describeZodError(r.error)}`, { code: 'invalid_input' });
+  return r.data;
+}
+
+const seg = (id: string, what: string): string => {
+  if (typeof id !== 'string' || id.trim() === '') throw new UsageError(`${what} must not be empty`, { code: 'invalid_input' });
+  return encodeURIComponent(id);
+};
+
+/** GET /v1/categories is not shown by the spec: accept { items, pagination? } or a bare array. */
+const LenientCategoryList = zod.union([CategoryList, zod.array(Category).transform((items) => ({ items, pagination: null }))]);
+
+export class ApiClient {
+  readonly http: HttpTransport;
+
+  constructor(opts: ClientOptions) {
+    this.http = new HttpTransport(opts);
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  // ------------------------------------------------------------ suppliers
+
+  createSupplier(body: SupplierCreateRequest) {
+    const valid = validateRequest(SupplierCreateRequest, body, 'supplier');
+    return this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid }, SupplierCreateResponse);
+  }
+
+  async getSupplier(id: string) {
+    const r = await this.http.json({ method: 'GET', path: `/v1/suppliers/${seg(id, 'supplier id')}` }, SupplierDetailResponse);
+    return r.item;
+  }
+
+  async listEmissionReports(supplierId: string) {
+    const r = await this.http.json({ method: 'GET', path: `/v1/suppliers/${seg(supplierId, 'supplier id')}/emission-reports` }, EmissionReportList);
+    return r.items;
+  }
+
+  listNewsEventsPage(supplierId: string, q: NewsEventQuery = {}) {
+    const query = validateRequest(NewsEventQuery, q, 'query');
+    return this.http.json({ method: 'GET', path: `/v1/suppliers/${seg(supplierId, 'supplier id')}/news-events`, query: query as Query }, NewsEventList);
+  }
+
+  listNewsEvents(supplierId: string, q: Omit<NewsEventQuery, 'page' | 'perPage'> = {}, opts?: PaginateOptions) {
+    return this.#pages((page, perPage) => this.listNewsEventsPage(supplierId, { ...q, page, perPage }), opts);
+  }
+
+  // ------------------------------------------------------------ scorecards
+
+  listScorecardsPage(q: ScorecardQuery = {}) {
+    const query = validateRequest(ScorecardQuery, q, 'query');
+    return this.http.json({ method: 'GET', path: '/v1/scorecards', query: query as Query }, ScorecardList);
+  }
+
+  listScorecards(q: Omit<ScorecardQuery, 'page' | 'perPage'> = {}, opts?: PaginateOptions) {
+    return this.#pages((page, perPage) => this.listScorecardsPage({ ...q, page, perPage }), opts);
+  }
+
+  async getScorecard(id: string) {
+    const r = await this.http.json({ method: 'GET', path: `/v1/scorecards/${seg(id, 'scorecard id')}` }, ScorecardResponse);
+    return r.item;
+  }
+
+  // ------------------------------------------------------------ scores
+
+  calculateScores(body: ScoreCalculationRequest) {
+    const valid = validateRequest(ScoreCalculationRequest, body, 'score calculation request');
+    return this.http.json({ method: 'POST', path: '/v1/score-calculation', body: valid }, ScoreCalculationResponse);
+  }
+
+  // ------------------------------------------------------------ data entries
+
+  getDataEntry(id: string) {
+    return this.http.json({ method: 'GET', path: `/v1/data-entries/${seg(id, 'data entry id')}` }, DataEntry);
+  }
+
+  // ------------------------------------------------------------ reference data
+
+  listDataSourcesPage(q: PageQuery = {}) {
+    const query = validateRequest(PageQuery, q, 'query');
+    return this.http.json({ method: 'GET', path: '/v1/data-sources', query: query as Query }, DataSourceList);
+  }
+
+  listDataSources(opts?: PaginateOptions) {
+    return this.#pages((page, perPage) => this.listDataSourcesPage({ page, perPage }), opts);
+  }
+
+  listCountriesPage(q: PageQuery = {}) {
+    const query = validateRequest(PageQuery, q, 'query');
+    return this.http.json({ method: 'GET', path: '/v1/countries', query: query as Query }, CountryList);
+  }
+
+  listCountries(opts?: PaginateOptions) {
+    return this.#pages((page, perPage) => this.listCountriesPage({ page, perPage }), opts);
+  }
+
+  listStandardIndustriesPage(q: StandardIndustryQuery = {}) {
+    const query = validateRequest(StandardIndustryQuery, q, 'query');
+    return this.http.json({ method: 'GET', path: '/v1/standard-industries', query: query as Query }, StandardIndustryList);
+  }
+
+  listStandardIndustries(q: Omit<StandardIndustryQuery, 'page' | 'perPage'> = {}, opts?: PaginateOptions) {
+    return this.#pages((page, perPage) => this.listStandardIndustriesPage({ ...q, page, perPage }), opts);
+  }
+
+  listCategoriesPage(q: PageQuery = {}) {
+    const query = validateRequest(PageQuery, q, 'query');
+    return this.http.json({ method: 'GET', path: '/v1/categories', query: query as Query }, LenientCategoryList);
+  }
+
+  listCategories(opts?: PaginateOptions) {
+    return this.#pages((page, perPage) => this.listCategoriesPage({ page, perPage }), opts);
+  }
+
+  #pages<T>(fetch: (page: number, perPage: number) => Promise<PageResult<T>>, opts?: PaginateOptions): AsyncGenerator<Page<T>, void, undefined> {
+    return paginate(fetch, opts);
+  }
+}

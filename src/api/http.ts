@@ -1,0 +1,296 @@
+/**
+ * The transport: one keep-alive undici Agent per client, JSON in and out,
+ * the x-api-key header, a body-size cap, typed errors, and a debug trace that
+ * never shows the key. Knows nothing about endpoints or terminals.
+ */
+import { Agent, request, errors as undiciErrors } from 'undici';
+import type { z } from 'zod';
+import { ApiError, AuthError, BadResponseError, NetworkError, UsageError } from '../errors.js';
+import { describeZodError } from './contract.js';
+
+export interface HttpOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** Per-phase timeout in ms (connect, response headers, body idle). Default 30 s. */
+  timeoutMs?: number;
+  /** Max simultaneous connections to the service. Default 16. */
+  connections?: number;
+  /** Largest response body accepted, in bytes. Default 16 MiB. */
+  maxBodyBytes?: number;
+  /** Allow sending the key over plain http to a non-loopback host. */
+  insecureHttp?: boolean;
+  userAgent?: string;
+  /** Debug trace sink (stderr under --debug). Lines never contain the key. */
+  trace?: (line: string) => void;
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface SendArgs {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Query | undefined;
+  body?: unknown;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i;
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK.test(hostname);
+}
+
+/** Validates a base URL and the plain-http rule; throws UsageError. */
+export function checkBaseUrl(baseUrl: string, insecureHttp = false): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`base URL "${baseUrl}" is not a URL (expected for example https://api.example.com)`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`base URL "${baseUrl}" must start with https:// or http://`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecureHttp) {
+    throw new UsageError(
+      `refusing to send the API key over plain http to ${url.host}; use https, or pass --insecure-http if you really mean it`,
+    );
+  }
+  return url;
+}
+
+export class HttpTransport {
+  readonly #base: URL;
+  readonly #key: string;
+  readonly #agent: Agent;
+  readonly #maxBody: number;
+  readonly #trace: ((line: string) => void) | undefined;
+  readonly #ua: string;
+
+  constructor(opts: HttpOptions) {
+    this.#base = checkBaseUrl(opts.baseUrl, opts.insecureHttp);
+    this.#key = opts.apiKey;
+    const t = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#agent = new Agent({
+      keepAliveTimeout: 10_000,
+      connections: opts.connections ?? 16,
+      connect: { timeout: t },
+      headersTimeout: t,
+      bodyTimeout: t,
+    });
+    this.#maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    this.#trace = opts.trace;
+    this.#ua = opts.userAgent ?? 'srs-cli';
+  }
+
+  get baseUrl(): string {
+    return this.#base.toString();
+  }
+
+  url(path: string, query?: Query): URL {
+    const basePath = this.#base.pathname.replace(/\/+$/, '');
+    const u = new URL(this.#base.toString());
+    u.pathname = basePath + path;
+    u.search = '';
+    if (query) {
+      for (const [k, v] of Object.entries(query)) if (v !== undefined) u.searchParams.set(k, String(v));
+    }
+    return u;
+  }
+
+  /** One request, one answer. Throws NetworkError when no answer came. */
+  async send(args: SendArgs): Promise<RawResponse> {
+    const url = this.url(args.path, args.query);
+    const started = performance.now();
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'x-api-key': this.#key,
+      'user-agent': this.#ua,
+    };
+    let body: string | undefined;
+    if (args.body !== undefined) {
+      body = JSON.stringify(args.body);
+      headers['content-type'] = 'application/json';
+    }
+    const display = `${args.method} ${url.pathname}${url.search}`;
+    this.#trace?.(`-> ${display}`);
+    let res;
+    try {
+      res = await request(url, { method: args.method, headers, body, dispatcher: this.#agent });
+    } catch (e) {
+      const info = classifyNetworkError(e);
+      this.#trace?.(`<- ${display} ${info.reason} (${ms(started)})`);
+      throw new NetworkError({ method: args.method, path: url.pathname, reason: info.reason, notSent: info.notSent, timeout: info.timeout, cause: e });
+    }
+    let text: string;
+    try {
+      text = await readCapped(res.body, this.#maxBody);
+    } catch (e) {
+      if (e instanceof BodyTooLarge) {
+        this.#trace?.(`<- ${display} ${res.statusCode} body over ${this.#maxBody} bytes (${ms(started)})`);
+        throw new BadResponseError({ method: args.method, path: url.pathname, status: res.statusCode, reason: `body larger than ${Math.round(this.#maxBody / 1048576)} MiB` });
+      }
+      const info = classifyNetworkError(e);
+      this.#trace?.(`<- ${display} ${res.statusCode} body failed: ${info.reason} (${ms(started)})`);
+      throw new NetworkError({ method: args.method, path: url.pathname, reason: `response body: ${info.reason}`, notSent: false, timeout: info.timeout, cause: e });
+    }
+    this.#trace?.(`<- ${display} ${res.statusCode} ${text.length}B (${ms(started)})`);
+    return { status: res.statusCode, headers: res.headers, text };
+  }
+
+  /** Sends, checks the status, parses JSON and validates it with a contract schema. */
+  async json<S extends z.ZodType>(args: SendArgs, schema: S): Promise<z.infer<S>> {
+    const res = await this.send(args);
+    return parseResponse(args.method, args.path, res, schema);
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}
+
+export function parseResponse<S extends z.ZodType>(method: string, path: string, res: RawResponse, schema: S): z.infer<S> {
+  if (res.status < 200 || res.status >= 300) throw errorFromResponse(method, path, res);
+  const ctype = String(res.headers['content-type'] ?? '');
+  let data: unknown;
+  try {
+    data = JSON.parse(res.text);
+  } catch {
+    const looksHtml = /^\s*</.test(res.text);
+    const reason = looksHtml
+      ? `HTML instead of JSON (content-type ${ctype || 'none'})`
+      : res.text.trim() === ''
+        ? 'empty body'
+        : `body is not valid JSON (content-type ${ctype || 'none'})`;
+    throw new BadResponseError({ method, path, status: res.status, reason, detail: res.text.slice(0, 500) });
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw new BadResponseError({
+      method,
+      path,
+      status: res.status,
+      reason: describeZodError(parsed.error, 'body'),
+      detail: JSON.stringify(parsed.error.issues.slice(0, 5)),
+    });
+  }
+  return parsed.data;
+}
+
+/** The spec does not show the error body: accept message, error, errors[] or plain text. */
+export function extractServiceMessage(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(trimmed);
+  } catch {
+    if (/^</.test(trimmed)) {
+      const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
+      return title ? `HTML page: ${oneLine(title)}` : 'HTML page instead of JSON';
+    }
+    return oneLine(trimmed).slice(0, 200);
+  }
+  const pick = (v: unknown): string | undefined => {
+    if (typeof v === 'string' && v.trim()) return v;
+    if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      for (const k of ['message', 'detail', 'title', 'error_description']) {
+        if (typeof o[k] === 'string' && (o[k] as string).trim()) return o[k] as string;
+      }
+    }
+    return undefined;
+  };
+  if (data && typeof data === 'object' && !Array.isArray(data)) {
+    const o = data as Record<string, unknown>;
+    const direct = pick(o.message) ?? pick(o.error);
+    if (direct) return oneLine(direct).slice(0, 300);
+    if (Array.isArray(o.errors)) {
+      const msgs = o.errors.map(pick).filter((m): m is string => !!m);
+      if (msgs.length) return oneLine(msgs.join('; ')).slice(0, 300);
+    }
+    const other = pick(o.detail) ?? pick(o.title);
+    if (other) return oneLine(other).slice(0, 300);
+  }
+  if (typeof data === 'string') return oneLine(data).slice(0, 300);
+  return undefined;
+}
+
+export function errorFromResponse(method: string, path: string, res: RawResponse): ApiError | AuthError {
+  const serviceMessage = extractServiceMessage(res.text);
+  if (res.status === 401 || res.status === 403) {
+    const why = res.status === 401 ? 'the service rejected the API key (HTTP 401)' : 'the API key is not allowed to do this (HTTP 403)';
+    return new AuthError(`${method} ${path}: ${why}${serviceMessage ? `: ${serviceMessage}` : ''}; run "srs auth login" or set SRS_API_KEY`, { status: res.status });
+  }
+  return new ApiError({ status: res.status, method, path, ...(serviceMessage !== undefined ? { serviceMessage } : {}) });
+}
+
+class BodyTooLarge extends Error {}
+
+async function readCapped(body: AsyncIterable<Buffer | Uint8Array> & { destroy?: (e?: Error) => void }, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy?.();
+      throw new BodyTooLarge();
+    }
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+interface NetInfo {
+  reason: string;
+  /** The request provably never reached the service. */
+  notSent: boolean;
+  timeout: boolean;
+}
+
+export function classifyNetworkError(e: unknown): NetInfo {
+  const err = e as { code?: string; message?: string; cause?: { code?: string } } | undefined;
+  const code = err?.code ?? err?.cause?.code ?? '';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return { reason: 'connection refused (is the service running and the base URL right?)', notSent: true, timeout: false };
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return { reason: 'host not found (check the base URL)', notSent: true, timeout: false };
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return { reason: 'timed out connecting', notSent: true, timeout: true };
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return { reason: 'timed out waiting for the response', notSent: false, timeout: true };
+    case 'UND_ERR_BODY_TIMEOUT':
+      return { reason: 'timed out reading the response', notSent: false, timeout: true };
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+    case 'EPIPE':
+      return { reason: 'connection dropped before an answer came', notSent: false, timeout: false };
+    case 'CERT_HAS_EXPIRED':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return { reason: `TLS failure (${code})`, notSent: true, timeout: false };
+    default:
+      if (e instanceof undiciErrors.RequestAbortedError) return { reason: 'request aborted', notSent: false, timeout: false };
+      return { reason: oneLine(err?.message ?? String(e)) || 'network error', notSent: false, timeout: false };
+  }
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+function ms(started: number): string {
+  return `${Math.round(performance.now() - started)}ms`;
+}

@@ -1,0 +1,157 @@
+/**
+ * Builds the Commander program (global options and the command tree) and is
+ * the one place that turns errors into exit codes and error lines.
+ * Run functions are loaded lazily, so `srs --version` loads almost nothing.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { Context, type Env, type GlobalOptions, type IO } from './context.js';
+import { ExitCode, SrsError, UsageError, isSrsError } from './errors.js';
+import type { Handler, Invoke } from './commands/kit.js';
+import { authCommand } from './commands/auth/index.js';
+import { dataEntryCommand } from './commands/data-entry/index.js';
+import { emissionsCommand } from './commands/emissions/index.js';
+import { emulatorCommand } from './commands/emulator/index.js';
+import { newsCommand } from './commands/news/index.js';
+import { refCommand } from './commands/ref/index.js';
+import { scorecardsCommand } from './commands/scorecards/index.js';
+import { supplierCommand } from './commands/supplier/index.js';
+
+declare const SRS_VERSION: string | undefined;
+export const VERSION = typeof SRS_VERSION === 'string' ? SRS_VERSION : '0.0.0-dev';
+
+export interface RunState {
+  exitCode: number;
+}
+
+export function buildProgram(invoke: Invoke): Command {
+  const program = new Command('srs')
+    .description('Supplier Responsibility Assessment Service from the command line: suppliers, scorecards, scores, emissions, news and reference data')
+    .version(VERSION, '-V, --version', 'print the version')
+    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(['table', 'json', 'ndjson', 'csv']))
+    .option('--fields <paths>', 'columns for table and csv output: comma-separated dot paths, e.g. id,name,score.value')
+    .option('--profile <name>', 'configuration profile to use (env SRS_PROFILE)')
+    .option('--base-url <url>', 'service base URL (env SRS_BASE_URL)')
+    .option('--sandbox', 'run against an in-process emulator with local state; no account needed (env SRS_SANDBOX=1)')
+    .option('--timeout <duration>', 'network timeout per phase, e.g. 30s or 500ms (env SRS_TIMEOUT)')
+    .option('--insecure-http', 'allow sending the API key over plain http to a non-loopback host')
+    .option('--csv-raw', 'do not guard CSV cells against spreadsheet formula injection')
+    .option('--no-color', 'no colour (also when NO_COLOR is set or stdout is not a terminal)')
+    .option('--debug', 'trace requests and show error detail on stderr (the API key is redacted)')
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(run with --help for usage)')
+    .enablePositionalOptions(false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ srs --sandbox ref countries --limit 5
+  $ srs --sandbox supplier create --name "Embudo Valley Organics" --country USA
+  $ srs auth login --base-url https://api.example.com
+  $ srs scorecards ls -o json | jq '.[].name'
+
+Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input, 3 check failed, 4 authentication.`,
+    );
+
+  for (const make of [supplierCommand, scorecardsCommand, emissionsCommand, newsCommand, dataEntryCommand, refCommand, authCommand, emulatorCommand]) {
+    program.addCommand(make(invoke));
+  }
+  return program;
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** Prints an error: one line, or one JSON object under -o json/ndjson. */
+export function reportError(err: unknown, io: IO, format: string | undefined, debug: boolean, redact: (s: string) => string = (s) => s): number {
+  const e: SrsError = isSrsError(err)
+    ? err
+    : new SrsError('runtime', ExitCode.failure, `unexpected error: ${(err as Error)?.message ?? String(err)}`, { detail: (err as Error)?.stack });
+  const status = (e as { status?: number }).status;
+  const oneLine = redact(e.message.replace(/\s*\n\s*/g, ' '));
+  if (format === 'json' || format === 'ndjson') {
+    io.stderr.write(JSON.stringify({ error: { code: e.code, message: oneLine, ...(status !== undefined ? { status } : {}), exitCode: e.exitCode } }) + '\n');
+  } else {
+    io.stderr.write(`srs: ${oneLine}\n`);
+  }
+  if (debug) {
+    if (e.detail) io.stderr.write(redact(`detail: ${e.detail}`) + '\n');
+    const cause = (e as { cause?: unknown }).cause;
+    if (cause) io.stderr.write(redact(`cause: ${(cause as Error)?.stack ?? String(cause)}`) + '\n');
+  }
+  return e.exitCode;
+}
+
+/** Runs srs with the given argv (without node and script), streams and environment. Returns the exit code. */
+export async function main(argv: string[], io: IO, env: Env): Promise<number> {
+  const state: RunState = { exitCode: 0 };
+  let formatHint: string | undefined = env.SRS_OUTPUT ?? (io.stdoutIsTTY ? 'table' : 'json');
+  let debug = env.SRS_DEBUG === '1';
+  let redact: (s: string) => string = (s) => s;
+
+  const invoke: Invoke = (load: () => Promise<Handler>) =>
+    async (...actionArgs: unknown[]) => {
+      const command = actionArgs[actionArgs.length - 1] as Command;
+      const positional = (actionArgs.slice(0, -2) as Array<string | string[] | undefined>).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a]));
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      formatHint = globals.output ?? formatHint;
+      debug = debug || !!globals.debug;
+      const ctx = new Context(io, env, globals);
+      redact = (s) => ctx.redact(s);
+      try {
+        const handler = await load();
+        await handler(ctx, positional, command.opts());
+      } finally {
+        await ctx.dispose();
+      }
+    };
+
+  const program = buildProgram(invoke);
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (s) => void io.stdout.write(s),
+    writeErr: (s) => void io.stderr.write(s),
+    outputError: (s, write) => write(s.startsWith('error:') ? `srs: ${s.slice(7)}` : s),
+  });
+  for (const sub of allCommands(program)) {
+    sub.exitOverride();
+    sub.configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      outputError: (s, write) => write(s.startsWith('error:') ? `srs: ${s.slice(7)}` : s),
+    });
+    if (sub.commands.length > 0 && !(sub as unknown as { _actionHandler?: unknown })._actionHandler) {
+      // A noun without a verb shows its help (exit 2 when a verb was needed).
+      sub.action(() => {
+        sub.outputHelp({ error: true });
+        throw new UsageError(`"${commandPath(sub)}" needs a subcommand: ${sub.commands.map((c) => c.name()).join(', ')}`);
+      });
+    }
+  }
+
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return 0;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return state.exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      // Commander already printed its message.
+      return ExitCode.usage;
+    }
+    if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') return state.exitCode;
+    return reportError(err, io, formatHint, debug, redact);
+  }
+}
+
+function* allCommands(cmd: Command): Generator<Command> {
+  for (const c of cmd.commands) {
+    yield c;
+    yield* allCommands(c);
+  }
+}

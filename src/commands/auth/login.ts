@@ -1,0 +1,51 @@
+import type { Context } from '../../context.js';
+import { describeSource, maskKey } from '../../config/resolve.js';
+import { AuthError, UsageError } from '../../errors.js';
+import { checkBaseUrl } from '../../api/http.js';
+import { readInput, type Opts } from '../kit.js';
+import { promptHidden } from './prompt.js';
+
+export async function run(ctx: Context, _args: string[], opts: Opts): Promise<void> {
+  if (ctx.sandbox) throw new UsageError('the sandbox needs no login: drop --sandbox (or SRS_SANDBOX) to log in to a real service');
+  const store = ctx.configStore();
+  const settings = ctx.settings();
+  const profile = settings.profile;
+  const baseUrl = settings.baseUrl;
+  if (!baseUrl) throw new UsageError(`no base URL for profile "${profile}": pass --base-url URL (or set SRS_BASE_URL)`);
+  checkBaseUrl(baseUrl, !!ctx.globals.insecureHttp);
+
+  let key: string;
+  if (opts.withKey) {
+    key = (await readInput(ctx, '-', '--with-key')).trim();
+  } else if (ctx.io.stdinIsTTY) {
+    key = (await promptHidden(ctx.io.stdin, ctx.io.stderr, `API key for ${baseUrl}: `)).trim();
+  } else {
+    throw new UsageError('stdin is not a terminal: pass --with-key and pipe the key in (never put it on the command line)');
+  }
+  if (!key) throw new UsageError('no API key given');
+  if (/\s/.test(key)) throw new UsageError('the API key contains whitespace; check what was pasted or piped');
+  ctx.addSecret(key);
+
+  // One cheap request: the smallest page of a reference list.
+  const { ApiClient } = await import('../../api/client.js');
+  const timeoutMs = ctx.timeoutMs();
+  const client = new ApiClient({
+    baseUrl,
+    apiKey: key,
+    insecureHttp: !!ctx.globals.insecureHttp,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(ctx.debugEnabled ? { trace: (l: string) => ctx.debug(l) } : {}),
+  });
+  try {
+    await ctx.withSpinner('Checking the key…', () => client.listCountriesPage({ perPage: 1 }));
+  } catch (e) {
+    if (e instanceof AuthError) throw new AuthError(`the service at ${baseUrl} rejected this API key; nothing was stored`, { status: e.status ?? 401 });
+    throw e;
+  } finally {
+    await client.close();
+  }
+  store.setProfile(profile, { baseUrl, apiKey: key });
+  if (settings.profileSource === 'flag' || store.currentProfile === undefined) store.currentProfile = profile;
+  ctx.info(`Logged in: profile "${profile}" (${describeSource(settings.profileSource)}), ${baseUrl}, key ${maskKey(key)}, stored in ${store.path}`);
+  if (settings.apiKeySource === 'env') ctx.warn('SRS_API_KEY is set in the environment and takes precedence over the stored key');
+}

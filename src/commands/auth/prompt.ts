@@ -1,0 +1,34 @@
+/** A hidden prompt on a TTY: echoes nothing, Ctrl-C aborts. */
+import type { Readable, Writable } from 'node:stream';
+import { UsageError } from '../../errors.js';
+
+type TtyIn = Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+
+export function promptHidden(input: TtyIn, output: Writable, question: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    output.write(question);
+    let value = '';
+    const wasRaw = false;
+    input.setRawMode?.(true);
+    input.resume();
+    input.setEncoding('utf8');
+    const done = (err?: Error) => {
+      input.setRawMode?.(wasRaw);
+      input.pause();
+      input.removeListener('data', onData);
+      output.write('\n');
+      if (err) reject(err);
+      else resolve(value);
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n') return done();
+        if (ch === '\u0003') return done(new UsageError('cancelled'));
+        if (ch === '\u0004') return done();
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else if (ch >= ' ') value += ch;
+      }
+    };
+    input.on('data', onData);
+  });
+}

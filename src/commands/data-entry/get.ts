@@ -1,0 +1,16 @@
+import type { Context } from '../../context.js';
+import { columns } from '../../output/columns.js';
+import { renderItem } from '../../output/render.js';
+import { requireArg, type Opts } from '../kit.js';
+
+export async function run(ctx: Context, args: string[], _opts: Opts): Promise<void> {
+  const id = requireArg(args, 0, 'data entry id');
+  const client = await ctx.client();
+  const entry = await ctx.withSpinner('Fetching data entry…', () => client.getDataEntry(id));
+  const cols = ctx.columns([
+    ...columns.dataEntry,
+    { path: 'newsEvent.summary', header: 'SUMMARY' },
+    { path: 'newsEvent.articles', header: 'ARTICLES', format: (v) => (Array.isArray(v) ? v.map((a: { title?: string; url?: string }) => a.title ?? a.url ?? '').join('; ') : '') },
+  ]);
+  await renderItem(ctx.sink, entry, cols, ctx.renderOptions());
+}

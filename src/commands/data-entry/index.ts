@@ -1,0 +1,16 @@
+import { Command } from 'commander';
+import { examples, type Invoke } from '../kit.js';
+
+export function dataEntryCommand(invoke: Invoke): Command {
+  const cmd = new Command('data-entry').description('Read data entries (scored evidence about a supplier)');
+  examples(
+    cmd
+      .command('get')
+      .description('Show one data entry with its parameter scores and news event')
+      .argument('<id>', 'data entry id')
+      .action(invoke(async () => (await import('./get.js')).run)),
+    'srs data-entry get 01h57nht08abcdefghjkmnpqrs',
+    'srs data-entry get 01h57nht08abcdefghjkmnpqrs -o json | jq .policyParameterScores',
+  );
+  return cmd;
+}

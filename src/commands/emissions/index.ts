@@ -1,0 +1,17 @@
+import { Command } from 'commander';
+import { examples, type Invoke } from '../kit.js';
+
+export function emissionsCommand(invoke: Invoke): Command {
+  const cmd = new Command('emissions').description("Read a supplier's emission reports");
+  examples(
+    cmd
+      .command('ls')
+      .alias('list')
+      .description("List a supplier's emission reports (the service does not page this list)")
+      .argument('<supplier-id>', 'supplier id')
+      .action(invoke(async () => (await import('./ls.js')).run)),
+    'srs emissions ls 01h57nhc4sapk2v8c7tqxyz123',
+    'srs emissions ls 01h57nhc4sapk2v8c7tqxyz123 -o csv > emissions.csv',
+  );
+  return cmd;
+}

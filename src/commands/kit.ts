@@ -1,0 +1,146 @@
+/**
+ * The shape of a command: a definition (Commander options and help, cheap to
+ * build) and a run function loaded only when the command runs. Also the
+ * shared pieces of list commands and input parsing.
+ */
+import { readFile } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { Page } from '../api/paginate.js';
+import type { Column } from '../output/columns.js';
+import { renderList } from '../output/render.js';
+
+export type Opts = Record<string, unknown>;
+export type Handler = (ctx: Context, args: string[], opts: Opts) => Promise<void>;
+/** Wraps a lazily loaded handler into a Commander action (provided by src/cli.ts). */
+export type Invoke = (load: () => Promise<Handler>) => (...args: unknown[]) => Promise<void>;
+
+/** Adds a multi-line example block to a command's --help. */
+export function examples(cmd: Command, ...lines: string[]): Command {
+  return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+}
+
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export function positiveInt(name: string, min = 1, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `between ${min} and ${max}`;
+      throw new UsageError(`${name} must be a whole number ${range} (got "${value}")`);
+    }
+    return n;
+  };
+}
+
+/** --limit, --page, --per-page, --all on a list command. */
+export function listOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--limit <n>', 'stop after N items (says on stderr when more exist)').argParser(positiveInt('--limit')))
+    .addOption(new Option('--page <n>', 'fetch only this page').argParser(positiveInt('--page')))
+    .addOption(new Option('--per-page <n>', 'page size to request, 1 to 100').argParser(positiveInt('--per-page', 1, 100)))
+    .option('--all', 'fetch every page (the default)');
+}
+
+export interface ListFlags {
+  limit?: number;
+  page?: number;
+  perPage?: number;
+  all?: boolean;
+}
+
+export function listFlags(opts: Opts): ListFlags {
+  const f: ListFlags = {};
+  if (typeof opts.limit === 'number') f.limit = opts.limit;
+  if (typeof opts.page === 'number') f.page = opts.page;
+  if (typeof opts.perPage === 'number') f.perPage = opts.perPage;
+  if (opts.all === true) f.all = true;
+  if (f.all && (f.page !== undefined || f.limit !== undefined)) {
+    throw new UsageError('--all cannot be combined with --page or --limit');
+  }
+  return f;
+}
+
+/**
+ * Prints a paged list: every page by default, one page with --page, the first N
+ * items with --limit. Items stream to the renderer as pages arrive.
+ */
+export async function printPages<T>(
+  ctx: Context,
+  pages: (opts: { startPage?: number; perPage?: number; maxPages?: number }) => AsyncGenerator<Page<T>, void, undefined>,
+  columns: Column[],
+  flags: ListFlags,
+  what: string,
+): Promise<void> {
+  const startPage = flags.page ?? 1;
+  const iter = pages({
+    startPage,
+    ...(flags.perPage !== undefined ? { perPage: flags.perPage } : flags.limit !== undefined ? { perPage: Math.min(100, flags.limit) } : {}),
+    ...(flags.page !== undefined ? { maxPages: 1 } : {}),
+  });
+  let more = false;
+  let lastPage = startPage;
+  async function* items(): AsyncGenerator<T> {
+    let n = 0;
+    for await (const p of iter) {
+      lastPage = p.page;
+      for (let i = 0; i < p.items.length; i++) {
+        if (flags.limit !== undefined && n >= flags.limit) {
+          more = true;
+          return;
+        }
+        yield p.items[i]!;
+        n++;
+      }
+      if (p.hasMore) more = true;
+      if (flags.limit !== undefined && n >= flags.limit) return;
+      if (flags.page !== undefined) return;
+      more = false;
+    }
+  }
+  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${what}…`, () => collectAll(items())) : items();
+  const n = await renderList(ctx.sink, source, columns, ctx.renderOptions());
+  if (flags.page !== undefined && more) ctx.info(`more ${what} on page ${lastPage + 1}: use --page ${lastPage + 1}, or drop --page to fetch everything`);
+  else if (flags.limit !== undefined && more) ctx.info(`showing the first ${n} ${what}; more exist (raise --limit, or drop it to fetch everything)`);
+  else if (n === 0 && ctx.format === 'table') ctx.info(`no ${what}`);
+}
+
+async function collectAll<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+/** Reads a whole text input from a file or "-" for stdin. */
+export async function readInput(ctx: Context, path: string, what: string): Promise<string> {
+  if (path === '-') {
+    if (ctx.io.stdinIsTTY) throw new UsageError(`${what}: "-" reads from stdin, but stdin is a terminal; pipe the input in`);
+    const chunks: Buffer[] = [];
+    for await (const c of ctx.io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`${what}: cannot read ${path}${code === 'ENOENT' ? ' (no such file)' : code ? ` (${code})` : ''}`);
+  }
+}
+
+export async function readJsonInput(ctx: Context, path: string, what: string): Promise<unknown> {
+  const text = await readInput(ctx, path, what);
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw new UsageError(`${what}: ${path === '-' ? 'stdin' : path} is not valid JSON (${(e as Error).message})`, { code: 'invalid_input' });
+  }
+}
+
+export function requireArg(args: string[], i: number, name: string): string {
+  const v = args[i];
+  if (v === undefined || v.trim() === '') throw new UsageError(`missing ${name}`);
+  return v;
+}

@@ -1,0 +1,11 @@
+import type { Context } from '../../context.js';
+import { columns } from '../../output/columns.js';
+import { listFlags, printPages, requireArg, type Opts } from '../kit.js';
+
+export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
+  const id = requireArg(args, 0, 'supplier id');
+  const flags = listFlags(opts);
+  const client = await ctx.client();
+  const q = typeof opts.dataEntry === 'string' ? { dataEntryId: opts.dataEntry } : {};
+  await printPages(ctx, (p) => client.listNewsEvents(id, q, p), ctx.columns(columns.newsEvent), flags, 'news events');
+}

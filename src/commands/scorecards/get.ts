@@ -1,0 +1,22 @@
+import type { Context } from '../../context.js';
+import { columns } from '../../output/columns.js';
+import { renderItem, renderList } from '../../output/render.js';
+import { requireArg, type Opts } from '../kit.js';
+
+export async function run(ctx: Context, args: string[], _opts: Opts): Promise<void> {
+  const id = requireArg(args, 0, 'scorecard id');
+  const client = await ctx.client();
+  const card = await ctx.withSpinner('Fetching scorecard…', () => client.getScorecard(id));
+  const ro = ctx.renderOptions();
+  if (ctx.format === 'table' && !ro.fields) {
+    // People get the card, then its items as a table.
+    await renderItem(ctx.sink, card, columns.scorecard.filter((c) => c.path !== 'items.length'), ro);
+    const items = card.items ?? [];
+    if (items.length) {
+      await ctx.sink.write('\n');
+      await renderList(ctx.sink, items, columns.scorecardItem, ro);
+    }
+    return;
+  }
+  await renderItem(ctx.sink, card, ctx.columns(columns.scorecard), ro);
+}

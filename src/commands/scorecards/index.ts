@@ -1,0 +1,26 @@
+import { Command } from 'commander';
+import { examples, listOptions, type Invoke } from '../kit.js';
+
+export function scorecardsCommand(invoke: Invoke): Command {
+  const cmd = new Command('scorecards').description('List and read scorecards (weighted policy parameters)');
+  examples(
+    listOptions(
+      cmd
+        .command('ls')
+        .alias('list')
+        .description('List scorecards, every page by default')
+        .option('--supplier <id>', 'only the scorecards that apply to this supplier'),
+    ).action(invoke(async () => (await import('./ls.js')).run)),
+    'srs scorecards ls',
+    'srs scorecards ls --supplier 01h57nhc4sapk2v8c7tqxyz123 -o csv',
+  );
+  examples(
+    cmd
+      .command('get')
+      .description('Show one scorecard and its weighted items')
+      .argument('<id>', 'scorecard id')
+      .action(invoke(async () => (await import('./get.js')).run)),
+    'srs scorecards get 01h57nhc4sapk2v8c7tqxyz123',
+  );
+  return cmd;
+}

@@ -1,0 +1,91 @@
+/**
+ * Profiles on disk, kept with conf in the user's config directory
+ * (SRS_CONFIG_DIR overrides it, for tests and unusual setups). The file holds
+ * API keys, so it is written with mode 0600 inside a 0700 directory, and srs
+ * warns when it finds it readable by others.
+ */
+import { mkdirSync, statSync } from 'node:fs';
+import Conf from 'conf';
+
+export interface Profile {
+  baseUrl?: string;
+  apiKey?: string;
+}
+
+interface StoredConfig {
+  currentProfile?: string;
+  profiles: Record<string, Profile>;
+}
+
+export const DEFAULT_PROFILE = 'default';
+
+export class ConfigStore {
+  readonly #conf: Conf<StoredConfig>;
+
+  constructor(dir?: string) {
+    if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    this.#conf = new Conf<StoredConfig>({
+      projectName: 'srs',
+      projectSuffix: '',
+      configName: 'config',
+      ...(dir ? { cwd: dir } : {}),
+      configFileMode: 0o600,
+      defaults: { profiles: {} },
+      clearInvalidConfig: false,
+    });
+  }
+
+  get path(): string {
+    return this.#conf.path;
+  }
+
+  profileNames(): string[] {
+    return Object.keys(this.#conf.get('profiles') ?? {});
+  }
+
+  getProfile(name: string): Profile | undefined {
+    const all = this.#conf.get('profiles') ?? {};
+    return Object.prototype.hasOwnProperty.call(all, name) ? all[name] : undefined;
+  }
+
+  setProfile(name: string, profile: Profile): void {
+    const all = { ...(this.#conf.get('profiles') ?? {}) };
+    all[name] = { ...all[name], ...profile };
+    this.#conf.set('profiles', all);
+  }
+
+  /** Removes the key (and the profile when nothing else is left in it). Returns whether a key was there. */
+  removeKey(name: string): boolean {
+    const all = { ...(this.#conf.get('profiles') ?? {}) };
+    const p = all[name];
+    if (!p) return false;
+    const had = typeof p.apiKey === 'string';
+    const { apiKey: _dropped, ...rest } = p;
+    if (Object.keys(rest).length === 0) delete all[name];
+    else all[name] = rest;
+    this.#conf.set('profiles', all);
+    return had;
+  }
+
+  get currentProfile(): string | undefined {
+    return this.#conf.get('currentProfile');
+  }
+
+  set currentProfile(name: string | undefined) {
+    if (name === undefined) this.#conf.delete('currentProfile');
+    else this.#conf.set('currentProfile', name);
+  }
+
+  /** A warning when the file exists and group or others can read it; undefined when it is private. */
+  permissionWarning(): string | undefined {
+    try {
+      const st = statSync(this.path);
+      if ((st.mode & 0o077) !== 0) {
+        return `config file ${this.path} is readable by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${this.path}`;
+      }
+    } catch {
+      /* no file yet */
+    }
+    return undefined;
+  }
+}

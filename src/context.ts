@@ -1,0 +1,248 @@
+/**
+ * What a command's run function may touch: the streams (and whether each is a
+ * TTY), the environment, the resolved output settings, the config store, the
+ * clock, and a lazy API client. Commands never read process.* directly, so
+ * they can run in-process in tests with captured streams.
+ */
+import { randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import type { ApiClient } from './api/client.js';
+import { ConfigStore } from './config/store.js';
+import { resolveSettings, type Settings } from './config/resolve.js';
+import { AuthError, UsageError } from './errors.js';
+import type { Column } from './output/columns.js';
+import { columnsFromFields } from './output/columns.js';
+import { parseFieldList } from './output/fields.js';
+import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
+import { sanitizeKeepNewlines } from './output/sanitize.js';
+
+export interface IO {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  /** Terminal width of stdout when it is a TTY. */
+  columns?: number | undefined;
+}
+
+/** Global options, as Commander parsed them. */
+export interface GlobalOptions {
+  output?: string;
+  fields?: string;
+  profile?: string;
+  baseUrl?: string;
+  sandbox?: boolean;
+  debug?: boolean;
+  /** false with --no-color */
+  color?: boolean;
+  insecureHttp?: boolean;
+  timeout?: string;
+  csvRaw?: boolean;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+const truthy = (v: string | undefined): boolean => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+
+export function dataDir(env: Env): string {
+  if (env.SRS_DATA_DIR) return env.SRS_DATA_DIR;
+  const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share');
+  return join(base, 'srs');
+}
+
+export class Context {
+  readonly io: IO;
+  readonly env: Env;
+  readonly globals: GlobalOptions;
+  readonly now: () => Date;
+  readonly format: OutputFormat;
+  /** Colour on stdout: a TTY, no --no-color, no NO_COLOR. */
+  readonly color: boolean;
+  /** Colour and spinners on stderr. */
+  readonly stderrColor: boolean;
+  readonly debugEnabled: boolean;
+  readonly sandbox: boolean;
+  readonly sink: Sink;
+  #cleanups: Array<() => Promise<void> | void> = [];
+  #client: Promise<ApiClient> | undefined;
+  #store: ConfigStore | undefined;
+  #secrets: string[] = [];
+
+  constructor(io: IO, env: Env, globals: GlobalOptions, now: () => Date = () => new Date()) {
+    this.io = io;
+    this.env = env;
+    this.globals = globals;
+    this.now = now;
+    const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+    this.color = io.stdoutIsTTY && globals.color !== false && !noColor;
+    this.stderrColor = io.stderrIsTTY && globals.color !== false && !noColor;
+    this.debugEnabled = !!globals.debug || truthy(env.SRS_DEBUG);
+    this.sandbox = !!globals.sandbox || truthy(env.SRS_SANDBOX);
+    const fmt = globals.output ?? env.SRS_OUTPUT;
+    if (fmt !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(fmt)) {
+      throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')} (got "${fmt}")`);
+    }
+    this.format = (fmt as OutputFormat | undefined) ?? (io.stdoutIsTTY ? 'table' : 'json');
+    const out = io.stdout;
+    this.sink = {
+      write: (chunk: string) =>
+        new Promise<void>((resolve, reject) => {
+          const ok = out.write(chunk, (err) => (err ? reject(err) : undefined));
+          if (ok) resolve();
+          else out.once('drain', resolve);
+        }),
+    };
+  }
+
+  /** Output settings for src/output/render.ts. */
+  renderOptions(): RenderOptions {
+    const fields = this.globals.fields ? parseFieldList(this.globals.fields) : [];
+    const bold = (s: string) => `\u001b[1m${s}\u001b[22m`;
+    return {
+      format: this.format,
+      fields: fields.length ? columnsFromFields(fields) : undefined,
+      color: this.color,
+      width: this.io.stdoutIsTTY ? this.io.columns : undefined,
+      csvRaw: !!this.globals.csvRaw,
+      paintHeader: bold,
+    };
+  }
+
+  /** Overrides the curated columns when --fields is given. */
+  columns(defaults: Column[]): Column[] {
+    return this.renderOptions().fields ?? defaults;
+  }
+
+  /** Registers a secret so it is redacted from every stderr line this context writes. */
+  addSecret(s: string | undefined): void {
+    if (s && s.length >= 4 && !this.#secrets.includes(s)) this.#secrets.push(s);
+  }
+
+  redact(s: string): string {
+    let out = s;
+    for (const k of this.#secrets) out = out.split(k).join('****' + k.slice(-4));
+    return out;
+  }
+
+  /** One line on stderr (sanitised and redacted). */
+  stderr(line: string): void {
+    this.io.stderr.write(this.redact(sanitizeKeepNewlines(line)) + '\n');
+  }
+
+  warn(msg: string): void {
+    const tag = this.stderrColor ? '\u001b[33mwarning:\u001b[39m' : 'warning:';
+    this.io.stderr.write(`${tag} ${this.redact(sanitizeKeepNewlines(msg))}\n`);
+  }
+
+  info(msg: string): void {
+    this.stderr(msg);
+  }
+
+  debug(msg: string): void {
+    if (this.debugEnabled) this.stderr(`debug: ${msg}`);
+  }
+
+  /** A spinner on stderr while `work` runs: only on a TTY with colour allowed. */
+  async withSpinner<T>(text: string, work: () => Promise<T>): Promise<T> {
+    if (!this.stderrColor || this.debugEnabled) return work();
+    const { default: ora } = await import('ora');
+    const spinner = ora({ text, stream: this.io.stderr as NodeJS.WritableStream & Writable, isEnabled: true, discardStdin: false }).start();
+    try {
+      return await work();
+    } finally {
+      spinner.stop();
+    }
+  }
+
+  onCleanup(fn: () => Promise<void> | void): void {
+    this.#cleanups.push(fn);
+  }
+
+  async dispose(): Promise<void> {
+    const fns = this.#cleanups.reverse();
+    this.#cleanups = [];
+    for (const fn of fns) {
+      try {
+        await fn();
+      } catch {
+        /* best effort */
+      }
+    }
+  }
+
+  configStore(): ConfigStore {
+    this.#store ??= new ConfigStore(this.env.SRS_CONFIG_DIR || undefined);
+    return this.#store;
+  }
+
+  /** Profile, base URL and key after precedence (flags > env > stored profile). */
+  settings(): Settings {
+    const store = this.configStore();
+    const warning = store.permissionWarning();
+    if (warning) this.warn(warning);
+    const s = resolveSettings({
+      flags: { ...(this.globals.profile !== undefined ? { profile: this.globals.profile } : {}), ...(this.globals.baseUrl !== undefined ? { baseUrl: this.globals.baseUrl } : {}) },
+      env: this.env,
+      lookup: (name) => store.getProfile(name),
+      ...(store.currentProfile !== undefined ? { currentProfile: store.currentProfile } : {}),
+    });
+    this.addSecret(s.apiKey);
+    return s;
+  }
+
+  timeoutMs(): number | undefined {
+    const raw = this.globals.timeout ?? this.env.SRS_TIMEOUT;
+    if (raw === undefined || raw === '') return undefined;
+    const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(raw.trim());
+    if (!m) throw new UsageError(`--timeout must be a duration such as 30s or 500ms (got "${raw}")`);
+    const n = Number(m[1]);
+    return m[2] === 'ms' ? n : n * 1000;
+  }
+
+  /** The API client, created once: from settings, or against an in-process emulator under --sandbox. */
+  client(): Promise<ApiClient> {
+    this.#client ??= this.#makeClient();
+    return this.#client;
+  }
+
+  async #makeClient(): Promise<ApiClient> {
+    const { ApiClient } = await import('./api/client.js');
+    const timeoutMs = this.timeoutMs();
+    const trace = this.debugEnabled ? (line: string) => this.debug(line) : undefined;
+    const common = {
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(trace ? { trace } : {}),
+      insecureHttp: !!this.globals.insecureHttp,
+      userAgent: 'srs-cli',
+    };
+    if (this.sandbox) {
+      // Never reads the config store: a stored profile's real key is never touched.
+      const { startEmulator } = await import('./emulator/index.js');
+      const { mkdirSync } = await import('node:fs');
+      const dir = dataDir(this.env);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const apiKey = randomBytes(24).toString('hex');
+      this.addSecret(apiKey);
+      const emu = await startEmulator({ port: 0, apiKey, statePath: join(dir, 'sandbox-state.json') });
+      this.onCleanup(() => emu.close());
+      this.debug(`sandbox emulator on ${emu.url}, state in ${join(dir, 'sandbox-state.json')}`);
+      const client = new ApiClient({ ...common, baseUrl: emu.url, apiKey });
+      this.onCleanup(() => client.close());
+      return client;
+    }
+    const s = this.settings();
+    if (!s.baseUrl) {
+      throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
+    }
+    if (!s.apiKey) {
+      throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY (or try --sandbox)`);
+    }
+    const client = new ApiClient({ ...common, baseUrl: s.baseUrl, apiKey: s.apiKey });
+    this.onCleanup(() => client.close());
+    return client;
+  }
+}

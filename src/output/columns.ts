@@ -1,0 +1,75 @@
+/**
+ * Curated default columns per resource for tables and CSV. `--fields` replaces them.
+ * A column is a dot path, a header, and optionally right alignment and a
+ * table-only formatter (CSV and JSON always carry the raw value).
+ */
+export interface Column {
+  path: string;
+  header: string;
+  align?: 'left' | 'right';
+  /** Table-only display formatting of the raw value. */
+  format?: (value: unknown, row: unknown) => string;
+}
+
+const num = (digits: number) => (v: unknown): string => (typeof v === 'number' ? v.toFixed(digits) : v === null || v === undefined ? '' : String(v));
+const date = (v: unknown): string => (typeof v === 'string' ? v.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : v == null ? '' : String(v));
+
+const col = (path: string, header: string, extra: Partial<Column> = {}): Column => ({ path, header, ...extra });
+
+export const columns = {
+  supplierCreated: [col('id', 'ID'), col('name', 'NAME'), col('countryIso3Code', 'COUNTRY'), col('website', 'WEBSITE'), col('status', 'STATUS'), col('customerSupplierId', 'CUSTOMER ID')],
+  supplier: [
+    col('id', 'ID'),
+    col('name', 'NAME'),
+    col('countryIso3Code', 'COUNTRY'),
+    col('categories', 'CATEGORIES'),
+    col('averageScore', 'AVG SCORE', { align: 'right', format: num(2) }),
+    col('publicSupplierProfileUrl', 'PROFILE'),
+  ],
+  scorecard: [
+    col('id', 'ID'),
+    col('name', 'NAME'),
+    col('groupName', 'GROUP'),
+    col('score', 'SCORE', { align: 'right', format: num(2) }),
+    col('weight', 'WEIGHT', { align: 'right' }),
+    col('items.length', 'ITEMS', { align: 'right' }),
+    col('createdAt', 'CREATED', { format: date }),
+  ],
+  scorecardItem: [
+    col('policyParameter.id', 'PARAMETER ID'),
+    col('policyParameter.name', 'PARAMETER'),
+    col('policyParameter.policyCategoryName', 'CATEGORY'),
+    col('weight', 'WEIGHT', { align: 'right' }),
+    col('type', 'TYPE'),
+  ],
+  emissionReport: [
+    col('id', 'ID'),
+    col('scope', 'SCOPE'),
+    col('fromDate', 'FROM', { format: date }),
+    col('toDate', 'TO', { format: date }),
+    col('dataType', 'TYPE'),
+    col('value', 'VALUE', { align: 'right' }),
+    col('unit', 'UNIT'),
+    col('verifier', 'VERIFIER'),
+  ],
+  newsEvent: [col('id', 'ID'), col('name', 'NAME'), col('articles.length', 'ARTICLES', { align: 'right' }), col('summary', 'SUMMARY')],
+  dataEntry: [
+    col('id', 'ID'),
+    col('type', 'TYPE'),
+    col('supplier.id', 'SUPPLIER'),
+    col('score', 'SCORE', { align: 'right' }),
+    col('newsEvent.name', 'NEWS EVENT'),
+    col('policyParameterScores.length', 'PARAMETERS', { align: 'right' }),
+  ],
+  dataSource: [col('id', 'ID'), col('name', 'NAME'), col('vendorName', 'VENDOR'), col('dataSourceType', 'TYPE'), col('website', 'WEBSITE')],
+  country: [col('iso3Code', 'ISO3'), col('iso2Code', 'ISO2'), col('commonName', 'NAME'), col('officialName', 'OFFICIAL NAME'), col('regionName', 'REGION')],
+  industry: [col('code', 'CODE'), col('name', 'NAME'), col('hierarchyLevel', 'LEVEL'), col('parentIndustryCode', 'PARENT')],
+  category: [col('id', 'ID'), col('name', 'NAME')],
+} satisfies Record<string, Column[]>;
+
+export type ColumnSetName = keyof typeof columns;
+
+/** Columns for --fields: each path becomes a column headed by the path itself. */
+export function columnsFromFields(fields: string[]): Column[] {
+  return fields.map((f) => ({ path: f, header: f }));
+}

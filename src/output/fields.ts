@@ -1,0 +1,54 @@
+/** Dot paths into nested objects: "a.b.c", with array indexes as numbers ("items.0.name"). */
+export function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split('.')) {
+    if (cur === null || cur === undefined) return undefined;
+    if (Array.isArray(cur)) {
+      if (part === 'length') {
+        cur = cur.length;
+        continue;
+      }
+      const i = Number(part);
+      if (Number.isInteger(i)) {
+        cur = cur[i];
+        continue;
+      }
+      // A path through an array collects that field from every element.
+      cur = cur.map((el) => (el && typeof el === 'object' ? (el as Record<string, unknown>)[part] : undefined));
+      continue;
+    }
+    if (typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/** All leaf dot paths of an object, in key order; arrays of scalars are leaves, arrays of objects are leaves too (shown as JSON). */
+export function leafPaths(obj: unknown, prefix = ''): string[] {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return prefix ? [prefix] : [];
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(obj as Record<string, unknown>)) {
+    const p = prefix ? `${prefix}.${k}` : k;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) out.push(...leafPaths(v, p));
+    else out.push(p);
+  }
+  return out;
+}
+
+/** A cell's text: scalars as themselves, arrays of scalars joined with "; ", objects as JSON, null/undefined empty. */
+export function cellText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (Array.isArray(v) && v.every((x) => x === null || ['string', 'number', 'boolean'].includes(typeof x))) {
+    return v.filter((x) => x !== null && x !== undefined).join('; ');
+  }
+  return JSON.stringify(v);
+}
+
+export function parseFieldList(s: string): string[] {
+  return s
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f.length > 0);
+}

@@ -1,0 +1,194 @@
+/**
+ * The only code that writes data to stdout. Every command hands plain records
+ * and a column set here:
+ * - json: the resource itself, or one array for a list (streamed, never one document per page);
+ * - ndjson: one record per line, written as pages arrive;
+ * - csv: header row plus flattened dot-path columns (csv-stringify), formula cells guarded;
+ * - table: aligned columns (cli-table3) for people, sanitised, coloured headers on a TTY.
+ */
+import type { Column } from './columns.js';
+import { cellText, getPath } from './fields.js';
+import { guardCsvCell, sanitizeForTerminal } from './sanitize.js';
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface Sink {
+  /** Writes to stdout honouring back-pressure. */
+  write(chunk: string): Promise<void>;
+}
+
+export interface RenderOptions {
+  format: OutputFormat;
+  /** Explicit columns from --fields (replace the curated ones for table and CSV). */
+  fields?: Column[] | undefined;
+  color: boolean;
+  /** Terminal width for tables (undefined when not a TTY). */
+  width?: number | undefined;
+  /** Turn off the spreadsheet formula guard (--csv-raw). */
+  csvRaw?: boolean;
+  /** Paint headers (chalk instance or identity). */
+  paintHeader?: (s: string) => string;
+}
+
+type Rec = Record<string, unknown>;
+
+/** Renders one resource (a single read or a create result). */
+export async function renderItem(sink: Sink, item: unknown, columns: Column[], opts: RenderOptions): Promise<void> {
+  switch (opts.format) {
+    case 'json':
+      return sink.write(JSON.stringify(item, null, 2) + '\n');
+    case 'ndjson':
+      return sink.write(JSON.stringify(item) + '\n');
+    case 'csv':
+      await renderCsv(sink, once(item), opts.fields ?? columns, opts);
+      return;
+    case 'table':
+      return sink.write(await verticalTable(item, opts.fields ?? columns, opts));
+  }
+}
+
+/**
+ * Renders a stream of records. Returns how many were written.
+ * JSON and NDJSON stream; CSV streams; tables collect (column widths need every row).
+ */
+export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Iterable<unknown>, columns: Column[], opts: RenderOptions): Promise<number> {
+  let n = 0;
+  switch (opts.format) {
+    case 'json': {
+      for await (const it of items) {
+        await sink.write((n === 0 ? '[\n' : ',\n') + indent(JSON.stringify(it, null, 2)));
+        n++;
+      }
+      await sink.write(n === 0 ? '[]\n' : '\n]\n');
+      return n;
+    }
+    case 'ndjson': {
+      for await (const it of items) {
+        await sink.write(JSON.stringify(it) + '\n');
+        n++;
+      }
+      return n;
+    }
+    case 'csv':
+      return renderCsv(sink, items, opts.fields ?? columns, opts);
+    case 'table': {
+      const rows: unknown[] = [];
+      for await (const it of items) rows.push(it);
+      await sink.write(await horizontalTable(rows, opts.fields ?? columns, opts));
+      return rows.length;
+    }
+  }
+}
+
+function indent(s: string): string {
+  return s
+    .split('\n')
+    .map((l) => '  ' + l)
+    .join('\n');
+}
+
+function* once<T>(x: T): Iterable<T> {
+  yield x;
+}
+
+async function renderCsv(sink: Sink, items: AsyncIterable<unknown> | Iterable<unknown>, cols: Column[], opts: RenderOptions): Promise<number> {
+  const { stringify } = await import('csv-stringify/sync');
+  const cell = (v: unknown): string => {
+    const t = cellText(v);
+    return opts.csvRaw ? t : guardCsvCell(t);
+  };
+  await sink.write(stringify([cols.map((c) => c.path)]));
+  let n = 0;
+  let batch: string[][] = [];
+  for await (const it of items) {
+    batch.push(cols.map((c) => cell(getPath(it, c.path))));
+    n++;
+    if (batch.length >= 500) {
+      await sink.write(stringify(batch));
+      batch = [];
+    }
+  }
+  if (batch.length) await sink.write(stringify(batch));
+  return n;
+}
+
+function tableCell(v: unknown, row: unknown, c: Column): string {
+  const raw = c.format ? c.format(v, row) : cellText(v);
+  return sanitizeForTerminal(raw);
+}
+
+const BORDERLESS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '',
+  right: '', 'right-mid': '', middle: '  ',
+};
+
+/** Shrinks column widths, widest first, until the row fits the terminal. */
+function fitWidths(widths: number[], width: number | undefined, gap: number): number[] {
+  const out = widths.slice();
+  if (!width || width <= 20) return out;
+  const budget = width - gap * (out.length - 1);
+  let total = out.reduce((a, b) => a + b, 0);
+  const floor = 6;
+  while (total > budget) {
+    let wi = 0;
+    for (let i = 1; i < out.length; i++) if (out[i]! > out[wi]!) wi = i;
+    if (out[wi]! <= floor) break;
+    out[wi]!--;
+    total--;
+  }
+  return out;
+}
+
+async function table(head: string[] | undefined, rows: string[][], aligns: Array<'left' | 'right'>, width: number | undefined): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  const all = head ? [head, ...rows] : rows;
+  const natural = aligns.map((_, i) => Math.max(1, ...all.map((r) => r[i]!.length)));
+  const widths = fitWidths(natural, width, 2);
+  const t = new Table({
+    ...(head ? { head } : {}),
+    chars: BORDERLESS,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    colAligns: aligns,
+    colWidths: widths,
+    wordWrap: false,
+    truncate: '…',
+  });
+  for (const r of rows) t.push(r);
+  return t
+    .toString()
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n') + '\n';
+}
+
+/**
+ * A borderless aligned table (like gh): headers, then one line per row. Columns
+ * are shrunk, widest first, to fit the terminal width; numbers align right.
+ */
+export async function horizontalTable(rows: unknown[], cols: Column[], opts: RenderOptions): Promise<string> {
+  if (rows.length === 0) return '';
+  const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
+  const cells = rows.map((r) => cols.map((c) => tableCell(getPath(r, c.path), r, c)));
+  const out = await table(cols.map((c) => c.header), cells, cols.map((c) => c.align ?? 'left'), opts.width);
+  if (!opts.color) return out;
+  const nl = out.indexOf('\n');
+  return paint(out.slice(0, nl)) + out.slice(nl);
+}
+
+/** One record as FIELD  value lines. */
+export async function verticalTable(item: unknown, cols: Column[], opts: RenderOptions): Promise<string> {
+  const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
+  const rows = cols.map((c) => [c.header, tableCell(getPath(item, c.path), item, c)]);
+  const out = await table(undefined, rows, ['left', 'left'], opts.width);
+  if (!opts.color) return out;
+  const w = Math.max(...cols.map((c) => c.header.length));
+  return out
+    .split('\n')
+    .map((l) => (l ? paint(l.slice(0, w)) + l.slice(w) : l))
+    .join('\n');
+}
+
+export type { Rec };

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { checkBaseUrl, errorFromResponse, extractServiceMessage, parseResponse } from '../../src/api/http.js';
+import { ApiError, AuthError, BadResponseError, UsageError } from '../../src/errors.js';
+
+describe('service error messages', () => {
+  it('accepts message, error, errors[] and plain text', () => {
+    expect(extractServiceMessage('{"message":"bad name"}')).toBe('bad name');
+    expect(extractServiceMessage('{"error":"nope"}')).toBe('nope');
+    expect(extractServiceMessage('{"error":{"message":"nested"}}')).toBe('nested');
+    expect(extractServiceMessage('{"errors":[{"message":"a"},"b"]}')).toBe('a; b');
+    expect(extractServiceMessage('plain text\nfailure')).toBe('plain text failure');
+    expect(extractServiceMessage('<html><title>502 Bad Gateway</title></html>')).toBe('HTML page: 502 Bad Gateway');
+    expect(extractServiceMessage('')).toBeUndefined();
+  });
+  it('maps 401/403 to AuthError and others to ApiError with method and path', () => {
+    expect(errorFromResponse('GET', '/v1/x', { status: 401, headers: {}, text: '' })).toBeInstanceOf(AuthError);
+    const e = errorFromResponse('GET', '/v1/suppliers/1', { status: 404, headers: {}, text: '{"message":"supplier not found"}' });
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.message).toBe('GET /v1/suppliers/1 failed with HTTP 404: supplier not found');
+    expect((e as ApiError).code).toBe('not_found');
+  });
+});
+
+describe('parseResponse', () => {
+  const schema = z.looseObject({ item: z.looseObject({ id: z.string() }) });
+  it('names the missing path', () => {
+    expect(() => parseResponse('GET', '/v1/x', { status: 200, headers: {}, text: '{"item":{}}' }, schema)).toThrow(/body\.item\.id/);
+  });
+  it('keeps unknown fields', () => {
+    expect(parseResponse('GET', '/v1/x', { status: 200, headers: {}, text: '{"item":{"id":"1","extra":true}}' }, schema)).toEqual({ item: { id: '1', extra: true } });
+  });
+  it('reports HTML and truncated JSON as bad responses', () => {
+    expect(() => parseResponse('GET', '/v1/x', { status: 200, headers: { 'content-type': 'text/html' }, text: '<html>' }, schema)).toThrow(BadResponseError);
+    expect(() => parseResponse('GET', '/v1/x', { status: 200, headers: {}, text: '{"item":{"id":"1"' }, schema)).toThrow(/not valid JSON/);
+  });
+});
+
+describe('checkBaseUrl', () => {
+  it('refuses plain http to a non-loopback host unless allowed', () => {
+    expect(() => checkBaseUrl('http://api.example.com')).toThrow(UsageError);
+    expect(checkBaseUrl('http://api.example.com', true).host).toBe('api.example.com');
+    expect(checkBaseUrl('http://127.0.0.1:8080').port).toBe('8080');
+    expect(checkBaseUrl('http://localhost:1').hostname).toBe('localhost');
+    expect(() => checkBaseUrl('ftp://x')).toThrow(/https/);
+    expect(() => checkBaseUrl('not a url')).toThrow(/not a URL/);
+  });
+});

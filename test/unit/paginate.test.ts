@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { paginate, type PageResult } from '../../src/api/paginate.js';
+
+type LastStyle = 'absent' | 'null' | 'zero' | 'same' | 'past' | 'negative' | 'float';
+
+/** A fake service page function over `total` items with a given last-page convention. */
+function service(total: number, lastStyle: LastStyle) {
+  const calls: number[] = [];
+  const fetch = async (page: number, perPage: number): Promise<PageResult<number>> => {
+    calls.push(page);
+    const start = (page - 1) * perPage;
+    const items = Array.from({ length: Math.max(0, Math.min(perPage, total - start)) }, (_, i) => start + i);
+    const more = start + perPage < total;
+    let nextPage: number | null | undefined;
+    if (more) nextPage = page + 1;
+    else if (lastStyle === 'absent') nextPage = undefined;
+    else if (lastStyle === 'null') nextPage = null;
+    else if (lastStyle === 'zero') nextPage = 0;
+    else if (lastStyle === 'same') nextPage = page;
+    else if (lastStyle === 'past') nextPage = page + 1;
+    else if (lastStyle === 'negative') nextPage = -1;
+    else nextPage = page + 0.5;
+    const pagination: { pageSize: number; nextPage?: number | null } = { pageSize: perPage };
+    if (nextPage !== undefined) pagination.nextPage = nextPage;
+    return { items, pagination };
+  };
+  return { fetch, calls };
+}
+
+async function all(total: number, style: LastStyle, perPage: number) {
+  const s = service(total, style);
+  const got: number[] = [];
+  for await (const p of paginate(s.fetch, { perPage })) got.push(...p.items);
+  return { got, calls: s.calls };
+}
+
+describe('paginate', () => {
+  for (const style of ['absent', 'null', 'zero', 'same', 'past', 'negative', 'float'] as const) {
+    it(`ends on the last page when nextPage is ${style}`, async () => {
+      const { got, calls } = await all(250, style, 100);
+      expect(got).toEqual(Array.from({ length: 250 }, (_, i) => i));
+      expect(calls).toEqual([1, 2, 3]);
+    });
+    it(`ends when the last page is exactly full and nextPage is ${style}`, async () => {
+      const { got, calls } = await all(200, style, 100);
+      expect(got).toHaveLength(200);
+      // "past" costs one extra (empty) request; the rest stop at once.
+      expect(calls.length).toBeLessThanOrEqual(3);
+    });
+  }
+
+  it('yields nothing and stops for an empty list', async () => {
+    const { got, calls } = await all(0, 'past', 100);
+    expect(got).toEqual([]);
+    expect(calls).toEqual([1]);
+  });
+
+  it('never loops when a service always repeats the same page', async () => {
+    let n = 0;
+    const fetch = async () => {
+      n++;
+      return { items: [1, 2], pagination: { pageSize: 2, nextPage: 1 } };
+    };
+    const pages = [];
+    for await (const p of paginate(fetch, { perPage: 2 })) pages.push(p);
+    expect(pages).toHaveLength(1);
+    expect(n).toBe(1);
+  });
+
+  it('is bounded by maxPages even against an endless service', async () => {
+    const fetch = async (page: number) => ({ items: [page], pagination: { pageSize: 1, nextPage: page + 1 } });
+    let count = 0;
+    for await (const _ of paginate(fetch, { perPage: 1, maxPages: 50 })) count++;
+    expect(count).toBe(50);
+  });
+
+  it('reports hasMore only when another page was indicated', async () => {
+    const s = service(150, 'null');
+    const flags: boolean[] = [];
+    for await (const p of paginate(s.fetch, { perPage: 100 })) flags.push(p.hasMore);
+    expect(flags).toEqual([true, false]);
+  });
+
+  it('property: every item exactly once, in order, in a bounded number of requests', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.constantFrom<LastStyle>('absent', 'null', 'zero', 'same', 'past', 'negative', 'float'),
+        async (total, perPage, style) => {
+          const { got, calls } = await all(total, style, perPage);
+          expect(got).toEqual(Array.from({ length: total }, (_, i) => i));
+          expect(calls.length).toBeLessThanOrEqual(Math.ceil(total / perPage) + 1);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
