@@ -41,6 +41,7 @@ export interface GlobalOptions {
   color?: boolean;
   insecureHttp?: boolean;
   timeout?: string;
+  retries?: string;
   csvRaw?: boolean;
 }
 
@@ -203,6 +204,13 @@ export class Context {
     return m[2] === 'ms' ? n : n * 1000;
   }
 
+  retries(): number | undefined {
+    const raw = this.globals.retries ?? this.env.SRS_RETRIES;
+    if (raw === undefined || raw === '') return undefined;
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) > 20) throw new UsageError(`--retries must be a whole number from 0 to 20 (got "${raw}")`);
+    return Number(raw);
+  }
+
   /** The API client, created once: from settings, or against an in-process emulator under --sandbox. */
   client(): Promise<ApiClient> {
     this.#client ??= this.#makeClient();
@@ -212,9 +220,11 @@ export class Context {
   async #makeClient(): Promise<ApiClient> {
     const { ApiClient } = await import('./api/client.js');
     const timeoutMs = this.timeoutMs();
+    const retries = this.retries();
     const trace = this.debugEnabled ? (line: string) => this.debug(line) : undefined;
     const common = {
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(retries !== undefined ? { retry: { retries } } : {}),
       ...(trace ? { trace } : {}),
       insecureHttp: !!this.globals.insecureHttp,
       userAgent: 'srs-cli',

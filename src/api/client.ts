@@ -64,7 +64,7 @@ export class ApiClient {
 
   createSupplier(body: SupplierCreateRequest) {
     const valid = validateRequest(SupplierCreateRequest, body, 'supplier');
-    return this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid }, SupplierCreateResponse);
+    return this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false }, SupplierCreateResponse);
   }
 
   async getSupplier(id: string) {
@@ -106,7 +106,7 @@ export class ApiClient {
 
   calculateScores(body: ScoreCalculationRequest) {
     const valid = validateRequest(ScoreCalculationRequest, body, 'score calculation request');
-    return this.http.json({ method: 'POST', path: '/v1/score-calculation', body: valid }, ScoreCalculationResponse);
+    return this.http.json({ method: 'POST', path: '/v1/score-calculation', body: valid, idempotent: true }, ScoreCalculationResponse);
   }
 
   // ------------------------------------------------------------ data entries

@@ -7,6 +7,7 @@ import { Agent, request, errors as undiciErrors } from 'undici';
 import type { z } from 'zod';
 import { ApiError, AuthError, BadResponseError, NetworkError, UsageError } from '../errors.js';
 import { describeZodError } from './contract.js';
+import { parseRetryAfter, RetryPolicy, type RetryOptions } from './retry.js';
 
 export interface HttpOptions {
   baseUrl: string;
@@ -22,6 +23,8 @@ export interface HttpOptions {
   userAgent?: string;
   /** Debug trace sink (stderr under --debug). Lines never contain the key. */
   trace?: (line: string) => void;
+  /** Retry settings; one policy (and one retry budget) per client. */
+  retry?: RetryOptions;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -31,6 +34,8 @@ export interface SendArgs {
   path: string;
   query?: Query | undefined;
   body?: unknown;
+  /** Safe to repeat (GET, and POST /v1/score-calculation). Default: true for GET. */
+  idempotent?: boolean;
 }
 
 export interface RawResponse {
@@ -74,6 +79,7 @@ export class HttpTransport {
   readonly #maxBody: number;
   readonly #trace: ((line: string) => void) | undefined;
   readonly #ua: string;
+  readonly retry: RetryPolicy;
 
   constructor(opts: HttpOptions) {
     this.#base = checkBaseUrl(opts.baseUrl, opts.insecureHttp);
@@ -89,6 +95,7 @@ export class HttpTransport {
     this.#maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
     this.#trace = opts.trace;
     this.#ua = opts.userAgent ?? 'srs-cli';
+    this.retry = new RetryPolicy(opts.retry);
   }
 
   get baseUrl(): string {
@@ -146,10 +153,46 @@ export class HttpTransport {
     return { status: res.statusCode, headers: res.headers, text };
   }
 
-  /** Sends, checks the status, parses JSON and validates it with a contract schema. */
+  /**
+   * Sends with retries (per src/api/retry.ts), checks the status, parses JSON and
+   * validates it with a contract schema.
+   */
   async json<S extends z.ZodType>(args: SendArgs, schema: S): Promise<z.infer<S>> {
-    const res = await this.send(args);
+    const res = await this.sendWithRetry(args);
     return parseResponse(args.method, args.path, res, schema);
+  }
+
+  async sendWithRetry(args: SendArgs): Promise<RawResponse> {
+    const idempotent = args.idempotent ?? args.method === 'GET';
+    const policy = this.retry;
+    const startedAt = policy.now();
+    for (let attempt = 0; ; attempt++) {
+      await policy.gate.wait();
+      let res: RawResponse;
+      try {
+        res = await this.send(args);
+      } catch (e) {
+        if (!(e instanceof NetworkError)) throw e;
+        const d = policy.decide({ kind: 'network', error: e }, attempt, idempotent, startedAt);
+        this.#trace?.(`   ${args.method} ${args.path}: ${d.reason}`);
+        if (!d.retry) throw e;
+        await policy.sleep(d.delayMs);
+        continue;
+      }
+      if (res.status < 400) {
+        policy.budget.refund();
+        return res;
+      }
+      const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers['retry-after'], Date.now()) : undefined;
+      const d = policy.decide({ kind: 'status', status: res.status, retryAfterMs }, attempt, idempotent, startedAt);
+      if (res.status === 429) {
+        // Everybody waits, not just this request.
+        policy.gate.pauseFor(d.retry ? d.delayMs : Math.min(retryAfterMs ?? 1000, 30_000));
+      }
+      this.#trace?.(`   ${args.method} ${args.path}: ${d.reason}`);
+      if (!d.retry) return res;
+      if (res.status !== 429) await policy.sleep(d.delayMs);
+    }
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,156 @@
+/**
+ * Retry policy: exponential backoff with full jitter, bounded by attempts and by
+ * total time, paid for from one token bucket shared by every request of a run
+ * (as the AWS SDKs do), so a storm of failures in a bulk job cannot multiply
+ * traffic. A 429 or 503 with Retry-After pauses every request of the run, not
+ * just the one that got it.
+ *
+ * Which failures are retried depends on whether a request is idempotent:
+ * - GET and POST /v1/score-calculation (a read): network errors, 408, 429, 500, 502, 503, 504;
+ * - POST /v1/suppliers (creates): only when the request provably never reached
+ *   the service (NetworkError.notSent) or the service refused it (429, 503).
+ */
+import { NetworkError } from '../errors.js';
+
+export interface RetryOptions {
+  /** Retries after the first attempt. Default 3. */
+  retries?: number;
+  /** First backoff ceiling in ms. Default 200. */
+  baseDelayMs?: number;
+  /** Largest single backoff in ms. Default 10 s. */
+  maxDelayMs?: number;
+  /** Give up retrying once this much time has passed since the first attempt. Default 60 s. */
+  maxTotalMs?: number;
+  /** Largest Retry-After honoured, in ms. Default 30 s. */
+  retryAfterCapMs?: number;
+  /** Token bucket size. Default 500 (AWS standard mode). */
+  budget?: number;
+  random?: () => number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export const RETRYABLE_STATUS_IDEMPOTENT = new Set([408, 429, 500, 502, 503, 504]);
+export const RETRYABLE_STATUS_CREATE = new Set([429, 503]);
+const RETRY_COST = 5;
+const TIMEOUT_RETRY_COST = 10;
+const SUCCESS_REFUND = 1;
+
+/** Full jitter: a uniform delay in [0, min(cap, base * 2^attempt)). attempt counts from 0. */
+export function backoffDelay(attempt: number, baseMs: number, capMs: number, random: () => number): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(attempt, 30));
+  return Math.floor(random() * ceiling);
+}
+
+/** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. Never negative. */
+export function parseRetryAfter(value: string | string[] | undefined, nowMs: number): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined) return undefined;
+  const s = v.trim();
+  if (/^\d+(\.\d+)?$/.test(s)) return Math.max(0, Math.round(Number(s) * 1000));
+  const t = Date.parse(s);
+  if (Number.isNaN(t)) return undefined;
+  return Math.max(0, t - nowMs);
+}
+
+/** A shared token bucket: retries cost tokens, successes refund a little. */
+export class RetryBudget {
+  readonly capacity: number;
+  #tokens: number;
+  constructor(capacity = 500) {
+    this.capacity = capacity;
+    this.#tokens = capacity;
+  }
+  get tokens(): number {
+    return this.#tokens;
+  }
+  tryAcquire(timeout: boolean): boolean {
+    const cost = timeout ? TIMEOUT_RETRY_COST : RETRY_COST;
+    if (this.#tokens < cost) return false;
+    this.#tokens -= cost;
+    return true;
+  }
+  refund(): void {
+    this.#tokens = Math.min(this.capacity, this.#tokens + SUCCESS_REFUND);
+  }
+}
+
+/** A gate every request waits at; a 429 closes it for everybody until Retry-After passes. */
+export class PauseGate {
+  #until = 0;
+  readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  constructor(now: () => number, sleep: (ms: number) => Promise<void>) {
+    this.#now = now;
+    this.#sleep = sleep;
+  }
+  pauseFor(ms: number): void {
+    this.#until = Math.max(this.#until, this.#now() + ms);
+  }
+  get remainingMs(): number {
+    return Math.max(0, this.#until - this.#now());
+  }
+  async wait(): Promise<void> {
+    for (let left = this.remainingMs; left > 0; left = this.remainingMs) await this.#sleep(left);
+  }
+}
+
+export type Failure = { kind: 'status'; status: number; retryAfterMs?: number | undefined } | { kind: 'network'; error: NetworkError };
+
+export interface Decision {
+  retry: boolean;
+  delayMs: number;
+  reason: string;
+}
+
+export class RetryPolicy {
+  readonly retries: number;
+  readonly budget: RetryBudget;
+  readonly gate: PauseGate;
+  readonly #o: Required<Omit<RetryOptions, 'retries' | 'budget'>>;
+
+  constructor(opts: RetryOptions = {}) {
+    this.retries = opts.retries ?? 3;
+    this.budget = new RetryBudget(opts.budget ?? 500);
+    this.#o = {
+      baseDelayMs: opts.baseDelayMs ?? 200,
+      maxDelayMs: opts.maxDelayMs ?? 10_000,
+      maxTotalMs: opts.maxTotalMs ?? 60_000,
+      retryAfterCapMs: opts.retryAfterCapMs ?? 30_000,
+      random: opts.random ?? Math.random,
+      now: opts.now ?? Date.now,
+      sleep: opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    };
+    this.gate = new PauseGate(this.#o.now, this.#o.sleep);
+  }
+
+  now(): number {
+    return this.#o.now();
+  }
+
+  sleep(ms: number): Promise<void> {
+    return this.#o.sleep(ms);
+  }
+
+  /**
+   * Whether to retry after `attempt` (0 = the first try) failed, and how long to wait.
+   * `idempotent` is false for creates.
+   */
+  decide(failure: Failure, attempt: number, idempotent: boolean, startedAt: number): Decision {
+    const retryable =
+      failure.kind === 'status'
+        ? (idempotent ? RETRYABLE_STATUS_IDEMPOTENT : RETRYABLE_STATUS_CREATE).has(failure.status)
+        : idempotent || failure.error.notSent;
+    const what = failure.kind === 'status' ? `HTTP ${failure.status}` : failure.error.code;
+    if (!retryable) return { retry: false, delayMs: 0, reason: `${what} is not retryable${idempotent ? '' : ' for a create'}` };
+    if (attempt >= this.retries) return { retry: false, delayMs: 0, reason: `${what}: no retries left (${this.retries})` };
+    let delay = backoffDelay(attempt, this.#o.baseDelayMs, this.#o.maxDelayMs, this.#o.random);
+    if (failure.kind === 'status' && (failure.status === 429 || failure.status === 503) && failure.retryAfterMs !== undefined) {
+      delay = Math.min(this.#o.retryAfterCapMs, Math.max(delay, failure.retryAfterMs));
+    }
+    if (this.#o.now() - startedAt + delay > this.#o.maxTotalMs) return { retry: false, delayMs: 0, reason: `${what}: retry time limit reached` };
+    const timeout = failure.kind === 'network' && failure.error.code === 'timeout';
+    if (!this.budget.tryAcquire(timeout)) return { retry: false, delayMs: 0, reason: `${what}: retry budget exhausted` };
+    return { retry: true, delayMs: delay, reason: `${what}: retry ${attempt + 1}/${this.retries} in ${delay}ms` };
+  }
+}
