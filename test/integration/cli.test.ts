@@ -1,0 +1,364 @@
+/**
+ * End to end: the built srs binary against a real emulator over loopback,
+ * every command and every output format, plus the error paths.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures } from '../../src/emulator/index.js';
+import { startHarness, runSrs, baseEnv, type Harness } from './harness.js';
+
+let h: Harness;
+const fx = fixtures();
+const supplier = fx.suppliers[0]!;
+const entry = fx.dataEntries.find((e) => e.supplierId === supplier.id)!;
+const scorecard = fx.scorecards[0]!;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const json = (s: string): unknown => JSON.parse(s);
+
+describe('reads in every format', () => {
+  it('supplier get: json is the resource itself', async () => {
+    const r = await h.run(['supplier', 'get', supplier.id, '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const s = json(r.stdout) as Record<string, unknown>;
+    expect(s.id).toBe(supplier.id);
+    expect(s.name).toBe(supplier.name);
+    expect(Array.isArray(s.categories)).toBe(true);
+  });
+
+  it('supplier get: table, csv and ndjson', async () => {
+    const t = await h.run(['supplier', 'get', supplier.id, '-o', 'table']);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toMatch(new RegExp(`^ID\\s+${supplier.id}$`, 'm'));
+    expect(t.stdout).toMatch(/^NAME\s+/m);
+    const c = await h.run(['supplier', 'get', supplier.id, '-o', 'csv', '--fields', 'id,name,countryIso3Code']);
+    expect(parseCsv(c.stdout)).toEqual([['id', 'name', 'countryIso3Code'], [supplier.id, supplier.name, expect.stringMatching(/^[A-Z]{3}$/)]]);
+    const n = await h.run(['supplier', 'get', supplier.id, '-o', 'ndjson']);
+    expect(n.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect((json(n.stdout) as { id: string }).id).toBe(supplier.id);
+  });
+
+  it('defaults to json when stdout is not a terminal', async () => {
+    const r = await h.run(['scorecards', 'get', scorecard.id]);
+    expect(r.code).toBe(0);
+    expect((json(r.stdout) as { id: string }).id).toBe(scorecard.id);
+  });
+
+  it('scorecards ls: every page as one JSON array; --supplier filters', async () => {
+    const all = await h.run(['scorecards', 'ls', '-o', 'json', '--per-page', '3']);
+    expect(all.code).toBe(0);
+    const cards = json(all.stdout) as Array<{ id: string }>;
+    expect(cards.map((c) => c.id).sort()).toEqual(fx.scorecards.map((c) => c.id).sort());
+    const mine = await h.run(['scorecards', 'ls', '--supplier', supplier.id, '-o', 'json']);
+    const mineCards = json(mine.stdout) as Array<{ id: string }>;
+    expect(mineCards.length).toBeGreaterThan(0);
+    expect(mineCards.length).toBeLessThanOrEqual(cards.length);
+  });
+
+  it('scorecards get: table shows the card and its weighted items', async () => {
+    const r = await h.run(['scorecards', 'get', scorecard.id, '-o', 'table']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^NAME\s+/m);
+    expect(r.stdout).toMatch(/PARAMETER ID\s+PARAMETER\s+CATEGORY\s+WEIGHT/);
+  });
+
+  it('emissions ls in csv and ndjson', async () => {
+    const c = await h.run(['emissions', 'ls', supplier.id, '-o', 'csv']);
+    expect(c.code).toBe(0);
+    const rows = parseCsv(c.stdout) as string[][];
+    expect(rows[0]).toEqual(['id', 'scope', 'fromDate', 'toDate', 'dataType', 'value', 'unit', 'verifier']);
+    expect(rows.length).toBeGreaterThan(1);
+    const n = await h.run(['emissions', 'ls', supplier.id, '-o', 'ndjson']);
+    expect(n.stdout.trimEnd().split('\n')).toHaveLength(rows.length - 1);
+  });
+
+  it('news ls, with --data-entry narrowing to that entry', async () => {
+    const all = await h.run(['news', 'ls', supplier.id, '-o', 'json']);
+    expect(all.code).toBe(0);
+    const events = json(all.stdout) as Array<{ id: string; articles: unknown[] }>;
+    expect(events.length).toBeGreaterThan(0);
+    const one = await h.run(['news', 'ls', supplier.id, '--data-entry', entry.id, '-o', 'json']);
+    const narrowed = json(one.stdout) as unknown[];
+    expect(narrowed.length).toBeGreaterThan(0);
+    expect(narrowed.length).toBeLessThanOrEqual(events.length);
+    const t = await h.run(['news', 'ls', supplier.id, '-o', 'table']);
+    expect(t.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+ARTICLES\s+SUMMARY/);
+  });
+
+  it('data-entry get', async () => {
+    const r = await h.run(['data-entry', 'get', entry.id, '-o', 'json']);
+    expect(r.code).toBe(0);
+    const e = json(r.stdout) as { type: string; id: string; supplier: { id: string } };
+    expect(e).toMatchObject({ type: 'news_event', id: entry.id, supplier: { id: supplier.id } });
+    const t = await h.run(['data-entry', 'get', entry.id, '-o', 'table']);
+    expect(t.stdout).toMatch(/^TYPE\s+news_event$/m);
+  });
+
+  it('ref countries: all 250 across pages, in every format', async () => {
+    const j = await h.run(['ref', 'countries', '-o', 'json']);
+    const countries = json(j.stdout) as Array<{ iso3Code: string }>;
+    expect(countries).toHaveLength(250);
+    expect(new Set(countries.map((c) => c.iso3Code)).size).toBe(250);
+    const n = await h.run(['ref', 'countries', '-o', 'ndjson']);
+    expect(n.stdout.trimEnd().split('\n')).toHaveLength(250);
+    const c = await h.run(['ref', 'countries', '-o', 'csv', '--fields', 'iso3Code,commonName']);
+    const rows = parseCsv(c.stdout) as string[][];
+    expect(rows).toHaveLength(251);
+    expect(rows).toContainEqual(['DEU', 'Germany']);
+    const t = await h.run(['ref', 'countries', '-o', 'table']);
+    expect(t.stdout.split('\n')[0]).toMatch(/^ISO3\s+ISO2\s+NAME\s+OFFICIAL NAME\s+REGION$/);
+    expect(t.stdout.trimEnd().split('\n')).toHaveLength(251);
+  });
+
+  it('ref industries: sub-industries by default, every level with --all-levels', async () => {
+    const sub = json((await h.run(['ref', 'industries', '-o', 'json'])).stdout) as Array<{ hierarchyLevel: string; code: string }>;
+    expect(sub).toHaveLength(163);
+    expect(new Set(sub.map((i) => i.hierarchyLevel))).toEqual(new Set(['sub_industry']));
+    const all = json((await h.run(['ref', 'industries', '--all-levels', '-o', 'json'])).stdout) as Array<{ hierarchyLevel: string }>;
+    expect(all).toHaveLength(11 + 25 + 74 + 163);
+  });
+
+  it('ref sources and categories', async () => {
+    const s = json((await h.run(['ref', 'sources', '-o', 'json'])).stdout) as Array<{ id: string }>;
+    expect(s.map((x) => x.id).sort()).toEqual(fx.dataSources.map((x) => x.id).sort());
+    const c = await h.run(['ref', 'categories', '-o', 'table']);
+    expect(c.code).toBe(0);
+    expect(c.stdout.split('\n')[0]).toMatch(/^ID\s+NAME$/);
+  });
+
+  it('--limit stops early and says so on stderr; --page fetches one page', async () => {
+    const l = await h.run(['ref', 'countries', '--limit', '7', '-o', 'json']);
+    expect(json(l.stdout)).toHaveLength(7);
+    expect(l.stderr).toMatch(/first 7 countries; more exist/);
+    const p = await h.run(['ref', 'countries', '--page', '3', '--per-page', '100', '-o', 'json']);
+    expect(json(p.stdout)).toHaveLength(50);
+    const p2 = await h.run(['ref', 'countries', '--page', '1', '--per-page', '10', '-o', 'ndjson']);
+    expect(p2.stdout.trimEnd().split('\n')).toHaveLength(10);
+    expect(p2.stderr).toMatch(/--page 2/);
+    const both = await h.run(['ref', 'countries', '--all', '--limit', '3']);
+    expect(both.code).toBe(2);
+  });
+});
+
+describe('supplier create', () => {
+  it('from flags, then readable with get', async () => {
+    const r = await h.run(['supplier', 'create', '--name', 'Embudo Valley Organics', '--country', 'usa', '--website', 'https://example.com', '--industry', '30202030', '--contact', 'john.doe@example.com,John,Doe', '--customer-id', 'SUPP-12345', '-o', 'json']);
+    expect(r.code).toBe(0);
+    const created = json(r.stdout) as Record<string, unknown>;
+    expect(created).toMatchObject({ name: 'Embudo Valley Organics', countryIso3Code: 'USA', website: 'https://example.com', status: 'current', customerSupplierId: 'SUPP-12345' });
+    expect(created.id).toMatch(/^[0-9a-hjkmnp-tv-z]{26}$/);
+    const g = await h.run(['supplier', 'get', String(created.id), '-o', 'json']);
+    expect(json(g.stdout)).toMatchObject({ id: created.id, name: 'Embudo Valley Organics', countryIso3Code: 'USA' });
+  });
+
+  it('from a JSON file and from stdin', async () => {
+    const file = join(h.home, 'body.json');
+    writeFileSync(file, JSON.stringify({ name: 'From File GmbH', countryIso3Code: 'DEU' }));
+    const f = await h.run(['supplier', 'create', '--json', file, '-o', 'json']);
+    expect(f.code).toBe(0);
+    expect(json(f.stdout)).toMatchObject({ name: 'From File GmbH', countryIso3Code: 'DEU', website: null });
+    const s = await h.run(['supplier', 'create', '--json', '-', '-o', 'csv'], { input: '{"name":"Piped Ltd"}' });
+    expect(s.code).toBe(0);
+    const rows = parseCsv(s.stdout) as string[][];
+    expect(rows[0]).toEqual(['id', 'name', 'countryIso3Code', 'website', 'status', 'customerSupplierId']);
+    expect(rows[1]![1]).toBe('Piped Ltd');
+  });
+
+  it('invalid input exits 2 naming the field, before any request is sent', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--name', 'x'.repeat(256)], /name.*255/],
+      [['--name', 'A', '--country', 'DE'], /countryIso3Code.*3/],
+      [['--name', 'A', '--website', 'not a uri'], /website/],
+      [['--name', 'A', '--contact', 'not-an-email'], /contacts\[0\]\.email/],
+      [['--name', 'A', '--customer-id', 'c'.repeat(256)], /customerSupplierId/],
+      [['--country', 'DEU'], /--name is required/],
+    ];
+    for (const [args, pattern] of cases) {
+      const before = h.requests.length;
+      const r = await h.run(['supplier', 'create', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(pattern);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stdout).toBe('');
+      expect(h.requests.length, 'a request was sent for invalid input').toBe(before);
+    }
+  });
+
+  it('a bad --json body exits 2', async () => {
+    const r = await h.run(['supplier', 'create', '--json', '-'], { input: '{"name": ' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not valid JSON/);
+    const x = await h.run(['supplier', 'create', '--json', '-'], { input: '{"name":"A","unknownField":1}' });
+    expect(x.code).toBe(2);
+    expect(x.stderr).toMatch(/unknownField/);
+  });
+});
+
+describe('errors', () => {
+  it('a wrong key exits 4 with one line', async () => {
+    const r = await h.run(['supplier', 'get', supplier.id], { env: { SRS_API_KEY: 'wrong-key-0000' } });
+    expect(r.code).toBe(4);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/rejected the API key/);
+    expect(r.stderr).not.toContain('wrong-key-0000');
+  });
+
+  it('no key at all exits 4 and says how to log in', async () => {
+    const r = await h.run(['ref', 'sources'], { env: { SRS_API_KEY: undefined } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/srs auth login/);
+  });
+
+  it('an unknown id exits 1 with one line naming the request, no stack trace', async () => {
+    const r = await h.run(['supplier', 'get', '01zzzzzzzzzzzzzzzzzzzzzzzz']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/GET \/v1\/suppliers\/01zzzzzzzzzzzzzzzzzzzzzzzz failed with HTTP 404/);
+    expect(r.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  it('with -o json the error is one JSON object on stderr', async () => {
+    const r = await h.run(['scorecards', 'get', 'nope', '-o', 'json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const e = JSON.parse(r.stderr) as { error: { code: string; message: string; status: number } };
+    expect(e.error).toMatchObject({ code: 'not_found', status: 404 });
+  });
+
+  it('an unreachable host exits 1 with one clear line', async () => {
+    const r = await h.run(['ref', 'countries'], { env: { SRS_BASE_URL: 'http://127.0.0.1:9', SRS_RETRIES: '0' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/connection refused/);
+  });
+
+  it('usage errors exit 2 and suggest the closest command', async () => {
+    const r = await h.run(['suplier', 'get', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/supplier/);
+    const o = await h.run(['ref', 'countries', '-o', 'yaml']);
+    expect(o.code).toBe(2);
+    const m = await h.run(['ref', 'countries', '--per-page', '101']);
+    expect(m.code).toBe(2);
+    expect(m.stderr).toMatch(/between 1 and 100/);
+  });
+
+  it('refuses to send the key over plain http to a remote host', async () => {
+    const r = await h.run(['ref', 'countries'], { env: { SRS_BASE_URL: 'http://api.example.com' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--insecure-http/);
+  });
+});
+
+describe('auth', () => {
+  it('login --with-key checks the key, stores it 0600, status shows only the last 4, logout removes it', async () => {
+    const env = { ...baseEnv(h.home + '/auth'), SRS_BASE_URL: undefined };
+    const key = h.env.SRS_API_KEY!;
+    const bad = await runSrs(['auth', 'login', '--base-url', h.emu.url, '--with-key'], { ...env, SRS_API_KEY: undefined }, { input: 'wrong-key-1234\n' });
+    expect(bad.code).toBe(4);
+    expect(bad.stderr).toMatch(/rejected/);
+    const ok = await runSrs(['auth', 'login', '--base-url', h.emu.url, '--with-key'], env, { input: key + '\n', env: { SRS_API_KEY: undefined } });
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).not.toContain(key);
+    expect(ok.stderr).toContain(key.slice(-4));
+    const status = await runSrs(['auth', 'status', '-o', 'json'], env);
+    expect(status.code).toBe(0);
+    const st = JSON.parse(status.stdout) as Record<string, string>;
+    expect(st).toMatchObject({ profile: 'default', baseUrl: h.emu.url, keySource: 'stored profile', key: `****${key.slice(-4)}` });
+    expect(status.stdout).not.toContain(key);
+    // The stored key now works on its own (no SRS_API_KEY in the environment).
+    const use = await runSrs(['ref', 'sources', '--limit', '1', '-o', 'json'], env);
+    expect(use.code).toBe(0);
+    const { statSync } = await import('node:fs');
+    expect(statSync(st.configFile!).mode & 0o777).toBe(0o600);
+    const out = await runSrs(['auth', 'logout'], env);
+    expect(out.code).toBe(0);
+    const after = await runSrs(['auth', 'status', '-o', 'json'], env);
+    expect(after.code).toBe(4);
+    const gone = await runSrs(['ref', 'sources'], env);
+    expect(gone.code).toBe(4);
+  });
+
+  it('login without a TTY and without --with-key refuses (exit 2)', async () => {
+    const r = await runSrs(['auth', 'login', '--base-url', h.emu.url], baseEnv(h.home + '/auth2'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--with-key/);
+  });
+});
+
+describe('sandbox', () => {
+  it('create then get across invocations with no account', async () => {
+    const env = baseEnv(h.home + '/sbx');
+    const c = await runSrs(['--sandbox', 'supplier', 'create', '--name', 'Sandbox Supplier', '--country', 'FRA', '-o', 'json'], env);
+    expect(c.code).toBe(0);
+    const id = (JSON.parse(c.stdout) as { id: string }).id;
+    const g = await runSrs(['--sandbox', 'supplier', 'get', id, '-o', 'json'], { ...env, SRS_SANDBOX: undefined });
+    expect(JSON.parse(g.stdout)).toMatchObject({ id, name: 'Sandbox Supplier' });
+    const e = await runSrs(['supplier', 'get', id, '-o', 'json'], { ...env, SRS_SANDBOX: '1' });
+    expect(e.code).toBe(0);
+  });
+
+  it('never touches a stored profile key', async () => {
+    const env = { ...baseEnv(h.home + '/sbx2'), SRS_API_KEY: 'real-profile-key-SECRET' };
+    const r = await runSrs(['--sandbox', '--debug', 'ref', 'countries', '--limit', '1'], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('real-profile-key-SECRET');
+  });
+});
+
+describe('emulator commands', () => {
+  it('fixtures prints the seeded ids as JSON', async () => {
+    const r = await h.run(['emulator', 'fixtures']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(fx);
+  });
+
+  it('start serves until SIGTERM and prints its address', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('./harness.js');
+    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '-o', 'json'], { env: baseEnv(h.home + '/emu'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const first = await new Promise<string>((resolve) => {
+      let buf = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        buf += d;
+        if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
+      });
+    });
+    const info = JSON.parse(first) as { url: string; apiKey: string };
+    expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const r = await runSrs(['ref', 'sources', '--limit', '2', '-o', 'json'], { ...baseEnv(h.home + '/emu'), SRS_BASE_URL: info.url, SRS_API_KEY: info.apiKey });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(2);
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+  });
+});
+
+describe('help', () => {
+  it('every command has --help with an example', async () => {
+    const commands = [
+      ['supplier', 'create'], ['supplier', 'get'], ['scorecards', 'ls'], ['scorecards', 'get'], ['emissions', 'ls'], ['news', 'ls'],
+      ['data-entry', 'get'], ['ref', 'countries'], ['ref', 'industries'], ['ref', 'sources'], ['ref', 'categories'],
+      ['auth', 'login'], ['auth', 'status'], ['auth', 'logout'], ['emulator', 'start'], ['emulator', 'fixtures'],
+    ];
+    for (const c of commands) {
+      const r = await h.run([...c, '--help']);
+      expect(r.code, c.join(' ')).toBe(0);
+      expect(r.stdout, c.join(' ')).toMatch(/Examples:\n\s+\$ srs /);
+    }
+  });
+  it('srs --version prints the version', async () => {
+    const r = await h.run(['--version']);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
