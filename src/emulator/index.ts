@@ -1,0 +1,183 @@
+/**
+ * A local emulator of the Supplier Responsibility Assessment Service: a real
+ * HTTP server (node:http) on 127.0.0.1 implementing every endpoint of
+ * shared/spec/service-interface.md plus GET /v1/categories, with seeded,
+ * deterministic data. Shapes come from src/api/contract.ts; scores from the
+ * same model the CLI uses (src/scoring/model.ts, adapted in scoring.ts).
+ *
+ * Layout: random.ts (PRNG, ULIDs) -> seed.ts (seeded records) -> store.ts
+ * (in-memory store, O(1) writes) -> scoring.ts (store <-> score model) ->
+ * handlers.ts (plain request -> {status, body} functions) -> routes.ts (the
+ * routing table) -> server.ts (node:http, auth, body limits, layers for fault
+ * injection) ; state.ts (optional state file). Decisions the spec leaves open
+ * are documented where they are made (ordering: store.ts; unknown supplier ids
+ * in score calculation and scorecard scores: scoring.ts; state file: state.ts)
+ * and summarised in NOTICE.md next to the data notices.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { isCalendarDate } from '../scoring/model.js';
+import type { LastPageNextPage } from './http-types.js';
+import { EmulatorScoring } from './scoring.js';
+import { generateSeed } from './seed.js';
+import { createEmulatorServer } from './server.js';
+import type { Layer } from './server.js';
+import { loadState, serializeState, StateWriter } from './state.js';
+import { Store } from './store.js';
+
+export const DEFAULT_SEED = 1;
+export const DEFAULT_SUPPLIERS = 150;
+
+export interface EmulatorOptions {
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 0 (ephemeral). */
+  port?: number;
+  /** The required key; when absent one is generated (random, 36 characters). */
+  apiKey?: string;
+  /** Default DEFAULT_SEED. */
+  seed?: number;
+  /** How many suppliers to seed. Default DEFAULT_SUPPLIERS. */
+  suppliers?: number;
+  /** When set: state kept across restarts, written atomically (see state.ts). */
+  statePath?: string;
+  /** What nextPage holds on the last page. Default 'null'. */
+  lastPageNextPage?: LastPageNextPage;
+  /**
+   * Request log lines ("METHOD /path status 1.2ms"; "dropped" instead of a
+   * status when the connection closed before an answer). Besides those, only
+   * exceptional lines: a state file overriding seed/suppliers, a failed state
+   * write, an internal error. The key is never logged.
+   */
+  log?: (line: string) => void;
+  /** A fixed calendar date (YYYY-MM-DD) for score calculations; default: today in UTC at each request. */
+  asOf?: string;
+}
+
+export interface RunningEmulator {
+  url: string;
+  host: string;
+  port: number;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+export interface Fixtures {
+  suppliers: { id: string; name: string }[];
+  scorecards: { id: string; name: string }[];
+  dataEntries: { id: string; supplierId: string }[];
+  policyParameters: { id: string; name: string }[];
+  dataSources: { id: string; name: string }[];
+}
+
+const LAST_PAGE_MODES: readonly LastPageNextPage[] = ['null', 'absent', 'zero', 'same', 'past'];
+
+/**
+ * The seeded data's discoverable ids, the same as startEmulator({seed, suppliers})
+ * serves. suppliers[0] has data entries, news events, emission reports, risk
+ * data and applies to at least one scorecard besides the baseline.
+ */
+export function fixtures(seed: number = DEFAULT_SEED, suppliers: number = DEFAULT_SUPPLIERS): Fixtures {
+  const data = generateSeed(seed, suppliers);
+  return {
+    suppliers: data.suppliers.map((s) => ({ id: s.id, name: s.name })),
+    scorecards: data.scorecards.map((s) => ({ id: s.id, name: s.name })),
+    dataEntries: data.dataEntries.map((e) => ({ id: e.id, supplierId: e.supplierId })),
+    policyParameters: data.policyParameters.map((p) => ({ id: p.id, name: p.name })),
+    dataSources: data.dataSources.map((d) => ({ id: d.id, name: d.name })),
+  };
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = opts.host ?? '127.0.0.1';
+  const log = opts.log;
+  const lastPageNextPage = opts.lastPageNextPage ?? 'null';
+  if (!LAST_PAGE_MODES.includes(lastPageNextPage)) {
+    throw new Error(`lastPageNextPage must be one of ${LAST_PAGE_MODES.join(', ')}, got ${String(lastPageNextPage)}`);
+  }
+  if (opts.asOf !== undefined && !isCalendarDate(opts.asOf)) {
+    throw new Error(`asOf must be a calendar date YYYY-MM-DD, got ${opts.asOf}`);
+  }
+  if (opts.apiKey !== undefined && opts.apiKey === '') throw new Error('apiKey must not be empty');
+  const apiKey = opts.apiKey ?? `emu_${randomBytes(24).toString('base64url')}`;
+
+  let seed = opts.seed ?? DEFAULT_SEED;
+  let supplierCount = opts.suppliers ?? DEFAULT_SUPPLIERS;
+  const loaded = opts.statePath !== undefined ? await loadState(opts.statePath) : undefined;
+  if (loaded && (loaded.seed !== seed || loaded.suppliers !== supplierCount)) {
+    log?.(
+      `state file ${opts.statePath} was made with seed ${loaded.seed} and ${loaded.suppliers} suppliers; ` +
+        `using those instead of seed ${seed} and ${supplierCount} suppliers`,
+    );
+  }
+  if (loaded) {
+    seed = loaded.seed;
+    supplierCount = loaded.suppliers;
+  }
+
+  const store = new Store(generateSeed(seed, supplierCount));
+  if (loaded) {
+    try {
+      store.restoreCreated(loaded.createdSuppliers);
+    } catch (e) {
+      throw new Error(`emulator state file ${opts.statePath} is corrupt (${(e as Error).message})`, { cause: e });
+    }
+  }
+
+  let writer: StateWriter | undefined;
+  if (opts.statePath !== undefined) {
+    const statePath = opts.statePath;
+    writer = new StateWriter(
+      statePath,
+      () => serializeState(store.seed, store.supplierCount, store.createdJson),
+      (e) => log?.(`cannot write state file ${statePath}: ${e.message}`),
+    );
+    const w = writer;
+    store.onChange(() => w.markDirty());
+    if (!loaded) {
+      // Record seed and supplier count at once, so a restart with other options keeps this data.
+      w.markDirty();
+      await w.flush();
+    }
+  }
+
+  const fixedAsOf = opts.asOf;
+  const scoring = new EmulatorScoring(store, () => fixedAsOf ?? new Date().toISOString().slice(0, 10));
+  // Fault injection and rate limiting plug in here as layers around request handling (see server.ts).
+  const layers: Layer[] = [];
+  const server = createEmulatorServer({ context: { store, scoring, lastPageNextPage }, apiKey, log, layers });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (e: Error) => reject(e);
+    server.once('error', onError);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const port = address.port;
+  const urlHost = address.family === 'IPv6' || host.includes(':') ? `[${address.address}]` : host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    host,
+    port,
+    apiKey,
+    close(): Promise<void> {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          const force = setTimeout(() => server.closeAllConnections(), 2_000);
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          server.closeIdleConnections();
+        });
+        await writer?.flush();
+      })();
+      return closing;
+    },
+  };
+}

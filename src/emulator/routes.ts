@@ -1,0 +1,85 @@
+/**
+ * The routing table. To add a route (for example an admin route
+ * GET /_emulator/suppliers), append an entry: pattern segments starting with
+ * ":" capture a path parameter. `body: true` makes the HTTP layer require
+ * Content-Type application/json, read at most the body limit and parse it.
+ */
+import * as h from './handlers.js';
+import type { Handler } from './http-types.js';
+
+export interface Route {
+  method: string;
+  pattern: string;
+  handler: Handler;
+  body?: boolean;
+  /** false: no x-api-key check (default true). */
+  auth?: boolean;
+}
+
+export const ROUTES: readonly Route[] = [
+  { method: 'POST', pattern: '/v1/suppliers', handler: h.createSupplier, body: true },
+  { method: 'GET', pattern: '/v1/suppliers/:id', handler: h.getSupplier },
+  { method: 'GET', pattern: '/v1/suppliers/:id/emission-reports', handler: h.listEmissionReports },
+  { method: 'GET', pattern: '/v1/suppliers/:id/news-events', handler: h.listNewsEvents },
+  { method: 'GET', pattern: '/v1/scorecards', handler: h.listScorecards },
+  { method: 'GET', pattern: '/v1/scorecards/:id', handler: h.getScorecard },
+  { method: 'POST', pattern: '/v1/score-calculation', handler: h.calculateScores, body: true },
+  { method: 'GET', pattern: '/v1/data-entries/:id', handler: h.getDataEntry },
+  { method: 'GET', pattern: '/v1/data-sources', handler: h.listDataSources },
+  { method: 'GET', pattern: '/v1/countries', handler: h.listCountries },
+  { method: 'GET', pattern: '/v1/standard-industries', handler: h.listStandardIndustries },
+  { method: 'GET', pattern: '/v1/categories', handler: h.listCategories },
+];
+
+export type RouteMatch =
+  | { kind: 'found'; route: Route; params: Record<string, string> }
+  | { kind: 'method_not_allowed'; allow: string[] }
+  | { kind: 'not_found' };
+
+interface Compiled {
+  route: Route;
+  segments: string[];
+}
+
+export class Router {
+  private readonly compiled: Compiled[];
+
+  constructor(routes: readonly Route[] = ROUTES) {
+    this.compiled = routes.map((route) => ({ route, segments: route.pattern.split('/').slice(1) }));
+  }
+
+  /** `path` is the raw (still percent-encoded) pathname; parameters are decoded. */
+  match(method: string, path: string): RouteMatch {
+    const parts = path.split('/').slice(1);
+    const allow: string[] = [];
+    for (const c of this.compiled) {
+      const params = matchSegments(c.segments, parts);
+      if (!params) continue;
+      if (c.route.method === method) return { kind: 'found', route: c.route, params };
+      if (!allow.includes(c.route.method)) allow.push(c.route.method);
+    }
+    return allow.length > 0 ? { kind: 'method_not_allowed', allow } : { kind: 'not_found' };
+  }
+}
+
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
+  if (pattern.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i]!;
+    const part = parts[i]!;
+    if (p.startsWith(':')) {
+      if (part === '') return undefined;
+      let value: string;
+      try {
+        value = decodeURIComponent(part);
+      } catch {
+        return undefined;
+      }
+      params[p.slice(1)] = value;
+    } else if (p !== part) {
+      return undefined;
+    }
+  }
+  return params;
+}

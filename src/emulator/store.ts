@@ -1,0 +1,220 @@
+/**
+ * The emulator's in-memory store: the seeded records plus what was created at
+ * run time, with the indexes the handlers need. No HTTP and no file I/O here
+ * (persistence lives in state.ts, which listens to `onChange`).
+ *
+ * Ordering (stable, documented for clients):
+ * - suppliers, scorecards, data sources, categories, policy parameters, data
+ *   entries, news events, emission reports: by id. Ids are ULIDs, so this is
+ *   also creation order; suppliers created at run time get real (current-time)
+ *   monotonic ULIDs and therefore sort after every seeded supplier.
+ * - countries: by iso3Code; standard industries: by code (see reference.ts).
+ *
+ * Every write is O(1): createSupplier() appends to the id-ordered array (its
+ * id is larger than every existing one), adds map entries, and caches the
+ * record's JSON text for the state file.
+ */
+import { MonotonicUlids } from './random.js';
+import { PROFILE_BASE_URL } from './seed.js';
+import type {
+  CategoryRec,
+  ContactRec,
+  DataEntryRec,
+  DataSourceRec,
+  EmissionReportRec,
+  NewsEventRec,
+  PolicyParameterRec,
+  RiskRec,
+  ScorecardRec,
+  SeedData,
+  SupplierDetails,
+  SupplierRec,
+} from './records.js';
+
+export interface NewSupplier {
+  name: string;
+  countryIso3Code?: string | undefined;
+  website?: string | undefined;
+  industryCodes?: readonly string[] | undefined;
+  categoryIds?: readonly string[] | undefined;
+  contacts?: readonly ContactRec[] | undefined;
+  customerSupplierId?: string | undefined;
+}
+
+const EMPTY: readonly never[] = Object.freeze([]);
+
+export class Store {
+  readonly seed: number;
+  readonly supplierCount: number;
+  readonly dataSources: readonly DataSourceRec[];
+  readonly policyParameters: readonly PolicyParameterRec[];
+  readonly categories: readonly CategoryRec[];
+  readonly scorecards: readonly ScorecardRec[];
+  /** Seeded then created, in id order. */
+  readonly suppliers: SupplierRec[];
+  /** Seeded suppliers only (they are the only ones with data entries). */
+  readonly seededSuppliers: readonly SupplierRec[];
+  /** Created at run time (or loaded from the state file), in id order. */
+  readonly createdSuppliers: SupplierRec[] = [];
+  /** JSON text of each created supplier, for cheap state-file serialisation. */
+  readonly createdJson: string[] = [];
+
+  private readonly supplierById = new Map<string, SupplierRec>();
+  private readonly scorecardById: Map<string, ScorecardRec>;
+  private readonly categoryById: Map<string, CategoryRec>;
+  private readonly dataSourceById: Map<string, DataSourceRec>;
+  private readonly policyParameterById: Map<string, PolicyParameterRec>;
+  private readonly entryById = new Map<string, DataEntryRec>();
+  private readonly entriesBySupplier = new Map<string, DataEntryRec[]>();
+  private readonly details: (supplierId: string) => SupplierDetails | undefined;
+  private readonly allSupplierScorecards: readonly ScorecardRec[];
+  private readonly scorecardsBySupplier = new Map<string, ScorecardRec[]>();
+  private readonly scorecardMembers: Map<string, readonly string[]>;
+  private readonly ids = new MonotonicUlids();
+  private readonly listeners: Array<() => void> = [];
+
+  constructor(seed: SeedData, now?: () => number) {
+    if (now) this.ids = new MonotonicUlids(now);
+    this.seed = seed.seed;
+    this.supplierCount = seed.supplierCount;
+    this.dataSources = seed.dataSources;
+    this.policyParameters = seed.policyParameters;
+    this.categories = seed.categories;
+    this.scorecards = seed.scorecards;
+    this.suppliers = seed.suppliers.slice();
+    this.seededSuppliers = seed.suppliers;
+    this.details = seed.details;
+    this.scorecardMembers = seed.scorecardMembers;
+    this.scorecardById = new Map(seed.scorecards.map((s) => [s.id, s]));
+    this.categoryById = new Map(seed.categories.map((c) => [c.id, c]));
+    this.dataSourceById = new Map(seed.dataSources.map((d) => [d.id, d]));
+    this.policyParameterById = new Map(seed.policyParameters.map((p) => [p.id, p]));
+    for (const s of seed.suppliers) {
+      this.supplierById.set(s.id, s);
+      this.ids.observe(s.id);
+    }
+    for (const e of seed.dataEntries) {
+      this.entryById.set(e.id, e);
+      push(this.entriesBySupplier, e.supplierId, e);
+    }
+    this.allSupplierScorecards = seed.scorecards.filter((s) => s.appliesToAll);
+    for (const [scorecardId, members] of seed.scorecardMembers) {
+      const sc = this.scorecardById.get(scorecardId);
+      if (!sc) continue;
+      for (const sid of members) {
+        let list = this.scorecardsBySupplier.get(sid);
+        if (!list) {
+          list = [...this.allSupplierScorecards];
+          this.scorecardsBySupplier.set(sid, list);
+        }
+        if (!list.includes(sc)) list.push(sc);
+      }
+    }
+    for (const list of this.scorecardsBySupplier.values()) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  // ------------------------------------------------------------ change notification
+
+  /** Called after every change (used by the state file writer). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  // ------------------------------------------------------------ reads
+
+  getSupplier(id: string): SupplierRec | undefined {
+    return this.supplierById.get(id);
+  }
+  getScorecard(id: string): ScorecardRec | undefined {
+    return this.scorecardById.get(id);
+  }
+  getCategory(id: string): CategoryRec | undefined {
+    return this.categoryById.get(id);
+  }
+  getDataSource(id: string): DataSourceRec | undefined {
+    return this.dataSourceById.get(id);
+  }
+  getPolicyParameter(id: string): PolicyParameterRec | undefined {
+    return this.policyParameterById.get(id);
+  }
+  getDataEntry(id: string): DataEntryRec | undefined {
+    return this.entryById.get(id);
+  }
+  /** The supplier's data entries in id order (empty for unknown or created suppliers). */
+  entriesOf(supplierId: string): readonly DataEntryRec[] {
+    return this.entriesBySupplier.get(supplierId) ?? EMPTY;
+  }
+  /** The supplier's news events in id order (one per data entry). */
+  newsEventsOf(supplierId: string): readonly NewsEventRec[] {
+    return this.details(supplierId)?.newsEvents ?? EMPTY;
+  }
+  /** The news event of a data entry. */
+  newsEventOf(entry: DataEntryRec): NewsEventRec | undefined {
+    return this.details(entry.supplierId)?.newsEvents.find((n) => n.dataEntryId === entry.id);
+  }
+  emissionReportsOf(supplierId: string): readonly EmissionReportRec[] {
+    return this.details(supplierId)?.emissionReports ?? EMPTY;
+  }
+  riskOf(supplierId: string, policyParameterId: string): RiskRec | undefined {
+    return this.details(supplierId)?.risks.get(policyParameterId);
+  }
+  /** The scorecards that apply to a supplier, in id order: the all-supplier ones plus its memberships. */
+  scorecardsOf(supplierId: string): readonly ScorecardRec[] {
+    return this.scorecardsBySupplier.get(supplierId) ?? this.allSupplierScorecards;
+  }
+  /** The seeded suppliers a scorecard applies to (created suppliers have no data, so they never matter for scores). */
+  seededMembersOf(scorecard: ScorecardRec): readonly string[] {
+    if (scorecard.appliesToAll) return this.seededSuppliers.map((s) => s.id);
+    return this.scorecardMembers.get(scorecard.id) ?? EMPTY;
+  }
+
+  // ------------------------------------------------------------ writes
+
+  /** Stores a new supplier with status "current". Input must already be validated. O(1). */
+  createSupplier(input: NewSupplier): SupplierRec {
+    const id = this.ids.next();
+    const rec: SupplierRec = {
+      id,
+      name: input.name,
+      countryIso3Code: input.countryIso3Code ?? null,
+      website: input.website ?? null,
+      status: 'current',
+      customerSupplierId: input.customerSupplierId ?? null,
+      industryCodes: input.industryCodes ? [...new Set(input.industryCodes)] : [],
+      categoryIds: input.categoryIds ? [...new Set(input.categoryIds)] : [],
+      contacts: input.contacts ? input.contacts.map((c) => ({ ...c })) : [],
+      customFields: [],
+      publicSupplierProfileUrl: PROFILE_BASE_URL + id,
+    };
+    this.addCreated(rec);
+    for (const l of this.listeners) l();
+    return rec;
+  }
+
+  /** Restores suppliers created in an earlier run (from the state file). No change notification. */
+  restoreCreated(records: readonly SupplierRec[]): void {
+    const sorted = records.slice().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const rec of sorted) {
+      if (this.supplierById.has(rec.id)) throw new Error(`duplicate supplier id ${rec.id}`);
+      this.ids.observe(rec.id);
+      this.addCreated(rec);
+    }
+    // Restored ids may sort before seeded ones only if the file was hand-edited; keep the list ordered anyway.
+    if (sorted.length > 0 && this.seededSuppliers.length > 0 && sorted[0]!.id < this.seededSuppliers.at(-1)!.id) {
+      this.suppliers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    }
+  }
+
+  private addCreated(rec: SupplierRec): void {
+    this.supplierById.set(rec.id, rec);
+    this.suppliers.push(rec);
+    this.createdSuppliers.push(rec);
+    this.createdJson.push(JSON.stringify(rec));
+  }
+}
+
+function push<V>(map: Map<string, V[]>, key: string, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
