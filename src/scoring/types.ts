@@ -72,6 +72,14 @@ export interface ParameterResult {
   entries: CountedEntry[];
 }
 
+/** A scorecard's own score: its items' weighted mean, re-normalised over the scored parameters. */
+export interface ScorecardResult {
+  scorecardId: string;
+  name?: string;
+  /** null when none of its (positively weighted, selected) parameters has a score. */
+  value: number | null;
+}
+
 export interface SupplierScore {
   supplierId: string;
   /** The date the calculation used; always recorded. */
@@ -81,6 +89,8 @@ export interface SupplierScore {
   policyParametersScore: number | null;
   dataSources: DataSourceResult[];
   parameters: ParameterResult[];
+  /** Each scorecard's own score, in input order (computed in both modes; only mode "scorecards" averages them). */
+  scorecards?: ScorecardResult[];
   /** The options actually used, defaults filled in. */
   options: Required<Omit<ScoringOptions, 'dataSourceIds' | 'policyParameterIds'>> & {
     dataSourceIds: string[];

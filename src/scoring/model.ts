@@ -1,0 +1,944 @@
+/**
+ * The score model: pure functions, no I/O. The rules are written down in
+ * docs/scoring.md (keep the two in step, and bump MODEL_VERSION in types.ts
+ * whenever a formula changes).
+ *
+ * Hot path notes: scoreSuppliers() prepares scorecards and options once and
+ * then scores each supplier with plain loops and Maps (no per-entry closures),
+ * so that 100,000 suppliers x 20 entries recompute well under a second.
+ */
+import type {
+  AggregationMode,
+  CountedEntry,
+  DataSourceResult,
+  ParameterResult,
+  ScorecardResult,
+  ScoringEntry,
+  ScoringOptions,
+  ScoringScorecard,
+  SupplierScore,
+} from './types.js';
+
+// ---------------------------------------------------------------- constants
+
+/** Lowest score on the absolute scale ("very poor"). */
+export const SCORE_MIN = -3;
+/** Highest score on the absolute scale ("very good"). */
+export const SCORE_MAX = 3;
+/** Weight of a verified entry (isClaim: false). Not an option. */
+export const VERIFIED_WEIGHT = 1;
+/** Default weight of a claim (isClaim: true, self-declared). Allowed range 0..1. */
+export const DEFAULT_CLAIM_WEIGHT = 0.5;
+/** Default aggregation of parameter scores into policyParametersScore. */
+export const DEFAULT_MODE: AggregationMode = 'parameters';
+/** Default for includeZeroValues: entries whose value is 0 count. */
+export const DEFAULT_INCLUDE_ZERO_VALUES = true;
+/** The aggregation modes, in documentation order. */
+export const AGGREGATION_MODES: ReadonlyArray<AggregationMode> = ['parameters', 'scorecards'];
+/** Decimal places used by roundScore() when none are given (display only). */
+export const DEFAULT_DISPLAY_DIGITS = 2;
+
+/** Labels of the rounded scores -3..3, index = rounded score + 3. */
+export const SCORE_LABELS: Readonly<Record<'-3' | '-2' | '-1' | '0' | '1' | '2' | '3', string>> = Object.freeze({
+  '-3': 'very poor',
+  '-2': 'poor',
+  '-1': 'below average',
+  '0': 'neutral',
+  '1': 'fair',
+  '2': 'good',
+  '3': 'very good',
+});
+/** Label of a null (or non-finite) score. */
+export const NO_DATA_LABEL = 'no data';
+const LABELS_BY_INDEX: ReadonlyArray<string> = [
+  SCORE_LABELS['-3'],
+  SCORE_LABELS['-2'],
+  SCORE_LABELS['-1'],
+  SCORE_LABELS['0'],
+  SCORE_LABELS['1'],
+  SCORE_LABELS['2'],
+  SCORE_LABELS['3'],
+];
+
+/** Invalid input to the model (bad option, weight, date or score). Nothing is scored. */
+export class ScoringError extends Error {
+  readonly code = 'invalid_input' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScoringError';
+  }
+}
+
+// ---------------------------------------------------------------- display helpers
+
+/** Rounds half away from zero to `digits` decimals. For display only: the model never rounds. */
+export function roundScore(value: number, digits: number = DEFAULT_DISPLAY_DIGITS): number {
+  if (!Number.isFinite(value)) return value;
+  const f = 10 ** digits;
+  const r = Math.round(Math.abs(value) * f) / f;
+  return value < 0 ? -r : r;
+}
+
+/**
+ * Label of a score for display: the score rounded half away from zero to an
+ * integer, clamped to -3..3, then looked up in SCORE_LABELS. null (or a
+ * non-finite number) is "no data".
+ */
+export function scoreLabel(value: number | null): string {
+  if (value === null || !Number.isFinite(value)) return NO_DATA_LABEL;
+  let r = Math.round(Math.abs(value));
+  if (value < 0) r = -r;
+  if (r < SCORE_MIN) r = SCORE_MIN;
+  if (r > SCORE_MAX) r = SCORE_MAX;
+  return LABELS_BY_INDEX[r + 3] as string;
+}
+
+// ---------------------------------------------------------------- dates
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function digit(s: string, i: number): number {
+  const c = s.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : -1;
+}
+
+/** True when `s` starts with a real calendar date YYYY-MM-DD (leap years checked). */
+function hasCalendarDatePrefix(s: string): boolean {
+  if (s.length < 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
+  const y0 = digit(s, 0);
+  const y1 = digit(s, 1);
+  const y2 = digit(s, 2);
+  const y3 = digit(s, 3);
+  const m0 = digit(s, 5);
+  const m1 = digit(s, 6);
+  const d0 = digit(s, 8);
+  const d1 = digit(s, 9);
+  if ((y0 | y1 | y2 | y3 | m0 | m1 | d0 | d1) < 0) return false;
+  const month = m0 * 10 + m1;
+  const day = d0 * 10 + d1;
+  if (month < 1 || month > 12 || day < 1) return false;
+  if (day > (DAYS_IN_MONTH[month - 1] as number)) return false;
+  if (month === 2 && day === 29) {
+    const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+    if (!((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0)) return false;
+  }
+  return true;
+}
+
+/** True when `s` is exactly a calendar date YYYY-MM-DD. */
+export function isCalendarDate(s: string): boolean {
+  return typeof s === 'string' && s.length === 10 && hasCalendarDatePrefix(s);
+}
+
+/**
+ * A date as the model compares it: absent, null or '' is null (open-ended);
+ * YYYY-MM-DD is kept; a timestamp YYYY-MM-DDT... keeps only its calendar date
+ * (no time-zone conversion). Anything else throws a ScoringError.
+ */
+export function normalizeDate(s: string | null | undefined, what = 'date'): string | null {
+  if (s === null || s === undefined || s === '') return null;
+  if (typeof s === 'string') {
+    if (s.length === 10 && hasCalendarDatePrefix(s)) return s;
+    if (s.length > 10 && s.charCodeAt(10) === 84 /* T */ && hasCalendarDatePrefix(s)) return s.slice(0, 10);
+  }
+  throw new ScoringError(`${what} must be a calendar date YYYY-MM-DD, got ${JSON.stringify(s)}`);
+}
+
+/** Today's calendar date in UTC, YYYY-MM-DD. */
+export function todayUtc(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/**
+ * The validity window: issueDate <= asOf <= expiryDate, both inclusive, either
+ * side open when its date is absent. Dates are compared as calendar dates.
+ */
+export function isWithinWindow(asOf: string, issueDate?: string | null, expiryDate?: string | null): boolean {
+  const at = normalizeDate(asOf, 'asOf');
+  if (at === null) throw new ScoringError('asOf is required');
+  const issue = normalizeDate(issueDate, 'issueDate');
+  if (issue !== null && issue > at) return false;
+  const expiry = normalizeDate(expiryDate, 'expiryDate');
+  if (expiry !== null && expiry < at) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------- options
+
+/** The options with every default filled in, as recorded in SupplierScore.options. */
+export type ResolvedScoringOptions = SupplierScore['options'];
+
+/** Fills in the defaults and validates; throws a ScoringError on a bad option. */
+export function resolveOptions(options: ScoringOptions = {}, now?: Date): ResolvedScoringOptions {
+  let asOf: string;
+  if (options.asOf === undefined || options.asOf === null) {
+    asOf = todayUtc(now);
+  } else {
+    if (typeof options.asOf !== 'string' || !isCalendarDate(options.asOf)) {
+      throw new ScoringError(`asOf must be a calendar date YYYY-MM-DD, got ${JSON.stringify(options.asOf)}`);
+    }
+    asOf = options.asOf;
+  }
+  const claimWeight = options.claimWeight ?? DEFAULT_CLAIM_WEIGHT;
+  if (typeof claimWeight !== 'number' || !Number.isFinite(claimWeight) || claimWeight < 0 || claimWeight > 1) {
+    throw new ScoringError(`claimWeight must be a number from 0 to 1, got ${String(claimWeight)}`);
+  }
+  const mode = options.mode ?? DEFAULT_MODE;
+  if (mode !== 'parameters' && mode !== 'scorecards') {
+    throw new ScoringError(`mode must be "parameters" or "scorecards", got ${JSON.stringify(mode)}`);
+  }
+  const includeZeroValues = options.includeZeroValues ?? DEFAULT_INCLUDE_ZERO_VALUES;
+  if (typeof includeZeroValues !== 'boolean') {
+    throw new ScoringError(`includeZeroValues must be a boolean, got ${JSON.stringify(includeZeroValues)}`);
+  }
+  return {
+    asOf,
+    includeZeroValues,
+    claimWeight,
+    mode,
+    dataSourceIds: uniqueIds(options.dataSourceIds, 'dataSourceIds'),
+    policyParameterIds: uniqueIds(options.policyParameterIds, 'policyParameterIds'),
+  };
+}
+
+function uniqueIds(ids: ReadonlyArray<string> | undefined | null, what: string): string[] {
+  if (ids === undefined || ids === null) return [];
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (typeof id !== 'string' || id === '') throw new ScoringError(`${what} must hold non-empty strings`);
+    if (!seen.has(id)) {
+      seen.add(id);
+      out.push(id);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- preparation (once per scorecards + options)
+
+interface CompiledScorecard {
+  id: string;
+  name: string | undefined;
+  /** Indices (into Prepared.pIds) and weights of the items that apply: positive weight, selected parameter. */
+  idx: number[];
+  weights: number[];
+}
+
+/**
+ * Scorecards and options compiled once, plus scratch arrays reused for every
+ * supplier (indexed by data source / parameter index; `stamp` says whether a
+ * slot belongs to the current run). Runs are synchronous and never call user
+ * code, so one Prepared is never used by two runs at once.
+ */
+interface Prepared {
+  options: ResolvedScoringOptions;
+  asOf: string;
+  includeZero: boolean;
+  claimWeight: number;
+  mode: AggregationMode;
+  /** No scorecard applies: every scored parameter weighs 1. */
+  fallback: boolean;
+  hasDsFilter: boolean;
+  hasPpFilter: boolean;
+  /** With a filter, holds exactly the selected ids; without, grows as ids are met. */
+  dsIndex: Map<string, number>;
+  dsIds: string[];
+  pIndex: Map<string, number>;
+  pIds: string[];
+  /** Effective scorecard weight of each parameter (1 for all in fallback, 0 when in no scorecard). */
+  pWeight: number[];
+  /** Listed for every supplier: the dataSourceIds filter; scorecard parameters and the policyParameterIds filter. */
+  baseDs: number[];
+  baseP: number[];
+  cards: CompiledScorecard[];
+  gen: number;
+  dsStamp: number[];
+  dsSum: number[];
+  dsW: number[];
+  dsList: CountedEntry[][];
+  dsTouched: number[];
+  pStamp: number[];
+  pSum: number[];
+  pW: number[];
+  pVal: number[];
+  pList: CountedEntry[][];
+  pTouched: number[];
+  /** Rank of each id in code-unit order (recomputed when ids were added). */
+  dsRank: number[];
+  pRank: number[];
+}
+
+const NO_ENTRIES: CountedEntry[] = [];
+const NO_INPUT: ReadonlyArray<ScoringEntry> = [];
+const NO_PARAMETER_SCORES: ScoringEntry['parameterScores'] = [];
+
+function addDs(p: Prepared, id: string): number {
+  const i = p.dsIds.length;
+  p.dsIndex.set(id, i);
+  p.dsIds.push(id);
+  p.dsStamp.push(0);
+  p.dsSum.push(0);
+  p.dsW.push(0);
+  p.dsList.push(NO_ENTRIES);
+  return i;
+}
+
+function addP(p: Prepared, id: string, weight: number): number {
+  const i = p.pIds.length;
+  p.pIndex.set(id, i);
+  p.pIds.push(id);
+  p.pWeight.push(weight);
+  p.pStamp.push(0);
+  p.pSum.push(0);
+  p.pW.push(0);
+  p.pVal.push(0);
+  p.pList.push(NO_ENTRIES);
+  return i;
+}
+
+function prepare(scorecards: ReadonlyArray<ScoringScorecard>, options: ScoringOptions | undefined): Prepared {
+  const opts = resolveOptions(options);
+  Object.freeze(opts.dataSourceIds);
+  Object.freeze(opts.policyParameterIds);
+  Object.freeze(opts);
+  const ppFilter = opts.policyParameterIds.length > 0 ? new Set(opts.policyParameterIds) : null;
+  const weightSum = new Map<string, number>();
+  const weightCount = new Map<string, number>();
+  const listed = new Set<string>();
+  const items: Array<{ sc: ScoringScorecard; pids: string[]; weights: number[] }> = [];
+  for (const sc of scorecards) {
+    const pids: string[] = [];
+    const weights: number[] = [];
+    const seen = new Set<string>();
+    for (const item of sc.items) {
+      const pid = item.policyParameterId;
+      const w = item.weight;
+      if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) {
+        throw new ScoringError(`scorecard ${sc.id}: weight of parameter ${pid} must be a finite number >= 0, got ${String(w)}`);
+      }
+      if (seen.has(pid)) throw new ScoringError(`scorecard ${sc.id}: parameter ${pid} appears more than once`);
+      seen.add(pid);
+      if (ppFilter !== null && !ppFilter.has(pid)) continue;
+      listed.add(pid);
+      if (w === 0) continue;
+      pids.push(pid);
+      weights.push(w);
+      weightSum.set(pid, (weightSum.get(pid) ?? 0) + w);
+      weightCount.set(pid, (weightCount.get(pid) ?? 0) + 1);
+    }
+    items.push({ sc, pids, weights });
+  }
+  if (ppFilter !== null) for (const pid of opts.policyParameterIds) listed.add(pid);
+  const fallback = weightSum.size === 0;
+
+  const p: Prepared = {
+    options: opts,
+    asOf: opts.asOf,
+    includeZero: opts.includeZeroValues,
+    claimWeight: opts.claimWeight,
+    mode: opts.mode,
+    fallback,
+    hasDsFilter: opts.dataSourceIds.length > 0,
+    hasPpFilter: ppFilter !== null,
+    dsIndex: new Map(),
+    dsIds: [],
+    pIndex: new Map(),
+    pIds: [],
+    pWeight: [],
+    baseDs: [],
+    baseP: [],
+    cards: [],
+    gen: 0,
+    dsStamp: [],
+    dsSum: [],
+    dsW: [],
+    dsList: [],
+    dsTouched: [],
+    pStamp: [],
+    pSum: [],
+    pW: [],
+    pVal: [],
+    pList: [],
+    pTouched: [],
+    dsRank: [],
+    pRank: [],
+  };
+  for (const id of opts.dataSourceIds) p.baseDs.push(addDs(p, id));
+  for (const pid of listed) {
+    const sum = weightSum.get(pid);
+    const weight = fallback ? 1 : sum === undefined ? 0 : sum / (weightCount.get(pid) as number);
+    p.baseP.push(addP(p, pid, weight));
+  }
+  for (const { sc, pids, weights } of items) {
+    p.cards.push({ id: sc.id, name: sc.name, idx: pids.map((pid) => p.pIndex.get(pid) as number), weights });
+  }
+  return p;
+}
+
+// ---------------------------------------------------------------- one run over a supplier's entries
+
+function badScore(entry: ScoringEntry, what: string, v: unknown): ScoringError {
+  return new ScoringError(`entry ${entry.id}: ${what} must be a number from -3 to 3, got ${String(v)}`);
+}
+
+/** normalizeDate() without building a message unless the date is bad. */
+function entryDate(e: ScoringEntry, s: string | null | undefined, field: string): string | null {
+  if (s === undefined || s === null || s === '') return null;
+  if (typeof s === 'string' && s.length === 10 && hasCalendarDatePrefix(s)) return s;
+  return normalizeDate(s, `entry ${e.id}: ${field}`);
+}
+
+function counted(
+  e: ScoringEntry,
+  dataSourceId: string,
+  value: number,
+  weight: number,
+  issueDate: string | null,
+  expiryDate: string | null,
+): CountedEntry {
+  return {
+    id: e.id,
+    supplierId: e.supplierId,
+    dataSourceId,
+    value,
+    weight,
+    isClaim: e.isClaim === true,
+    issueDate,
+    expiryDate,
+  };
+}
+
+/**
+ * The model's single pass over entries[start, end): fills the scratch sums
+ * (and, when `collect`, the counted-entry lists) of the data sources and
+ * parameters it touches. Scoring and the lazy `entries` lists both use it, so
+ * they cannot disagree. With `stopAtOtherSupplier` it stops at the first entry
+ * of another supplier; it returns the index where it stopped.
+ */
+function run(
+  p: Prepared,
+  supplierId: string,
+  entries: ReadonlyArray<ScoringEntry>,
+  start: number,
+  end: number,
+  collect: boolean,
+  stopAtOtherSupplier: boolean,
+): number {
+  const gen = ++p.gen;
+  const asOf = p.asOf;
+  const includeZero = p.includeZero;
+  const claimWeight = p.claimWeight;
+  const hasDsFilter = p.hasDsFilter;
+  const hasPpFilter = p.hasPpFilter;
+  const dsIndex = p.dsIndex;
+  const pIndex = p.pIndex;
+  const dsStamp = p.dsStamp;
+  const dsSum = p.dsSum;
+  const dsW = p.dsW;
+  const dsTouched = p.dsTouched;
+  const pStamp = p.pStamp;
+  const pSum = p.pSum;
+  const pW = p.pW;
+  const pTouched = p.pTouched;
+  const newWeight = p.fallback ? 1 : 0;
+  dsTouched.length = 0;
+  pTouched.length = 0;
+  for (let i = 0; i < p.baseDs.length; i++) {
+    const d = p.baseDs[i] as number;
+    dsStamp[d] = gen;
+    dsSum[d] = 0;
+    dsW[d] = 0;
+    if (collect) p.dsList[d] = [];
+    dsTouched.push(d);
+  }
+  for (let i = 0; i < p.baseP.length; i++) {
+    const k = p.baseP[i] as number;
+    pStamp[k] = gen;
+    pSum[k] = 0;
+    pW[k] = 0;
+    if (collect) p.pList[k] = [];
+    pTouched.push(k);
+  }
+
+  let i = start;
+  for (; i < end; i++) {
+    const e = entries[i] as ScoringEntry;
+    if (e.supplierId !== supplierId) {
+      if (stopAtOtherSupplier) break;
+      continue;
+    }
+    const score = e.score;
+    if (typeof score !== 'number' || !(score >= SCORE_MIN && score <= SCORE_MAX)) throw badScore(e, 'score', score);
+    const issue = entryDate(e, e.issueDate, 'issueDate');
+    const expiry = entryDate(e, e.expiryDate, 'expiryDate');
+    const ps = e.parameterScores ?? NO_PARAMETER_SCORES;
+    const np = ps.length;
+    // Validity window: issueDate <= asOf <= expiryDate, inclusive, open where a date is absent.
+    const dsId = e.dataSourceId;
+    let d = (issue !== null && issue > asOf) || (expiry !== null && expiry < asOf) ? -1 : dsIndex.get(dsId);
+    if (d === undefined) {
+      if (hasDsFilter) d = -1; // with a filter every selected id is indexed
+      else d = addDs(p, dsId);
+    }
+    if (d < 0) {
+      // Out of scope, but still validated.
+      for (let j = 0; j < np; j++) checkParameterScore(e, ps, j);
+      continue;
+    }
+    const w = e.isClaim === true ? claimWeight : VERIFIED_WEIGHT;
+
+    let informsSelected = false;
+    for (let j = 0; j < np; j++) {
+      const ep = checkParameterScore(e, ps, j);
+      let k = pIndex.get(ep.policyParameterId);
+      if (k === undefined) {
+        if (hasPpFilter) continue; // with a filter every selected id is indexed
+        k = addP(p, ep.policyParameterId, newWeight);
+      }
+      if (pStamp[k] !== gen) {
+        pStamp[k] = gen;
+        pSum[k] = 0;
+        pW[k] = 0;
+        if (collect) p.pList[k] = [];
+        pTouched.push(k);
+      }
+      const v = ep.score;
+      if (v === 0 && !includeZero) continue;
+      informsSelected = true;
+      if (w > 0) {
+        pSum[k] = (pSum[k] as number) + w * v;
+        pW[k] = (pW[k] as number) + w;
+        if (collect) (p.pList[k] as CountedEntry[]).push(counted(e, dsId, v, w, issue, expiry));
+      }
+    }
+    // With a parameter filter, an entry counts for its data source only if it
+    // counts (zeros rule applied) for at least one selected parameter.
+    if (hasPpFilter && !informsSelected) continue;
+    if (dsStamp[d] !== gen) {
+      dsStamp[d] = gen;
+      dsSum[d] = 0;
+      dsW[d] = 0;
+      if (collect) p.dsList[d] = [];
+      dsTouched.push(d);
+    }
+    if (score === 0 && !includeZero) continue;
+    if (w > 0) {
+      dsSum[d] = (dsSum[d] as number) + w * score;
+      dsW[d] = (dsW[d] as number) + w;
+      if (collect) (p.dsList[d] as CountedEntry[]).push(counted(e, dsId, score, w, issue, expiry));
+    }
+  }
+  return i;
+}
+
+/** Validates parameterScores[j] (range, no repeated parameter) and returns it. */
+function checkParameterScore(
+  e: ScoringEntry,
+  ps: ReadonlyArray<{ policyParameterId: string; score: number }>,
+  j: number,
+): { policyParameterId: string; score: number } {
+  const ep = ps[j] as { policyParameterId: string; score: number };
+  const v = ep.score;
+  if (typeof v !== 'number' || !(v >= SCORE_MIN && v <= SCORE_MAX)) {
+    throw badScore(e, `score for parameter ${ep.policyParameterId}`, v);
+  }
+  for (let k = 0; k < j; k++) {
+    if ((ps[k] as { policyParameterId: string }).policyParameterId === ep.policyParameterId) {
+      throw new ScoringError(`entry ${e.id}: parameter ${ep.policyParameterId} appears more than once`);
+    }
+  }
+  return ep;
+}
+
+// ---------------------------------------------------------------- results with lazy entry lists
+
+const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * A supplier's score. Keeps (privately) the input it was computed from, so
+ * the counted-entry lists can be built on first read, with one more run with
+ * collection on, rather than for every supplier.
+ */
+class SupplierScoreImpl implements SupplierScore {
+  supplierId: string;
+  asOf: string;
+  value: number | null = null;
+  dataSourcesScore: number | null = null;
+  policyParametersScore: number | null = null;
+  dataSources: DataSourceResult[] = NO_DS_RESULTS;
+  parameters: ParameterResult[] = NO_P_RESULTS;
+  scorecards: ScorecardResult[] = NO_SC_RESULTS;
+  options: ResolvedScoringOptions;
+  readonly #p: Prepared;
+  readonly #entries: ReadonlyArray<ScoringEntry>;
+  readonly #start: number;
+  #end: number;
+  #ds: Map<string, CountedEntry[]> | undefined;
+  #pp: Map<string, CountedEntry[]> | undefined;
+
+  constructor(p: Prepared, supplierId: string, entries: ReadonlyArray<ScoringEntry>, start: number, end: number) {
+    this.supplierId = supplierId;
+    this.asOf = p.asOf;
+    this.options = p.options;
+    this.#p = p;
+    this.#entries = entries;
+    this.#start = start;
+    this.#end = end;
+  }
+
+  #load(): void {
+    const p = this.#p;
+    run(p, this.supplierId, this.#entries, this.#start, this.#end, true, false);
+    const ds = new Map<string, CountedEntry[]>();
+    for (const d of p.dsTouched) {
+      ds.set(p.dsIds[d] as string, p.dsList[d] as CountedEntry[]);
+      p.dsList[d] = NO_ENTRIES;
+    }
+    const pp = new Map<string, CountedEntry[]>();
+    for (const k of p.pTouched) {
+      pp.set(p.pIds[k] as string, p.pList[k] as CountedEntry[]);
+      p.pList[k] = NO_ENTRIES;
+    }
+    this.#ds = ds;
+    this.#pp = pp;
+  }
+
+  /** @internal Where the supplier's run of entries ended (scoreSuppliers' fast path). */
+  get end(): number {
+    return this.#end;
+  }
+
+  /** @internal */
+  entriesOf(kind: 'ds' | 'pp', id: string): CountedEntry[] {
+    if (this.#ds === undefined) this.#load();
+    const m = (kind === 'ds' ? this.#ds : this.#pp) as Map<string, CountedEntry[]>;
+    let list = m.get(id);
+    if (list === undefined) {
+      list = [];
+      m.set(id, list);
+    }
+    return list;
+  }
+
+  /** @internal */
+  setEntriesOf(kind: 'ds' | 'pp', id: string, list: CountedEntry[]): void {
+    if (this.#ds === undefined) this.#load();
+    ((kind === 'ds' ? this.#ds : this.#pp) as Map<string, CountedEntry[]>).set(id, list);
+  }
+}
+
+class DataSourceResultImpl implements DataSourceResult {
+  dataSourceId: string;
+  value: number | null;
+  readonly #owner: SupplierScoreImpl;
+
+  constructor(owner: SupplierScoreImpl, dataSourceId: string, value: number | null) {
+    this.dataSourceId = dataSourceId;
+    this.value = value;
+    this.#owner = owner;
+  }
+
+  /** The entries that counted, built on first read from the input entries. */
+  get entries(): CountedEntry[] {
+    return this.#owner.entriesOf('ds', this.dataSourceId);
+  }
+
+  set entries(list: CountedEntry[]) {
+    this.#owner.setEntriesOf('ds', this.dataSourceId, list);
+  }
+
+  toJSON(): DataSourceResult {
+    return { dataSourceId: this.dataSourceId, value: this.value, entries: this.entries };
+  }
+
+  [inspectCustom](): DataSourceResult {
+    return this.toJSON();
+  }
+}
+
+class ParameterResultImpl implements ParameterResult {
+  policyParameterId: string;
+  value: number | null;
+  weight: number;
+  readonly #owner: SupplierScoreImpl;
+
+  constructor(owner: SupplierScoreImpl, policyParameterId: string, value: number | null, weight: number) {
+    this.policyParameterId = policyParameterId;
+    this.value = value;
+    this.weight = weight;
+    this.#owner = owner;
+  }
+
+  /** The entries that counted, each with its score for this parameter; built on first read. */
+  get entries(): CountedEntry[] {
+    return this.#owner.entriesOf('pp', this.policyParameterId);
+  }
+
+  set entries(list: CountedEntry[]) {
+    this.#owner.setEntriesOf('pp', this.policyParameterId, list);
+  }
+
+  toJSON(): ParameterResult {
+    return { policyParameterId: this.policyParameterId, value: this.value, weight: this.weight, entries: this.entries };
+  }
+
+  [inspectCustom](): ParameterResult {
+    return this.toJSON();
+  }
+}
+
+const NO_DS_RESULTS: DataSourceResult[] = [];
+const NO_P_RESULTS: ParameterResult[] = [];
+const NO_SC_RESULTS: ScorecardResult[] = [];
+
+function clampScore(v: number): number {
+  return v < SCORE_MIN ? SCORE_MIN : v > SCORE_MAX ? SCORE_MAX : v;
+}
+
+/** Ranks of ids in code-unit order, recomputed only after new ids were indexed. */
+function ranks(ids: string[]): number[] {
+  const order = ids.map((_, i) => i).sort((a, b) => {
+    const x = ids[a] as string;
+    const y = ids[b] as string;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  const rank: number[] = new Array(ids.length);
+  for (let r = 0; r < order.length; r++) rank[order[r] as number] = r;
+  return rank;
+}
+
+/** Insertion sort of a short list of indices by rank (no comparator calls). */
+function sortByRank(list: number[], rank: number[]): void {
+  for (let i = 1; i < list.length; i++) {
+    const x = list[i] as number;
+    const rx = rank[x] as number;
+    let j = i - 1;
+    while (j >= 0 && (rank[list[j] as number] as number) > rx) {
+      list[j + 1] = list[j] as number;
+      j--;
+    }
+    list[j + 1] = x;
+  }
+}
+
+function scoreRange(
+  p: Prepared,
+  supplierId: string,
+  entries: ReadonlyArray<ScoringEntry>,
+  start: number,
+  end: number,
+  stopAtOtherSupplier = false,
+): SupplierScoreImpl {
+  const stop = run(p, supplierId, entries, start, end, false, stopAtOtherSupplier);
+  const out = new SupplierScoreImpl(p, supplierId, entries, start, stopAtOtherSupplier ? stop : end);
+
+  // Data sources: weighted mean each; dataSourcesScore = plain mean of the non-null ones.
+  const dsTouched = p.dsTouched;
+  if (dsTouched.length > 1) {
+    if (p.dsRank.length !== p.dsIds.length) p.dsRank = ranks(p.dsIds);
+    sortByRank(dsTouched, p.dsRank);
+  }
+  const dataSources: DataSourceResult[] = new Array(dsTouched.length);
+  let dsSum = 0;
+  let dsN = 0;
+  for (let i = 0; i < dsTouched.length; i++) {
+    const d = dsTouched[i] as number;
+    const w = p.dsW[d] as number;
+    let value: number | null = null;
+    if (w > 0) {
+      value = clampScore((p.dsSum[d] as number) / w);
+      dsSum += value;
+      dsN++;
+    }
+    dataSources[i] = new DataSourceResultImpl(out, p.dsIds[d] as string, value);
+  }
+  const dataSourcesScore = dsN > 0 ? clampScore(dsSum / dsN) : null;
+
+  // Parameters: weighted mean each; mode "parameters" combines them with their scorecard weights.
+  const pTouched = p.pTouched;
+  if (pTouched.length > 1) {
+    if (p.pRank.length !== p.pIds.length) p.pRank = ranks(p.pIds);
+    sortByRank(pTouched, p.pRank);
+  }
+  const pVal = p.pVal;
+  const gen = p.gen;
+  const parameters: ParameterResult[] = new Array(pTouched.length);
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < pTouched.length; i++) {
+    const k = pTouched[i] as number;
+    const w = p.pW[k] as number;
+    const weight = p.pWeight[k] as number;
+    let value: number | null = null;
+    if (w > 0) {
+      value = clampScore((p.pSum[k] as number) / w);
+      pVal[k] = value;
+      if (weight > 0) {
+        num += weight * value;
+        den += weight;
+      }
+    } else {
+      pVal[k] = Number.NaN;
+    }
+    parameters[i] = new ParameterResultImpl(out, p.pIds[k] as string, value, weight);
+  }
+
+  // Scorecards: each one's weighted mean, re-normalised over its scored parameters.
+  const cards = p.cards;
+  const scorecards: ScorecardResult[] = new Array(cards.length);
+  let cSum = 0;
+  let cN = 0;
+  for (let i = 0; i < cards.length; i++) {
+    const c = cards[i] as CompiledScorecard;
+    let cNum = 0;
+    let cDen = 0;
+    for (let j = 0; j < c.idx.length; j++) {
+      const k = c.idx[j] as number;
+      if (p.pStamp[k] !== gen) continue;
+      const v = pVal[k] as number;
+      if (v !== v) continue; // NaN: no score
+      const w = c.weights[j] as number;
+      cNum += w * v;
+      cDen += w;
+    }
+    let value: number | null = null;
+    if (cDen > 0) {
+      value = clampScore(cNum / cDen);
+      cSum += value;
+      cN++;
+    }
+    scorecards[i] = c.name === undefined ? { scorecardId: c.id, value } : { scorecardId: c.id, name: c.name, value };
+  }
+
+  let policyParametersScore: number | null;
+  if (p.mode === 'scorecards' && !p.fallback) policyParametersScore = cN > 0 ? clampScore(cSum / cN) : null;
+  else policyParametersScore = den > 0 ? clampScore(num / den) : null;
+
+  out.value = policyParametersScore ?? dataSourcesScore;
+  out.dataSourcesScore = dataSourcesScore;
+  out.policyParametersScore = policyParametersScore;
+  out.dataSources = dataSources;
+  out.parameters = parameters;
+  out.scorecards = scorecards;
+  return out;
+}
+
+// ---------------------------------------------------------------- public entry points
+
+/**
+ * Scores one supplier. Entries of other suppliers are ignored. Throws a
+ * ScoringError on invalid options, scorecard weights, dates or scores.
+ *
+ * The `entries` lists of the data-source and parameter results are built on
+ * first read (a getter; JSON.stringify includes them), from the input entries:
+ * do not change those before reading the lists. `options` is frozen.
+ * For many suppliers use scoreSuppliers(): it prepares scorecards and options once.
+ */
+export function scoreSupplier(
+  supplierId: string,
+  entries: ReadonlyArray<ScoringEntry>,
+  scorecards: ReadonlyArray<ScoringScorecard>,
+  options?: ScoringOptions,
+): SupplierScore {
+  return scoreRange(prepare(scorecards, options), supplierId, entries, 0, entries.length);
+}
+
+/** The supplier ids of entries[0, end). */
+function runIdsBefore(entries: ReadonlyArray<ScoringEntry>, end: number): Set<string> {
+  const ids = new Set<string>();
+  for (let k = 0; k < end; k++) ids.add((entries[k] as ScoringEntry).supplierId);
+  return ids;
+}
+
+/** Scorecards for every supplier, or a function giving each supplier's scorecards. */
+export type ScorecardsInput =
+  | ReadonlyArray<ScoringScorecard>
+  | ((supplierId: string) => ReadonlyArray<ScoringScorecard>);
+
+/**
+ * Scores many suppliers. Results come in the order of `supplierIds` when given
+ * (duplicates dropped; a supplier without entries gets an all-null result),
+ * otherwise in the order suppliers first appear in `entries`. All results
+ * share one asOf and one frozen `options` object. Fastest when each
+ * supplier's entries are contiguous in `entries` (one pass, no copying);
+ * otherwise they are grouped first. With a scorecards function, suppliers that
+ * get the same array (by identity) share one preparation.
+ */
+export function scoreSuppliers(
+  entries: ReadonlyArray<ScoringEntry>,
+  scorecards: ScorecardsInput,
+  options?: ScoringOptions,
+  supplierIds?: ReadonlyArray<string>,
+): SupplierScore[] {
+  // One asOf for the whole batch, even across midnight.
+  const opts: ScoringOptions = { ...options, asOf: resolveOptions(options).asOf };
+  let single: Prepared | undefined;
+  let cache: Map<ReadonlyArray<ScoringScorecard>, Prepared> | undefined;
+  if (typeof scorecards === 'function') cache = new Map();
+  else single = prepare(scorecards, opts);
+  const preparedFor = (sid: string): Prepared => {
+    if (single !== undefined) return single;
+    const cards = (scorecards as (supplierId: string) => ReadonlyArray<ScoringScorecard>)(sid);
+    let p = (cache as Map<ReadonlyArray<ScoringScorecard>, Prepared>).get(cards);
+    if (p === undefined) {
+      p = prepare(cards, opts);
+      (cache as Map<ReadonlyArray<ScoringScorecard>, Prepared>).set(cards, p);
+    }
+    return p;
+  };
+  const wanted = supplierIds !== undefined ? new Set(supplierIds) : undefined;
+
+  // Fast path: one pass over runs of consecutive entries of the same supplier.
+  // While the runs' supplier ids keep increasing they are all distinct and no
+  // Set is needed; after the first step down, a Set catches a supplier whose
+  // entries are not contiguous, and the grouped path takes over.
+  let results: SupplierScore[] = [];
+  let seen: Set<string> | undefined;
+  let prev: string | undefined;
+  let contiguous = true;
+  const n = entries.length;
+  let i = 0;
+  while (i < n) {
+    const sid = (entries[i] as ScoringEntry).supplierId;
+    if (seen === undefined) {
+      if (prev !== undefined && !(sid > prev)) seen = runIdsBefore(entries, i);
+      prev = sid;
+    }
+    if (seen !== undefined) {
+      if (seen.has(sid)) {
+        contiguous = false;
+        break;
+      }
+      seen.add(sid);
+    }
+    if (wanted === undefined || wanted.has(sid)) {
+      const r = scoreRange(preparedFor(sid), sid, entries, i, n, true);
+      results.push(r);
+      i = r.end;
+    } else {
+      i++;
+      while (i < n && (entries[i] as ScoringEntry).supplierId === sid) i++;
+    }
+  }
+
+  if (!contiguous) {
+    const groups = new Map<string, ScoringEntry[]>();
+    for (let k = 0; k < n; k++) {
+      const e = entries[k] as ScoringEntry;
+      if (wanted !== undefined && !wanted.has(e.supplierId)) continue;
+      const g = groups.get(e.supplierId);
+      if (g === undefined) groups.set(e.supplierId, [e]);
+      else g.push(e);
+    }
+    results = [];
+    for (const [sid, g] of groups) results.push(scoreRange(preparedFor(sid), sid, g, 0, g.length));
+  }
+  if (wanted === undefined) return results;
+
+  const bySupplier = new Map<string, SupplierScore>();
+  for (const r of results) bySupplier.set(r.supplierId, r);
+  const ordered: SupplierScore[] = [];
+  for (const sid of wanted) ordered.push(bySupplier.get(sid) ?? scoreRange(preparedFor(sid), sid, NO_INPUT, 0, 0));
+  return ordered;
+}
