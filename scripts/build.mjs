@@ -5,7 +5,8 @@ import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 await build({
-  entryPoints: { srs: 'src/index.ts' },
+  // srs: the CLI; scoring and emulator: library entry points for benchmarks and embedding.
+  entryPoints: { srs: 'src/index.ts', scoring: 'src/scoring/index.ts', emulator: 'src/emulator/index.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -13,6 +13,7 @@ import { emissionsCommand } from './commands/emissions/index.js';
 import { emulatorCommand } from './commands/emulator/index.js';
 import { newsCommand } from './commands/news/index.js';
 import { refCommand } from './commands/ref/index.js';
+import { scoreCommand } from './commands/score/index.js';
 import { scorecardsCommand } from './commands/scorecards/index.js';
 import { supplierCommand } from './commands/supplier/index.js';
 
@@ -53,7 +54,7 @@ Examples:
 Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input, 3 check failed, 4 authentication.`,
     );
 
-  for (const make of [supplierCommand, scorecardsCommand, emissionsCommand, newsCommand, dataEntryCommand, refCommand, authCommand, emulatorCommand]) {
+  for (const make of [supplierCommand, scorecardsCommand, scoreCommand, emissionsCommand, newsCommand, dataEntryCommand, refCommand, authCommand, emulatorCommand]) {
     program.addCommand(make(invoke));
   }
   return program;

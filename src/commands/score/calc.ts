@@ -1,0 +1,114 @@
+import { writeFileSync, renameSync } from 'node:fs';
+import { dirname, basename, join } from 'node:path';
+import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/contract.js';
+import type { ApiClient } from '../../api/client.js';
+import type { Context } from '../../context.js';
+import { MODEL_VERSION, DEFAULT_CLAIM_WEIGHT, DEFAULT_MODE, todayUtc } from '../../scoring/index.js';
+import { renderList } from '../../output/render.js';
+import { chunk, mapConcurrent } from '../../util/concurrency.js';
+import type { Opts } from '../kit.js';
+import { BUNDLE_KIND, BUNDLE_VERSION, type Bundle } from './bundle.js';
+import { breakdownRows, breakdownColumns, summaryColumns, summaryRow, type Breakdown } from './view.js';
+import { gatherIds } from './ids.js';
+
+export const BATCH_SIZE = 100;
+
+export interface CalcResult {
+  requests: ScoreCalculationRequest[];
+  items: ScoreResult[];
+}
+
+/** Sends the ids in batches of at most 100, concurrently, and merges the items in input order. */
+export async function calculate(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number): Promise<CalcResult> {
+  const requests = chunk(ids, BATCH_SIZE).map((supplierIds) => ({ supplierIds, ...filters }));
+  const responses = await mapConcurrent(requests, concurrency, (req) => client.calculateScores(req));
+  const byId = new Map<string, ScoreResult>();
+  for (const r of responses) for (const item of r.items) if (!byId.has(item.supplierId)) byId.set(item.supplierId, item);
+  const items: ScoreResult[] = [];
+  const missing: string[] = [];
+  for (const id of ids) {
+    const it = byId.get(id);
+    if (it) items.push(it);
+    else missing.push(id);
+  }
+  if (missing.length) ctx.warn(`the service returned no result for ${missing.length} supplier id(s): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
+  return { requests, items };
+}
+
+export function filtersFrom(opts: Opts): Omit<ScoreCalculationRequest, 'supplierIds'> {
+  const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as string[]) : undefined);
+  const f: Omit<ScoreCalculationRequest, 'supplierIds'> = {};
+  const pp = list(opts.policyParameter);
+  const ds = list(opts.dataSource);
+  if (pp) f.policyParameterIds = pp;
+  if (ds) f.dataSourceIds = ds;
+  if (opts.excludeZeroValues) f.includeZeroValues = false;
+  return f;
+}
+
+/** The scorecards that apply to each supplier, fetched with GET /v1/scorecards?supplierId=. */
+export async function fetchScorecards(client: ApiClient, ids: string[], concurrency: number): Promise<Pick<Bundle, 'scorecards' | 'scorecardDefinitions'>> {
+  const scorecards: Record<string, string[]> = {};
+  const scorecardDefinitions: Record<string, Scorecard> = {};
+  await mapConcurrent(ids, concurrency, async (id) => {
+    const mine: string[] = [];
+    for await (const page of client.listScorecards({ supplierId: id })) {
+      for (const card of page.items) {
+        mine.push(card.id);
+        scorecardDefinitions[card.id] ??= card;
+      }
+    }
+    scorecards[id] = mine;
+  });
+  return { scorecards, scorecardDefinitions };
+}
+
+export function writeFileAtomic(path: string, text: string): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
+  const ids = await gatherIds(ctx, args, opts.idsFile);
+  const filters = filtersFrom(opts);
+  const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : 8;
+  const client = await ctx.client();
+  const asOf = todayUtc(ctx.now());
+  const { requests, items } = await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filters, concurrency));
+
+  if (typeof opts.save === 'string') {
+    const cards = await ctx.withSpinner('Fetching the scorecards that apply…', () => fetchScorecards(client, items.map((i) => i.supplierId), concurrency));
+    const bundle: Bundle = {
+      kind: BUNDLE_KIND,
+      bundleVersion: BUNDLE_VERSION,
+      modelVersion: MODEL_VERSION,
+      createdAt: ctx.now().toISOString(),
+      asOf,
+      service: { baseUrl: ctx.sandbox ? null : (ctx.settings().baseUrl ?? null) },
+      options: {
+        includeZeroValues: filters.includeZeroValues ?? true,
+        dataSourceIds: filters.dataSourceIds ?? [],
+        policyParameterIds: filters.policyParameterIds ?? [],
+        claimWeight: DEFAULT_CLAIM_WEIGHT,
+        mode: DEFAULT_MODE,
+      },
+      requests,
+      response: { items },
+      ...cards,
+    };
+    writeFileAtomic(opts.save, JSON.stringify(bundle, null, 2) + '\n');
+    ctx.info(`saved the evidence bundle to ${opts.save} (${items.length} supplier(s), as of ${asOf})`);
+  }
+
+  const breakdown = opts.breakdown as Breakdown | undefined;
+  if (breakdown) {
+    await renderList(ctx.sink, breakdownRows(items, breakdown), ctx.columns(breakdownColumns[breakdown]), ctx.renderOptions());
+    return;
+  }
+  if (ctx.format === 'table' || ctx.format === 'csv') {
+    await renderList(ctx.sink, items.map(summaryRow), ctx.columns(summaryColumns), ctx.renderOptions());
+    return;
+  }
+  await renderList(ctx.sink, items, [], ctx.renderOptions());
+}

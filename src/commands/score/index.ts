@@ -1,0 +1,69 @@
+import { Command, Option } from 'commander';
+import { collect, examples, positiveInt, type Invoke } from '../kit.js';
+
+export function scoreCommand(invoke: Invoke): Command {
+  const cmd = new Command('score').description('Calculate, explain, recompute offline and gate on supplier scores (scale -3..+3)');
+
+  const filters = (c: Command) =>
+    c
+      .option('--ids-file <file>', 'more supplier ids, one per line (or - for stdin)')
+      .option('--policy-parameter <id>', 'only this policy parameter; repeatable', collect)
+      .option('--data-source <id>', 'only this data source; repeatable', collect)
+      .option('--exclude-zero-values', 'leave entries whose value is 0 out of the calculation');
+
+  examples(
+    filters(
+      cmd
+        .command('calc')
+        .description('Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order)')
+        .argument('[ids...]', 'supplier ids'),
+    )
+      .addOption(new Option('--breakdown <kind>', 'rows per data source, policy parameter or data entry instead of one per supplier').choices(['sources', 'parameters', 'entries']))
+      .option('--save <file>', 'write an evidence bundle (request, raw response, scorecards, asOf, model version) for offline recompute')
+      .addOption(new Option('--concurrency <n>', 'batches in flight').default(8).argParser(positiveInt('--concurrency', 1, 64)))
+      .action(invoke(async () => (await import('./calc.js')).run)),
+    'srs score calc 01h58vrn1sad1y603je9gbpje8',
+    'srs score calc --ids-file suppliers.txt --save evidence.json -o csv > scores.csv',
+    'srs score calc 01h58vrn1sad1y603je9gbpje8 --breakdown parameters',
+  );
+
+  examples(
+    cmd
+      .command('recompute')
+      .description('Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)')
+      .argument('[file]', 'bundle from score calc --save, or a raw score-calculation response; - for stdin', '-')
+      .option('--scorecards <file>', 'scorecards for a raw response: a JSON array (srs scorecards ls -o json) or {supplierId: [...]}')
+      .option('--verify', 'exit 3 when any value differs by more than the tolerance')
+      .option('--tolerance <n>', 'largest accepted difference', '0.005')
+      .option('--only-differences', 'print only the values that differ')
+      .option('--as-of <date>', 'recompute as of this date (YYYY-MM-DD) instead of the bundle\'s')
+      .addOption(new Option('--mode <mode>', 'how parameter scores combine (default: the bundle\'s, else parameters)').choices(['parameters', 'scorecards']))
+      .addOption(new Option('--claim-weight <w>', 'weight of self-declared claims (default: the bundle\'s, else 0.5)').argParser((v) => Number(v)))
+      .action(invoke(async () => (await import('./recompute.js')).run)),
+    'srs score recompute evidence.json --verify',
+    'srs score recompute response.json --scorecards scorecards.json --only-differences',
+  );
+
+  examples(
+    filters(
+      cmd
+        .command('check')
+        .description('CI gate: exit 3 when any supplier breaks a threshold (scores from the service, or --from a saved bundle)')
+        .argument('[ids...]', 'supplier ids'),
+    )
+      .option('--from <file>', 'check a saved bundle offline instead of calling the service')
+      .option('--min <n>', 'minimum overall score')
+      .option('--min-parameter <id=n>', 'minimum score of one policy parameter; repeatable', collect)
+      .option('--max-risk <level>', 'highest acceptable risk level (Low, Medium, High)')
+      .option('--expiring-within <days>', 'fail when counting evidence expires within this many days')
+      .option('--baseline <file>', 'a saved bundle to compare against (with --max-drop)')
+      .option('--max-drop <n>', 'largest accepted fall of the overall score since --baseline')
+      .option('--require-score', 'a supplier with no score (no counting data) fails instead of being reported as no data')
+      .option('--junit <file>', 'also write a JUnit XML report')
+      .action(invoke(async () => (await import('./check.js')).run)),
+    'srs score check 01h58vrn1sad1y603je9gbpje8 --min 0.5 --max-risk Medium',
+    'srs score check --ids-file suppliers.txt --min 1 --junit score-report.xml',
+    'srs score check --from evidence.json --baseline last-month.json --max-drop 0.5',
+  );
+  return cmd;
+}

@@ -1,0 +1,206 @@
+/**
+ * score calc / recompute / check end to end: the built binary against the
+ * emulator, whose scores come from the same model as the offline recompute.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures } from '../../src/emulator/index.js';
+import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+const fx = fixtures();
+const first = fx.suppliers[0]!.id;
+const ids = fx.suppliers.map((s) => s.id);
+let bundlePath: string;
+
+interface Item {
+  supplierId: string;
+  score: { value: number | null };
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  bundlePath = join(h.home, 'bundle.json');
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('score calc', () => {
+  it('any number of ids: batches of at most 100, concurrent, merged in input order', async () => {
+    const unknown = '01zzzzzzzzzzzzzzzzzzzzzzzz';
+    const input = [...ids.slice().reverse(), unknown, ...ids.slice(0, 60)]; // 150 + 1 + 60 duplicates
+    const before = h.requests.length;
+    const r = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'json'], { input: input.join('\n') + '\n# a comment\n\n' });
+    expect(r.code).toBe(0);
+    const items = JSON.parse(r.stdout) as Item[];
+    expect(items.map((i) => i.supplierId)).toEqual([...ids.slice().reverse(), unknown]);
+    expect(r.stderr).toMatch(/60 duplicate supplier ids ignored/);
+    const posts = h.requests.slice(before).filter((l) => l.startsWith('POST /v1/score-calculation'));
+    expect(posts).toHaveLength(2);
+    expect(items.at(-1)!.score.value).toBeNull();
+  });
+
+  it('table: supplier, overall, label, data sources, parameters, risk', async () => {
+    const r = await h.run(['score', 'calc', first, '-o', 'table']);
+    expect(r.code).toBe(0);
+    const [head, row] = r.stdout.split('\n');
+    expect(head).toMatch(/^SUPPLIER\s+OVERALL\s+LABEL\s+DATA SOURCES\s+PARAMETERS\s+RISK$/);
+    expect(row).toContain(first);
+    expect(row).toMatch(/(very poor|poor|below average|neutral|fair|good|very good)/);
+  });
+
+  it('--breakdown sources|parameters|entries, as csv', async () => {
+    for (const kind of ['sources', 'parameters', 'entries']) {
+      const r = await h.run(['score', 'calc', first, '--breakdown', kind, '-o', 'csv']);
+      expect(r.code, kind).toBe(0);
+      expect(r.stdout.split('\n').length, kind).toBeGreaterThan(2);
+    }
+  });
+
+  it('more than 100 ids in one request is never sent; filters pass through', async () => {
+    const r = await h.run(['score', 'calc', first, '--exclude-zero-values', '--data-source', fx.dataSources[0]!.id, '-o', 'json']);
+    expect(r.code).toBe(0);
+    const [item] = JSON.parse(r.stdout) as Array<{ dataSourceScores: Array<{ dataSourceId: string }> }>;
+    for (const ds of item!.dataSourceScores) expect(ds.dataSourceId).toBe(fx.dataSources[0]!.id);
+  });
+
+  it('no ids is a usage error', async () => {
+    const r = await h.run(['score', 'calc']);
+    expect(r.code).toBe(2);
+  });
+});
+
+describe('evidence bundle and offline recompute', () => {
+  it('calc --save, then recompute --verify exits 0 without any network', async () => {
+    const save = await h.run(['score', 'calc', ...ids.slice(0, 30), '--save', bundlePath, '-o', 'json']);
+    expect(save.code).toBe(0);
+    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as Record<string, unknown>;
+    expect(bundle).toMatchObject({ kind: 'srs.score-bundle', bundleVersion: 1, asOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), modelVersion: expect.any(String) });
+    expect(Object.keys(bundle.scorecards as object)).toHaveLength(30);
+    expect(readFileSync(bundlePath, 'utf8')).not.toContain(h.env.SRS_API_KEY!);
+    // No base URL, no key: recompute must not need either.
+    const offline = { ...baseEnv(h.home + '/offline'), SRS_BASE_URL: 'http://127.0.0.1:9' };
+    const r = await runSrs(['score', 'recompute', bundlePath, '--verify', '-o', 'json'], offline);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as Array<{ ok: boolean; path: string }>;
+    expect(rows.length).toBeGreaterThan(30 * 3);
+    expect(rows.every((x) => x.ok)).toBe(true);
+  });
+
+  it('a bundle with one tampered value exits 3 and names it', async () => {
+    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as { response: { items: Array<{ supplierId: string; score: { value: number | null } }> } };
+    const victim = bundle.response.items.find((i) => i.score.value !== null)!;
+    victim.score.value = victim.score.value! + 0.25;
+    const tampered = join(h.home, 'tampered.json');
+    writeFileSync(tampered, JSON.stringify(bundle));
+    const r = await runSrs(['score', 'recompute', tampered, '--verify', '--only-differences', '-o', 'json'], baseEnv(h.home + '/offline'));
+    expect(r.code).toBe(3);
+    const rows = JSON.parse(r.stdout) as Array<{ supplierId: string; path: string; ok: boolean }>;
+    expect(rows).toEqual([expect.objectContaining({ supplierId: victim.supplierId, path: 'value', ok: false })]);
+    expect(r.stderr).toMatch(/1 value\(s\) differ by more than 0\.005/);
+    // A tolerance above the change accepts it.
+    const loose = await runSrs(['score', 'recompute', tampered, '--verify', '--tolerance', '0.3'], baseEnv(h.home + '/offline'));
+    expect(loose.code).toBe(0);
+  });
+
+  it('a raw response plus --scorecards recomputes too', async () => {
+    const calc = await h.run(['score', 'calc', first, '-o', 'json']);
+    const cards = await h.run(['scorecards', 'ls', '--supplier', first, '-o', 'json']);
+    const resp = join(h.home, 'raw.json');
+    const sc = join(h.home, 'cards.json');
+    writeFileSync(resp, JSON.stringify({ items: JSON.parse(calc.stdout) }));
+    writeFileSync(sc, cards.stdout);
+    const r = await runSrs(['score', 'recompute', resp, '--scorecards', sc, '--verify'], baseEnv(h.home + '/offline'));
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('garbage input is exit 2 with one line', async () => {
+    const r = await runSrs(['score', 'recompute', '-'], baseEnv(h.home + '/offline'), { input: '{"kind":"srs.score-bundle"}' });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('score check', () => {
+  const scores = async () => {
+    const r = await h.run(['score', 'calc', ...ids.slice(0, 30), '-o', 'json']);
+    return JSON.parse(r.stdout) as Item[];
+  };
+
+  it('passes when every score meets --min, fails (exit 3) naming each failing supplier otherwise', async () => {
+    const items = await scores();
+    const scored = items.filter((i) => i.score.value !== null);
+    const lowest = Math.min(...scored.map((i) => i.score.value!));
+    const highest = Math.max(...scored.map((i) => i.score.value!));
+    const scoredIds = scored.map((i) => i.supplierId);
+    const pass = await h.run(['score', 'check', ...scoredIds, '--min', String(lowest - 0.01)]);
+    expect(pass.code, pass.stderr).toBe(0);
+    const bar = (lowest + highest) / 2;
+    const expectedFailures = scored.filter((i) => i.score.value! < bar).map((i) => i.supplierId).sort();
+    const fail = await h.run(['score', 'check', ...scoredIds, '--min', String(bar), '-o', 'json']);
+    expect(fail.code).toBe(3);
+    const results = JSON.parse(fail.stdout) as Array<{ supplierId: string; status: string }>;
+    expect(results.filter((r) => r.status === 'fail').map((r) => r.supplierId).sort()).toEqual(expectedFailures);
+    const lines = fail.stderr.split('\n').filter((l) => l.startsWith('FAIL '));
+    expect(lines.map((l) => l.split(' ')[1]!.replace(':', '')).sort()).toEqual(expectedFailures);
+  });
+
+  it('no data is reported, and fails only with --require-score', async () => {
+    const unknown = '01zzzzzzzzzzzzzzzzzzzzzzzz';
+    const r = await h.run(['score', 'check', unknown, '--min', '0']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/NO DATA 01z+/);
+    const strict = await h.run(['score', 'check', unknown, '--min', '0', '--require-score']);
+    expect(strict.code).toBe(3);
+  });
+
+  it('--max-risk, --expiring-within and --min-parameter gate as documented', async () => {
+    const risky = await h.run(['score', 'check', first, '--max-risk', 'Low', '-o', 'json']);
+    expect(risky.code).toBe(3);
+    expect(risky.stdout).toMatch(/risk High is above the maximum Low/);
+    const relaxed = await h.run(['score', 'check', first, '--max-risk', 'High']);
+    expect(relaxed.code).toBe(0);
+    const expiring = await h.run(['score', 'check', first, '--expiring-within', '100000']);
+    expect(expiring.code).toBe(3);
+    expect(expiring.stderr).toMatch(/evidence expires within 100000 days/);
+    const calc = JSON.parse((await h.run(['score', 'calc', first, '-o', 'json'])).stdout) as Array<{ policyParameterScores: Array<{ policyParameterId: string; score: { value: number | null } }> }>;
+    const param = calc[0]!.policyParameterScores.find((p) => p.score.value !== null)!;
+    const above = await h.run(['score', 'check', first, '--min-parameter', `${param.policyParameterId}=${param.score.value! + 0.1}`]);
+    expect(above.code).toBe(3);
+    expect(above.stderr).toContain(`parameter ${param.policyParameterId} score`);
+    const below = await h.run(['score', 'check', first, '--min-parameter', `${param.policyParameterId}=${param.score.value! - 0.1}`]);
+    expect(below.code).toBe(0);
+    const malformed = await h.run(['score', 'check', first, '--min-parameter', 'nonsense']);
+    expect(malformed.code).toBe(2);
+    const bad = await h.run(['score', 'check', first, '--max-risk', 'Purple']);
+    expect(bad.code).toBe(2);
+    const none = await h.run(['score', 'check', first]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no threshold/);
+  });
+
+  it('--from a bundle offline, --baseline/--max-drop, JUnit XML and GitHub annotations', async () => {
+    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as { response: { items: Array<{ supplierId: string; score: { value: number | null } }> } };
+    const baseline = structuredClone(bundle);
+    const victim = baseline.response.items.find((i) => i.score.value !== null)!;
+    victim.score.value = victim.score.value! + 1;
+    const basePath = join(h.home, 'baseline.json');
+    writeFileSync(basePath, JSON.stringify(baseline));
+    const junit = join(h.home, 'report.xml');
+    const offline = { ...baseEnv(h.home + '/offline'), GITHUB_ACTIONS: 'true' };
+    const r = await runSrs(['score', 'check', '--from', bundlePath, '--baseline', basePath, '--max-drop', '0.5', '--junit', junit, '-o', 'json'], offline);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`::error title=srs score check%3A ${victim.supplierId}::score fell by 1`);
+    const xml = readFileSync(junit, 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = new XMLParser({ ignoreAttributes: false }).parse(xml) as { testsuites: { testsuite: { '@_tests': string; '@_failures': string; testcase: unknown[] } } };
+    expect(doc.testsuites.testsuite['@_tests']).toBe('30');
+    expect(doc.testsuites.testsuite['@_failures']).toBe('1');
+    expect(doc.testsuites.testsuite.testcase).toHaveLength(30);
+    const ok = await runSrs(['score', 'check', '--from', bundlePath, '--baseline', basePath, '--max-drop', '1.5'], baseEnv(h.home + '/offline'));
+    expect(ok.code).toBe(0);
+  });
+});
