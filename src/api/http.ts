@@ -203,6 +203,10 @@ export class HttpTransport {
 export function parseResponse<S extends z.ZodType>(method: string, path: string, res: RawResponse, schema: S): z.infer<S> {
   if (res.status < 200 || res.status >= 300) throw errorFromResponse(method, path, res);
   const ctype = String(res.headers['content-type'] ?? '');
+  if (ctype && !/\bjson\b/i.test(ctype)) {
+    const looksHtml = /^\s*</.test(res.text);
+    throw new BadResponseError({ method, path, status: res.status, reason: looksHtml ? `HTML instead of JSON (content-type ${ctype})` : `content-type ${ctype} instead of application/json`, detail: res.text.slice(0, 500) });
+  }
   let data: unknown;
   try {
     data = JSON.parse(res.text);

@@ -1,0 +1,222 @@
+/**
+ * A hostile service: a real HTTP server on loopback that answers with what
+ * proxies and broken services really send. Each case: the built srs, one line
+ * on stderr naming the endpoint and what was wrong, the documented exit code,
+ * and never the key.
+ */
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, baseEnv, runSrs } from './harness.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, count: number) => void;
+
+const KEY = 'hostile-test-key-0123456789-SECRET';
+let server: Server;
+let url = '';
+const sockets = new Set<Socket>();
+const routes = new Map<string, Handler>();
+const counts = new Map<string, number>();
+const seen: Array<{ method: string; url: string; key: string | undefined }> = [];
+let env: Record<string, string>;
+
+const country = (iso3Code: string, commonName = 'Name') => ({ iso3Code, iso2Code: iso3Code.slice(0, 2), commonName, officialName: commonName, regionName: 'Europe' });
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+};
+
+beforeAll(async () => {
+  assertBuilt();
+  server = createServer((req, res) => {
+    const key = req.headers['x-api-key'];
+    seen.push({ method: req.method ?? '', url: req.url ?? '', key: typeof key === 'string' ? key : undefined });
+    // The scenario is the first path segment after /s/: /s/<name>/v1/...
+    const m = /^\/s\/([^/]+)(\/.*)$/.exec(req.url ?? '');
+    const name = m?.[1] ?? '';
+    const n = (counts.get(name) ?? 0) + 1;
+    counts.set(name, n);
+    const h = routes.get(name);
+    if (!h) return json(res, 404, { message: 'no scenario' });
+    req.resume();
+    req.on('end', () => h(req, res, n));
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  env = { ...baseEnv(mkdtempSync(join(tmpdir(), 'srs-hostile-'))), SRS_API_KEY: KEY };
+});
+
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await new Promise((r) => server.close(r));
+});
+
+function scenario(name: string, h: Handler): string {
+  routes.set(name, h);
+  counts.set(name, 0);
+  return `${url}/s/${name}`;
+}
+
+async function srs(name: string, args: string[], extra: Record<string, string> = {}) {
+  const base = routes.has(name) ? `${url}/s/${name}` : name;
+  return runSrs(args, { ...env, SRS_BASE_URL: base, ...extra });
+}
+
+const oneLine = (s: string) => s.trimEnd().split('\n');
+
+describe('hostile responses: one line, exit 1, no stack trace', () => {
+  const cases: Array<[string, Handler, RegExp]> = [
+    ['html502', (_q, res) => { res.writeHead(502, { 'content-type': 'text/html' }); res.end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>'); }, /GET \/v1\/countries failed with HTTP 502: HTML page: 502 Bad Gateway/],
+    ['html200', (_q, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html><body>Please log in</body></html>'); }, /GET \/v1\/countries: unexpected response \(HTML instead of JSON/],
+    ['truncated', (_q, res) => json(res, 200, '{"items":[{"iso3Code":"DEU","iso2Co'), /unexpected response \(body is not valid JSON/],
+    ['missingfield', (_q, res) => json(res, 200, { items: [{ iso2Code: 'DE' }], pagination: { pageSize: 100, nextPage: null } }), /unexpected response \(body\.items\[0\]\.iso3Code: /],
+    ['wrongtype', (_q, res) => json(res, 200, { items: 'not a list', pagination: { pageSize: 100 } }), /unexpected response \(body\.items: /],
+    ['textplain', (_q, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('OK'); }, /content-type text\/plain instead of application\/json/],
+    ['empty', (_q, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(); }, /empty body/],
+    ['huge', (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 50) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    }, /body larger than 16 MiB/],
+  ];
+  for (const [name, handler, pattern] of cases) {
+    it(name, async () => {
+      scenario(name, handler);
+      const r = await srs(name, ['ref', 'countries', '--retries', '0']);
+      expect(r.code, r.stderr).toBe(1);
+      expect(oneLine(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toMatch(pattern);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+
+  it('--debug shows the detail, still without the key', async () => {
+    scenario('missingfield2', (_q, res) => json(res, 200, { items: [{ iso2Code: 'DE' }], pagination: { pageSize: 100 } }));
+    const r = await srs('missingfield2', ['--debug', 'ref', 'countries', '--retries', '0']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/debug: -> GET \/s\/missingfield2\/v1\/countries\?page=1&perPage=100/);
+    expect(r.stderr).toMatch(/detail: /);
+    expect(r.stderr).not.toContain(KEY);
+  });
+});
+
+describe('timeouts', () => {
+  it('a server that never sends headers does not hang srs', async () => {
+    scenario('stall', () => {
+      /* never answer */
+    });
+    const t0 = Date.now();
+    const r = await srs('stall', ['ref', 'countries', '--timeout', '500ms', '--retries', '0']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/timed out waiting for the response/);
+    expect(Date.now() - t0).toBeLessThan(8000);
+  });
+  it('a body that stops half-way times out too', async () => {
+    scenario('slowbody', (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"items":[');
+    });
+    const r = await srs('slowbody', ['ref', 'countries', '--timeout', '500ms', '--retries', '0']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/timed out reading the response/);
+  });
+});
+
+describe('retries', () => {
+  it('a read survives two 503s and a 429 with Retry-After', async () => {
+    scenario('flaky', (_q, res, n) => {
+      if (n === 1 || n === 2) return json(res, 503, { message: 'busy' });
+      if (n === 3) return json(res, 429, { message: 'slow down' }, { 'retry-after': '1' });
+      json(res, 200, { items: [country('DEU', 'Germany')], pagination: { pageSize: 100, nextPage: null } });
+    });
+    const t0 = Date.now();
+    const r = await srs('flaky', ['ref', 'countries', '-o', 'json', '--retries', '3']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([country('DEU', 'Germany')]);
+    expect(counts.get('flaky')).toBe(4);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('gives up after --retries and says so', async () => {
+    scenario('down', (_q, res) => json(res, 500, { error: 'internal' }));
+    const r = await srs('down', ['ref', 'countries', '--retries', '2']);
+    expect(r.code).toBe(1);
+    expect(counts.get('down')).toBe(3);
+    expect(r.stderr).toMatch(/HTTP 500: internal/);
+  });
+
+  it('a create is never resent after a 500 (its outcome is unknown)', async () => {
+    scenario('create500', (_q, res) => json(res, 500, { message: 'boom' }));
+    const r = await srs('create500', ['supplier', 'create', '--name', 'Once Only', '--retries', '5']);
+    expect(r.code).toBe(1);
+    expect(counts.get('create500')).toBe(1);
+  });
+
+  it('a create is never resent after the connection drops mid-request', async () => {
+    scenario('createdrop', (req) => req.socket.destroy());
+    const r = await srs('createdrop', ['supplier', 'create', '--name', 'Once Only', '--retries', '5']);
+    expect(r.code).toBe(1);
+    expect(counts.get('createdrop')).toBe(1);
+    expect(r.stderr).toMatch(/connection dropped/);
+  });
+
+  it('a create refused with 503 is retried', async () => {
+    scenario('create503', (_q, res, n) => (n === 1 ? json(res, 503, { message: 'maintenance' }, { 'retry-after': '0' }) : json(res, 201, { id: '01h57nhc4sapk2v8c7tqabcdef', name: 'Retried', countryIso3Code: null, website: null, status: 'current', customerSupplierId: null })));
+    const r = await srs('create503', ['supplier', 'create', '--name', 'Retried', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(counts.get('create503')).toBe(2);
+  });
+
+  it('connection refused is retried and then reported in one line', async () => {
+    const r = await srs('http://127.0.0.1:9', ['ref', 'countries', '--retries', '1']);
+    expect(r.code).toBe(1);
+    expect(oneLine(r.stderr)).toHaveLength(1);
+    expect(r.stderr).toMatch(/connection refused/);
+  });
+});
+
+describe('untrusted text', () => {
+  it('escape sequences in names never reach the terminal from a table', async () => {
+    scenario('evil', (_q, res) => json(res, 200, { items: [country('EVL', 'Evil\u001b[2J\u001b]0;owned\u0007Land\u009b31m')], pagination: { pageSize: 100, nextPage: null } }));
+    const t = await srs('evil', ['ref', 'countries', '-o', 'table']);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain('EvilLand');
+    expect(t.stdout).not.toMatch(/[\u001b\u0007\u009b]/);
+    // JSON keeps the data exact (escaped by JSON itself).
+    const j = await srs('evil', ['ref', 'countries', '-o', 'json']);
+    expect((JSON.parse(j.stdout) as Array<{ commonName: string }>)[0]!.commonName).toBe('Evil\u001b[2J\u001b]0;owned\u0007Land\u009b31m');
+    expect(j.stdout).not.toContain('\u001b');
+  });
+
+  it('formula cells in CSV are guarded, unless --csv-raw', async () => {
+    scenario('formula', (_q, res) => json(res, 200, { items: [country('FRM', '=HYPERLINK("http://evil","click")')], pagination: { pageSize: 100, nextPage: null } }));
+    const c = await srs('formula', ['ref', 'countries', '-o', 'csv', '--fields', 'commonName']);
+    expect(c.stdout.split('\n')[1]).toBe(`"'=HYPERLINK(""http://evil"",""click"")"`);
+    const raw = await srs('formula', ['--csv-raw', 'ref', 'countries', '-o', 'csv', '--fields', 'commonName']);
+    expect(raw.stdout.split('\n')[1]).toBe(`"=HYPERLINK(""http://evil"",""click"")"`);
+  });
+});
+
+describe('the key', () => {
+  it('is sent only as the x-api-key header, never in the URL', () => {
+    expect(seen.length).toBeGreaterThan(10);
+    for (const s of seen) expect(s.url).not.toContain(KEY);
+    expect(seen.filter((s) => s.key === KEY).length).toBe(seen.length);
+  });
+});
