@@ -13,5 +13,16 @@ try {
 } catch {
   /* read-only cache directory: run without it */
 }
-const { run } = await import('../dist/srs.js');
-await run();
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // The fast path people and scripts hit most: no CLI, no Commander.
+  const { VERSION } = await import('../dist/version.js');
+  process.stdout.write(`${VERSION}\n`);
+} else if ((args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] === '-h'))) && !process.env.SRS_NO_HELP_CACHE) {
+  // The root help, generated from the command tree at build time (npm run build).
+  const { readFileSync } = await import('node:fs');
+  process.stdout.write(readFileSync(new URL('../dist/help.txt', import.meta.url), 'utf8'));
+} else {
+  const { run } = await import('../dist/srs.js');
+  await run();
+}

@@ -1,6 +1,7 @@
 // Bundles src/ into dist/ with esbuild: one ESM entry plus lazily loaded chunks
 // (each command's run module, the emulator, csv, ...), so start-up loads little.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -21,3 +22,12 @@ await build({
   banner: { js: "import { createRequire as __srsCreateRequire } from 'node:module'; const require = __srsCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+// `srs --version` answers from this file alone, without loading the CLI.
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/version.js', `export const VERSION = ${JSON.stringify(pkg.version)};\n`);
+
+// `srs --help` answers from the help the command tree prints, captured here at build time.
+const help = spawnSync(process.execPath, ['bin/srs.js', '--help'], { encoding: 'utf8', env: { ...process.env, SRS_NO_HELP_CACHE: '1', NO_COLOR: '1' } });
+if (help.status !== 0) throw new Error(`capturing help failed: ${help.stderr}`);
+writeFileSync('dist/help.txt', help.stdout);

@@ -20,6 +20,8 @@ import { supplierCommand } from './commands/supplier/index.js';
 declare const SRS_VERSION: string | undefined;
 export const VERSION = typeof SRS_VERSION === 'string' ? SRS_VERSION : '0.0.0-dev';
 
+export const HELP_WIDTH = 80;
+
 export interface RunState {
   exitCode: number;
 }
@@ -117,7 +119,10 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
     writeErr: (s) => void io.stderr.write(s),
     outputError: (s, write) => write(s.startsWith('error:') ? `srs: ${s.slice(7)}` : s),
   });
+  // Help is wrapped at 80 columns everywhere, so the root help can be generated at build time (dist/help.txt).
+  program.configureHelp({ helpWidth: HELP_WIDTH });
   for (const sub of allCommands(program)) {
+    sub.configureHelp({ helpWidth: HELP_WIDTH });
     sub.exitOverride();
     sub.configureOutput({
       writeOut: (s) => void io.stdout.write(s),

@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api/client.js';
-import { ConfigStore } from './config/store.js';
+import type { ConfigStore } from './config/store.js';
 import { resolveSettings, type Settings } from './config/resolve.js';
 import { AuthError, UsageError } from './errors.js';
 import type { Column } from './output/columns.js';
@@ -175,14 +175,18 @@ export class Context {
     }
   }
 
-  configStore(): ConfigStore {
-    this.#store ??= new ConfigStore(this.env.SRS_CONFIG_DIR || undefined);
+  /** The profile store, loaded on first use (conf is heavy; most runs never need it twice). */
+  async configStore(): Promise<ConfigStore> {
+    if (!this.#store) {
+      const { ConfigStore } = await import('./config/store.js');
+      this.#store = new ConfigStore(this.env.SRS_CONFIG_DIR || undefined);
+    }
     return this.#store;
   }
 
   /** Profile, base URL and key after precedence (flags > env > stored profile). */
-  settings(): Settings {
-    const store = this.configStore();
+  async settings(): Promise<Settings> {
+    const store = await this.configStore();
     const warning = store.permissionWarning();
     if (warning) this.warn(warning);
     const s = resolveSettings({
@@ -244,7 +248,7 @@ export class Context {
       this.onCleanup(() => client.close());
       return client;
     }
-    const s = this.settings();
+    const s = await this.settings();
     if (!s.baseUrl) {
       throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
     }

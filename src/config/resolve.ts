@@ -4,7 +4,13 @@
  * SRS_BASE_URL, SRS_API_KEY) over the stored profile. There is deliberately no
  * flag that carries the key itself: argv is visible to every user on the machine.
  */
-import { DEFAULT_PROFILE, type Profile } from './store.js';
+/** A stored profile: a base URL and an API key. */
+export interface Profile {
+  baseUrl?: string;
+  apiKey?: string;
+}
+
+export const DEFAULT_PROFILE = 'default';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'sandbox' | 'none';
 

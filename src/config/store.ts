@@ -7,17 +7,15 @@
 import { mkdirSync, statSync } from 'node:fs';
 import Conf from 'conf';
 
-export interface Profile {
-  baseUrl?: string;
-  apiKey?: string;
-}
+import type { Profile } from './resolve.js';
+
+export { DEFAULT_PROFILE, type Profile } from './resolve.js';
 
 interface StoredConfig {
   currentProfile?: string;
   profiles: Record<string, Profile>;
 }
 
-export const DEFAULT_PROFILE = 'default';
 
 export class ConfigStore {
   readonly #conf: Conf<StoredConfig>;

@@ -357,6 +357,15 @@ describe('help', () => {
       expect(r.stdout, c.join(' ')).toMatch(/Examples:\n\s+\$ srs /);
     }
   });
+  it('the build-time root help is exactly what the command tree prints', async () => {
+    const cached = await h.run(['--help']);
+    const live = await h.run(['--help'], { env: { SRS_NO_HELP_CACHE: '1' } });
+    expect(cached.code).toBe(0);
+    expect(cached.stdout).toBe(live.stdout);
+    expect(cached.stdout).toMatch(/^Usage: srs /);
+    const bare = await h.run([]);
+    expect(bare.stdout).toBe(live.stdout);
+  });
   it('srs --version prints the version', async () => {
     const r = await h.run(['--version']);
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);

@@ -7,8 +7,8 @@ import { promptHidden } from './prompt.js';
 
 export async function run(ctx: Context, _args: string[], opts: Opts): Promise<void> {
   if (ctx.sandbox) throw new UsageError('the sandbox needs no login: drop --sandbox (or SRS_SANDBOX) to log in to a real service');
-  const store = ctx.configStore();
-  const settings = ctx.settings();
+  const store = await ctx.configStore();
+  const settings = await ctx.settings();
   const profile = settings.profile;
   const baseUrl = settings.baseUrl;
   if (!baseUrl) throw new UsageError(`no base URL for profile "${profile}": pass --base-url URL (or set SRS_BASE_URL)`);

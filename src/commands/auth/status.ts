@@ -9,8 +9,8 @@ export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<v
     await renderItem(ctx.sink, { profile: 'sandbox', baseUrl: 'in-process emulator', keySource: 'sandbox', key: 'generated per run' }, statusColumns, ctx.renderOptions());
     return;
   }
-  const s = ctx.settings();
-  const store = ctx.configStore();
+  const s = await ctx.settings();
+  const store = await ctx.configStore();
   const status = {
     profile: s.profile,
     profileSource: describeSource(s.profileSource),

@@ -85,7 +85,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       modelVersion: MODEL_VERSION,
       createdAt: ctx.now().toISOString(),
       asOf,
-      service: { baseUrl: ctx.sandbox ? null : (ctx.settings().baseUrl ?? null) },
+      service: { baseUrl: ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null) },
       options: {
         includeZeroValues: filters.includeZeroValues ?? true,
         dataSourceIds: filters.dataSourceIds ?? [],
