@@ -3,9 +3,12 @@
  * docs/scoring.md (keep the two in step, and bump MODEL_VERSION in types.ts
  * whenever a formula changes).
  *
- * Hot path notes: scoreSuppliers() prepares scorecards and options once and
- * then scores each supplier with plain loops and Maps (no per-entry closures),
- * so that 100,000 suppliers x 20 entries recompute well under a second.
+ * Hot path notes: scorecards and options are prepared once (and reused across
+ * scoreSupplier calls while unchanged); each supplier is then scored in one
+ * plain loop over its entries into scratch arrays indexed by data source and
+ * parameter (no per-entry closures or objects), and the counted-entry lists
+ * are only built when read. 100,000 suppliers x 20 entries take about half a
+ * second.
  */
 import type {
   AggregationMode,
@@ -382,10 +385,20 @@ function badScore(entry: ScoringEntry, what: string, v: unknown): ScoringError {
   return new ScoringError(`entry ${entry.id}: ${what} must be a number from -3 to 3, got ${String(v)}`);
 }
 
+// The last two dates found valid: entries share few distinct dates, and
+// comparing with a known-good string is cheaper than checking it again.
+let goodDateA = '';
+let goodDateB = '';
+
 /** normalizeDate() without building a message unless the date is bad. */
 function entryDate(e: ScoringEntry, s: string | null | undefined, field: string): string | null {
   if (s === undefined || s === null || s === '') return null;
-  if (typeof s === 'string' && s.length === 10 && hasCalendarDatePrefix(s)) return s;
+  if (s === goodDateA || s === goodDateB) return s;
+  if (typeof s === 'string' && s.length === 10 && hasCalendarDatePrefix(s)) {
+    goodDateB = goodDateA;
+    goodDateA = s;
+    return s;
+  }
   return normalizeDate(s, `entry ${e.id}: ${field}`);
 }
 
@@ -833,7 +846,9 @@ function scoreRange(
  * The `entries` lists of the data-source and parameter results are built on
  * first read (a getter; JSON.stringify includes them), from the input entries:
  * do not change those before reading the lists. `options` is frozen.
- * For many suppliers use scoreSuppliers(): it prepares scorecards and options once.
+ * Scorecards and options are prepared once per scorecards array and reused by
+ * later calls with equal option values and unchanged scorecards, so calling it
+ * in a loop is cheap.
  */
 export function scoreSupplier(
   supplierId: string,
@@ -841,7 +856,102 @@ export function scoreSupplier(
   scorecards: ReadonlyArray<ScoringScorecard>,
   options?: ScoringOptions,
 ): SupplierScore {
-  return scoreRange(prepare(scorecards, options), supplierId, entries, 0, entries.length);
+  return scoreRange(cachedPrepare(scorecards, options), supplierId, entries, 0, entries.length);
+}
+
+// ---------------------------------------------------------------- reusing preparations across calls
+
+/**
+ * The last preparation made for a scorecards array (by identity), with a copy
+ * of the option values and scorecard contents it was made from. A call with
+ * equal values reuses it (calling scoreSupplier in a loop costs no more than
+ * scoreSuppliers); a call with other values, or after the scorecards were
+ * changed in place, prepares afresh.
+ */
+interface CacheSlot {
+  asOf: string | undefined;
+  includeZeroValues: boolean | undefined;
+  claimWeight: number | undefined;
+  mode: AggregationMode | undefined;
+  dataSourceIds: string[] | undefined;
+  policyParameterIds: string[] | undefined;
+  /** Per scorecard: id, name, item count, then the items' ids and weights, flattened. */
+  cards: unknown[];
+  prepared: Prepared;
+}
+
+const preparedCache = new WeakMap<ReadonlyArray<ScoringScorecard>, CacheSlot>();
+let todayDay = -1;
+let todayString = '';
+
+/** todayUtc() for the current time, recomputed only when the UTC day changes. */
+function currentDay(): string {
+  const day = Math.floor(Date.now() / 86_400_000);
+  if (day !== todayDay) {
+    todayDay = day;
+    todayString = todayUtc();
+  }
+  return todayString;
+}
+
+function sameIds(a: string[] | undefined, b: ReadonlyArray<string> | undefined): boolean {
+  if (a === undefined || b === undefined || b === null) return a === undefined && (b === undefined || b === null);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function cardsSnapshot(scorecards: ReadonlyArray<ScoringScorecard>): unknown[] {
+  const out: unknown[] = [];
+  for (const sc of scorecards) {
+    out.push(sc.id, sc.name, sc.items.length);
+    for (const item of sc.items) out.push(item.policyParameterId, item.weight);
+  }
+  return out;
+}
+
+function sameCards(snapshot: unknown[], scorecards: ReadonlyArray<ScoringScorecard>): boolean {
+  let k = 0;
+  for (let i = 0; i < scorecards.length; i++) {
+    const sc = scorecards[i] as ScoringScorecard;
+    const items = sc.items;
+    if (snapshot[k++] !== sc.id || snapshot[k++] !== sc.name || snapshot[k++] !== items.length) return false;
+    for (let j = 0; j < items.length; j++) {
+      const item = items[j] as { policyParameterId: string; weight: number };
+      if (snapshot[k++] !== item.policyParameterId || snapshot[k++] !== item.weight) return false;
+    }
+  }
+  return k === snapshot.length;
+}
+
+function cachedPrepare(scorecards: ReadonlyArray<ScoringScorecard>, options: ScoringOptions | undefined): Prepared {
+  const o = options ?? {};
+  const slot = preparedCache.get(scorecards);
+  if (
+    slot !== undefined &&
+    slot.asOf === o.asOf &&
+    (o.asOf !== undefined || slot.prepared.asOf === currentDay()) &&
+    slot.includeZeroValues === o.includeZeroValues &&
+    slot.claimWeight === o.claimWeight &&
+    slot.mode === o.mode &&
+    sameIds(slot.dataSourceIds, o.dataSourceIds) &&
+    sameIds(slot.policyParameterIds, o.policyParameterIds) &&
+    sameCards(slot.cards, scorecards)
+  ) {
+    return slot.prepared;
+  }
+  const prepared = prepare(scorecards, options);
+  preparedCache.set(scorecards, {
+    asOf: o.asOf,
+    includeZeroValues: o.includeZeroValues,
+    claimWeight: o.claimWeight,
+    mode: o.mode,
+    dataSourceIds: o.dataSourceIds === undefined || o.dataSourceIds === null ? undefined : [...o.dataSourceIds],
+    policyParameterIds: o.policyParameterIds === undefined || o.policyParameterIds === null ? undefined : [...o.policyParameterIds],
+    cards: cardsSnapshot(scorecards),
+    prepared,
+  });
+  return prepared;
 }
 
 /** The supplier ids of entries[0, end). */
@@ -876,7 +986,7 @@ export function scoreSuppliers(
   let single: Prepared | undefined;
   let cache: Map<ReadonlyArray<ScoringScorecard>, Prepared> | undefined;
   if (typeof scorecards === 'function') cache = new Map();
-  else single = prepare(scorecards, opts);
+  else single = cachedPrepare(scorecards, opts);
   const preparedFor = (sid: string): Prepared => {
     if (single !== undefined) return single;
     const cards = (scorecards as (supplierId: string) => ReadonlyArray<ScoringScorecard>)(sid);

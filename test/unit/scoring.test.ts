@@ -463,6 +463,26 @@ describe('result objects', () => {
     expect(order.map((r) => r.supplierId)).toEqual(['sup-b', 'sup-acme', 'sup-other']);
   });
 
+  it('reuses a preparation only while option values and scorecards are unchanged', () => {
+    const cards: ScoringScorecard[] = JSON.parse(JSON.stringify(v.scorecards)) as ScoringScorecard[];
+    const run = (options: ScoringOptions) => scoreSupplier(v.supplierId, v.entries, cards, options).value;
+    expectNum(run({ asOf: '2024-06-30' }), 4 / 39);
+    expectNum(run({ asOf: '2024-06-30', mode: 'scorecards' }), 19 / 24);
+    expectNum(run({ asOf: '2024-06-30', includeZeroValues: false }), -23 / 39);
+    expectNum(run({ asOf: '2024-06-30', dataSourceIds: ['ds-audit', 'ds-missing'] }), 37 / 21);
+    expectNum(run({ asOf: '2024-06-30', policyParameterIds: ['pp-ethics'] }), -1.5);
+    // Claim weight 1: pp-emissions becomes (2 + 3)/2 = 5/2; (2*5/2 + 3/2*1/3 - 9/2)/(13/2) = 1/(13/2) = 2/13.
+    expectNum(run({ asOf: '2024-06-30', claimWeight: 1 }), 2 / 13);
+    expectNum(run({ asOf: '2025-06-30' }), run({ asOf: '2025-06-30' }));
+    expectNum(run({ asOf: '2024-06-30' }), 4 / 39);
+    // Changed in place: sc-social without pp-ethics leaves pp-emissions (3+1)/2 = 2 and pp-labour 3/2:
+    // (2*7/3 + 3/2*1/3) / (7/2) = (31/6) / (7/2) = 31/21.
+    cards[1]!.items = cards[1]!.items.filter((i) => i.policyParameterId !== 'pp-ethics');
+    expectNum(run({ asOf: '2024-06-30' }), 31 / 21);
+    cards[1]!.items[0]!.weight = 5; // pp-emissions (3+5)/2 = 4: (4*7/3 + 3/2*1/3) / (11/2) = 59/33
+    expectNum(run({ asOf: '2024-06-30' }), 59 / 33);
+  });
+
   it('scoreSuppliers takes a scorecards function', () => {
     const calls: string[] = [];
     const rs = scoreSuppliers(v.entries, (sid) => {
