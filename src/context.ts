@@ -186,11 +186,19 @@ export class Context {
 
   /** Profile, base URL and key after precedence (flags > env > stored profile). */
   async settings(): Promise<Settings> {
+    const flags = { ...(this.globals.profile !== undefined ? { profile: this.globals.profile } : {}), ...(this.globals.baseUrl !== undefined ? { baseUrl: this.globals.baseUrl } : {}) };
+    // Scripts and CI usually pass everything in the environment: then the store
+    // (conf, with a JSON-schema validator) is not worth loading at all.
+    const fromEnv = resolveSettings({ flags, env: this.env, lookup: () => undefined });
+    if (fromEnv.apiKey && fromEnv.baseUrl && !flags.profile && !this.env.SRS_PROFILE) {
+      this.addSecret(fromEnv.apiKey);
+      return fromEnv;
+    }
     const store = await this.configStore();
     const warning = store.permissionWarning();
     if (warning) this.warn(warning);
     const s = resolveSettings({
-      flags: { ...(this.globals.profile !== undefined ? { profile: this.globals.profile } : {}), ...(this.globals.baseUrl !== undefined ? { baseUrl: this.globals.baseUrl } : {}) },
+      flags,
       env: this.env,
       lookup: (name) => store.getProfile(name),
       ...(store.currentProfile !== undefined ? { currentProfile: store.currentProfile } : {}),

@@ -75,6 +75,11 @@ export async function printPages<T>(
   flags: ListFlags,
   what: string,
 ): Promise<void> {
+  if (ctx.format !== 'table' && flags.page === undefined && flags.limit === undefined) {
+    // A full listing in a machine format may stream millions of items: favour a
+    // small heap over peak speed (the work here is I/O bound anyway).
+    (await import('node:v8')).setFlagsFromString('--optimize-for-size');
+  }
   const startPage = flags.page ?? 1;
   const iter = pages({
     startPage,

@@ -56,18 +56,23 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
   let n = 0;
   switch (opts.format) {
     case 'json': {
+      // Streamed as one array, written in batches: one write per item costs far more than the JSON.
+      const out = new Batcher(sink);
       for await (const it of items) {
-        await sink.write((n === 0 ? '[\n' : ',\n') + indent(JSON.stringify(it, null, 2)));
+        await out.add((n === 0 ? '[\n' : ',\n') + indent(JSON.stringify(it, null, 2)));
         n++;
       }
-      await sink.write(n === 0 ? '[]\n' : '\n]\n');
+      await out.add(n === 0 ? '[]\n' : '\n]\n');
+      await out.flush();
       return n;
     }
     case 'ndjson': {
+      const out = new Batcher(sink);
       for await (const it of items) {
-        await sink.write(JSON.stringify(it) + '\n');
+        await out.add(JSON.stringify(it) + '\n');
         n++;
       }
+      await out.flush();
       return n;
     }
     case 'csv':
@@ -78,6 +83,42 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
       await sink.write(await horizontalTable(rows, opts.fields ?? columns, opts));
       return rows.length;
     }
+  }
+}
+
+/**
+ * Collects output into ~64 KiB writes. A batch is also flushed whenever the
+ * source has to wait (the next page is being fetched), so NDJSON consumers see
+ * each page as soon as it arrives.
+ */
+class Batcher {
+  #parts: string[] = [];
+  #size = 0;
+  #timer: ReturnType<typeof setImmediate> | undefined;
+  readonly #sink: Sink;
+  constructor(sink: Sink) {
+    this.#sink = sink;
+  }
+  async add(s: string): Promise<void> {
+    this.#parts.push(s);
+    this.#size += s.length;
+    if (this.#size >= 65536) return this.flush();
+    // Flush when the producer pauses (awaiting network): the macrotask runs only then.
+    this.#timer ??= setImmediate(() => {
+      this.#timer = undefined;
+      void this.flush();
+    });
+  }
+  async flush(): Promise<void> {
+    if (this.#timer) {
+      clearImmediate(this.#timer);
+      this.#timer = undefined;
+    }
+    if (!this.#parts.length) return;
+    const chunk = this.#parts.join('');
+    this.#parts = [];
+    this.#size = 0;
+    await this.#sink.write(chunk);
   }
 }
 

@@ -1,0 +1,53 @@
+// Score calculation for 10,000 supplier ids (100 requests of 100 ids) with srs,
+// against the same 100 requests issued by a load generator (autocannon) at the
+// same concurrency (8), both against one emulator process.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { BIN, NODE, median, report, srsEnv, startEmulatorProcess, tempDir, timeOnce } from './common.mjs';
+import { spawnSync } from 'node:child_process';
+
+const N = 10_000;
+const CONCURRENCY = 8;
+const emu = await startEmulatorProcess(['--suppliers', String(N)]);
+try {
+  const env = srsEnv({ SRS_BASE_URL: emu.url, SRS_API_KEY: emu.apiKey });
+  const fx = JSON.parse(spawnSync(NODE, [BIN, 'emulator', 'fixtures', '--suppliers', String(N)], { encoding: 'utf8', env, maxBuffer: 1 << 28 }).stdout);
+  const ids = fx.suppliers.map((s) => s.id);
+  const dir = tempDir();
+  const idsFile = join(dir, 'ids.txt');
+  writeFileSync(idsFile, ids.join('\n'));
+  const bodies = [];
+  for (let i = 0; i < ids.length; i += 100) bodies.push(JSON.stringify({ supplierIds: ids.slice(i, i + 100) }));
+
+  const loadgen = async () => {
+    const t0 = performance.now();
+    const r = await autocannon({
+      url: `${emu.url}/v1/score-calculation`,
+      connections: CONCURRENCY,
+      amount: bodies.length,
+      requests: bodies.map((body) => ({ method: 'POST', path: '/v1/score-calculation', headers: { 'content-type': 'application/json', 'x-api-key': emu.apiKey }, body })),
+    });
+    if (r.non2xx) throw new Error(`load generator got ${r.non2xx} non-2xx answers`);
+    return performance.now() - t0;
+  };
+  const srs = () => timeOnce(NODE, [BIN, 'score', 'calc', '--ids-file', idsFile, '--concurrency', String(CONCURRENCY), '-o', 'json'], { env });
+
+  await loadgen();
+  srs();
+  const a = [];
+  const b = [];
+  for (let i = 0; i < 5; i++) {
+    a.push(srs());
+    b.push(await loadgen());
+  }
+  const ms = median(a);
+  const lg = median(b);
+  report('scorecalc', [
+    { metric: 'srs score calc, 10,000 ids', value: ms, unit: 'ms' },
+    { metric: 'autocannon, same 100 requests, 8 connections', value: lg, unit: 'ms' },
+    { metric: 'srs / load generator', value: ms / lg, unit: 'x', target: '<= 1.5', pass: ms / lg <= 1.5 },
+  ]);
+} finally {
+  await emu.stop();
+}
