@@ -194,6 +194,18 @@ export function createSupplier(ctx: HandlerContext, req: EmulatorRequest): Emula
   return { status: 201, body: out };
 }
 
+/**
+ * Admin route GET /_emulator/suppliers: every stored supplier (seeded, then
+ * created), in store order, as a plain JSON array of {id, name,
+ * customerSupplierId} (null when none), so tests can audit what was stored.
+ */
+export function adminListSuppliers(ctx: HandlerContext): EmulatorResponse {
+  return {
+    status: 200,
+    body: ctx.store.suppliers.map((s) => ({ id: s.id, name: s.name, customerSupplierId: s.customerSupplierId })),
+  };
+}
+
 function requireSupplier(ctx: HandlerContext, req: EmulatorRequest): SupplierRec {
   const id = req.params.id ?? '';
   const s = ctx.store.getSupplier(id);

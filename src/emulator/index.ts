@@ -12,18 +12,25 @@
  * injection) ; state.ts (optional state file). Decisions the spec leaves open
  * are documented where they are made (ordering: store.ts; unknown supplier ids
  * in score calculation and scorecard scores: scoring.ts; state file: state.ts)
- * and summarised in NOTICE.md next to the data notices.
+ * and summarised in NOTICE.md next to the data notices. Fault injection
+ * (latency, 5xx, resets, stalls, rate limiting, failures after commit) is the
+ * layer in faults.ts; the admin route GET /_emulator/suppliers is in routes.ts.
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { isCalendarDate } from '../scoring/model.js';
 import type { LastPageNextPage } from './http-types.js';
+import { describeFaults, FaultInjector, resolveFaults } from './faults.js';
+import type { FaultOptions, FaultStats } from './faults.js';
+import { ADMIN_ROUTES, Router, ROUTES } from './routes.js';
 import { EmulatorScoring } from './scoring.js';
 import { generateSeed } from './seed.js';
 import { createEmulatorServer } from './server.js';
 import type { Layer } from './server.js';
 import { loadState, serializeState, StateWriter } from './state.js';
 import { Store } from './store.js';
+
+export type { FaultOptions, FaultStats } from './faults.js';
 
 export const DEFAULT_SEED = 1;
 export const DEFAULT_SUPPLIERS = 150;
@@ -52,6 +59,15 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** A fixed calendar date (YYYY-MM-DD) for score calculations; default: today in UTC at each request. */
   asOf?: string;
+  /**
+   * Fault injection on /v1/* requests (see faults.ts for the order they apply
+   * in): latency, failRate, failAfterCommitRate, resetRate, rateLimit,
+   * stallRate. Deterministic under `seed`. Invalid values throw. With `log`,
+   * one line per injected fault ("POST /v1/suppliers fault=reset").
+   */
+  faults?: FaultOptions;
+  /** Also serve GET /_emulator/suppliers (x-api-key required): every stored supplier. Default false (404). */
+  admin?: boolean;
 }
 
 export interface RunningEmulator {
@@ -59,7 +75,20 @@ export interface RunningEmulator {
   host: string;
   port: number;
   apiKey: string;
+  /**
+   * What the fault layer injected so far (all zero without faults; `requests`
+   * counts every /v1/* request). Always present on what startEmulator returns
+   * (StartedEmulator); optional here only so that hand-made RunningEmulator
+   * objects (tests wrapping createEmulatorServer) stay valid.
+   */
+  faultStats?(): FaultStats;
+  /** Stops listening, ends stalled requests at once, waits for the others (at most ~2 s), flushes the state file. */
   close(): Promise<void>;
+}
+
+/** What startEmulator returns: a RunningEmulator whose faultStats() is always there. */
+export interface StartedEmulator extends RunningEmulator {
+  faultStats(): FaultStats;
 }
 
 export interface Fixtures {
@@ -88,7 +117,7 @@ export function fixtures(seed: number = DEFAULT_SEED, suppliers: number = DEFAUL
   };
 }
 
-export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<StartedEmulator> {
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log;
   const lastPageNextPage = opts.lastPageNextPage ?? 'null';
@@ -99,6 +128,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     throw new Error(`asOf must be a calendar date YYYY-MM-DD, got ${opts.asOf}`);
   }
   if (opts.apiKey !== undefined && opts.apiKey === '') throw new Error('apiKey must not be empty');
+  const faultConfig = resolveFaults(opts.faults); // throws (an Error) naming the option
   const apiKey = opts.apiKey ?? `emu_${randomBytes(24).toString('base64url')}`;
 
   let seed = opts.seed ?? DEFAULT_SEED;
@@ -143,9 +173,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
 
   const fixedAsOf = opts.asOf;
   const scoring = new EmulatorScoring(store, () => fixedAsOf ?? new Date().toISOString().slice(0, 10));
-  // Fault injection and rate limiting plug in here as layers around request handling (see server.ts).
-  const layers: Layer[] = [];
-  const server = createEmulatorServer({ context: { store, scoring, lastPageNextPage }, apiKey, log, layers });
+  // Fault injection and rate limiting: a layer around request handling (see server.ts and faults.ts).
+  const faults = new FaultInjector(faultConfig, seed, log);
+  if (faults.active) log?.(`injecting faults on /v1/*: ${describeFaults(faultConfig)}`);
+  const layers: Layer[] = [faults.layer];
+  const router = new Router(opts.admin ? [...ROUTES, ...ADMIN_ROUTES] : ROUTES);
+  const server = createEmulatorServer({ context: { store, scoring, lastPageNextPage }, apiKey, log, layers, router });
 
   await new Promise<void>((resolve, reject) => {
     const onError = (e: Error) => reject(e);
@@ -165,6 +198,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     host,
     port,
     apiKey,
+    faultStats: () => faults.stats(),
     close(): Promise<void> {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
@@ -174,6 +208,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
             resolve();
           });
           server.closeIdleConnections();
+          faults.endStalled();
         });
         await writer?.flush();
       })();

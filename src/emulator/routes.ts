@@ -31,6 +31,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/v1/categories', handler: h.listCategories },
 ];
 
+/**
+ * Served only with the emulator's `admin` option (`srs emulator start --admin`),
+ * outside /v1 (so faults never touch them), with the same x-api-key check.
+ */
+export const ADMIN_ROUTES: readonly Route[] = [{ method: 'GET', pattern: '/_emulator/suppliers', handler: h.adminListSuppliers }];
+
 export type RouteMatch =
   | { kind: 'found'; route: Route; params: Record<string, string> }
   | { kind: 'method_not_allowed'; allow: string[] }

@@ -1,9 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { FaultOptions } from '../../emulator/faults.js';
 import type { Opts } from '../kit.js';
 
+/** The fault options of `srs emulator start`, validated; an invalid value is a usage error naming the option. */
+async function faultOptions(opts: Opts): Promise<FaultOptions> {
+  const { parseLatency, parseRate, parseRateLimit, FaultOptionError } = await import('../../emulator/faults.js');
+  const faults: FaultOptions = {};
+  try {
+    if (opts.latency !== undefined) faults.latency = parseLatency(opts.latency, '--latency');
+    if (opts.rateLimit !== undefined) faults.rateLimit = parseRateLimit(opts.rateLimit, '--rate-limit');
+    if (opts.resetRate !== undefined) faults.resetRate = parseRate(opts.resetRate, '--reset-rate');
+    if (opts.failRate !== undefined) faults.failRate = parseRate(opts.failRate, '--fail-rate');
+    if (opts.stallRate !== undefined) faults.stallRate = parseRate(opts.stallRate, '--stall-rate');
+    if (opts.failAfterCommitRate !== undefined) faults.failAfterCommitRate = parseRate(opts.failAfterCommitRate, '--fail-after-commit-rate');
+  } catch (e) {
+    if (e instanceof FaultOptionError) throw new UsageError(e.message);
+    throw e;
+  }
+  return faults;
+}
+
 export async function run(ctx: Context, _args: string[], opts: Opts): Promise<void> {
+  const faults = await faultOptions(opts);
   const { startEmulator, DEFAULT_SEED } = await import('../../emulator/index.js');
+  const { describeFaults, resolveFaults } = await import('../../emulator/faults.js');
   const given = typeof opts.apiKey === 'string' ? opts.apiKey : ctx.env.SRS_EMULATOR_API_KEY;
   const apiKey = given && given.trim() ? given.trim() : randomBytes(16).toString('hex');
   const emu = await startEmulator({
@@ -14,12 +36,18 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     ...(typeof opts.state === 'string' ? { statePath: opts.state } : {}),
     lastPageNextPage: (opts.lastPage as 'null' | 'absent' | 'zero' | 'same' | 'past' | undefined) ?? 'null',
     ...(opts.log ? { log: (line: string) => ctx.stderr(line) } : {}),
+    faults,
+    admin: opts.admin === true,
   });
   // A key the user chose is theirs to know; a generated one must be shown or nobody could use it.
   const info = { url: emu.url, apiKey: given ? '(as given)' : apiKey, seed: typeof opts.seed === 'number' ? opts.seed : DEFAULT_SEED };
   if (ctx.format === 'table') {
     await ctx.sink.write(`SRS_BASE_URL=${info.url}\nSRS_API_KEY=${info.apiKey}\n`);
     ctx.info(`srs emulator listening on ${emu.url} (seed ${info.seed}); Ctrl-C to stop`);
+    const active = describeFaults(resolveFaults(faults, ''));
+    // With --log the emulator itself already said so.
+    if (active && !opts.log) ctx.info(`injecting faults on /v1/*: ${active}`);
+    if (opts.admin === true) ctx.info(`admin route: ${emu.url}/_emulator/suppliers`);
   } else {
     await ctx.sink.write(JSON.stringify(info) + '\n');
   }
