@@ -105,6 +105,7 @@ export class Context {
     const bold = (s: string) => `\u001b[1m${s}\u001b[22m`;
     return {
       format: this.format,
+      pretty: this.io.stdoutIsTTY,
       fields: fields.length ? columnsFromFields(fields) : undefined,
       color: this.color,
       width: this.io.stdoutIsTTY ? this.io.columns : undefined,

@@ -20,6 +20,12 @@ export interface Sink {
 
 export interface RenderOptions {
   format: OutputFormat;
+  /**
+   * Indent JSON for people (stdout is a terminal). Otherwise a list is still one
+   * array, with each element compact on its own line: valid, greppable, and a
+   * fraction of the size and time.
+   */
+  pretty?: boolean;
   /** Explicit columns from --fields (replace the curated ones for table and CSV). */
   fields?: Column[] | undefined;
   color: boolean;
@@ -59,7 +65,8 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
       // Streamed as one array, written in batches: one write per item costs far more than the JSON.
       const out = new Batcher(sink);
       for await (const it of items) {
-        await out.add((n === 0 ? '[\n' : ',\n') + indent(JSON.stringify(it, null, 2)));
+        const text = opts.pretty ? indent(JSON.stringify(it, null, 2)) : JSON.stringify(it);
+        await out.add((n === 0 ? '[\n' : ',\n') + text);
         n++;
       }
       await out.add(n === 0 ? '[]\n' : '\n]\n');
@@ -123,10 +130,7 @@ class Batcher {
 }
 
 function indent(s: string): string {
-  return s
-    .split('\n')
-    .map((l) => '  ' + l)
-    .join('\n');
+  return '  ' + s.replace(/\n/g, '\n  ');
 }
 
 function* once<T>(x: T): Iterable<T> {

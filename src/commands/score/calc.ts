@@ -18,20 +18,52 @@ export interface CalcResult {
   items: ScoreResult[];
 }
 
-/** Sends the ids in batches of at most 100, concurrently, and merges the items in input order. */
-export async function calculate(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number): Promise<CalcResult> {
+/**
+ * Sends the ids in batches of at most 100 with at most `concurrency` batches
+ * outstanding, and yields the results in input order as soon as the earliest
+ * batch is in. Memory is bounded by the window, not by the number of ids.
+ */
+export async function* calculateInOrder(
+  ctx: Context,
+  client: ApiClient,
+  ids: string[],
+  filters: Omit<ScoreCalculationRequest, 'supplierIds'>,
+  concurrency: number,
+): AsyncGenerator<ScoreResult> {
   const requests = chunk(ids, BATCH_SIZE).map((supplierIds) => ({ supplierIds, ...filters }));
-  const responses = await mapConcurrent(requests, concurrency, (req) => client.calculateScores(req));
-  const byId = new Map<string, ScoreResult>();
-  for (const r of responses) for (const item of r.items) if (!byId.has(item.supplierId)) byId.set(item.supplierId, item);
-  const items: ScoreResult[] = [];
+  const pending: Array<Promise<ScoreResult[]> | undefined> = [];
+  let started = 0;
+  let consumed = 0;
+  const fill = () => {
+    while (started < requests.length && started - consumed < concurrency) {
+      const p = client.calculateScores(requests[started]!).then((r) => r.items);
+      p.catch(() => undefined); // surfaced when its turn comes
+      pending[started++] = p;
+    }
+  };
   const missing: string[] = [];
-  for (const id of ids) {
-    const it = byId.get(id);
-    if (it) items.push(it);
-    else missing.push(id);
+  fill();
+  for (let i = 0; i < requests.length; i++) {
+    const items = await pending[i]!;
+    pending[i] = undefined;
+    consumed++;
+    fill();
+    const byId = new Map<string, ScoreResult>();
+    for (const item of items) if (!byId.has(item.supplierId)) byId.set(item.supplierId, item);
+    for (const id of requests[i]!.supplierIds) {
+      const it = byId.get(id);
+      if (it) yield it;
+      else missing.push(id);
+    }
   }
   if (missing.length) ctx.warn(`the service returned no result for ${missing.length} supplier id(s): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
+}
+
+/** All results, in input order (for commands that need them together). */
+export async function calculate(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number): Promise<CalcResult> {
+  const requests = chunk(ids, BATCH_SIZE).map((supplierIds) => ({ supplierIds, ...filters }));
+  const items: ScoreResult[] = [];
+  for await (const it of calculateInOrder(ctx, client, ids, filters, concurrency)) items.push(it);
   return { requests, items };
 }
 
@@ -75,6 +107,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : 8;
   const client = await ctx.client();
   const asOf = todayUtc(ctx.now());
+  if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
+    // Scripts get each result as soon as its batch (and every earlier one) is in.
+    await renderList(ctx.sink, calculateInOrder(ctx, client, ids, filters, concurrency), [], ctx.renderOptions());
+    return;
+  }
   const { requests, items } = await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filters, concurrency));
 
   if (typeof opts.save === 'string') {
