@@ -1,5 +1,5 @@
 import type { SupplierCreateRequest } from '../../api/contract.js';
-import { SupplierCreateRequest as Schema } from '../../api/contract.js';
+import { SupplierInput as Schema } from '../../api/supplier-input.js';
 import { validateRequest } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';

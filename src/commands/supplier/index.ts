@@ -1,5 +1,5 @@
-import { Command } from 'commander';
-import { collect, examples, type Invoke } from '../kit.js';
+import { Command, Option } from 'commander';
+import { collect, examples, positiveInt, type Invoke } from '../kit.js';
 
 export function supplierCommand(invoke: Invoke): Command {
   const cmd = new Command('supplier').description('Create, read and bulk-import suppliers');
@@ -32,5 +32,32 @@ export function supplierCommand(invoke: Invoke): Command {
     'srs supplier get 01h57nhc4sapk2v8c7tqxyz123 -o json | jq .averageScore',
   );
 
-  return cmd;
+  examples(
+    cmd
+      .command('import')
+      .description('Create suppliers in bulk from a CSV export (any common delimiter and encoding); re-runs pick up where a run stopped')
+      .argument('<file>', 'CSV file, or - for stdin')
+      .option('--dry-run', 'validate every row and print the summary; send nothing (no API key needed)')
+      .addOption(new Option('--concurrency <n>', 'requests in flight at once, 1 to 64').argParser(positiveInt('--concurrency', 1, 64)).default(8))
+      .addOption(new Option('--encoding <name>', 'file encoding: auto (BOM, else UTF-8 if valid, else Windows-1252), utf-8, utf-16le, utf-16be, windows-1252, ...').default('auto'))
+      .option('--delimiter <char>', 'field delimiter: , ; | or tab (default: detected from the header line)')
+      .option('--map <header=field>', 'map a column to a field (or to "ignore"), e.g. --map "Lieferant=name"; repeatable', collect)
+      .option('--journal <file>', 'journal of sent rows and outcomes that makes re-runs safe (default: FILE.srs-journal; none for stdin)')
+      .option('--journal-fsync', 'fsync the journal before each request (survives power loss; slower)')
+      .option('--retry-unknown', 'send again the rows whose outcome is unknown (risk: a second supplier if the first attempt went through)')
+      .option('--report <file>', 'write a CSV with every row: line, state, supplierId, customerSupplierId, field, message')
+      .option('--failed <file>', 'write the failed and invalid rows in the input\'s own columns, ready to fix and import again')
+      .option('--quiet', 'no progress on stderr (problems and the summary still show)')
+      .action(invoke(async () => (await import('./import.js')).run)),
+    'srs supplier import vendors.csv --report import-report.csv --failed to-fix.csv',
+    'srs supplier import sap-export.txt --encoding windows-1252 --map "Lieferant=name" --map "Kreditor=customerSupplierId" --dry-run',
+    'gunzip -c suppliers.csv.gz | srs supplier import - --journal suppliers.journal -o json',
+  );
+
+  return examples(
+    cmd,
+    'srs supplier create --name "Rhine Castings" --country DEU',
+    'srs supplier get 01h58vrn1sad1y603je9gbpje8',
+    'srs supplier import vendors.csv --dry-run',
+  );
 }

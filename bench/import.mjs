@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// Benchmark of `srs supplier import` (assumes `npm run build` has run; builds nothing).
+//  1. rows_per_second_20k: a 20,000-row CSV imported into an emulator (spawned with
+//     `srs emulator start --port 0 -o json`), timed as rows / wall-clock seconds of
+//     the whole `srs supplier import` process (start-up included).
+//  2. peak_rss_mb_1m_dry_run: peak RSS of `srs supplier import --dry-run` over a
+//     1,000,000-row CSV (/usr/bin/time when present, else VmHWM polled from /proc).
+// Prints one JSON object on stdout; progress notes go to stderr.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'srs.js');
+const note = (s) => process.stderr.write(`bench/import: ${s}\n`);
+
+if (!existsSync(join(ROOT, 'dist', 'srs.js'))) {
+  note('dist/srs.js is missing: run `npm run build` first');
+  process.exit(2);
+}
+
+const COUNTRIES = ['DEU', 'FRA', 'USA', 'GBR', 'ITA', 'ESP', 'NLD', 'CHN', 'JPN', 'BRA'];
+const INDUSTRIES = ['30202010', '15104050', '15103020', '25203030', '45203015'];
+
+async function writeCsv(path, rows) {
+  const out = createWriteStream(path);
+  const write = async (s) => {
+    if (!out.write(s)) await once(out, 'drain');
+  };
+  await write('Supplier Name,Country,Website,Vendor ID,Industry,Contact Email,First Name,Last Name\n');
+  for (let i = 0; i < rows; i++) {
+    await write(`"Supplier ${i}, Ltd",${COUNTRIES[i % 10]},https://s${i}.example.com,V${String(i).padStart(8, '0')},${INDUSTRIES[i % 5]},buyer${i}@s${i}.example.com,Ann,Lee\n`);
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+function run(cmd, args, env, { pollRss = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let hwmKb = 0;
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    let timer;
+    if (pollRss) {
+      timer = setInterval(() => {
+        try {
+          const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+          if (m) hwmKb = Math.max(hwmKb, Number(m[1]));
+        } catch {
+          /* exited */
+        }
+      }, 20);
+    }
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000, hwmKb });
+    });
+  });
+}
+
+async function startEmulator() {
+  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '-o', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stderr.on('data', () => undefined);
+  const rl = createInterface({ input: child.stdout });
+  const [line] = await once(rl, 'line');
+  const info = JSON.parse(line);
+  return { ...info, stop: () => new Promise((r) => (child.once('close', r), child.kill('SIGTERM'))) };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'srs-bench-import-'));
+const results = [];
+try {
+  // 1. throughput
+  const small = join(dir, 'suppliers-20k.csv');
+  await writeCsv(small, 20_000);
+  const emu = await startEmulator();
+  note(`emulator on ${emu.url}; importing 20,000 rows`);
+  const env = { SRS_BASE_URL: emu.url, SRS_API_KEY: emu.apiKey, SRS_CONFIG_DIR: join(dir, 'config') };
+  const imp = await run(process.execPath, [BIN, 'supplier', 'import', small, '-o', 'json', '--quiet'], env);
+  await emu.stop();
+  const summary = JSON.parse(imp.stdout || '{}');
+  if (imp.code !== 0 || summary.created !== 20_000) throw new Error(`import failed (exit ${imp.code}): ${imp.stderr.slice(0, 500)}`);
+  results.push({ metric: 'rows_per_second_20k', value: Math.round(20_000 / imp.seconds), target: '>= 2000' });
+  note(`20k: ${imp.seconds.toFixed(2)} s wall clock (the command's own summary says ${summary.rowsPerSecond} rows/s)`);
+
+  // 2. memory
+  const big = join(dir, 'suppliers-1m.csv');
+  note('writing 1,000,000 rows');
+  await writeCsv(big, 1_000_000);
+  const hasTime = existsSync('/usr/bin/time');
+  note(`dry run over 1,000,000 rows (${hasTime ? '/usr/bin/time' : 'polling /proc VmHWM'})`);
+  const dry = hasTime
+    ? await run('/usr/bin/time', ['-f', 'SRS_BENCH_MAXRSS_KB=%M', process.execPath, BIN, 'supplier', 'import', big, '--dry-run', '-o', 'json', '--quiet'], {})
+    : await run(process.execPath, [BIN, 'supplier', 'import', big, '--dry-run', '-o', 'json', '--quiet'], {}, { pollRss: true });
+  const drySummary = JSON.parse(dry.stdout || '{}');
+  if (dry.code !== 0 || drySummary.valid !== 1_000_000) throw new Error(`dry run failed (exit ${dry.code}): ${dry.stderr.slice(0, 500)}`);
+  const kb = hasTime ? Number(/SRS_BENCH_MAXRSS_KB=(\d+)/.exec(dry.stderr)?.[1] ?? 0) : dry.hwmKb;
+  results.push({ metric: 'peak_rss_mb_1m_dry_run', value: Math.round(kb / 1024), target: '< 200' });
+  note(`1M dry run: ${dry.seconds.toFixed(1)} s, ${drySummary.rowsPerSecond} rows/s`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+process.stdout.write(JSON.stringify({ name: 'import', results }) + '\n');

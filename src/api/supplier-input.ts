@@ -1,0 +1,88 @@
+/**
+ * SupplierInput: the supplier creation request as a person or a file gives it,
+ * validated before anything is sent. It is the contract's SupplierCreateRequest
+ * with the rules the contract leaves loose made exact:
+ * - countryIso3Code: trimmed and upper-cased, then exactly 3 letters AND a real
+ *   ISO 3166-1 alpha-3 code (the cca3 codes of the npm package world-countries,
+ *   the same list the emulator serves);
+ * - website: a URI with an http or https scheme (a website; `javascript:` or
+ *   `mailto:` URIs are refused);
+ * - contacts[].email: well-formed (the contract's z.email()).
+ * `srs supplier create` and `srs supplier import` (dry run and real run) all
+ * validate with this one schema. Its output is a valid SupplierCreateRequest.
+ *
+ * The country list is loaded on first use, cheaply: the package's JSON file is
+ * scanned for its cca2/cca3 fields (a few ms) instead of being bundled or parsed.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { z } from 'zod';
+import { Contact, SupplierCreateRequest } from './contract.js';
+
+interface CountryCodes {
+  iso3: ReadonlySet<string>;
+  /** alpha-2 -> alpha-3, for "did you mean" hints. */
+  byIso2: ReadonlyMap<string, string>;
+}
+
+let codes: CountryCodes | undefined;
+
+function loadCountryCodes(): CountryCodes {
+  const file = createRequire(import.meta.url).resolve('world-countries/countries.json');
+  const text = readFileSync(file, 'utf8');
+  const iso3 = new Set<string>();
+  const byIso2 = new Map<string, string>();
+  // Each country object carries "cca2" before "cca3"; pair them up without parsing 1.4 MB of JSON.
+  let pending2: string | undefined;
+  for (const m of text.matchAll(/"cca([23])"\s*:\s*"([A-Za-z]{2,3})"/g)) {
+    const value = m[2]!.toUpperCase();
+    if (m[1] === '2') {
+      pending2 = value;
+    } else {
+      iso3.add(value);
+      if (pending2 !== undefined) byIso2.set(pending2, value);
+      pending2 = undefined;
+    }
+  }
+  if (iso3.size < 200) throw new Error(`world-countries: expected about 250 country codes in ${file}, found ${iso3.size}`);
+  return { iso3, byIso2 };
+}
+
+function countryCodes(): CountryCodes {
+  codes ??= loadCountryCodes();
+  return codes;
+}
+
+/** True when `code` (any case) is an ISO 3166-1 alpha-3 code. */
+export function isIso3CountryCode(code: string): boolean {
+  return countryCodes().iso3.has(code.toUpperCase());
+}
+
+/** Every known alpha-3 code (for tests and help). */
+export function iso3CountryCodes(): ReadonlySet<string> {
+  return countryCodes().iso3;
+}
+
+function countryMessage(code: string): string {
+  const hint = code.length === 2 ? countryCodes().byIso2.get(code) : undefined;
+  return `"${code}" is not an ISO 3166-1 alpha-3 country code (${hint ? `did you mean ${hint}?` : 'three letters, e.g. DEU'})`;
+}
+
+const CountryIso3 = z
+  .string()
+  .overwrite((s) => s.trim().toUpperCase())
+  .superRefine((s, ctx) => {
+    if (!/^[A-Z]{3}$/.test(s) || !countryCodes().iso3.has(s)) ctx.addIssue({ code: 'custom', message: countryMessage(s) });
+  });
+
+const Website = z.url({
+  protocol: /^https?$/,
+  error: (iss) => `${typeof iss.input === 'string' ? `"${iss.input.length > 60 ? iss.input.slice(0, 57) + '...' : iss.input}"` : 'website'} is not an http(s) URI (for example https://example.com)`,
+});
+
+export const SupplierInput = SupplierCreateRequest.extend({
+  countryIso3Code: CountryIso3.optional(),
+  website: Website.optional(),
+  contacts: z.array(Contact).optional(),
+});
+export type SupplierInput = z.infer<typeof SupplierInput>;

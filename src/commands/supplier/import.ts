@@ -1,0 +1,96 @@
+/**
+ * srs supplier import FILE|- : the command around src/import/index.ts.
+ * Signals: the first SIGINT/SIGTERM stops the run gracefully (no more rows are
+ * read, in-flight requests finish, journal and reports are written, the summary
+ * is printed, exit 1); the handlers are registered with process.once, so a
+ * second Ctrl-C falls through to Node's default and quits at once (the journal
+ * is already consistent: every line is written before its request leaves).
+ * Exit codes: 0 every row created or skipped; 1 any row invalid, failed or
+ * unknown, or interrupted; 2 the file is unusable (nothing sent); 4 authentication.
+ */
+import type { Context } from '../../context.js';
+import { ExitCode, SrsError } from '../../errors.js';
+import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
+import { problemLine, summaryColumns } from '../../import/report.js';
+import { renderItem } from '../../output/render.js';
+import { requireArg, type Opts } from '../kit.js';
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
+  const file = requireArg(args, 0, 'FILE (a CSV file, or - for stdin)');
+  const controller = new AbortController();
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (ctx.io.stderrIsTTY) ctx.io.stderr.write('\n'); // below the progress line
+    ctx.warn(`${sig}: stopping: no more rows are read, waiting for the requests in flight to finish (press Ctrl-C again to quit at once)`);
+    controller.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let result: ImportResult;
+  try {
+    result = await runImport(
+      {
+        file,
+        encoding: str(opts.encoding),
+        delimiter: str(opts.delimiter),
+        maps: Array.isArray(opts.map) ? (opts.map as string[]) : [],
+        dryRun: opts.dryRun === true,
+        concurrency: typeof opts.concurrency === 'number' ? opts.concurrency : undefined,
+        journal: str(opts.journal),
+        journalFsync: opts.journalFsync === true,
+        retryUnknown: opts.retryUnknown === true,
+        report: str(opts.report),
+        failed: str(opts.failed),
+        quiet: opts.quiet === true,
+        csvRaw: !!ctx.globals.csvRaw,
+      },
+      {
+        client: () => ctx.client(),
+        stdin: ctx.io.stdin,
+        stdinIsTTY: ctx.io.stdinIsTTY,
+        stderrWrite: (s) => void ctx.io.stderr.write(s),
+        stderrIsTTY: ctx.io.stderrIsTTY,
+        warn: (m) => ctx.warn(m),
+        info: (m) => {
+          if (opts.quiet !== true) ctx.info(m);
+        },
+        signal: controller.signal,
+      },
+    );
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+
+  const { summary } = result;
+  if (result.problemCount > 0) {
+    const more = result.problemCount > result.problems.length;
+    ctx.stderr(
+      more
+        ? `problems (the first ${MAX_PROBLEMS_SHOWN} of ${result.problemCount}${summary.report ? `; ${summary.report} lists every row` : '; --report FILE lists every row'}):`
+        : `problems:`,
+    );
+    for (const p of result.problems) ctx.stderr(`  ${problemLine(p)}`);
+  }
+  await renderItem(ctx.sink, summary, ctx.columns(summaryColumns(summary)), ctx.renderOptions());
+
+  if (result.fatal) throw result.fatal;
+  if (result.readError) {
+    if (result.requestsSent === 0) throw result.readError;
+    throw new SrsError('invalid_input', ExitCode.failure, `${result.readError.message} (rows up to line ${summary.stoppedAfterLine} were processed; fix the file and run the same command again)`);
+  }
+  if (result.interrupted) {
+    throw new SrsError('runtime', ExitCode.failure, `interrupted after line ${summary.stoppedAfterLine}: run the same command again to continue${summary.journal ? ` (journal ${summary.journal})` : ''}`);
+  }
+  const bad = summary.invalid + summary.failed + summary.unknown;
+  if (bad > 0) {
+    const parts = [
+      summary.invalid ? `${summary.invalid} invalid` : '',
+      summary.failed ? `${summary.failed} failed` : '',
+      summary.unknown ? `${summary.unknown} unknown (may or may not have been created)` : '',
+    ].filter(Boolean);
+    const what = summary.dryRun ? `${bad} row${bad === 1 ? '' : 's'} would not be imported` : `${bad} row${bad === 1 ? ' was' : 's were'} not created for certain`;
+    throw new SrsError(summary.failed || summary.unknown ? 'api' : 'invalid_input', ExitCode.failure, `${what}: ${parts.join(', ')}`);
+  }
+}

@@ -1,0 +1,430 @@
+/**
+ * The import journal: an append-only JSON-lines file that makes re-runs safe.
+ *
+ *   {"srs":"import-journal","v":1,"file":"/abs/in.csv","size":1234,"head":"<sha256>","headBytes":1234,"started":"…"}
+ *   {"run":"2025-01-01T10:00:00.000Z"}
+ *   {"l":12,"h":"3f2a9c81b7de","s":"sent"}            before the request leaves
+ *   {"l":12,"s":"created","id":"01J…"}                 when the answer arrives
+ *   {"l":13,"s":"failed","m":"HTTP 400: …"}            provably not created
+ *   {"l":14,"s":"unknown","m":"timed out …"}           may or may not have been created
+ *
+ * Each line is written with one fs.writeSync on a file opened for appending,
+ * before the request is sent (for "sent") and as soon as the answer arrives.
+ * The OS page cache survives the process being killed at any point (Ctrl-C,
+ * kill -9); only a power loss or kernel crash can lose the tail, and
+ * --journal-fsync closes that gap (fsync after every "sent" line) at a cost in
+ * throughput. See docs/import.md.
+ *
+ * Binding: the first line records the input's size and the SHA-256 of its
+ * first MiB (the whole file when smaller). A journal whose binding does not
+ * match the input is refused (UsageError, exit 2): it vouches for another file,
+ * or for this file before it was edited. Each "sent" line also carries a short
+ * hash of the row's cells, so a row that differs from what was sent (an edit
+ * the binding cannot see, past the first MiB with the same size) is detected.
+ *
+ * On a re-run, per line (the last record wins):
+ *   created -> skipped ("already created (journal)", with the id);
+ *   sent (no outcome: in flight when the run died) or unknown -> unknown, not
+ *     resent unless --retry-unknown;
+ *   failed -> validated and sent again (it was provably not created);
+ *   a different row hash than the one sent -> unknown unless --retry-unknown
+ *     (unless the earlier outcome was failed).
+ * Invalid and duplicate rows are not journaled: they are re-validated each run.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, existsSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import type { FileIdentity } from './read.js';
+
+export const JOURNAL_MAGIC = 'import-journal';
+export const JOURNAL_VERSION = 1;
+export const JOURNAL_SUFFIX = '.srs-journal';
+
+export type JournalState = 'sent' | 'created' | 'failed' | 'unknown';
+
+export interface JournalHeader {
+  srs: typeof JOURNAL_MAGIC;
+  v: number;
+  file: string | null;
+  size: number | null;
+  head: string;
+  headBytes: number;
+  started: string;
+}
+
+export interface PriorRow {
+  state: JournalState;
+  /** Row hash recorded with the last "sent", when there was one. */
+  hash: string | undefined;
+  id: string | undefined;
+  message: string | undefined;
+}
+
+/** A short hash of a row's cells (48 bits, 12 hex digits): independent of quoting, line endings and encoding. */
+export function rowHash(fields: readonly string[]): string {
+  return createHash('sha256').update(fields.join('\u001f')).digest('hex').slice(0, 12);
+}
+
+const STATE_CODE: Record<JournalState, number> = { sent: 1, created: 2, failed: 3, unknown: 4 };
+const CODE_STATE: readonly (JournalState | undefined)[] = [undefined, 'sent', 'created', 'failed', 'unknown'];
+
+/**
+ * What earlier runs recorded, per line, in compact form: a state byte, a
+ * 48-bit hash and the offset of the created supplier's id per line number
+ * (typed arrays), the ids themselves as UTF-8 in one growing buffer, and the
+ * messages of unknown rows in a map. About 40 bytes per created row, so a
+ * journal of a million rows resumes in about 40 MB.
+ */
+export class JournalHistory {
+  #states = new Uint8Array(1024);
+  #hashes = new Float64Array(1024);
+  /** Offset + 1 of the id in #idBytes (0: none). */
+  #idAt = new Uint32Array(1024);
+  #idLen = new Uint16Array(1024);
+  #idBytes = Buffer.alloc(64 * 1024);
+  #idUsed = 0;
+  readonly #messages = new Map<number, string>();
+  #lines = 0;
+
+  #grow(line: number): void {
+    if (line < this.#states.length) return;
+    let n = this.#states.length;
+    while (n <= line) n *= 2;
+    const grow = <T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const b = make(n);
+      b.set(a);
+      return b;
+    };
+    this.#states = grow(this.#states, (k) => new Uint8Array(k));
+    this.#hashes = grow(this.#hashes, (k) => new Float64Array(k));
+    this.#idAt = grow(this.#idAt, (k) => new Uint32Array(k));
+    this.#idLen = grow(this.#idLen, (k) => new Uint16Array(k));
+  }
+
+  #storeId(line: number, bytes: Uint8Array): void {
+    if (bytes.length > 0xffff || this.#idUsed + bytes.length >= 0xffffffff) return;
+    if (this.#idUsed + bytes.length > this.#idBytes.length) {
+      const next = Buffer.alloc(Math.max(this.#idBytes.length * 2, this.#idUsed + bytes.length));
+      this.#idBytes.copy(next, 0, 0, this.#idUsed);
+      this.#idBytes = next;
+    }
+    this.#idBytes.set(bytes, this.#idUsed);
+    this.#idAt[line] = this.#idUsed + 1;
+    this.#idLen[line] = bytes.length;
+    this.#idUsed += bytes.length;
+  }
+
+  record(line: number, state: JournalState, hash?: string, id?: string, message?: string): void {
+    this.recordRaw(line, STATE_CODE[state], hash !== undefined ? parseInt(hash, 16) : -1, id !== undefined ? Buffer.from(id, 'utf8') : undefined, message);
+  }
+
+  /** `hash`: the 48-bit row hash, or -1 to keep the one recorded; `id`: UTF-8 bytes (copied). */
+  recordRaw(line: number, code: number, hash: number, id?: Uint8Array, message?: string): void {
+    if (!Number.isSafeInteger(line) || line < 1 || line >= 0xffffffff || !CODE_STATE[code]) return;
+    this.#grow(line);
+    if (this.#states[line] === 0) this.#lines++;
+    this.#states[line] = code;
+    if (hash >= 0) this.#hashes[line] = hash + 1;
+    this.#idAt[line] = 0;
+    if (code === STATE_CODE.created && id !== undefined) this.#storeId(line, id);
+    if (message !== undefined && code === STATE_CODE.unknown) this.#messages.set(line, message);
+    else this.#messages.delete(line);
+  }
+
+  /** The recorded hash of a line, -1 when none. */
+  hashOf(line: number): number {
+    const h = line < this.#hashes.length ? this.#hashes[line]! : 0;
+    return h ? h - 1 : -1;
+  }
+
+  get(line: number): PriorRow | undefined {
+    const code = line < this.#states.length ? this.#states[line]! : 0;
+    const state = CODE_STATE[code];
+    if (!state) return undefined;
+    const h = this.#hashes[line]!;
+    const at = this.#idAt[line]!;
+    return {
+      state,
+      hash: h ? (h - 1).toString(16).padStart(12, '0') : undefined,
+      id: at ? this.#idBytes.toString('utf8', at - 1, at - 1 + this.#idLen[line]!) : undefined,
+      message: this.#messages.get(line),
+    };
+  }
+
+  /** Lines with a record. */
+  get size(): number {
+    return this.#lines;
+  }
+}
+
+export type ResumeDecision =
+  | { action: 'send' }
+  | { action: 'skip'; id: string | undefined; message: string }
+  | { action: 'unknown'; message: string };
+
+/** What a re-run does with a valid row, given what earlier runs recorded for its line. */
+export function decideResume(line: number, prior: PriorRow | undefined, hash: string, retryUnknown: boolean): ResumeDecision {
+  if (!prior || prior.state === 'failed') return { action: 'send' };
+  if (retryUnknown && prior.state !== 'created') return { action: 'send' };
+  if (prior.hash !== undefined && prior.hash !== hash) {
+    if (retryUnknown) return { action: 'send' };
+    const what = prior.state === 'created' ? `was created${prior.id ? ` as ${prior.id}` : ''}` : 'was sent';
+    return {
+      action: 'unknown',
+      message: `line ${line} ${what} by an earlier run (journal) but has changed since: not sent again, it could create a second supplier (--retry-unknown sends it anyway)`,
+    };
+  }
+  switch (prior.state) {
+    case 'created':
+      return { action: 'skip', id: prior.id, message: 'already created (journal)' };
+    case 'sent':
+      return {
+        action: 'unknown',
+        message: 'sent by an earlier run that stopped before the answer arrived: the supplier may or may not have been created (--retry-unknown sends it again)',
+      };
+    case 'unknown':
+    default:
+      return {
+        action: 'unknown',
+        message: `outcome unknown in an earlier run${prior.message ? ` (${prior.message})` : ''}: not sent again (--retry-unknown sends it again)`,
+      };
+  }
+}
+
+function describeIdentity(x: { file: string | null; size: number | null; head: string }): string {
+  return `${x.file ?? 'stdin'}, ${x.size === null ? 'size unknown' : `${x.size} bytes`}, first-MiB sha256 ${x.head.slice(0, 12)}…`;
+}
+
+function bindingError(journalPath: string, inputName: string, h: JournalHeader, id: FileIdentity): UsageError {
+  return new UsageError(
+    `journal ${journalPath} belongs to another file, or to ${inputName} before it changed ` +
+      `(journal: ${describeIdentity(h)}; now: ${describeIdentity({ file: id.path, size: id.size, head: id.head })}). ` +
+      `A journal only vouches for the exact file it was started with. To re-import rows after fixing them, import the --failed file of the last run ` +
+      `(it gets its own journal); to start over on purpose, delete the journal or pass --journal NEWFILE (rows already created would be created again).`,
+    { code: 'invalid_input' },
+  );
+}
+
+/** Reads and checks a journal's first line. Undefined when the journal does not exist or is empty. Throws UsageError on a mismatch. */
+export function checkBinding(journalPath: string, inputName: string, id: FileIdentity): JournalHeader | undefined {
+  if (!existsSync(journalPath)) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(journalPath, 'r');
+  } catch (e) {
+    throw new UsageError(`cannot read journal ${journalPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  let first: string;
+  try {
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    if (n === 0) return undefined;
+    const text = buf.subarray(0, n).toString('utf8');
+    const nl = text.indexOf('\n');
+    first = nl >= 0 ? text.slice(0, nl) : text;
+  } finally {
+    closeSync(fd);
+  }
+  let h: JournalHeader;
+  try {
+    h = JSON.parse(first) as JournalHeader;
+  } catch {
+    throw new UsageError(`${journalPath} is not an srs import journal (its first line is not JSON); pass another --journal path`, { code: 'invalid_input' });
+  }
+  if (!h || h.srs !== JOURNAL_MAGIC || typeof h.head !== 'string') {
+    throw new UsageError(`${journalPath} is not an srs import journal; pass another --journal path`, { code: 'invalid_input' });
+  }
+  if (h.v !== JOURNAL_VERSION) throw new UsageError(`journal ${journalPath} has version ${String(h.v)}; this srs writes version ${JOURNAL_VERSION}`);
+  const sameSize = h.size === null || id.size === null ? true : h.size === id.size;
+  if (!sameSize || h.head !== id.head || h.headBytes !== id.headBytes) throw bindingError(journalPath, inputName, h, id);
+  return h;
+}
+
+export interface JournalOpenOptions {
+  fsync: boolean;
+  now: () => Date;
+  /** Called for recoverable oddities (a torn last line, another path). */
+  warn: (msg: string) => void;
+}
+
+export class Journal {
+  readonly path: string;
+  readonly #fd: number;
+  readonly #fsync: boolean;
+  #closed = false;
+
+  private constructor(path: string, fd: number, fsync: boolean) {
+    this.path = path;
+    this.#fd = fd;
+    this.#fsync = fsync;
+  }
+
+  /** Opens (or starts) the journal for an input, loading what earlier runs recorded. */
+  static async open(journalPath: string, inputName: string, id: FileIdentity, opts: JournalOpenOptions): Promise<{ journal: Journal; history: JournalHistory; resumed: boolean }> {
+    const prior = await readJournal(journalPath, inputName, id, opts.warn);
+    const header = prior?.header;
+    const history = prior?.history ?? new JournalHistory();
+    let fd: number;
+    try {
+      fd = openSync(journalPath, 'a', 0o600);
+    } catch (e) {
+      throw new UsageError(`cannot write journal ${journalPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); pass --journal PATH somewhere writable`);
+    }
+    const j = new Journal(journalPath, fd, opts.fsync);
+    if (!header) {
+      const h: JournalHeader = { srs: JOURNAL_MAGIC, v: JOURNAL_VERSION, file: id.path, size: id.size, head: id.head, headBytes: id.headBytes, started: opts.now().toISOString() };
+      const size = fstatSync(fd).size;
+      if (size > 0) j.#write('\n'); // an empty-but-not-quite file: never glue onto junk
+      j.#write(JSON.stringify(h) + '\n');
+    } else if (!endsWithNewline(journalPath)) {
+      j.#write('\n'); // a torn last line (killed mid-write): start clean
+    }
+    j.#write(JSON.stringify({ run: opts.now().toISOString() }) + '\n');
+    if (opts.fsync) fsyncSync(fd);
+    return { journal: j, history, resumed: !!header };
+  }
+
+  #write(s: string): void {
+    const buf = Buffer.from(s, 'utf8');
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.#fd, buf, off, buf.length - off);
+  }
+
+  /** Written before the request leaves. */
+  sent(line: number, hash: string): void {
+    this.#write(`{"l":${line},"h":"${hash}","s":"sent"}\n`);
+    if (this.#fsync) fsyncSync(this.#fd);
+  }
+
+  created(line: number, id: string): void {
+    this.#write(JSON.stringify({ l: line, s: 'created', id }) + '\n');
+  }
+
+  failed(line: number, message: string): void {
+    this.#write(JSON.stringify({ l: line, s: 'failed', m: message.slice(0, 300) }) + '\n');
+  }
+
+  unknown(line: number, message: string): void {
+    this.#write(JSON.stringify({ l: line, s: 'unknown', m: message.slice(0, 300) }) + '\n');
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      fsyncSync(this.#fd);
+    } catch {
+      /* best effort */
+    }
+    closeSync(this.#fd);
+  }
+}
+
+/** Checks the binding and loads what earlier runs recorded, without writing (the dry run uses this). */
+export async function readJournal(journalPath: string, inputName: string, id: FileIdentity, warn: (msg: string) => void): Promise<{ header: JournalHeader; history: JournalHistory } | undefined> {
+  const header = checkBinding(journalPath, inputName, id);
+  if (!header) return undefined;
+  if (header.file !== id.path && header.file !== null && id.path !== null) {
+    warn(`journal ${journalPath} was started for ${header.file}; the content matches, so it is used for ${id.path}`);
+  }
+  const history = new JournalHistory();
+  await loadHistory(journalPath, history, warn);
+  return { header, history };
+}
+
+function endsWithNewline(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return true;
+    const b = Buffer.alloc(1);
+    readSync(fd, b, 0, 1, size - 1);
+    return b[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface JournalLine {
+  l?: unknown;
+  s?: unknown;
+  h?: unknown;
+  id?: unknown;
+  m?: unknown;
+}
+
+const SENT_PREFIX = Buffer.from('{"l":');
+const HASH_MARK = Buffer.from(',"h":"');
+const SENT_TAIL = Buffer.from('","s":"sent"}');
+const CREATED_MARK = Buffer.from(',"s":"created","id":"');
+
+/** `what` at buf[at..] within the line ending at `end`. */
+function startsAt(buf: Buffer, at: number, end: number, what: Buffer): boolean {
+  return at + what.length <= end && buf.compare(what, 0, what.length, at, at + what.length) === 0;
+}
+
+/**
+ * The two lines that make up nearly all of a journal, parsed from bytes without
+ * making strings: {"l":N,"h":"<12 hex>","s":"sent"} and {"l":N,"s":"created","id":"…"}.
+ * Returns false for anything else (parsed with JSON.parse by the caller).
+ */
+function fastLine(buf: Buffer, s: number, e: number, history: JournalHistory): boolean {
+  if (!startsAt(buf, s, e, SENT_PREFIX)) return false;
+  let i = s + SENT_PREFIX.length;
+  let line = 0;
+  const digits = i;
+  while (i < e && buf[i]! >= 0x30 && buf[i]! <= 0x39) line = line * 10 + (buf[i++]! - 0x30);
+  if (i === digits || i - digits > 10) return false;
+  if (e - i === HASH_MARK.length + 12 + SENT_TAIL.length && startsAt(buf, i, e, HASH_MARK) && startsAt(buf, i + HASH_MARK.length + 12, e, SENT_TAIL)) {
+    const h = parseInt(buf.toString('latin1', i + HASH_MARK.length, i + HASH_MARK.length + 12), 16);
+    if (Number.isNaN(h)) return false;
+    history.recordRaw(line, STATE_CODE.sent, h);
+    return true;
+  }
+  if (startsAt(buf, i, e, CREATED_MARK) && e - i >= CREATED_MARK.length + 2 && buf[e - 2] === 0x22 && buf[e - 1] === 0x7d) {
+    const idStart = i + CREATED_MARK.length;
+    const idEnd = e - 2;
+    for (let k = idStart; k < idEnd; k++) if (buf[k] === 0x5c || buf[k] === 0x22) return false; // escapes: leave to JSON.parse
+    history.recordRaw(line, STATE_CODE.created, -1, buf.subarray(idStart, idEnd));
+    return true;
+  }
+  return false;
+}
+
+/** Streams the journal in 1 MiB chunks; memory stays flat however long it is. */
+async function loadHistory(path: string, history: JournalHistory, warn: (msg: string) => void): Promise<void> {
+  let n = 0;
+  let bad = 0;
+  let lastBad = 0;
+  const handle = (buf: Buffer, s: number, e: number) => {
+    n++;
+    if (n === 1 || e === s) return;
+    if (buf[e - 1] === 0x0d) e--;
+    if (fastLine(buf, s, e, history)) return;
+    let rec: JournalLine;
+    try {
+      rec = JSON.parse(buf.toString('utf8', s, e)) as JournalLine;
+    } catch {
+      bad++;
+      lastBad = n;
+      return;
+    }
+    if (typeof rec.l !== 'number' || typeof rec.s !== 'string' || !(rec.s in STATE_CODE)) return;
+    const code = STATE_CODE[rec.s as JournalState];
+    const hash = typeof rec.h === 'string' && /^[0-9a-f]{12}$/.test(rec.h) ? parseInt(rec.h, 16) : -1;
+    history.recordRaw(rec.l, code, hash, typeof rec.id === 'string' ? Buffer.from(rec.id, 'utf8') : undefined, typeof rec.m === 'string' ? rec.m : undefined);
+  };
+  let carry: Buffer = Buffer.alloc(0);
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
+    const buf: Buffer = carry.length ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
+    let s = 0;
+    for (let nl = buf.indexOf(0x0a, s); nl >= 0; nl = buf.indexOf(0x0a, s)) {
+      handle(buf, s, nl);
+      s = nl + 1;
+    }
+    carry = Buffer.from(buf.subarray(s));
+  }
+  if (carry.length) handle(carry, 0, carry.length);
+  // A torn line is expected after a kill; the records around it are intact.
+  if (bad > 0) warn(`journal ${path}: ${bad} unreadable line${bad > 1 ? 's' : ''} ignored (last at line ${lastBad}; a run was killed mid-write?)`);
+}

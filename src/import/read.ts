@@ -1,0 +1,569 @@
+/**
+ * Opens an import file (or stdin) and streams its CSV records with the
+ * physical line each one starts on.
+ *
+ * 1. Peek at the first 1 MiB (read once, also hashed for the journal's binding).
+ * 2. Encoding (unless --encoding): a BOM decides (UTF-8, UTF-16LE, UTF-16BE);
+ *    else NUL bytes at every other position mean UTF-16 without a BOM; else a
+ *    sample that is valid UTF-8 means UTF-8; else Windows-1252. Zip (.xlsx) and
+ *    OLE (.xls) workbooks and other binary files are refused.
+ *    Auto-detected UTF-8 is checked in full while streaming (buffer.isUtf8 per
+ *    chunk): an invalid byte after the sample stops the read with a clear error
+ *    instead of silently storing U+FFFD in supplier names.
+ * 3. Delimiter (unless --delimiter): the most frequent of , ; TAB | outside
+ *    quotes in the header line; an Excel "sep=X" first line is honoured.
+ * 4. csv-parse (bom, relax_column_count, relax_quotes, max_record_size) over the
+ *    decoded stream. Line numbers are counted from each record's raw text
+ *    (csv-parse's own info.lines miscounts CRLF inside quoted fields).
+ *    Blank lines and records whose cells are all empty (Excel's ";;;;") are skipped.
+ *
+ * Back-pressure: 16 KiB file chunks and a parser queue of a few records, so the
+ * reader never runs far ahead of the consumer and memory stays flat.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { resolve as resolvePath } from 'node:path';
+import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
+import { parse as csvParse, type Parser } from 'csv-parse';
+import iconv from 'iconv-lite';
+import { UsageError } from '../errors.js';
+
+export const PEEK_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 16 * 1024;
+/** A record longer than this is a malformed file (typically an unclosed quote), not a supplier. */
+export const MAX_RECORD_CHARS = 1024 * 1024;
+
+export const DELIMITERS = [',', ';', '\t', '|'] as const;
+
+export interface SourceRecord {
+  /** Physical line (1-based) where the record starts. */
+  line: number;
+  fields: string[];
+}
+
+export interface FileIdentity {
+  /** Absolute path, or null for stdin. */
+  path: string | null;
+  /** Size in bytes, or null for stdin. */
+  size: number | null;
+  /** SHA-256 (hex) of the first `headBytes` bytes. */
+  head: string;
+  headBytes: number;
+}
+
+export type EncodingSource = 'bom' | 'detected' | 'flag';
+
+export interface ReadOptions {
+  /** --encoding: auto when undefined or "auto". */
+  encoding?: string | undefined;
+  /** --delimiter: detected when undefined. */
+  delimiter?: string | undefined;
+  /** Records the parser may queue ahead of the consumer. */
+  queue?: number;
+  stdin?: NodeJS.ReadableStream & Readable;
+  stdinIsTTY?: boolean;
+}
+
+/** The file could not be read as CSV (decoding, quoting): nothing after `line` was read. */
+export class ReadError extends UsageError {
+  readonly line: number;
+  constructor(message: string, line: number) {
+    super(message, { code: 'invalid_input' });
+    this.name = 'ReadError';
+    this.line = line;
+  }
+}
+
+export interface InputFile {
+  /** As given on the command line ("-" shows as "stdin"). */
+  name: string;
+  identity: FileIdentity;
+  /** Canonical iconv-style name: utf-8, utf-16le, utf-16be, windows-1252, or what --encoding gave. */
+  encoding: string;
+  encodingSource: EncodingSource;
+  /** The input started with a byte order mark. */
+  bom: boolean;
+  delimiter: string;
+  delimiterSource: 'detected' | 'flag' | 'sep-line';
+  /** Line ending of the header line (for files written back in the input's own shape). */
+  eol: string;
+  header: string[];
+  headerLine: number;
+  /** Data records, in file order. Throws ReadError when the file turns out to be malformed. */
+  records: AsyncGenerator<SourceRecord, void, undefined>;
+  /** Bytes of the input consumed so far. */
+  bytesRead(): number;
+  /** Blank lines and all-empty records skipped so far. */
+  blankRecords(): number;
+  /** Stops reading (releases the file, unblocks a pending read). */
+  destroy(): void;
+}
+
+// ---------------------------------------------------------------- encoding
+
+const ENCODING_ALIASES: Record<string, string> = {
+  utf8: 'utf-8',
+  'utf-8': 'utf-8',
+  utf8bom: 'utf-8',
+  'utf-8-bom': 'utf-8',
+  utf16le: 'utf-16le',
+  'utf-16le': 'utf-16le',
+  utf16be: 'utf-16be',
+  'utf-16be': 'utf-16be',
+  utf16: 'utf-16',
+  'utf-16': 'utf-16',
+  ucs2: 'utf-16le',
+  windows1252: 'windows-1252',
+  'windows-1252': 'windows-1252',
+  cp1252: 'windows-1252',
+  ansi: 'windows-1252',
+  latin1: 'latin1',
+  'iso-8859-1': 'latin1',
+};
+
+/** Resolves --encoding to a name iconv-lite knows; undefined for auto. Throws UsageError for unknown names. */
+export function resolveEncoding(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const key = name.trim().toLowerCase();
+  if (key === '' || key === 'auto') return undefined;
+  const known = ENCODING_ALIASES[key];
+  if (known) return known;
+  if (iconv.encodingExists(key)) return key;
+  throw new UsageError(`--encoding: unknown encoding "${name}" (try auto, utf-8, utf-16le, utf-16be or windows-1252)`);
+}
+
+/** Index up to which `buf` holds only complete UTF-8 sequences (a sample may cut one in half). */
+export function utf8CompleteEnd(buf: Uint8Array): number {
+  const n = buf.length;
+  for (let back = 1; back <= 4 && back <= n; back++) {
+    const b = buf[n - back]!;
+    if ((b & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return need > back ? n - back : n;
+  }
+  return n;
+}
+
+export interface Detected {
+  encoding: string;
+  source: EncodingSource;
+  bom: boolean;
+}
+
+/** Detects the encoding of a sample (the first bytes of the input). `complete`: the sample is the whole input. */
+export function detectEncoding(sample: Buffer, complete: boolean): Detected {
+  if (sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf) return { encoding: 'utf-8', source: 'bom', bom: true };
+  if (sample[0] === 0xff && sample[1] === 0xfe) return { encoding: 'utf-16le', source: 'bom', bom: true };
+  if (sample[0] === 0xfe && sample[1] === 0xff) return { encoding: 'utf-16be', source: 'bom', bom: true };
+  const probe = sample.subarray(0, 4096);
+  let zerosEven = 0;
+  let zerosOdd = 0;
+  for (let i = 0; i < probe.length; i++) if (probe[i] === 0) i % 2 === 0 ? zerosEven++ : zerosOdd++;
+  const half = probe.length / 2;
+  if (zerosOdd > half * 0.3 && zerosEven < half * 0.05) return { encoding: 'utf-16le', source: 'detected', bom: false };
+  if (zerosEven > half * 0.3 && zerosOdd < half * 0.05) return { encoding: 'utf-16be', source: 'detected', bom: false };
+  const upto = complete ? sample.length : utf8CompleteEnd(sample);
+  if (isUtf8(sample.subarray(0, upto))) return { encoding: 'utf-8', source: 'detected', bom: false };
+  return { encoding: 'windows-1252', source: 'detected', bom: false };
+}
+
+/** Refuses workbooks and binary files up front, with a hint. */
+function refuseBinary(name: string, sample: Buffer, encoding: string): void {
+  if (sample.length >= 4 && sample[0] === 0x50 && sample[1] === 0x4b && sample[2] === 0x03 && sample[3] === 0x04) {
+    throw new UsageError(`${name} is a zip file (an Excel .xlsx workbook?), not CSV: save it as "CSV UTF-8" and import that`, { code: 'invalid_input' });
+  }
+  if (sample.length >= 4 && sample[0] === 0xd0 && sample[1] === 0xcf && sample[2] === 0x11 && sample[3] === 0xe0) {
+    throw new UsageError(`${name} is an Excel .xls workbook, not CSV: save it as "CSV UTF-8" and import that`, { code: 'invalid_input' });
+  }
+  if (!encoding.startsWith('utf-16') && sample.subarray(0, 65536).includes(0)) {
+    throw new UsageError(`${name} contains NUL bytes: it is not a text file in ${encoding} (is it UTF-16 without a byte order mark? try --encoding utf-16le)`, {
+      code: 'invalid_input',
+    });
+  }
+}
+
+// ---------------------------------------------------------------- delimiter
+
+/** Picks the delimiter from the header line: the most frequent of , ; TAB | outside quotes (ties: that order). */
+export function detectDelimiter(text: string): string {
+  const counts = new Map<string, number>(DELIMITERS.map((d) => [d, 0]));
+  let quoted = false;
+  let sawContent = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      quoted = !quoted;
+      sawContent = true;
+      continue;
+    }
+    if (quoted) continue;
+    if (c === '\n' || c === '\r') {
+      if (sawContent) break; // end of the header line (leading blank lines are skipped)
+      continue;
+    }
+    sawContent = true;
+    const n = counts.get(c);
+    if (n !== undefined) counts.set(c, n + 1);
+  }
+  let best: string = ',';
+  let bestN = 0;
+  for (const d of DELIMITERS) {
+    const n = counts.get(d)!;
+    if (n > bestN) {
+      best = d;
+      bestN = n;
+    }
+  }
+  return best;
+}
+
+export function resolveDelimiter(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const named: Record<string, string> = { comma: ',', semicolon: ';', tab: '\t', '\\t': '\t', pipe: '|' };
+  const d = named[value.toLowerCase()] ?? value;
+  if (d.length !== 1 || d === '"' || d === '\n' || d === '\r') {
+    throw new UsageError(`--delimiter must be one character such as , ; | or "tab" (got "${value}")`);
+  }
+  return d;
+}
+
+function detectEol(text: string): string {
+  const i = text.search(/[\r\n]/);
+  if (i < 0) return '\n';
+  if (text[i] === '\r') return text[i + 1] === '\n' ? '\r\n' : '\r';
+  return '\n';
+}
+
+// ---------------------------------------------------------------- streams
+
+/** Passes bytes through, failing at the first invalid UTF-8 sequence (sequences split across chunks are handled). */
+class Utf8Check extends Transform {
+  #carry: Buffer = Buffer.alloc(0);
+  #offset = 0;
+  constructor() {
+    super({ highWaterMark: CHUNK_BYTES });
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    const buf = this.#carry.length ? Buffer.concat([this.#carry, chunk]) : chunk;
+    const end = utf8CompleteEnd(buf);
+    if (!isUtf8(buf.subarray(0, end))) {
+      cb(new Error(`invalid UTF-8 near byte ${this.#offset + firstInvalidUtf8(buf.subarray(0, end))}`));
+      return;
+    }
+    this.#offset += end;
+    this.#carry = Buffer.from(buf.subarray(end));
+    cb(null, buf.subarray(0, end));
+  }
+  override _flush(cb: TransformCallback): void {
+    if (this.#carry.length) cb(new Error(`invalid UTF-8 at the end of the input (byte ${this.#offset}: a cut-off multi-byte character)`));
+    else cb();
+  }
+}
+
+function firstInvalidUtf8(buf: Buffer): number {
+  let lo = 0;
+  let hi = buf.length;
+  // Largest valid prefix by bisection (isUtf8 is fast; sequences can't be cut meaningfully here, so allow a few bytes slack).
+  while (hi - lo > 4) {
+    const mid = (lo + hi) >> 1;
+    const cut = utf8CompleteEnd(buf.subarray(0, mid));
+    if (isUtf8(buf.subarray(0, cut))) lo = cut;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Counts line breaks (CRLF, CR or LF each count once). */
+export function countLineBreaks(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 10) n++;
+    else if (c === 13) {
+      n++;
+      if (s.charCodeAt(i + 1) === 10) i++;
+    }
+  }
+  return n;
+}
+
+const isBlankRecord = (fields: string[]): boolean => {
+  for (const f of fields) if (f.trim() !== '') return false;
+  return true;
+};
+
+interface Source {
+  stream: Readable;
+  bytesRead: () => number;
+  identity: FileIdentity;
+  sample: Buffer;
+  complete: boolean;
+  destroy: () => void;
+}
+
+async function openSource(path: string, opts: ReadOptions): Promise<Source> {
+  if (path === '-') {
+    const stdin = opts.stdin;
+    if (!stdin) throw new UsageError('no stdin to read from');
+    if (opts.stdinIsTTY) throw new UsageError('"-" reads the CSV from stdin, but stdin is a terminal; pipe or redirect the file in');
+    const iter = stdin[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+    const peeked: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    while (size < PEEK_BYTES) {
+      const r = await iter.next();
+      if (r.done) {
+        done = true;
+        break;
+      }
+      const b = Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value);
+      peeked.push(b);
+      size += b.length;
+    }
+    const sample = Buffer.concat(peeked);
+    const headBytes = Math.min(sample.length, PEEK_BYTES);
+    let read = 0;
+    async function* chain(): AsyncGenerator<Buffer> {
+      for (const b of peeked) {
+        read += b.length;
+        yield b;
+      }
+      peeked.length = 0;
+      if (done) return;
+      for (;;) {
+        const r = await iter.next();
+        if (r.done) return;
+        const b = Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value);
+        read += b.length;
+        yield b;
+      }
+    }
+    const stream = Readable.from(chain(), { objectMode: false, highWaterMark: CHUNK_BYTES });
+    return {
+      stream,
+      bytesRead: () => read,
+      identity: { path: null, size: null, head: sha256(sample.subarray(0, headBytes)), headBytes },
+      sample,
+      complete: done,
+      destroy: () => {
+        stream.destroy();
+        void iter.return?.();
+      },
+    };
+  }
+  const abs = resolvePath(path);
+  let fd: number;
+  try {
+    fd = openSync(abs, 'r');
+  } catch (e) {
+    throw new UsageError(`cannot read ${path}${describeFsError(e)}`);
+  }
+  let size: number;
+  let sample: Buffer;
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw new UsageError(`${path} is a directory, not a CSV file`);
+    size = st.size;
+    sample = Buffer.alloc(Math.min(size || PEEK_BYTES, PEEK_BYTES));
+    let got = 0;
+    while (got < sample.length) {
+      const n = readSync(fd, sample, got, sample.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    sample = sample.subarray(0, got);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read ${path}${describeFsError(e)}`);
+  } finally {
+    closeSync(fd);
+  }
+  const stream = createReadStream(abs, { highWaterMark: CHUNK_BYTES });
+  return {
+    stream,
+    bytesRead: () => stream.bytesRead,
+    identity: { path: abs, size, head: sha256(sample), headBytes: sample.length },
+    sample,
+    complete: sample.length >= size,
+    destroy: () => stream.destroy(),
+  };
+}
+
+function describeFsError(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT') return ' (no such file)';
+  if (code === 'EACCES' || code === 'EPERM') return ' (permission denied)';
+  if (code === 'EISDIR') return ' (it is a directory)';
+  return code ? ` (${code})` : '';
+}
+
+export function sha256(b: Uint8Array | string): string {
+  return createHash('sha256').update(b).digest('hex');
+}
+
+/** Opens the input, detects its shape, reads the header. The data records then stream from `records`. */
+export async function openInput(path: string, opts: ReadOptions = {}): Promise<InputFile> {
+  const name = path === '-' ? 'stdin' : path;
+  const forcedEncoding = resolveEncoding(opts.encoding);
+  const forcedDelimiter = resolveDelimiter(opts.delimiter);
+  const src = await openSource(path, opts);
+  try {
+    return await openParsed(name, src, forcedEncoding, forcedDelimiter, opts);
+  } catch (e) {
+    src.destroy();
+    throw e;
+  }
+}
+
+async function openParsed(name: string, src: Source, forcedEncoding: string | undefined, forcedDelimiter: string | undefined, opts: ReadOptions): Promise<InputFile> {
+  if (src.sample.length === 0) throw new UsageError(`${name} is empty: expected a CSV file with a header line`, { code: 'invalid_input' });
+  let det: Detected;
+  if (forcedEncoding) {
+    const s = src.sample;
+    const bom =
+      (forcedEncoding === 'utf-8' && s[0] === 0xef && s[1] === 0xbb && s[2] === 0xbf) ||
+      (forcedEncoding.startsWith('utf-16') && ((s[0] === 0xff && s[1] === 0xfe) || (s[0] === 0xfe && s[1] === 0xff)));
+    det = { encoding: forcedEncoding, source: 'flag', bom };
+  } else {
+    det = detectEncoding(src.sample, src.complete);
+  }
+  refuseBinary(name, src.sample, det.encoding);
+
+  // Decode the sample once, for the delimiter and the line ending.
+  const sampleText = iconv.decode(src.sample.subarray(0, 256 * 1024), det.encoding === 'utf-16' ? 'utf-16' : det.encoding).replace(/^\uFEFF/, '');
+  const firstLine = /^[^\r\n]*/.exec(sampleText.replace(/^[\r\n]+/, ''))?.[0] ?? '';
+  const sepLine = /^sep=(.)$/i.exec(firstLine);
+  let delimiter: string;
+  let delimiterSource: InputFile['delimiterSource'];
+  if (forcedDelimiter) {
+    delimiter = forcedDelimiter;
+    delimiterSource = 'flag';
+  } else if (sepLine) {
+    delimiter = sepLine[1]!;
+    delimiterSource = 'sep-line';
+  } else {
+    delimiter = detectDelimiter(sampleText);
+    delimiterSource = 'detected';
+  }
+  const eol = detectEol(sampleText);
+
+  const queue = Math.max(2, opts.queue ?? 16);
+  const parser: Parser = csvParse({
+    delimiter,
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    raw: true,
+    max_record_size: MAX_RECORD_CHARS,
+    // csv-parse passes these on to its Transform: the queue of records ahead of the consumer.
+    // (Not `highWaterMark`: Node lets it override readableHighWaterMark, making the queue 16,384 records.)
+    ...({ readableHighWaterMark: queue, writableHighWaterMark: CHUNK_BYTES } as object),
+  });
+
+  const stages: Array<NodeJS.ReadableStream | NodeJS.WritableStream> = [src.stream];
+  if (det.encoding === 'utf-8') {
+    if (det.source !== 'flag') stages.push(new Utf8Check());
+  } else {
+    stages.push(iconv.decodeStream(det.encoding, { stripBOM: true }) as unknown as NodeJS.ReadWriteStream);
+  }
+  stages.push(parser);
+  let pipeError: Error | undefined;
+  pipeline(stages, (err) => {
+    if (err) pipeError = err;
+  });
+
+  const iter = parser[Symbol.asyncIterator]() as AsyncIterator<{ record: string[]; raw: string }>;
+  let line = 1;
+  let blank = 0;
+  let destroyed = false;
+
+  const toReadError = (e: unknown, at: number): Error => {
+    if (e instanceof ReadError) return e;
+    const err = (pipeError ?? e) as Error & { code?: string };
+    const msg = err?.message ?? String(err);
+    if (/UTF-8/.test(msg)) {
+      return new ReadError(`${name}: ${msg}: the file is not valid UTF-8 after all; pass its real encoding, e.g. --encoding windows-1252`, at);
+    }
+    if (err?.code === 'CSV_MAX_RECORD_SIZE') {
+      return new ReadError(`${name}: the record starting at line ${at} is longer than ${MAX_RECORD_CHARS} characters (an unclosed quote?)`, at);
+    }
+    if (err?.code === 'CSV_QUOTE_NOT_CLOSED') {
+      return new ReadError(`${name}: the quoted field starting at line ${at} is never closed`, at);
+    }
+    if (typeof err?.code === 'string' && err.code.startsWith('CSV_')) {
+      return new ReadError(`${name}: malformed CSV in the record starting at line ${at}: ${msg.replace(/\s+/g, ' ')}`, at);
+    }
+    return new ReadError(`${name}: cannot read at line ${at}: ${msg}`, at);
+  };
+
+  const next = async (): Promise<{ record: string[]; line: number } | undefined> => {
+    let r: IteratorResult<{ record: string[]; raw: string }>;
+    try {
+      r = await iter.next();
+    } catch (e) {
+      if (destroyed) return undefined;
+      throw toReadError(e, line);
+    }
+    if (r.done) {
+      if (pipeError && !destroyed) throw toReadError(pipeError, line);
+      return undefined;
+    }
+    const start = line;
+    line += countLineBreaks(r.value.raw);
+    return { record: r.value.record, line: start };
+  };
+
+  // The header: the first record that is not blank (after an Excel "sep=" line).
+  let header: string[] | undefined;
+  let headerLine = 0;
+  let first = true;
+  for (;;) {
+    const r = await next();
+    if (!r) break;
+    if (first && sepLine && !forcedDelimiter && r.record.length <= 2 && /^sep=$/i.test(r.record[0] ?? '')) {
+      first = false;
+      continue;
+    }
+    first = false;
+    if (isBlankRecord(r.record)) continue;
+    header = r.record.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h));
+    headerLine = r.line;
+    break;
+  }
+  if (!header) throw new UsageError(`${name} has no header line (it is empty or blank)`, { code: 'invalid_input' });
+
+  async function* records(): AsyncGenerator<SourceRecord, void, undefined> {
+    for (;;) {
+      const r = await next();
+      if (!r) return;
+      if (isBlankRecord(r.record)) {
+        blank++;
+        continue;
+      }
+      yield { line: r.line, fields: r.record };
+    }
+  }
+
+  return {
+    name,
+    identity: src.identity,
+    encoding: det.encoding,
+    encodingSource: det.source,
+    bom: det.bom,
+    delimiter,
+    delimiterSource,
+    eol,
+    header,
+    headerLine,
+    records: records(),
+    bytesRead: src.bytesRead,
+    blankRecords: () => blank,
+    destroy: () => {
+      if (destroyed) return;
+      destroyed = true;
+      src.destroy();
+      parser.destroy();
+    },
+  };
+}

@@ -1,0 +1,256 @@
+/**
+ * What an import writes besides the journal:
+ * - --report FILE: one CSV row per input row (line, state, supplierId,
+ *   customerSupplierId, field, message), streamed with csv-stringify;
+ * - --failed FILE: the failed and invalid rows in the input's own shape (same
+ *   header, delimiter, line ending and encoding, BOM if the input had one),
+ *   ready to fix and import again;
+ * - the summary (rendered by the command) and the first problems (stderr).
+ * Rows reach the writers in line order (see Reorder).
+ */
+import { createWriteStream, openSync, type WriteStream } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { pipeline } from 'node:stream';
+import { stringify, type Stringifier } from 'csv-stringify';
+import iconv from 'iconv-lite';
+import { UsageError } from '../errors.js';
+import type { Column } from '../output/columns.js';
+import { guardCsvCell } from '../output/sanitize.js';
+
+export const ROW_STATES = ['created', 'skipped', 'invalid', 'failed', 'unknown', 'valid'] as const;
+export type RowState = (typeof ROW_STATES)[number];
+
+export interface RowOutcome {
+  line: number;
+  state: RowState;
+  supplierId?: string | undefined;
+  customerSupplierId?: string | undefined;
+  field?: string | undefined;
+  message?: string | undefined;
+  /** The row's cells, kept only for rows that go to the --failed file. */
+  fields?: readonly string[] | undefined;
+}
+
+export const REPORT_HEADER = ['line', 'state', 'supplierId', 'customerSupplierId', 'field', 'message'] as const;
+
+/** A CSV file written through csv-stringify, honouring back-pressure. */
+class CsvFile {
+  readonly path: string;
+  readonly #csv: Stringifier;
+  readonly #out: WriteStream;
+  #error: Error | undefined;
+  readonly #done: Promise<void>;
+
+  constructor(path: string, flag: string, csv: Stringifier, encode?: NodeJS.ReadWriteStream) {
+    this.path = path;
+    this.#csv = csv;
+    // Opened here, synchronously: an unwritable path fails before anything is sent (exit 2).
+    let fd: number;
+    try {
+      fd = openSync(path, 'w', 0o644);
+    } catch (e) {
+      throw new UsageError(`${flag}: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    this.#out = createWriteStream(path, { fd });
+    if (encode) csv.setEncoding('utf8'); // iconv-lite's encoder takes strings
+    const stages: Array<NodeJS.ReadableStream | NodeJS.WritableStream> = encode ? [csv, encode, this.#out] : [csv, this.#out];
+    // pipeline() propagates an error from any stage to all of them, so close() always settles.
+    this.#done = new Promise<void>((resolve) => {
+      pipeline(stages, (err) => {
+        if (err) this.#error ??= err;
+        resolve();
+      });
+    });
+  }
+
+  /** False when the caller should await drain() before writing more. */
+  write(record: readonly string[]): boolean {
+    if (this.#error) throw new Error(`cannot write ${this.path}: ${this.#error.message}`);
+    return this.#csv.write(record as string[]);
+  }
+
+  drain(): Promise<void> {
+    if (this.#error || !this.#csv.writableNeedDrain) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.#csv.off('drain', done);
+        this.#csv.off('close', done);
+        resolve();
+      };
+      this.#csv.once('drain', done);
+      this.#csv.once('close', done);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.#csv.destroyed) this.#csv.end();
+    await this.#done;
+    if (this.#error) throw new Error(`cannot write ${this.path}: ${this.#error.message}`);
+  }
+}
+
+export class ReportWriter {
+  readonly #file: CsvFile;
+  readonly #guard: (s: string) => string;
+
+  constructor(path: string, opts: { csvRaw: boolean }) {
+    this.#file = new CsvFile(path, '--report', stringify({ header: true, columns: [...REPORT_HEADER] }));
+    this.#guard = opts.csvRaw ? (s) => s : guardCsvCell;
+  }
+
+  get path(): string {
+    return this.#file.path;
+  }
+
+  write(o: RowOutcome): boolean {
+    const g = this.#guard;
+    return this.#file.write([String(o.line), o.state, o.supplierId ?? '', g(o.customerSupplierId ?? ''), o.field ?? '', g(o.message ?? '')]);
+  }
+
+  drain(): Promise<void> {
+    return this.#file.drain();
+  }
+
+  close(): Promise<void> {
+    return this.#file.close();
+  }
+}
+
+export interface InputShape {
+  header: readonly string[];
+  delimiter: string;
+  eol: string;
+  encoding: string;
+  bom: boolean;
+}
+
+/** The rows to fix, in the input's own columns, delimiter, line ending and encoding. */
+export class FailedWriter {
+  readonly #file: CsvFile;
+  readonly #width: number;
+
+  constructor(path: string, shape: InputShape) {
+    const utf8 = shape.encoding === 'utf-8';
+    const csv = stringify({ delimiter: shape.delimiter, record_delimiter: shape.eol === '\r\n' ? 'windows' : shape.eol === '\r' ? 'mac' : 'unix', bom: utf8 && shape.bom });
+    const enc = shape.encoding === 'utf-16' ? 'utf-16le' : shape.encoding;
+    const encode = utf8 ? undefined : (iconv.encodeStream(enc, { addBOM: shape.bom || enc.startsWith('utf-16') }) as unknown as NodeJS.ReadWriteStream);
+    this.#file = new CsvFile(path, '--failed', csv, encode);
+    this.#width = shape.header.length;
+    this.#file.write(shape.header);
+  }
+
+  get path(): string {
+    return this.#file.path;
+  }
+
+  write(fields: readonly string[]): boolean {
+    // Same width as the header: a short row is padded, extra trailing cells are kept.
+    const row = fields.length >= this.#width ? fields : [...fields, ...Array<string>(this.#width - fields.length).fill('')];
+    return this.#file.write(row);
+  }
+
+  drain(): Promise<void> {
+    return this.#file.drain();
+  }
+
+  close(): Promise<void> {
+    return this.#file.close();
+  }
+}
+
+/** Refuses output paths that would overwrite the input or each other. */
+export function checkOutputPaths(input: string, outputs: Record<string, string | undefined>): void {
+  const seen = new Map<string, string>();
+  if (input !== '-') seen.set(resolvePath(input), 'the input file');
+  for (const [flag, p] of Object.entries(outputs)) {
+    if (p === undefined) continue;
+    const abs = resolvePath(p);
+    const clash = seen.get(abs);
+    if (clash) throw new UsageError(`${flag} ${p} is ${clash}: choose another path`);
+    seen.set(abs, flag);
+  }
+}
+
+/** Emits outcomes in line order, whatever order the requests finish in. */
+export class Reorder {
+  readonly #pending = new Map<number, RowOutcome>();
+  #next = 0;
+  readonly #emit: (o: RowOutcome) => void;
+
+  constructor(emit: (o: RowOutcome) => void) {
+    this.#emit = emit;
+  }
+
+  /** `seq` is the row's position among processed rows (0, 1, 2, …). */
+  done(seq: number, o: RowOutcome): void {
+    if (seq !== this.#next) {
+      this.#pending.set(seq, o);
+      return;
+    }
+    this.#emit(o);
+    this.#next++;
+    for (let x = this.#pending.get(this.#next); x !== undefined; x = this.#pending.get(this.#next)) {
+      this.#pending.delete(this.#next);
+      this.#emit(x);
+      this.#next++;
+    }
+  }
+
+  get waiting(): number {
+    return this.#pending.size;
+  }
+}
+
+export interface ImportSummary {
+  file: string;
+  dryRun: boolean;
+  created: number;
+  /** Dry run only: rows that would be sent. */
+  valid?: number;
+  skipped: number;
+  invalid: number;
+  failed: number;
+  unknown: number;
+  total: number;
+  elapsedSeconds: number;
+  rowsPerSecond: number;
+  /** False when the run stopped before the end of the file. */
+  complete: boolean;
+  stopReason?: string | undefined;
+  /** The last line processed, when the run stopped early (rows after it were not read). */
+  stoppedAfterLine?: number | undefined;
+  journal?: string | undefined;
+  report?: string | undefined;
+  failedFile?: string | undefined;
+}
+
+const col = (path: string, header: string, align?: 'right'): Column => ({ path, header, ...(align ? { align } : {}) });
+
+export function summaryColumns(s: ImportSummary): Column[] {
+  return [
+    col('file', 'FILE'),
+    ...(s.dryRun ? [col('valid', 'VALID (WOULD SEND)', 'right')] : [col('created', 'CREATED', 'right')]),
+    col('skipped', 'SKIPPED', 'right'),
+    col('invalid', 'INVALID', 'right'),
+    ...(s.dryRun ? [] : [col('failed', 'FAILED', 'right'), col('unknown', 'UNKNOWN', 'right')]),
+    col('total', 'TOTAL ROWS', 'right'),
+    col('elapsedSeconds', 'ELAPSED S', 'right'),
+    col('rowsPerSecond', 'ROWS/S', 'right'),
+    ...(s.complete ? [] : [col('stopReason', 'STOPPED'), col('stoppedAfterLine', 'STOPPED AFTER LINE', 'right')]),
+    ...(s.journal ? [col('journal', 'JOURNAL')] : []),
+    ...(s.report ? [col('report', 'REPORT')] : []),
+    ...(s.failedFile ? [col('failedFile', 'FAILED ROWS FILE')] : []),
+  ];
+}
+
+export const PROBLEM_STATES: ReadonlySet<RowState> = new Set<RowState>(['invalid', 'failed', 'unknown']);
+
+/** A row worth showing a person: invalid, failed, unknown, or a duplicate that was skipped. */
+export function isProblem(o: RowOutcome): boolean {
+  return PROBLEM_STATES.has(o.state) || (o.state === 'skipped' && !!o.message?.startsWith('duplicate'));
+}
+
+export function problemLine(o: RowOutcome): string {
+  const id = o.customerSupplierId ? ` [${o.customerSupplierId}]` : '';
+  return `line ${o.line}: ${o.state}${id}: ${o.message ?? ''}`;
+}

@@ -1,0 +1,107 @@
+/**
+ * Bounded-concurrency sending over the client's shared keep-alive pool.
+ * The import loop awaits capacity() before it reads the next row, so the
+ * parser never runs further ahead than its small record queue, and at most
+ * `concurrency` requests are in flight. Each row is sent once: the client
+ * retries what is provably safe by itself; the import never resends a row.
+ * A failure is classified by classifyCreateFailure (src/api/outcome.ts), the
+ * single rule for what a failed create means.
+ */
+import type { SupplierCreateRequest } from '../api/contract.js';
+import { classifyCreateFailure } from '../api/outcome.js';
+import { AuthError, UsageError, type SrsError } from '../errors.js';
+
+/** What the import needs from the API client. */
+export interface SupplierCreator {
+  createSupplier(body: SupplierCreateRequest): Promise<{ id: string }>;
+}
+
+export type SendOutcome =
+  | { state: 'created'; id: string }
+  | { state: 'failed'; message: string }
+  | { state: 'unknown'; message: string }
+  /** The run must stop (authentication). `row` is what it means for this row. */
+  | { state: 'fatal'; error: SrsError; row: { state: 'failed' | 'unknown'; message: string } };
+
+function withStatus(message: string, status: number | undefined): string {
+  if (status === undefined || /^HTTP \d{3}/.test(message)) return message;
+  return `HTTP ${status}: ${message}`;
+}
+
+/** Sends one row and classifies the answer. Never throws. */
+export async function sendOne(client: SupplierCreator, request: SupplierCreateRequest): Promise<SendOutcome> {
+  try {
+    const res = await client.createSupplier(request);
+    return { state: 'created', id: res.id };
+  } catch (e) {
+    const c = classifyCreateFailure(e);
+    switch (c.state) {
+      case 'failed':
+        return { state: 'failed', message: withStatus(c.message, c.status) };
+      case 'unknown':
+        return { state: 'unknown', message: c.message };
+      case 'fatal': {
+        // Authentication was refused (4xx) and a local usage error never left: neither created anything.
+        const notCreated = c.error instanceof AuthError || c.error instanceof UsageError;
+        return { state: 'fatal', error: c.error, row: { state: notCreated ? 'failed' : 'unknown', message: c.error.message } };
+      }
+    }
+  }
+}
+
+export class Sender {
+  readonly #client: SupplierCreator;
+  readonly #limit: number;
+  #inFlight = 0;
+  #sent = 0;
+  #waiters: Array<() => void> = [];
+  #error: unknown;
+
+  constructor(client: SupplierCreator, concurrency: number) {
+    this.#client = client;
+    this.#limit = concurrency;
+  }
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** An exception thrown by a `done` callback (e.g. the report could not be written). */
+  get error(): unknown {
+    return this.#error;
+  }
+
+  /** Requests started so far. */
+  get sent(): number {
+    return this.#sent;
+  }
+
+  /** Resolves when another request may start. */
+  capacity(): Promise<void> {
+    if (this.#inFlight < this.#limit) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** Resolves when nothing is in flight. */
+  async idle(): Promise<void> {
+    while (this.#inFlight > 0) await new Promise<void>((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** Starts a request now (the caller awaited capacity()); `done` runs with its outcome. */
+  start(request: SupplierCreateRequest, done: (o: SendOutcome) => void): void {
+    this.#inFlight++;
+    this.#sent++;
+    void sendOne(this.#client, request).then((o) => {
+      this.#inFlight--;
+      try {
+        done(o);
+      } catch (e) {
+        this.#error ??= e;
+      } finally {
+        const waiters = this.#waiters;
+        this.#waiters = [];
+        for (const w of waiters) w();
+      }
+    });
+  }
+}

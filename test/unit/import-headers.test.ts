@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { ALIASES, FIELDS, fieldForHeader, mapHeaders, normalizeHeader, parseMapSpecs } from '../../src/import/headers.js';
+
+describe('header normalisation and aliases', () => {
+  it('drops case, spaces, underscores, hyphens and dots', () => {
+    expect(normalizeHeader('Supplier_Name')).toBe('suppliername');
+    expect(normalizeHeader(' Customer-Supplier.Id ')).toBe('customersupplierid');
+    expect(normalizeHeader('\uFEFFName')).toBe('name');
+  });
+
+  it.each([
+    ['name', 'name'],
+    ['Supplier Name', 'name'],
+    ['VENDOR NAME', 'name'],
+    ['Company', 'name'],
+    ['country', 'countryIso3Code'],
+    ['Country Code', 'countryIso3Code'],
+    ['ISO3', 'countryIso3Code'],
+    ['countryIso3Code', 'countryIso3Code'],
+    ['Website', 'website'],
+    ['URL', 'website'],
+    ['Homepage', 'website'],
+    ['Customer Supplier ID', 'customerSupplierId'],
+    ['Vendor ID', 'customerSupplierId'],
+    ['external_id', 'customerSupplierId'],
+    ['Supplier Number', 'customerSupplierId'],
+    ['customerSupplierId', 'customerSupplierId'],
+    ['Industry Codes', 'industryCodes'],
+    ['industry', 'industryCodes'],
+    ['GICS', 'industryCodes'],
+    ['Category IDs', 'categoryIds'],
+    ['categories', 'categoryIds'],
+    ['Contact Email', 'contactEmail'],
+    ['E-Mail', 'contactEmail'],
+    ['email', 'contactEmail'],
+    ['First Name', 'contactFirstName'],
+    ['Contact First Name', 'contactFirstName'],
+    ['last_name', 'contactLastName'],
+    ['Contact Last Name', 'contactLastName'],
+  ])('%s -> %s', (header, field) => {
+    expect(fieldForHeader(header)).toBe(field);
+  });
+
+  it('knows nothing about other columns', () => {
+    expect(fieldForHeader('Payment Terms')).toBeUndefined();
+    expect(fieldForHeader('Name 2')).toBeUndefined();
+    expect(fieldForHeader('id')).toBeUndefined();
+  });
+
+  it('has aliases for every field and no alias twice', () => {
+    for (const f of FIELDS) expect(ALIASES[f].length).toBeGreaterThan(0);
+  });
+});
+
+describe('--map', () => {
+  it('parses "Header=field" (split at the last "="), aliases and ignore', () => {
+    expect(parseMapSpecs(['Lieferant=name', 'A=B=supplier name', 'Junk=ignore', 'Land=country code'])).toEqual([
+      { header: 'Lieferant', target: 'name' },
+      { header: 'A=B', target: 'name' },
+      { header: 'Junk', target: 'ignore' },
+      { header: 'Land', target: 'countryIso3Code' },
+    ]);
+  });
+
+  it('rejects a missing "=" and unknown fields', () => {
+    expect(() => parseMapSpecs(['Lieferant'])).toThrow(UsageError);
+    expect(() => parseMapSpecs(['Lieferant=colour'])).toThrow(/unknown field "colour"/);
+  });
+});
+
+describe('mapHeaders', () => {
+  it('maps by alias and warns once per column that is not imported', () => {
+    const m = mapHeaders(['Vendor ID', 'Vendor Name', 'Payment Terms', '', 'Country']);
+    expect(m.index).toEqual({ customerSupplierId: 0, name: 1, countryIso3Code: 4 });
+    expect(m.warnings).toHaveLength(1);
+    expect(m.warnings[0]).toContain('"Payment Terms" is not a supplier field');
+    expect(m.columns[3]!.source).toBe('empty');
+  });
+
+  it('an explicit --map wins over an alias, and the loser is named', () => {
+    const m = mapHeaders(['Name', 'Legal Entity'], parseMapSpecs(['legal entity=name']));
+    expect(m.index.name).toBe(1);
+    expect(m.warnings).toEqual(['column "Name" is not imported: name comes from "Legal Entity" (--map)']);
+  });
+
+  it('ignore silences a column', () => {
+    const m = mapHeaders(['name', 'Payment Terms'], parseMapSpecs(['payment terms=ignore']));
+    expect(m.warnings).toEqual([]);
+  });
+
+  it('two columns for one field is an error that suggests the fix', () => {
+    expect(() => mapHeaders(['Name', 'Company'])).toThrow(/columns "Name", "Company" all map to name: keep one with --map, e.g. --map "Company=ignore"/);
+  });
+
+  it('no name column: UsageError naming the columns found', () => {
+    let err: unknown;
+    try {
+      mapHeaders(['Vendor ID', 'Country', '']);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).exitCode).toBe(2);
+    expect((err as Error).message).toContain('columns found: "Vendor ID", "Country"');
+  });
+
+  it('--map naming a column the file lacks is an error', () => {
+    expect(() => mapHeaders(['name'], parseMapSpecs(['Lieferant=name']))).toThrow(/no column "Lieferant"/);
+  });
+});

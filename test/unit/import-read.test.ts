@@ -1,0 +1,223 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import iconv from 'iconv-lite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import {
+  countLineBreaks,
+  detectDelimiter,
+  detectEncoding,
+  openInput,
+  ReadError,
+  resolveDelimiter,
+  resolveEncoding,
+  utf8CompleteEnd,
+  type InputFile,
+} from '../../src/import/read.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'srs-import-read-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const file = (content: Buffer | string): string => {
+  const p = join(dir, `f${n++}.csv`);
+  writeFileSync(p, content);
+  return p;
+};
+
+async function all(input: InputFile): Promise<Array<[number, string[]]>> {
+  const out: Array<[number, string[]]> = [];
+  for await (const r of input.records) out.push([r.line, r.fields]);
+  input.destroy();
+  return out;
+}
+
+describe('encoding detection', () => {
+  it('a BOM decides', () => {
+    expect(detectEncoding(Buffer.from([0xef, 0xbb, 0xbf, 0x61]), true)).toEqual({ encoding: 'utf-8', source: 'bom', bom: true });
+    expect(detectEncoding(Buffer.from([0xff, 0xfe, 0x61, 0]), true)).toEqual({ encoding: 'utf-16le', source: 'bom', bom: true });
+    expect(detectEncoding(Buffer.from([0xfe, 0xff, 0, 0x61]), true)).toEqual({ encoding: 'utf-16be', source: 'bom', bom: true });
+  });
+
+  it('UTF-16 without a BOM shows as NUL bytes at every other position', () => {
+    expect(detectEncoding(iconv.encode('name,country\nAcme,DEU\n', 'utf-16le'), true).encoding).toBe('utf-16le');
+    expect(detectEncoding(iconv.encode('name,country\nAcme,DEU\n', 'utf-16be'), true).encoding).toBe('utf-16be');
+  });
+
+  it('valid UTF-8 is UTF-8, anything else Windows-1252', () => {
+    expect(detectEncoding(Buffer.from('name\nMüller\n'), true).encoding).toBe('utf-8');
+    expect(detectEncoding(Buffer.from('name\nplain ascii\n'), true).encoding).toBe('utf-8');
+    expect(detectEncoding(iconv.encode('name\nMüller € Söhne\n', 'windows-1252'), true).encoding).toBe('windows-1252');
+  });
+
+  it('a sample cut inside a multi-byte character is still UTF-8', () => {
+    const b = Buffer.from('ab€', 'utf8'); // € is 3 bytes
+    const cut = b.subarray(0, b.length - 1);
+    expect(utf8CompleteEnd(cut)).toBe(2);
+    expect(detectEncoding(cut, false).encoding).toBe('utf-8');
+    expect(detectEncoding(cut, true).encoding).toBe('windows-1252'); // the whole input ends mid-character
+  });
+
+  it('--encoding names', () => {
+    expect(resolveEncoding(undefined)).toBeUndefined();
+    expect(resolveEncoding('auto')).toBeUndefined();
+    expect(resolveEncoding('UTF8')).toBe('utf-8');
+    expect(resolveEncoding('cp1252')).toBe('windows-1252');
+    expect(resolveEncoding('UTF-16LE')).toBe('utf-16le');
+    expect(resolveEncoding('iso-8859-15')).toBe('iso-8859-15');
+    expect(() => resolveEncoding('klingon')).toThrow(UsageError);
+  });
+});
+
+describe('delimiter detection', () => {
+  it.each([
+    ['name,country,website\n', ','],
+    ['name;country;website\n', ';'],
+    ['name\tcountry\twebsite\n', '\t'],
+    ['name|country|website\n', '|'],
+    ['"a,b";c;d\n', ';'],
+    ['Name;Address, City;Country\n', ';'],
+    ['\n\nname;country\n', ';'],
+    ['name\n', ','],
+    ['a,b;c\nx;y;z;w;v\n', ','], // only the header line counts; a tie goes to ","
+  ])('%j -> %j', (text, d) => expect(detectDelimiter(text)).toBe(d));
+
+  it('--delimiter accepts names', () => {
+    expect(resolveDelimiter('tab')).toBe('\t');
+    expect(resolveDelimiter('semicolon')).toBe(';');
+    expect(resolveDelimiter('|')).toBe('|');
+    expect(() => resolveDelimiter(';;')).toThrow(UsageError);
+    expect(() => resolveDelimiter('"')).toThrow(UsageError);
+  });
+});
+
+describe('line breaks', () => {
+  it('counts CRLF, CR and LF once each', () => {
+    expect(countLineBreaks('a\r\nb\nc\rd')).toBe(3);
+    expect(countLineBreaks('abc')).toBe(0);
+    expect(countLineBreaks('\r\n\r\n')).toBe(2);
+  });
+});
+
+describe('openInput', () => {
+  const rows = 'name,country\r\nMüller,DEU\r\n"Multi\r\nLine",FRA\r\n\r\n,,\r\nLast,ITA';
+
+  it.each([
+    ['utf-8', Buffer.from(rows, 'utf8'), 'detected'],
+    ['utf-8 BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(rows, 'utf8')]), 'bom'],
+    ['utf-16le BOM', iconv.encode(rows, 'utf-16le', { addBOM: true }), 'bom'],
+    ['utf-16be BOM', iconv.encode(rows, 'utf-16be', { addBOM: true }), 'bom'],
+    ['windows-1252', iconv.encode(rows, 'windows-1252'), 'detected'],
+  ])('%s: same header, records and start lines', async (_label, bytes, source) => {
+    const input = await openInput(file(bytes));
+    expect(input.encodingSource).toBe(source);
+    expect(input.header).toEqual(['name', 'country']);
+    expect(input.headerLine).toBe(1);
+    expect(input.delimiter).toBe(',');
+    expect(input.eol).toBe('\r\n');
+    expect(await all(input)).toEqual([
+      [2, ['Müller', 'DEU']],
+      [3, ['Multi\r\nLine', 'FRA']],
+      [7, ['Last', 'ITA']],
+    ]);
+    expect(input.blankRecords()).toBe(2);
+  });
+
+  it('honours an Excel "sep=" line and a forced delimiter', async () => {
+    const a = await openInput(file('sep=|\nname|country\nA|DEU\n'));
+    expect([a.delimiter, a.delimiterSource, a.headerLine]).toEqual(['|', 'sep-line', 2]);
+    expect(await all(a)).toEqual([[3, ['A', 'DEU']]]);
+    const b = await openInput(file('name;x\nA,B;C\n'), { delimiter: ',' });
+    expect(b.header).toEqual(['name;x']);
+    expect(await all(b)).toEqual([[2, ['A', 'B;C']]]);
+  });
+
+  it('keeps trailing empty cells and lets rows be short or long', async () => {
+    const input = await openInput(file('name,country,,\nA,DEU,,\nB\nC,FRA,x,y,z\n'));
+    expect(input.header).toEqual(['name', 'country', '', '']);
+    expect(await all(input)).toEqual([
+      [2, ['A', 'DEU', '', '']],
+      [3, ['B']],
+      [4, ['C', 'FRA', 'x', 'y', 'z']],
+    ]);
+  });
+
+  it('reads stdin', async () => {
+    const stdin = Readable.from([Buffer.from('name\n'), Buffer.from('A\nB\n')]);
+    const input = await openInput('-', { stdin });
+    expect(input.name).toBe('stdin');
+    expect(input.identity.path).toBeNull();
+    expect(input.identity.size).toBeNull();
+    expect(await all(input)).toEqual([
+      [2, ['A']],
+      [3, ['B']],
+    ]);
+    await expect(openInput('-', { stdin: Readable.from([]), stdinIsTTY: true })).rejects.toThrow(/stdin is a terminal/);
+  });
+
+  it('refuses what is not a CSV file, before reading rows', async () => {
+    await expect(openInput(join(dir, 'nope.csv'))).rejects.toThrow(/no such file/);
+    const sub = join(dir, 'adir');
+    mkdirSync(sub);
+    await expect(openInput(sub)).rejects.toThrow(/directory/);
+    await expect(openInput(file(''))).rejects.toThrow(/is empty/);
+    await expect(openInput(file('\n\n  \n'))).rejects.toThrow(/no header line/);
+    await expect(openInput(file(Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3])))).rejects.toThrow(/xlsx/);
+    await expect(openInput(file(Buffer.from('name\nA\u0000B\n')))).rejects.toThrow(/NUL bytes/);
+  });
+
+  it('invalid UTF-8 after the detection sample stops the read with a ReadError that names the fix', async () => {
+    const head = 'name\n' + 'Plain ascii row\n'.repeat(80_000); // > 1 MiB of ASCII
+    const bytes = Buffer.concat([Buffer.from(head), iconv.encode('Müller\n', 'windows-1252'), Buffer.from('After\n')]);
+    const input = await openInput(file(bytes));
+    expect(input.encoding).toBe('utf-8');
+    let count = 0;
+    let err: unknown;
+    try {
+      for await (const _ of input.records) count++;
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ReadError);
+    expect((err as Error).message).toContain('--encoding windows-1252');
+    expect(count).toBeLessThanOrEqual(80_000);
+    // Forced, the same bytes read fine.
+    const forced = await openInput(file(bytes), { encoding: 'windows-1252' });
+    const recs = await all(forced);
+    expect(recs.at(-2)).toEqual([80_002, ['Müller']]);
+  });
+
+  it('an unclosed quote is a ReadError naming the line where the record starts', async () => {
+    const input = await openInput(file('name,country\nA,DEU\n"Broken,FRA\nC,ITA\n'));
+    const seen: number[] = [];
+    let err: unknown;
+    try {
+      for await (const r of input.records) seen.push(r.line);
+    } catch (e) {
+      err = e;
+    }
+    expect(seen).toEqual([2]);
+    expect(err).toBeInstanceOf(ReadError);
+    expect((err as ReadError).line).toBe(3);
+    expect((err as Error).message).toMatch(/line 3/);
+  });
+
+  it('back-pressure: reading a few rows of a large file reads only a few chunks of it', async () => {
+    const big = 'name,country\n' + 'Some Supplier Name Ltd,DEU\n'.repeat(400_000); // ~10 MB
+    const input = await openInput(file(big), { queue: 16 });
+    let k = 0;
+    for await (const _ of input.records) if (++k === 100) break;
+    await new Promise((r) => setTimeout(r, 50)); // let any read-ahead happen
+    expect(input.bytesRead()).toBeLessThan(256 * 1024);
+    input.destroy();
+  });
+
+  it('records the identity the journal binds to', async () => {
+    const p = file('name\nA\n');
+    const input = await openInput(p);
+    expect(input.identity).toMatchObject({ path: p, size: 7, headBytes: 7 });
+    expect(input.identity.head).toMatch(/^[0-9a-f]{64}$/);
+    input.destroy();
+  });
+});

@@ -1,0 +1,287 @@
+/**
+ * runImport in-process against a fake client: outcome classification, line
+ * order, bounded concurrency, stopping (auth, Ctrl-C) and the journal's resume
+ * rules. The real HTTP path is covered by test/integration/import.test.ts.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SupplierCreateRequest } from '../../src/api/contract.js';
+import { ApiError, AuthError, BadResponseError, NetworkError } from '../../src/errors.js';
+import { runImport, type ImportDeps, type ImportOptions, type RowOutcome, type SupplierCreator } from '../../src/import/index.js';
+import { Progress } from '../../src/import/progress.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'srs-import-run-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+function csv(rows: string[], header = 'name,country,customerSupplierId'): string {
+  const p = join(dir, `in${n++}.csv`);
+  writeFileSync(p, [header, ...rows].join('\n') + '\n');
+  return p;
+}
+const rowsOf = (count: number, prefix = 'R') => Array.from({ length: count }, (_, i) => `${prefix} ${i},DEU,${prefix}-${i}`);
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+
+interface Harness {
+  deps: ImportDeps;
+  rows: RowOutcome[];
+  warnings: string[];
+  stderr: string[];
+  clientCalls: () => number;
+}
+
+function harness(client: SupplierCreator | undefined, extra: Partial<ImportDeps> = {}): Harness {
+  const rows: RowOutcome[] = [];
+  const warnings: string[] = [];
+  const stderr: string[] = [];
+  let calls = 0;
+  const deps: ImportDeps = {
+    client: async () => {
+      calls++;
+      if (!client) throw new Error('the dry run must not create a client');
+      return client;
+    },
+    stderrWrite: (s) => void stderr.push(s),
+    stderrIsTTY: false,
+    warn: (m) => void warnings.push(m),
+    info: () => undefined,
+    onRow: (o) => void rows.push(o),
+    ...extra,
+  };
+  return { deps, rows, warnings, stderr, clientCalls: () => calls };
+}
+
+const run = (o: ImportOptions, h: Harness) => runImport({ quiet: true, ...o }, h.deps);
+
+/** A client answering from a function of the request, after a random delay (so answers arrive out of order). */
+function fakeClient(answer: (body: SupplierCreateRequest) => string | Error, maxDelayMs = 3) {
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const seen: string[] = [];
+  const client: SupplierCreator = {
+    async createSupplier(body) {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      seen.push(body.customerSupplierId ?? body.name);
+      try {
+        await tick(Math.random() * maxDelayMs);
+        const a = answer(body);
+        if (a instanceof Error) throw a;
+        return { id: a };
+      } finally {
+        inFlight--;
+      }
+    },
+  };
+  return { client, seen, maxInFlight: () => maxInFlight };
+}
+
+describe('outcomes', () => {
+  it('classifies each failure with classifyCreateFailure and reports every row once, in line order', async () => {
+    const errors: Record<string, Error> = {
+      'E-400': new ApiError({ status: 400, method: 'POST', path: '/v1/suppliers', serviceMessage: 'unknown industry code' }),
+      'E-429': new ApiError({ status: 429, method: 'POST', path: '/v1/suppliers', serviceMessage: 'slow down' }),
+      'E-503': new ApiError({ status: 503, method: 'POST', path: '/v1/suppliers' }),
+      'E-500': new ApiError({ status: 500, method: 'POST', path: '/v1/suppliers' }),
+      'E-refused': new NetworkError({ method: 'POST', path: '/v1/suppliers', reason: 'connection refused', notSent: true }),
+      'E-reset': new NetworkError({ method: 'POST', path: '/v1/suppliers', reason: 'connection dropped', notSent: false }),
+      'E-badbody': new BadResponseError({ method: 'POST', path: '/v1/suppliers', status: 201, reason: 'body.id missing' }),
+    };
+    const file = csv([...Object.keys(errors).map((k) => `${k},DEU,${k}`), 'Fine,DEU,OK-1', 'Bad,XX,BAD-1', 'Dup,DEU,OK-1']);
+    const f = fakeClient((b) => errors[b.customerSupplierId!] ?? `id-${b.customerSupplierId}`);
+    const h = harness(f.client);
+    const r = await run({ file, report: join(dir, 'outcomes.csv'), failed: join(dir, 'outcomes-failed.csv') }, h);
+    expect(h.rows.map((x) => [x.line, x.state, x.message ?? ''])).toEqual([
+      [2, 'failed', 'HTTP 400: unknown industry code'],
+      [3, 'failed', 'HTTP 429: slow down'],
+      [4, 'failed', 'HTTP 503'],
+      [5, 'unknown', expect.stringContaining('HTTP 500')],
+      [6, 'failed', expect.stringContaining('connection refused')],
+      [7, 'unknown', expect.stringContaining('may or may not have been created')],
+      [8, 'unknown', expect.stringContaining('unreadable')],
+      [9, 'created', ''],
+      [10, 'invalid', expect.stringContaining('"XX"')],
+      [11, 'skipped', 'duplicate customerSupplierId of line 9'],
+    ]);
+    expect(r.summary).toMatchObject({ created: 1, failed: 4, unknown: 3, invalid: 1, skipped: 1, total: 10, complete: true });
+    expect(r.problemCount).toBe(9);
+    // --failed holds the failed and invalid rows (not unknown ones) in the input's columns.
+    expect(readFileSync(join(dir, 'outcomes-failed.csv'), 'utf8')).toBe(
+      'name,country,customerSupplierId\nE-400,DEU,E-400\nE-429,DEU,E-429\nE-503,DEU,E-503\nE-refused,DEU,E-refused\nBad,XX,BAD-1\n',
+    );
+    const journal = readFileSync(file + '.srs-journal', 'utf8');
+    expect(journal.match(/"s":"sent"/g)).toHaveLength(8);
+    expect(journal).toContain('{"l":9,"s":"created","id":"id-OK-1"}');
+  });
+
+  it('keeps report rows in line order whatever order the answers come in', async () => {
+    const file = csv(rowsOf(300));
+    const f = fakeClient((b) => `id-${b.customerSupplierId}`, 10);
+    const h = harness(f.client);
+    await run({ file, concurrency: 16 }, h);
+    expect(h.rows.map((x) => x.line)).toEqual(Array.from({ length: 300 }, (_, i) => i + 2));
+    expect(new Set(f.seen).size).toBe(300);
+  });
+
+  it('a dry run never creates a client and reports valid rows', async () => {
+    const file = csv(['A,DEU,1', 'B,XX,2']);
+    const h = harness(undefined);
+    const r = await run({ file, dryRun: true }, h);
+    expect(h.clientCalls()).toBe(0);
+    expect(r.summary).toMatchObject({ dryRun: true, valid: 1, invalid: 1, created: 0 });
+  });
+});
+
+describe('bounded concurrency', () => {
+  it('never has more than --concurrency requests in flight, and reads no rows past them', async () => {
+    const file = csv(rowsOf(200));
+    const pending: Array<() => void> = [];
+    let calls = 0;
+    const client: SupplierCreator = {
+      createSupplier: (b) =>
+        new Promise((resolve) => {
+          calls++;
+          pending.push(() => resolve({ id: `id-${b.customerSupplierId}` }));
+        }),
+    };
+    const h = harness(client);
+    const done = run({ file, concurrency: 4 }, h);
+    await tick(30);
+    expect(calls).toBe(4);
+    expect(h.rows).toHaveLength(0);
+    for (let i = 0; i < 200; i++) {
+      while (pending.length === 0) await tick(1);
+      expect(pending.length).toBeLessThanOrEqual(4);
+      pending.shift()!();
+      await tick(0);
+    }
+    const r = await done;
+    expect(r.summary.created).toBe(200);
+  });
+
+  it('rejects a concurrency outside 1..64', async () => {
+    await expect(run({ file: csv(['A,DEU,1']), concurrency: 65 }, harness(undefined))).rejects.toThrow(/between 1 and 64/);
+  });
+});
+
+describe('stopping', () => {
+  it('an authentication failure stops sending, waits for the requests in flight and records them', async () => {
+    const file = csv(rowsOf(500));
+    const f = fakeClient(() => new AuthError('POST /v1/suppliers: the service rejected the API key (HTTP 401)', { status: 401 }), 5);
+    const h = harness(f.client);
+    const r = await run({ file, concurrency: 8 }, h);
+    expect(r.fatal).toBeInstanceOf(AuthError);
+    expect(r.summary.complete).toBe(false);
+    expect(r.summary.stopReason).toBe('authentication failed');
+    expect(f.seen.length).toBeLessThanOrEqual(16);
+    expect(r.summary.failed).toBe(f.seen.length); // every request sent got an outcome
+    expect(r.summary.total).toBe(h.rows.length);
+    const journal = readFileSync(file + '.srs-journal', 'utf8');
+    expect(journal.match(/"s":"sent"/g)!.length).toBe(journal.match(/"s":"failed"/g)!.length);
+  });
+
+  it('an abort (Ctrl-C) stops reading; in-flight rows finish; every row read has one outcome', async () => {
+    const file = csv(rowsOf(2000));
+    const ctl = new AbortController();
+    let created = 0;
+    const f = fakeClient(() => {
+      if (++created === 100) ctl.abort();
+      return `id-${created}`;
+    }, 2);
+    const h = harness(f.client, { signal: ctl.signal });
+    const r = await run({ file, concurrency: 8 }, h);
+    expect(r.interrupted).toBe(true);
+    expect(r.summary).toMatchObject({ complete: false, stopReason: 'interrupted', unknown: 0, failed: 0 });
+    expect(r.summary.created).toBe(f.seen.length);
+    expect(r.summary.created).toBeLessThan(130);
+    expect(h.rows.map((x) => x.line)).toEqual(Array.from({ length: r.summary.total }, (_, i) => i + 2));
+    expect(r.summary.stoppedAfterLine).toBe(r.summary.total + 1);
+  });
+});
+
+describe('resuming from the journal', () => {
+  it('skips created rows, reports sent-without-answer as unknown, resends failed rows; --retry-unknown resends unknown ones', async () => {
+    const file = csv(rowsOf(6));
+    // A first run: rows 2..7; the client fails row R-2, leaves R-3 unknown, creates the rest.
+    const first = fakeClient((b) =>
+      b.customerSupplierId === 'R-2'
+        ? new ApiError({ status: 400, method: 'POST', path: '/v1/suppliers', serviceMessage: 'no' })
+        : b.customerSupplierId === 'R-3'
+          ? new ApiError({ status: 502, method: 'POST', path: '/v1/suppliers' })
+          : `id-${b.customerSupplierId}`,
+    );
+    await run({ file }, harness(first.client));
+    // Simulate a run killed while R-5 (line 7) was in flight: a "sent" after its "created" with no answer.
+    const journalPath = file + '.srs-journal';
+    const lines = readFileSync(journalPath, 'utf8');
+    const sentR5 = lines.split('\n').find((l) => l.startsWith('{"l":7,') && l.includes('"sent"'))!;
+    writeFileSync(journalPath, lines + sentR5 + '\n');
+
+    const second = fakeClient((b) => `id2-${b.customerSupplierId}`);
+    const h2 = harness(second.client);
+    const r2 = await run({ file }, h2);
+    expect(h2.rows.map((x) => [x.line, x.state, x.supplierId ?? ''])).toEqual([
+      [2, 'skipped', 'id-R-0'],
+      [3, 'skipped', 'id-R-1'],
+      [4, 'created', 'id2-R-2'], // failed before: provably not created, sent again
+      [5, 'unknown', ''], // unknown before: not resent
+      [6, 'skipped', 'id-R-4'],
+      [7, 'unknown', ''], // in flight when the "run died"
+    ]);
+    expect(second.seen).toEqual(['R-2']);
+    expect(r2.summary.unknown).toBe(2);
+
+    const third = fakeClient((b) => `id3-${b.customerSupplierId}`);
+    const h3 = harness(third.client);
+    const r3 = await run({ file, retryUnknown: true }, h3);
+    expect(third.seen.sort()).toEqual(['R-3', 'R-5']);
+    expect(r3.summary).toMatchObject({ created: 2, skipped: 4, unknown: 0 });
+  });
+
+  it('a dry run predicts from the journal without writing to it', async () => {
+    const file = csv(rowsOf(3));
+    await run({ file }, harness(fakeClient((b) => `id-${b.customerSupplierId}`).client));
+    const before = readFileSync(file + '.srs-journal', 'utf8');
+    const h = harness(undefined);
+    const r = await run({ file, dryRun: true }, h);
+    expect(r.summary).toMatchObject({ skipped: 3, valid: 0 });
+    expect(readFileSync(file + '.srs-journal', 'utf8')).toBe(before);
+  });
+
+  it('refuses output paths that would overwrite the input', async () => {
+    const file = csv(['A,DEU,1']);
+    await expect(run({ file, report: file }, harness(undefined))).rejects.toThrow(/is the input file/);
+    await expect(run({ file, journal: join(dir, 'x.j'), report: join(dir, 'x.j') }, harness(undefined))).rejects.toThrow(/--report .* is --journal/);
+  });
+});
+
+describe('progress', () => {
+  const counts = { rows: 1234, problems: 2, bytes: 512 * 1024 };
+  it('on a TTY: one line redrawn with \\r, only when it changes', () => {
+    const out: string[] = [];
+    let t = 0;
+    const p = new Progress({ write: (s) => out.push(s), tty: true, quiet: false, totalBytes: 1024 * 1024, verb: 'importing', counts: () => counts, now: () => t });
+    t = 1000;
+    p.tick();
+    p.tick();
+    expect(out).toEqual(['\r\u001b[2Kimporting: 1,234 rows (50% of 1.0 MB), 1,234 rows/s, 2 problems']);
+    p.stop();
+    expect(out.at(-1)).toBe('\r\u001b[2K');
+  });
+
+  it('without a TTY: plain lines, no carriage returns; --quiet: nothing', () => {
+    const out: string[] = [];
+    const p = new Progress({ write: (s) => out.push(s), tty: false, quiet: false, totalBytes: undefined, verb: 'validating', counts: () => counts, now: () => 2000 });
+    p.tick();
+    expect(out).toHaveLength(1);
+    expect(out[0]).not.toContain('\r');
+    expect(out[0]!.endsWith('\n')).toBe(true);
+    const quiet: string[] = [];
+    const q = new Progress({ write: (s) => quiet.push(s), tty: true, quiet: true, totalBytes: 1, verb: 'x', counts: () => counts });
+    q.start();
+    q.tick();
+    q.stop();
+    expect(quiet).toEqual([]);
+  });
+});

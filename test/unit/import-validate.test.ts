@@ -1,0 +1,120 @@
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { SupplierCreateRequest } from '../../src/api/contract.js';
+import { iso3CountryCodes, isIso3CountryCode, SupplierInput } from '../../src/api/supplier-input.js';
+import { mapHeaders, parseMapSpecs } from '../../src/import/headers.js';
+import { FirstLineTable, hash64, listSeparator, rowShape, rowToBody, RowValidator, validateRow } from '../../src/import/validate.js';
+
+describe('SupplierInput', () => {
+  it('has exactly the cca3 codes of world-countries', () => {
+    const wc = createRequire(import.meta.url)('world-countries') as Array<{ cca3: string }>;
+    expect([...iso3CountryCodes()].sort()).toEqual(wc.map((c) => c.cca3).sort());
+    expect(isIso3CountryCode('deu')).toBe(true);
+    expect(isIso3CountryCode('XKX')).toBe(false);
+  });
+
+  it('upper-cases and trims the country before checking it', () => {
+    expect(SupplierInput.parse({ name: 'A', countryIso3Code: ' deu ' })).toEqual({ name: 'A', countryIso3Code: 'DEU' });
+  });
+
+  it.each([
+    ['DE', 'did you mean DEU?'],
+    ['ZZZ', 'is not an ISO 3166-1 alpha-3 country code'],
+    ['D3U', 'is not an ISO 3166-1 alpha-3'],
+    ['DEUT', 'is not an ISO 3166-1 alpha-3'],
+  ])('rejects country %s', (c, msg) => {
+    const r = SupplierInput.safeParse({ name: 'A', countryIso3Code: c });
+    expect(r.success).toBe(false);
+    expect(r.error!.issues[0]!.message).toContain(msg);
+    expect(r.error!.issues[0]!.path).toEqual(['countryIso3Code']);
+  });
+
+  it('website: an http(s) URI', () => {
+    expect(SupplierInput.safeParse({ name: 'A', website: 'https://example.com/x?y' }).success).toBe(true);
+    expect(SupplierInput.safeParse({ name: 'A', website: 'http://example.com' }).success).toBe(true);
+    for (const w of ['www.example.com', 'javascript:alert(1)', 'mailto:a@b.co', 'ftp://x.example']) {
+      const r = SupplierInput.safeParse({ name: 'A', website: w });
+      expect(r.success, w).toBe(false);
+      expect(r.error!.issues[0]!.message).toContain('is not an http(s) URI');
+    }
+  });
+
+  it('contact email must be well-formed', () => {
+    expect(SupplierInput.safeParse({ name: 'A', contacts: [{ email: 'jane@example.com' }] }).success).toBe(true);
+    expect(SupplierInput.safeParse({ name: 'A', contacts: [{ email: 'jane@' }] }).success).toBe(false);
+  });
+
+  it('keeps the contract rules and its strictness; its output is a valid SupplierCreateRequest', () => {
+    expect(SupplierInput.safeParse({ name: '' }).success).toBe(false);
+    expect(SupplierInput.safeParse({ name: 'x'.repeat(256) }).success).toBe(false);
+    expect(SupplierInput.safeParse({ name: 'A', extra: 1 }).success).toBe(false);
+    const out = SupplierInput.parse({ name: 'A', countryIso3Code: 'fra', industryCodes: ['1'], customerSupplierId: 'c' });
+    expect(SupplierCreateRequest.parse(out)).toEqual(out);
+  });
+});
+
+const shapeOf = (header: string[], delimiter = ',', maps: string[] = []) => rowShape(mapHeaders(header, parseMapSpecs(maps)), delimiter);
+
+describe('row -> request', () => {
+  const header = ['Name', 'Country', 'Website', 'Industry', 'Categories', 'Email', 'First Name', 'Last Name', 'Vendor ID'];
+
+  it('trims cells, drops empty ones and builds one contact', () => {
+    const body = rowToBody([' Acme ', 'deu', '', '', '', 'a@acme.example', ' Ann ', '', ' V1 '], shapeOf(header));
+    expect(body).toEqual({ name: 'Acme', countryIso3Code: 'deu', contacts: [{ email: 'a@acme.example', firstName: 'Ann' }], customerSupplierId: 'V1' });
+  });
+
+  it('splits multi-valued cells on ; and |, and on , unless the file is comma-delimited', () => {
+    expect(listSeparator(',').test(',')).toBe(false);
+    expect(listSeparator(';').test(',')).toBe(true);
+    const row = ['A', '', '', '10;20| 30 ;;20', 'c1, c2', '', '', '', ''];
+    expect(rowToBody(row, shapeOf(header, ','))).toMatchObject({ industryCodes: ['10', '20', '30'], categoryIds: ['c1, c2'] });
+    expect(rowToBody(row, shapeOf(header, ';'))).toMatchObject({ industryCodes: ['10', '20', '30'], categoryIds: ['c1', 'c2'] });
+  });
+
+  it('a short row is missing its trailing fields; a missing name is "must not be empty"', () => {
+    expect(rowToBody(['Acme'], shapeOf(header))).toEqual({ name: 'Acme' });
+    const r = validateRow(['', 'DEU'], shapeOf(header));
+    expect(r).toEqual({ ok: false, field: 'name', message: 'name (column "Name"): name must not be empty' });
+  });
+
+  it('names the file column of a failing field, and every failing field', () => {
+    const r = validateRow(['', 'XX', 'nope', '', '', 'bad', '', '', ''], shapeOf(header));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.field).toBe('name');
+    expect(r.message).toContain('countryIso3Code (column "Country"): "XX" is not an ISO 3166-1 alpha-3 country code');
+    expect(r.message).toContain('website (column "Website"): "nope" is not an http(s) URI');
+    expect(r.message).toContain('contacts[0].email (column "Email"): expected an email address');
+  });
+});
+
+describe('RowValidator', () => {
+  it('reports later uses of a customerSupplierId as duplicates of the first line, valid or not', () => {
+    const v = new RowValidator(shapeOf(['name', 'country', 'vendor id']));
+    expect(v.check({ line: 2, fields: ['A', 'DEU', 'X'] }).kind).toBe('valid');
+    expect(v.check({ line: 3, fields: ['B', 'DEU', 'X'] })).toMatchObject({ kind: 'duplicate', firstLine: 2 });
+    expect(v.check({ line: 4, fields: ['C', 'XX', 'Y'] }).kind).toBe('invalid');
+    expect(v.check({ line: 5, fields: ['D', 'DEU', 'Y'] })).toMatchObject({ kind: 'duplicate', firstLine: 4, customerSupplierId: 'Y' });
+    expect(v.check({ line: 6, fields: ['E', 'XX', 'X'] }).kind).toBe('invalid'); // invalid wins over duplicate
+    expect(v.check({ line: 7, fields: ['F', 'DEU', ''] }).kind).toBe('valid');
+    expect(v.check({ line: 8, fields: ['G', 'DEU', ''] }).kind).toBe('valid');
+  });
+});
+
+describe('FirstLineTable', () => {
+  it('remembers the first line of each key across growth', () => {
+    const t = new FirstLineTable(4);
+    for (let i = 0; i < 50_000; i++) expect(t.firstOrSet(`id-${i}`, i + 2)).toBeUndefined();
+    expect(t.size).toBe(50_000);
+    for (let i = 0; i < 50_000; i += 997) expect(t.firstOrSet(`id-${i}`, 999_999)).toBe(i + 2);
+    expect(t.firstOrSet('', 7)).toBeUndefined();
+    expect(t.firstOrSet('', 8)).toBe(7);
+  });
+
+  it('hash64 spreads similar keys', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 200_000; i++) seen.add(hash64(`V${String(i).padStart(8, '0')}`).join(':'));
+    expect(seen.size).toBe(200_000);
+    expect(hash64('ab')).not.toEqual(hash64('ba'));
+  });
+});
