@@ -224,13 +224,17 @@ export class Context {
     return Number(raw);
   }
 
-  /** The API client, created once: from settings, or against an in-process emulator under --sandbox. */
-  client(): Promise<ApiClient> {
-    this.#client ??= this.#makeClient();
+  /**
+   * The API client, created once: from settings, or against an in-process
+   * emulator under --sandbox. `connections` sizes its keep-alive pool (at least
+   * 16) for commands that keep many requests in flight.
+   */
+  client(opts: { connections?: number } = {}): Promise<ApiClient> {
+    this.#client ??= this.#makeClient(Math.max(16, opts.connections ?? 0));
     return this.#client;
   }
 
-  async #makeClient(): Promise<ApiClient> {
+  async #makeClient(connections: number): Promise<ApiClient> {
     const { ApiClient } = await import('./api/client.js');
     const timeoutMs = this.timeoutMs();
     const retries = this.retries();
@@ -241,6 +245,7 @@ export class Context {
       ...(trace ? { trace } : {}),
       insecureHttp: !!this.globals.insecureHttp,
       userAgent: 'srs-cli',
+      connections,
     };
     if (this.sandbox) {
       // Never reads the config store: a stored profile's real key is never touched.

@@ -114,7 +114,7 @@ export class BadResponseError extends SrsError {
   }
 }
 
-/** A gate (score check, import with failures) did not pass. Exit 3. */
+/** A gate (score check, score recompute --verify) did not pass. Exit 3. An import with failed rows is exit 1. */
 export class CheckFailedError extends SrsError {
   constructor(message: string) {
     super('check_failed', ExitCode.checkFailed, message);

@@ -105,7 +105,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const ids = await gatherIds(ctx, args, opts.idsFile);
   const filters = filtersFrom(opts);
   const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : 8;
-  const client = await ctx.client();
+  const client = await ctx.client({ connections: concurrency });
   const asOf = todayUtc(ctx.now());
   if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
     // Scripts get each result as soon as its batch (and every earlier one) is in.
