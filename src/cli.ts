@@ -16,6 +16,8 @@ import { refCommand } from './commands/ref/index.js';
 import { scoreCommand } from './commands/score/index.js';
 import { scorecardsCommand } from './commands/scorecards/index.js';
 import { supplierCommand } from './commands/supplier/index.js';
+import { completionCommand } from './commands/completion/index.js';
+import { helpCommand } from './commands/help/index.js';
 
 declare const SRS_VERSION: string | undefined;
 export const VERSION = typeof SRS_VERSION === 'string' ? SRS_VERSION : '0.0.0-dev';
@@ -32,6 +34,7 @@ export function buildProgram(invoke: Invoke): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(['table', 'json', 'ndjson', 'csv']))
     .option('--fields <paths>', 'columns for table and csv output: comma-separated dot paths, e.g. id,name,score.value')
+    .option('--query <jmespath>', 'filter and reshape the output with a JMESPath expression, e.g. "[?regionName==\'Europe\'].iso3Code"')
     .option('--profile <name>', 'configuration profile to use (env SRS_PROFILE)')
     .option('--base-url <url>', 'service base URL (env SRS_BASE_URL)')
     .option('--sandbox', 'run against an in-process emulator with local state; no account needed (env SRS_SANDBOX=1)')
@@ -56,7 +59,7 @@ Examples:
 Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input, 3 check failed, 4 authentication.`,
     );
 
-  for (const make of [supplierCommand, scorecardsCommand, scoreCommand, emissionsCommand, newsCommand, dataEntryCommand, refCommand, authCommand, emulatorCommand]) {
+  for (const make of [supplierCommand, scorecardsCommand, scoreCommand, emissionsCommand, newsCommand, dataEntryCommand, refCommand, authCommand, emulatorCommand, completionCommand, helpCommand]) {
     program.addCommand(make(invoke));
   }
   return program;
@@ -105,6 +108,7 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       const ctx = new Context(io, env, globals);
       redact = (s) => ctx.redact(s);
       try {
+        await ctx.prepare();
         const handler = await load();
         await handler(ctx, positional, command.opts());
       } finally {
@@ -130,8 +134,10 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       outputError: (s, write) => write(s.startsWith('error:') ? `srs: ${s.slice(7)}` : s),
     });
     if (sub.commands.length > 0 && !(sub as unknown as { _actionHandler?: unknown })._actionHandler) {
-      // A noun without a verb shows its help (exit 2 when a verb was needed).
+      // A noun without a verb shows its help (exit 2 when a verb was needed); a mistyped verb gets a suggestion.
+      sub.allowExcessArguments(true);
       sub.action(() => {
+        if (sub.args.length > 0) (sub as unknown as { unknownCommand(): never }).unknownCommand();
         sub.outputHelp({ error: true });
         throw new UsageError(`"${commandPath(sub)}" needs a subcommand: ${sub.commands.map((c) => c.name()).join(', ')}`);
       });

@@ -42,6 +42,7 @@ export interface GlobalOptions {
   insecureHttp?: boolean;
   timeout?: string;
   retries?: string;
+  query?: string;
   csvRaw?: boolean;
 }
 
@@ -72,6 +73,7 @@ export class Context {
   #client: Promise<ApiClient> | undefined;
   #store: ConfigStore | undefined;
   #secrets: string[] = [];
+  #query: ((data: unknown) => unknown) | undefined;
 
   constructor(io: IO, env: Env, globals: GlobalOptions, now: () => Date = () => new Date()) {
     this.io = io;
@@ -99,6 +101,20 @@ export class Context {
     };
   }
 
+  /** Async set-up before a command runs: compiles --query (a usage error before anything is sent). */
+  async prepare(): Promise<void> {
+    const expr = this.globals.query;
+    if (expr === undefined) return;
+    const { compile, TreeInterpreter } = await import('@jmespath-community/jmespath');
+    let ast: ReturnType<typeof compile>;
+    try {
+      ast = compile(expr);
+    } catch (e) {
+      throw new UsageError(`--query: ${(e as Error).message} in "${expr}" (JMESPath, see https://jmespath.org)`);
+    }
+    this.#query = (data) => TreeInterpreter.search(ast, data as Parameters<typeof TreeInterpreter.search>[1]);
+  }
+
   /** Output settings for src/output/render.ts. */
   renderOptions(): RenderOptions {
     const fields = this.globals.fields ? parseFieldList(this.globals.fields) : [];
@@ -111,6 +127,7 @@ export class Context {
       width: this.io.stdoutIsTTY ? this.io.columns : undefined,
       csvRaw: !!this.globals.csvRaw,
       paintHeader: bold,
+      query: this.#query,
     };
   }
 

@@ -35,12 +35,15 @@ export interface RenderOptions {
   csvRaw?: boolean;
   /** Paint headers (chalk instance or identity). */
   paintHeader?: (s: string) => string;
+  /** A compiled --query (JMESPath) applied to the whole output document before rendering. */
+  query?: ((data: unknown) => unknown) | undefined;
 }
 
 type Rec = Record<string, unknown>;
 
 /** Renders one resource (a single read or a create result). */
 export async function renderItem(sink: Sink, item: unknown, columns: Column[], opts: RenderOptions): Promise<void> {
+  if (opts.query) return renderQueryResult(sink, opts.query(item), opts);
   switch (opts.format) {
     case 'json':
       return sink.write(JSON.stringify(item, null, 2) + '\n');
@@ -60,6 +63,13 @@ export async function renderItem(sink: Sink, item: unknown, columns: Column[], o
  */
 export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Iterable<unknown>, columns: Column[], opts: RenderOptions): Promise<number> {
   let n = 0;
+  if (opts.query) {
+    // A query sees the whole document (the array), as in the AWS CLI.
+    const all: unknown[] = [];
+    for await (const it of items) all.push(it);
+    await renderQueryResult(sink, opts.query(all), opts);
+    return all.length;
+  }
   switch (opts.format) {
     case 'json': {
       // Streamed as one array, written in batches: one write per item costs far more than the JSON.
@@ -127,6 +137,33 @@ class Batcher {
     this.#size = 0;
     await this.#sink.write(chunk);
   }
+}
+
+/**
+ * Renders whatever a --query produced: JSON as JSON; NDJSON one line per array
+ * element; tables and CSV as rows when it is an array of objects, one value per
+ * line when it is a list of scalars, and key/value lines for a single object.
+ */
+async function renderQueryResult(sink: Sink, result: unknown, opts: RenderOptions): Promise<void> {
+  const plain = { ...opts, query: undefined };
+  if (opts.format === 'json') return sink.write(JSON.stringify(result ?? null, null, 2) + '\n');
+  if (opts.format === 'ndjson') {
+    const list = Array.isArray(result) ? result : [result];
+    return sink.write(list.map((x) => JSON.stringify(x ?? null) + '\n').join(''));
+  }
+  const isObj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
+  const keysOf = (x: Record<string, unknown>): Column[] => Object.keys(x).map((k) => ({ path: k, header: opts.format === 'csv' ? k : k.toUpperCase() }));
+  if (Array.isArray(result) && result.length > 0 && result.every(isObj)) {
+    await renderList(sink, result, opts.fields ?? keysOf(result[0] as Record<string, unknown>), plain);
+    return;
+  }
+  if (isObj(result)) return renderItem(sink, result, opts.fields ?? keysOf(result), plain);
+  const list = Array.isArray(result) ? result : [result];
+  if (opts.format === 'csv') {
+    await renderList(sink, list.map((value) => ({ value })), [{ path: 'value', header: 'value' }], plain);
+    return;
+  }
+  return sink.write(list.map((x) => sanitizeForTerminal(typeof x === 'string' ? x : JSON.stringify(x ?? null)) + '\n').join(''));
 }
 
 function indent(s: string): string {

@@ -149,6 +149,29 @@ describe('reads in every format', () => {
   });
 });
 
+describe('--query (JMESPath)', () => {
+  it('filters and reshapes JSON, tables and NDJSON', async () => {
+    const j = await h.run(['ref', 'countries', '--query', "[?regionName=='Oceania'].iso3Code", '-o', 'json']);
+    expect(j.code).toBe(0);
+    const codes = JSON.parse(j.stdout) as string[];
+    expect(codes).toContain('AUS');
+    expect(codes).not.toContain('DEU');
+    const t = await h.run(['ref', 'countries', '--query', "[?iso3Code=='DEU' || iso3Code=='FRA'].{code: iso3Code, name: commonName}", '-o', 'table']);
+    expect(t.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/^CODE\s+NAME$/), expect.stringMatching(/^DEU\s+Germany$/), expect.stringMatching(/^FRA\s+France$/)]);
+    const n = await h.run(['ref', 'countries', '--query', 'length(@)', '-o', 'ndjson']);
+    expect(n.stdout).toBe('250\n');
+    const one = await h.run(['supplier', 'get', supplier.id, '--query', 'name', '-o', 'json']);
+    expect(JSON.parse(one.stdout)).toBe(supplier.name);
+  });
+  it('a malformed expression is a usage error before anything is sent', async () => {
+    const before = h.requests.length;
+    const r = await h.run(['ref', 'countries', '--query', '[?']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--query/);
+    expect(h.requests.length).toBe(before);
+  });
+});
+
 describe('supplier create', () => {
   it('from flags, then readable with get', async () => {
     const r = await h.run(['supplier', 'create', '--name', 'Embudo Valley Organics', '--country', 'usa', '--website', 'https://example.com', '--industry', '30202030', '--contact', 'john.doe@example.com,John,Doe', '--customer-id', 'SUPP-12345', '-o', 'json']);
