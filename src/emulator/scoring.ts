@@ -23,8 +23,9 @@
  *   created at run time have no data entries.
  */
 import { scoreSupplier } from '../scoring/model.js';
-import type { CountedEntry, ScoringEntry, ScoringOptions, ScoringScorecard, SupplierScore } from '../scoring/types.js';
-import type { ScoreCalculationRequest, ScoreDataEntry, ScoreResult } from '../api/contract.js';
+import { toScoreResult } from '../scoring/recompute.js';
+import type { ScoringEntry, ScoringOptions, ScoringScorecard, SupplierScore } from '../scoring/types.js';
+import type { ScoreCalculationRequest, ScoreResult } from '../api/contract.js';
 import { SUB_INDUSTRY_BY_CODE } from './reference.js';
 import type { DataEntryRec, ScorecardRec } from './records.js';
 import type { Store } from './store.js';
@@ -122,25 +123,16 @@ export class EmulatorScoring {
         const industry = SUB_INDUSTRY_BY_CODE.get(code);
         return industry ? [{ type: 'industry', name: industry.name, code: industry.code }] : [];
       });
+      // The model's own service-shaped result, plus what only the store knows: risk and industry contexts.
+      const shaped = toScoreResult(result);
       items.push({
-        supplierId: result.supplierId,
-        score: {
-          value: result.value,
-          dataSourcesScore: { value: result.dataSourcesScore },
-          policyParametersScore: { value: result.policyParametersScore },
-        },
-        dataSourceScores: result.dataSources.map((ds) => ({
-          dataSourceId: ds.dataSourceId,
-          score: { value: ds.value },
-          dataPoints: { dataEntries: ds.entries.map(scoreDataEntry) },
-        })),
-        policyParameterScores: result.parameters.map((pp) => {
+        ...shaped,
+        policyParameterScores: shaped.policyParameterScores.map((pp) => {
           const risk = this.store.riskOf(supplierId, pp.policyParameterId);
           return {
-            policyParameterId: pp.policyParameterId,
-            score: { value: pp.value },
+            ...pp,
             dataPoints: {
-              dataEntries: pp.entries.map(scoreDataEntry),
+              ...pp.dataPoints,
               risk: risk
                 ? {
                     riskLevel: risk.riskLevel,
@@ -159,19 +151,6 @@ export class EmulatorScoring {
     }
     return { items };
   }
-}
-
-/** A counted entry as a score data entry; score.value is the value used there (the entry's own score, or its score for the parameter). */
-function scoreDataEntry(c: CountedEntry): ScoreDataEntry {
-  return {
-    id: c.id,
-    supplierId: c.supplierId,
-    dataSourceId: c.dataSourceId,
-    score: { value: c.value },
-    isClaim: c.isClaim,
-    expiryDate: c.expiryDate,
-    issueDate: c.issueDate,
-  };
 }
 
 export function emptyResult(supplierId: string): ScoreResult {

@@ -48,7 +48,7 @@ export interface ScoreResultLike {
 }
 
 /** The concrete service-shaped result toScoreResult() builds. */
-export interface ScoreResultShape {
+export type ScoreResultShape = {
   supplierId: string;
   score: { value: number | null; dataSourcesScore: { value: number | null }; policyParametersScore: { value: number | null } };
   dataSourceScores: Array<{ dataSourceId: string; score: { value: number | null }; dataPoints: { dataEntries: ScoreDataEntryShape[] } }>;
@@ -57,9 +57,9 @@ export interface ScoreResultShape {
     score: { value: number | null };
     dataPoints: { dataEntries: ScoreDataEntryShape[] };
   }>;
-}
+};
 
-export interface ScoreDataEntryShape {
+export type ScoreDataEntryShape = {
   id: string;
   supplierId: string;
   dataSourceId: string;
@@ -67,7 +67,7 @@ export interface ScoreDataEntryShape {
   isClaim: boolean;
   expiryDate: string | null;
   issueDate: string | null;
-}
+};
 
 // ---------------------------------------------------------------- rebuilding entries
 
