@@ -28,5 +28,9 @@ export function authCommand(invoke: Invoke): Command {
     'srs auth logout',
     'srs auth logout --profile ci',
   );
-  return cmd;
+  return examples(
+    cmd,
+    'srs auth login --base-url https://api.example.com',
+    'srs auth status',
+  );
 }

@@ -12,5 +12,8 @@ export function dataEntryCommand(invoke: Invoke): Command {
     'srs data-entry get 01h57nht08abcdefghjkmnpqrs',
     'srs data-entry get 01h57nht08abcdefghjkmnpqrs -o json | jq .policyParameterScores',
   );
-  return cmd;
+  return examples(
+    cmd,
+    'srs data-entry get 01hk3qgqbkf02mh6pj63dyynmh',
+  );
 }

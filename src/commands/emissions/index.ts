@@ -13,5 +13,8 @@ export function emissionsCommand(invoke: Invoke): Command {
     'srs emissions ls 01h57nhc4sapk2v8c7tqxyz123',
     'srs emissions ls 01h57nhc4sapk2v8c7tqxyz123 -o csv > emissions.csv',
   );
-  return cmd;
+  return examples(
+    cmd,
+    'srs emissions ls 01h58vrn1sad1y603je9gbpje8',
+  );
 }

@@ -45,5 +45,9 @@ of requests (only the rate limit depends on the clock). Half of the 503s carry R
       .action(invoke(async () => (await import('./fixtures.js')).run)),
     'srs emulator fixtures | jq -r ".suppliers[0].id"',
   );
-  return cmd;
+  return examples(
+    cmd,
+    'srs emulator start --port 8787',
+    'srs emulator fixtures | jq -r ".suppliers[0].id"',
+  );
 }

@@ -15,5 +15,8 @@ export function newsCommand(invoke: Invoke): Command {
     'srs news ls 01h57nhc4sapk2v8c7tqxyz123',
     'srs news ls 01h57nhc4sapk2v8c7tqxyz123 -o ndjson | jq -r .name',
   );
-  return cmd;
+  return examples(
+    cmd,
+    'srs news ls 01h58vrn1sad1y603je9gbpje8',
+  );
 }

@@ -26,5 +26,9 @@ export function refCommand(invoke: Invoke): Command {
     listOptions(cmd.command('categories').description('List supplier categories (ids for --category)')).action(invoke(async () => (await import('./list.js')).categories)),
     'srs ref categories -o json',
   );
-  return cmd;
+  return examples(
+    cmd,
+    'srs ref countries --limit 5',
+    'srs ref industries --all-levels -o json',
+  );
 }

@@ -65,5 +65,10 @@ export function scoreCommand(invoke: Invoke): Command {
     'srs score check --ids-file suppliers.txt --min 1 --junit score-report.xml',
     'srs score check --from evidence.json --baseline last-month.json --max-drop 0.5',
   );
-  return cmd;
+  return examples(
+    cmd,
+    'srs score calc 01h58vrn1sad1y603je9gbpje8',
+    'srs score recompute evidence.json --verify',
+    'srs score check --ids-file suppliers.txt --min 0.5',
+  );
 }

@@ -22,5 +22,9 @@ export function scorecardsCommand(invoke: Invoke): Command {
       .action(invoke(async () => (await import('./get.js')).run)),
     'srs scorecards get 01h57nhc4sapk2v8c7tqxyz123',
   );
-  return cmd;
+  return examples(
+    cmd,
+    'srs scorecards ls',
+    'srs scorecards get 01hayktg1aw59w0ksytab77nmm',
+  );
 }

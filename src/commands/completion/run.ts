@@ -1,0 +1,19 @@
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { buildProgram, VERSION } from '../../cli.js';
+import { generate, SHELLS, type Shell } from '../../completion/generate.js';
+import { manPage } from '../../completion/man.js';
+import type { Opts } from '../kit.js';
+
+export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
+  // A fresh tree: the same one --help describes, without the run-time wiring of main().
+  const program = buildProgram(() => async () => undefined);
+  if (opts.man === true) {
+    await ctx.sink.write(manPage(program, { version: VERSION }));
+    return;
+  }
+  const shell = args[0];
+  if (shell === undefined) throw new UsageError(`name a shell: srs completion ${SHELLS.join('|')}`);
+  if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`unsupported shell "${shell}": use one of ${SHELLS.join(', ')}`);
+  await ctx.sink.write(generate(shell as Shell, program));
+}

@@ -1,0 +1,134 @@
+/**
+ * Every command's --help, walked from the real command tree: a one-line
+ * purpose, its arguments, its options with their defaults, and examples.
+ * Plus `srs help COMMAND...` for nested commands.
+ */
+import { PassThrough } from 'node:stream';
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { buildProgram, HELP_WIDTH, main } from '../../src/cli.js';
+import type { IO } from '../../src/context.js';
+
+function tree(): Command {
+  return buildProgram(() => async () => undefined);
+}
+
+function pathOf(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** Every command reachable from the root, the root included (not Commander's implicit help commands). */
+function allCommands(root: Command): Command[] {
+  const out: Command[] = [root];
+  for (const c of root.commands) out.push(...allCommands(c));
+  return out;
+}
+
+/** The whole --help text of a command, as srs prints it (including the examples added after it). */
+function helpText(cmd: Command): string {
+  let out = '';
+  cmd.configureHelp({ helpWidth: HELP_WIDTH });
+  cmd.configureOutput({ writeOut: (s) => void (out += s), writeErr: (s) => void (out += s) });
+  cmd.outputHelp();
+  return out;
+}
+
+const program = tree();
+const commands = allCommands(program);
+const leaves = commands.filter((c) => c.commands.length === 0);
+
+describe('--help of every command', () => {
+  it('walks the whole tree', () => {
+    expect(leaves.map(pathOf)).toEqual(expect.arrayContaining(['srs supplier create', 'srs score calc', 'srs ref countries', 'srs emulator start', 'srs completion', 'srs help']));
+    expect(leaves.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(commands.map((c) => [pathOf(c), c] as const))('%s: a one-line purpose', (_name, cmd) => {
+    const d = cmd.description();
+    expect(d.trim().length, 'description').toBeGreaterThan(10);
+    expect(d, 'one line').not.toContain('\n');
+    // The help shows it (wrapped at 80 columns).
+    expect(helpText(cmd).replace(/\s+/g, ' ')).toContain(d.replace(/\s+/g, ' '));
+  });
+
+  it.each(commands.map((c) => [pathOf(c), c] as const))('%s: at least one example', (name, cmd) => {
+    const m = /\nExamples:\n((?: {2}\$ .*\n?)+)/.exec(helpText(cmd));
+    expect(m, `${name} --help has no "Examples:" block`).not.toBeNull();
+    for (const line of m![1]!.trimEnd().split('\n')) expect(line).toMatch(/^ {2}\$ .*\bsrs\b/);
+  });
+
+  it.each(leaves.map((c) => [pathOf(c), c] as const))('%s: every argument is described', (name, cmd) => {
+    const text = helpText(cmd);
+    for (const a of cmd.registeredArguments) {
+      expect(a.description.trim(), `${name}: argument ${a.name()} has no description`).not.toBe('');
+      expect(text).toMatch(new RegExp(`\\nArguments:\\n[\\s\\S]*\\b${a.name()}\\b`));
+    }
+    if (cmd.registeredArguments.length) expect(helpText(cmd).split('\n')[0]).toMatch(/^Usage: srs .*[[<]/);
+  });
+
+  it.each(commands.map((c) => [pathOf(c), c] as const))('%s: options are described and show their defaults', (name, cmd) => {
+    const help = cmd.createHelp();
+    const text = helpText(cmd).replace(/\s+/g, ' ');
+    for (const o of help.visibleOptions(cmd)) {
+      expect(o.description.trim(), `${name}: ${o.flags} has no description`).not.toBe('');
+      expect(text, `${name}: ${o.flags} missing from --help`).toContain(o.flags);
+      if (o.defaultValue !== undefined && !o.negate) {
+        const shown = help.optionDescription(o);
+        expect(shown, `${name}: ${o.flags} has a default that --help does not show`).toMatch(/[(,] ?default: /);
+        expect(text).toContain(shown.replace(/\s+/g, ' '));
+      }
+      if (o.argChoices) expect(text, `${name}: ${o.flags} choices`).toContain(`choices: ${o.argChoices.map((c) => JSON.stringify(c)).join(', ')}`);
+    }
+  });
+
+  it('the root help names the exit codes', () => {
+    expect(helpText(tree())).toMatch(/Exit codes: 0 ok, 1 .*, 2 .*, 3 .*, 4 /);
+  });
+});
+
+async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const io: IO = { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const code = await main(argv, io, { HOME: '/nonexistent', SRS_OUTPUT: 'table' });
+  return { code, stdout: out, stderr: err };
+}
+
+describe('srs help COMMAND...', () => {
+  it('shows the help of a nested command: srs help score calc', async () => {
+    const r = await run(['help', 'score', 'calc']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: srs score calc \[options\] \[ids\.\.\.\]/);
+    expect(r.stdout).toContain('--breakdown');
+    expect(r.stdout).toMatch(/Examples:\n {2}\$ srs score calc/);
+    expect((await run(['score', 'calc', '--help'])).stdout).toBe(r.stdout);
+  });
+
+  it('shows a noun, an alias and the root', async () => {
+    expect((await run(['help', 'score'])).stdout).toMatch(/^Usage: srs score \[options\] \[command\]/);
+    expect((await run(['help', 'scorecards', 'list'])).stdout).toMatch(/^Usage: srs scorecards ls\|list/);
+    const root = await run(['help']);
+    expect(root.code).toBe(0);
+    expect(root.stdout).toMatch(/^Usage: srs \[options\] \[command\]/);
+  });
+
+  it('suggests the closest command for a mistyped one', async () => {
+    const r = await run(['help', 'score', 'cacl']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown command 'cacl'.*did you mean calc\?/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a mistyped subcommand gets a suggestion and exit 2', async () => {
+    const r = await run(['score', 'cacl']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown command 'cacl'");
+    expect(r.stderr).toContain('(Did you mean calc?)');
+  });
+});
