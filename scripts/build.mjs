@@ -1,9 +1,11 @@
 // Bundles src/ into dist/ with esbuild: one ESM entry plus lazily loaded chunks
 // (each command's run module, the emulator, csv, ...), so start-up loads little.
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 
+// Start clean: stale chunks from earlier builds would otherwise ship in npm pack.
+rmSync('dist', { recursive: true, force: true });
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 await build({
   // srs: the CLI; scoring and emulator: library entry points for benchmarks and embedding.

@@ -18,6 +18,8 @@ import { scorecardsCommand } from './commands/scorecards/index.js';
 import { supplierCommand } from './commands/supplier/index.js';
 import { completionCommand } from './commands/completion/index.js';
 import { helpCommand } from './commands/help/index.js';
+import { apiCommand } from './commands/api/index.js';
+import { schemaCommand } from './commands/schema/index.js';
 
 declare const SRS_VERSION: string | undefined;
 export const VERSION = typeof SRS_VERSION === 'string' ? SRS_VERSION : '0.0.0-dev';
@@ -59,7 +61,7 @@ Examples:
 Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input, 3 check failed, 4 authentication.`,
     );
 
-  for (const make of [supplierCommand, scorecardsCommand, scoreCommand, emissionsCommand, newsCommand, dataEntryCommand, refCommand, authCommand, emulatorCommand, completionCommand, helpCommand]) {
+  for (const make of [supplierCommand, scorecardsCommand, scoreCommand, emissionsCommand, newsCommand, dataEntryCommand, refCommand, authCommand, emulatorCommand, completionCommand, helpCommand, apiCommand, schemaCommand]) {
     program.addCommand(make(invoke));
   }
   return program;

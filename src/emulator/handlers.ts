@@ -30,6 +30,7 @@ import type {
   SupplierCreateResponse,
   SupplierDetail,
 } from '../api/contract.js';
+import { openApiDocument } from '../api/openapi.js';
 import { COUNTRIES, COUNTRY_CODES, INDUSTRIES, SUB_INDUSTRIES, SUB_INDUSTRY_BY_CODE } from './reference.js';
 import type { ScorecardRec, SupplierRec } from './records.js';
 import { HttpError } from './http-types.js';
@@ -340,4 +341,14 @@ export function listStandardIndustries(ctx: HandlerContext, req: EmulatorRequest
 export function listCategories(ctx: HandlerContext, req: EmulatorRequest): EmulatorResponse {
   const q = parseQuery(PageQuery, req);
   return { status: 200, body: paginate(ctx.store.categories, q, ctx.lastPageNextPage, (c): Category => ({ id: c.id, name: c.name })) };
+}
+
+// ---------------------------------------------------------------- OpenAPI
+
+let openApiBody: unknown;
+
+/** GET /openapi.json: the OpenAPI 3.1 document generated from the contract (built once, on first request). */
+export function openApi(): EmulatorResponse {
+  openApiBody ??= openApiDocument();
+  return { status: 200, body: openApiBody };
 }

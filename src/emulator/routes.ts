@@ -29,6 +29,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/v1/countries', handler: h.listCountries },
   { method: 'GET', pattern: '/v1/standard-industries', handler: h.listStandardIndustries },
   { method: 'GET', pattern: '/v1/categories', handler: h.listCategories },
+  // The OpenAPI document of the above (src/api/openapi.ts): no key needed, outside /v1 so faults never touch it.
+  { method: 'GET', pattern: '/openapi.json', handler: h.openApi, auth: false },
 ];
 
 /**

@@ -1,0 +1,208 @@
+/**
+ * `srs api METHOD PATH`: any endpoint through the client's transport, so the
+ * key header, retries (a POST is resent only to /v1/score-calculation), the
+ * timeouts, the body-size cap and the redacted --debug trace are the same as
+ * for every other command, and HTTP errors become the same typed errors (and
+ * exit codes). The answer must be JSON.
+ */
+import { z } from 'zod';
+import type { HttpTransport, Query, SendArgs } from '../../api/http.js';
+import { parseResponse } from '../../api/http.js';
+import { paginate } from '../../api/paginate.js';
+import type { Context } from '../../context.js';
+import { BadResponseError, UsageError } from '../../errors.js';
+import type { Column } from '../../output/columns.js';
+import { leafPaths } from '../../output/fields.js';
+import { renderItem, renderList } from '../../output/render.js';
+import { readJsonInput, requireArg, type Opts } from '../kit.js';
+
+/** POSTs that are safe to repeat (the others are never resent after they may have reached the service). */
+const IDEMPOTENT_POSTS: ReadonlySet<string> = new Set(['/v1/score-calculation']);
+
+const AnyJson = z.unknown();
+
+export interface ApiRequest {
+  method: 'GET' | 'POST';
+  /** The path without the query string. */
+  path: string;
+  query: Record<string, string>;
+  body?: unknown;
+  idempotent: boolean;
+}
+
+export function parseMethod(raw: string): 'GET' | 'POST' {
+  const m = raw.trim().toUpperCase();
+  if (m !== 'GET' && m !== 'POST') throw new UsageError(`method must be GET or POST (got "${raw}")`);
+  return m;
+}
+
+/** Splits "key=value"; the key must not be empty. */
+export function parseField(raw: string): [string, string] {
+  const i = raw.indexOf('=');
+  if (i <= 0) throw new UsageError(`--field expects key=value (got "${raw}")`);
+  return [raw.slice(0, i), raw.slice(i + 1)];
+}
+
+/** A body field's value: JSON when it parses as JSON (numbers, booleans, null, arrays, objects, "quoted"), else the text itself. */
+export function fieldValue(text: string): unknown {
+  const t = text.trim();
+  if (t === '') return text;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return text;
+  }
+}
+
+/** Checks the arguments and builds the request. Throws UsageError before anything is sent. */
+export async function buildRequest(ctx: Context, args: string[], opts: Opts): Promise<ApiRequest> {
+  const method = parseMethod(requireArg(args, 0, 'method (GET or POST)'));
+  const rawPath = requireArg(args, 1, 'path (for example /v1/countries)').trim();
+  if (!rawPath.startsWith('/')) throw new UsageError(`path must start with / (for example /v1/countries), got "${rawPath}"`);
+  if (rawPath.includes('#')) throw new UsageError(`path must not contain a fragment (#): "${rawPath}"`);
+  const q = rawPath.indexOf('?');
+  const path = q >= 0 ? rawPath.slice(0, q) : rawPath;
+  if (!path.startsWith('/v1/')) ctx.warn(`${path} is outside /v1/, where every endpoint of the service lives; sending it anyway`);
+
+  const query: Record<string, string> = {};
+  if (q >= 0) for (const [k, v] of new URLSearchParams(rawPath.slice(q + 1))) query[k] = v;
+
+  const fields = Array.isArray(opts.field) ? (opts.field as string[]) : [];
+  const input = typeof opts.input === 'string' ? opts.input : undefined;
+  if (input !== undefined && fields.length) throw new UsageError('--input gives the whole body: do not combine it with --field');
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows the pages of a GET list; it does not apply to POST');
+
+  const seen = new Set<string>();
+  const pairs = fields.map(parseField);
+  for (const [k] of pairs) {
+    if (seen.has(k)) throw new UsageError(`--field ${k} given twice`);
+    seen.add(k);
+  }
+
+  if (method === 'GET') {
+    if (input !== undefined) throw new UsageError('--input is the body of a POST; a GET takes --field key=value query parameters');
+    for (const [k, v] of pairs) query[k] = v;
+    return { method, path, query, idempotent: true };
+  }
+  let body: unknown;
+  if (input !== undefined) body = await readJsonInput(ctx, input, '--input');
+  else body = Object.fromEntries(pairs.map(([k, v]) => [k, fieldValue(v)]));
+  return { method, path, query, body, idempotent: IDEMPOTENT_POSTS.has(path.replace(/\/+$/, '')) };
+}
+
+/** Sends one request (with the transport's retries) and returns the parsed JSON answer; HTTP errors throw the usual typed errors. */
+export async function call(http: HttpTransport, req: ApiRequest, query: Query = req.query): Promise<unknown> {
+  const args: SendArgs = { method: req.method, path: req.path, query, idempotent: req.idempotent };
+  if (req.body !== undefined) args.body = req.body;
+  const res = await http.sendWithRetry(args);
+  if (res.status === 204 && res.text.trim() === '') return undefined;
+  return parseResponse(req.method, req.path, res, AnyJson);
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
+const isScalar = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+/** A table header from a field name: commonName -> COMMON NAME (CSV keeps the field name). */
+export function header(key: string, format: string): string {
+  return format === 'csv' ? key : key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toUpperCase();
+}
+
+/** Table and CSV columns of a list: the first item's top-level scalar fields (all its fields when it has none). */
+export function listColumns(first: unknown, format: string): Column[] {
+  if (!isRecord(first)) return [{ path: 'value', header: header('value', format) }];
+  const keys = Object.keys(first);
+  const scalar = keys.filter((k) => isScalar(first[k]));
+  return (scalar.length ? scalar : keys).map((k) => ({ path: k, header: header(k, format) }));
+}
+
+/** Lists of scalars are shown as one {value} row each in tables and CSV. */
+function rowsOf(items: unknown[]): unknown[] {
+  return items.map((x) => (isRecord(x) ? x : { value: x }));
+}
+
+export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
+  const req = await buildRequest(ctx, args, opts);
+  const http = (await ctx.client()).http;
+  if (opts.paginate) return printAllPages(ctx, http, req);
+
+  const data = await ctx.withSpinner(`${req.method} ${req.path}…`, () => call(http, req));
+  if (data === undefined) {
+    ctx.info(`${req.method} ${req.path}: no content`);
+    return;
+  }
+  const ro = ctx.renderOptions();
+  if (ctx.format === 'json') {
+    await renderItem(ctx.sink, data, [], ro);
+    return;
+  }
+  const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.items) ? (data.items as unknown[]) : undefined;
+  if (list) {
+    await renderList(ctx.sink, ctx.format === 'ndjson' ? list : rowsOf(list), ctx.columns(listColumns(list[0], ctx.format)), ro);
+    if (list.length === 0 && ctx.format === 'table') ctx.info('no items');
+    return;
+  }
+  if (isRecord(data)) {
+    const cols: Column[] =
+      ctx.format === 'csv'
+        ? leafPaths(data).map((p) => ({ path: p, header: p }))
+        : Object.keys(data).map((k) => ({ path: k, header: header(k, ctx.format) }));
+    await renderItem(ctx.sink, data, ctx.columns(cols), ro);
+    return;
+  }
+  // A bare scalar.
+  await renderItem(ctx.sink, { value: data }, ctx.columns([{ path: 'value', header: header('value', ctx.format) }]), ro);
+}
+
+const PageShape = z.looseObject({
+  items: z.array(z.unknown()),
+  pagination: z
+    .looseObject({ pageSize: z.number().nullable().optional(), nextPage: z.number().nullable().optional() })
+    .nullable()
+    .optional(),
+});
+
+function wholeNumber(name: string, v: string | undefined, fallback: number): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--field ${name} must be a whole number >= 1 with --paginate (got "${v}")`);
+  return n;
+}
+
+/** GET every page (page/perPage; perPage 100 unless given) and print the items of all pages as one list. */
+async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest): Promise<void> {
+  const { page: pageField, perPage: perPageField, ...rest } = req.query;
+  const startPage = wholeNumber('page', pageField, 1);
+  const perPage = wholeNumber('perPage', perPageField, 100);
+  const pages = paginate(
+    async (page, size) => {
+      const data = await call(http, req, { ...rest, page, perPage: size });
+      const parsed = PageShape.safeParse(data);
+      if (!parsed.success) {
+        throw new BadResponseError({ method: req.method, path: req.path, status: 200, reason: '--paginate needs a list answer {items: [...], pagination: {...}}' });
+      }
+      return parsed.data;
+    },
+    { startPage, perPage },
+  );
+
+  const first = await ctx.withSpinner(`GET ${req.path}…`, () => pages.next());
+  const firstItems = first.done ? [] : first.value.items;
+  async function* items(): AsyncGenerator<unknown> {
+    for (const it of firstItems) yield it;
+    if (first.done) return;
+    for await (const p of pages) for (const it of p.items) yield it;
+  }
+  async function* rows(): AsyncGenerator<unknown> {
+    for await (const it of items()) yield isRecord(it) ? it : { value: it };
+  }
+  const machine = ctx.format === 'json' || ctx.format === 'ndjson';
+  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${req.path}…`, () => collect(rows())) : machine ? items() : rows();
+  const n = await renderList(ctx.sink, source, ctx.columns(listColumns(firstItems[0], ctx.format)), ctx.renderOptions());
+  if (n === 0 && ctx.format === 'table') ctx.info('no items');
+}
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
