@@ -7,18 +7,18 @@ import { listFlags, printPages, type ListFlags, type Opts } from '../kit.js';
 export async function countries(ctx: Context, _args: string[], opts: Opts): Promise<void> {
   const client = await ctx.client();
   const flags = listFlags(opts);
-  const seen: Array<{ iso3Code: string; commonName?: string | null | undefined }> = [];
-  await printPages(ctx, (p) => recording(client.listCountries(p), seen), ctx.columns(columns.country), flags, 'countries');
-  await refreshCompletionCache(ctx, 'countries', printed(seen, flags).map((c) => ({ code: c.iso3Code, name: c.commonName ?? undefined })), flags);
+  const seen: CacheEntry[] = [];
+  await printPages(ctx, (p) => recording(client.listCountries(p), seen, (c) => ({ code: c.iso3Code, name: c.commonName ?? undefined })), ctx.columns(columns.country), flags, 'countries');
+  await refreshCompletionCache(ctx, 'countries', printed(seen, flags), flags);
 }
 
 export async function industries(ctx: Context, _args: string[], opts: Opts): Promise<void> {
   const client = await ctx.client();
   const flags = listFlags(opts);
   const q = { subIndustriesOnly: opts.allLevels ? ('false' as const) : ('true' as const) };
-  const seen: Array<{ code: string; name?: string | null | undefined }> = [];
-  await printPages(ctx, (p) => recording(client.listStandardIndustries(q, p), seen), ctx.columns(columns.industry), flags, 'industries');
-  await refreshCompletionCache(ctx, 'industries', printed(seen, flags).map((i) => ({ code: i.code, name: i.name ?? undefined })), flags);
+  const seen: CacheEntry[] = [];
+  await printPages(ctx, (p) => recording(client.listStandardIndustries(q, p), seen, (i) => ({ code: i.code, name: i.name ?? undefined })), ctx.columns(columns.industry), flags, 'industries');
+  await refreshCompletionCache(ctx, 'industries', printed(seen, flags), flags);
 }
 
 export async function sources(ctx: Context, _args: string[], opts: Opts): Promise<void> {
@@ -31,13 +31,27 @@ export async function categories(ctx: Context, _args: string[], opts: Opts): Pro
   await printPages(ctx, (p) => client.listCategories(p), ctx.columns(columns.category), listFlags(opts), 'categories');
 }
 
-/** Passes pages through unchanged, keeping their items (for the completion cache). */
-async function* recording<T>(pages: AsyncGenerator<Page<T>, void, undefined>, into: T[]): AsyncGenerator<Page<T>, void, undefined> {
+/**
+ * Passes pages through unchanged, keeping only each item's code and name for the
+ * completion cache (never the items themselves: a long listing must stream).
+ */
+async function* recording<T>(pages: AsyncGenerator<Page<T>, void, undefined>, into: CacheEntry[], entry: (item: T) => CacheEntry): AsyncGenerator<Page<T>, void, undefined> {
+  let overflow = false;
   for await (const p of pages) {
-    into.push(...p.items);
+    if (!overflow) {
+      for (const it of p.items) into.push(entry(it));
+      if (into.length > MAX_CACHE_ENTRIES) {
+        // Not reference data a shell should offer: keep the old cache, hold nothing.
+        overflow = true;
+        into.length = 0;
+      }
+    }
     yield p;
   }
 }
+
+/** Real reference lists have hundreds of codes; past this, completion is no help and memory must stay flat. */
+const MAX_CACHE_ENTRIES = 5_000;
 
 /** The items printPages printed: every item of the pages it read, up to --limit. */
 function printed<T>(items: T[], flags: ListFlags): T[] {
