@@ -6,6 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { Context, type Env, type GlobalOptions, type IO } from './context.js';
 import { ExitCode, SrsError, UsageError, isSrsError } from './errors.js';
+import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
 import type { Handler, Invoke } from './commands/kit.js';
 import { authCommand } from './commands/auth/index.js';
 import { dataEntryCommand } from './commands/data-entry/index.js';
@@ -74,21 +75,29 @@ function commandPath(cmd: Command): string {
 }
 
 /** Prints an error: one line, or one JSON object under -o json/ndjson. */
-export function reportError(err: unknown, io: IO, format: string | undefined, debug: boolean, redact: (s: string) => string = (s) => s): number {
+export function reportError(
+  err: unknown,
+  io: IO,
+  format: string | undefined,
+  debug: boolean,
+  redact: (s: string) => string = (s) => s,
+  paint: (s: string) => string = (s) => s,
+): number {
   const e: SrsError = isSrsError(err)
     ? err
     : new SrsError('runtime', ExitCode.failure, `unexpected error: ${(err as Error)?.message ?? String(err)}`, { detail: (err as Error)?.stack });
   const status = (e as { status?: number }).status;
-  const oneLine = redact(e.message.replace(/\s*\n\s*/g, ' '));
+  // Messages can carry the service's own text: untrusted, so no escape sequence reaches a terminal.
+  const oneLine = redact(sanitizeForTerminal(e.message.replace(/\s*\n\s*/g, ' ')));
   if (format === 'json' || format === 'ndjson') {
     io.stderr.write(JSON.stringify({ error: { code: e.code, message: oneLine, ...(status !== undefined ? { status } : {}), exitCode: e.exitCode } }) + '\n');
   } else {
-    io.stderr.write(`srs: ${oneLine}\n`);
+    io.stderr.write(`${paint('srs:')} ${oneLine}\n`);
   }
   if (debug) {
-    if (e.detail) io.stderr.write(redact(`detail: ${e.detail}`) + '\n');
+    if (e.detail) io.stderr.write(redact(sanitizeKeepNewlines(`detail: ${e.detail}`)) + '\n');
     const cause = (e as { cause?: unknown }).cause;
-    if (cause) io.stderr.write(redact(`cause: ${(cause as Error)?.stack ?? String(cause)}`) + '\n');
+    if (cause) io.stderr.write(redact(sanitizeKeepNewlines(`cause: ${(cause as Error)?.stack ?? String(cause)}`)) + '\n');
   }
   return e.exitCode;
 }
@@ -99,6 +108,7 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
   let formatHint: string | undefined = env.SRS_OUTPUT ?? (io.stdoutIsTTY ? 'table' : 'json');
   let debug = env.SRS_DEBUG === '1';
   let redact: (s: string) => string = (s) => s;
+  let paintErr: (s: string) => string = (s) => s;
 
   const invoke: Invoke = (load: () => Promise<Handler>) =>
     async (...actionArgs: unknown[]) => {
@@ -109,6 +119,7 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       debug = debug || !!globals.debug;
       const ctx = new Context(io, env, globals);
       redact = (s) => ctx.redact(s);
+      paintErr = (s) => ctx.paintErr.red(s);
       try {
         await ctx.prepare();
         const handler = await load();
@@ -160,7 +171,7 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       return ExitCode.usage;
     }
     if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') return state.exitCode;
-    return reportError(err, io, formatHint, debug, redact);
+    return reportError(err, io, formatHint, debug, redact, paintErr);
   }
 }
 

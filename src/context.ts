@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { Chalk, type ChalkInstance } from 'chalk';
 import type { ApiClient } from './api/client.js';
 import type { ConfigStore } from './config/store.js';
 import { resolveSettings, type Settings } from './config/resolve.js';
@@ -69,6 +70,12 @@ export class Context {
   readonly debugEnabled: boolean;
   readonly sandbox: boolean;
   readonly sink: Sink;
+  /**
+   * chalk for stdout and stderr, at level 0 unless colour is allowed there. chalk
+   * does not look at NO_COLOR itself, so the level is decided here, not by chalk.
+   */
+  readonly paint: ChalkInstance;
+  readonly paintErr: ChalkInstance;
   #cleanups: Array<() => Promise<void> | void> = [];
   #client: Promise<ApiClient> | undefined;
   #store: ConfigStore | undefined;
@@ -83,6 +90,8 @@ export class Context {
     const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
     this.color = io.stdoutIsTTY && globals.color !== false && !noColor;
     this.stderrColor = io.stderrIsTTY && globals.color !== false && !noColor;
+    this.paint = new Chalk({ level: this.color ? 1 : 0 });
+    this.paintErr = new Chalk({ level: this.stderrColor ? 1 : 0 });
     this.debugEnabled = !!globals.debug || truthy(env.SRS_DEBUG);
     this.sandbox = !!globals.sandbox || truthy(env.SRS_SANDBOX);
     const fmt = globals.output ?? env.SRS_OUTPUT;
@@ -118,7 +127,6 @@ export class Context {
   /** Output settings for src/output/render.ts. */
   renderOptions(): RenderOptions {
     const fields = this.globals.fields ? parseFieldList(this.globals.fields) : [];
-    const bold = (s: string) => `\u001b[1m${s}\u001b[22m`;
     return {
       format: this.format,
       pretty: this.io.stdoutIsTTY,
@@ -126,7 +134,7 @@ export class Context {
       color: this.color,
       width: this.io.stdoutIsTTY ? this.io.columns : undefined,
       csvRaw: !!this.globals.csvRaw,
-      paintHeader: bold,
+      paintHeader: (h: string) => this.paint.bold(h),
       query: this.#query,
     };
   }
@@ -153,7 +161,7 @@ export class Context {
   }
 
   warn(msg: string): void {
-    const tag = this.stderrColor ? '\u001b[33mwarning:\u001b[39m' : 'warning:';
+    const tag = this.paintErr.yellow('warning:');
     this.io.stderr.write(`${tag} ${this.redact(sanitizeKeepNewlines(msg))}\n`);
   }
 
@@ -168,6 +176,10 @@ export class Context {
   /** A spinner on stderr while `work` runs: only on a TTY with colour allowed. */
   async withSpinner<T>(text: string, work: () => Promise<T>): Promise<T> {
     if (!this.stderrColor || this.debugEnabled) return work();
+    // A pseudo-terminal that reports 0 columns (script, some CI runners) sends ora
+    // into an endless clear loop (it divides by the width): no spinner there.
+    const width = (this.io.stderr as { columns?: number }).columns;
+    if (!(typeof width === 'number' && width > 0)) return work();
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: this.io.stderr as NodeJS.WritableStream & Writable, isEnabled: true, discardStdin: false }).start();
     try {

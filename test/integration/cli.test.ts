@@ -2,12 +2,14 @@
  * End to end: the built srs binary against a real emulator over loopback,
  * every command and every output format, plus the error paths.
  */
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
-import { startHarness, runSrs, baseEnv, type Harness } from './harness.js';
+import { startHarness, runSrs, baseEnv, BIN, type Harness } from './harness.js';
 
 let h: Harness;
 const fx = fixtures();
@@ -364,6 +366,35 @@ describe('emulator commands', () => {
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
+  });
+});
+
+describe('on a terminal', () => {
+  // util-linux `script` gives srs a pseudo-terminal; it reports 0 columns, which once sent ora into an endless loop.
+  const hasScript = (() => {
+    try {
+      return execFileSync('sh', ['-c', 'command -v script'], { encoding: 'utf8' }).trim() !== '';
+    } catch {
+      return false;
+    }
+  })();
+  // Asynchronous: the emulator answering srs lives in this process.
+  const onTty = async (cmd: string, extra: Record<string, string> = {}): Promise<string> => {
+    try {
+      return (await promisify(execFile)('script', ['-qec', cmd, '/dev/null'], { env: { ...h.env, ...extra }, encoding: 'utf8', timeout: 20_000 })).stdout;
+    } catch (e) {
+      // A failing command (exit 1) still printed what we look at.
+      return (e as { stdout?: string }).stdout ?? '';
+    }
+  };
+  it.skipIf(!hasScript)('tables with colour on a TTY, none under NO_COLOR, and the spinner never hangs', async () => {
+    const bin = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`;
+    const coloured = await onTty(`${bin} ref countries --limit 2`);
+    expect(coloured).toContain('\u001b[1mISO3');
+    const plain = await onTty(`${bin} ref countries --limit 2`, { NO_COLOR: '1' });
+    expect(plain).toMatch(/ISO3\s+ISO2/);
+    expect(plain).not.toContain('\u001b[');
+    expect(await onTty(`${bin} supplier get nope`)).toContain('\u001b[31msrs:');
   });
 });
 
