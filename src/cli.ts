@@ -27,10 +27,6 @@ export const VERSION = typeof SRS_VERSION === 'string' ? SRS_VERSION : '0.0.0-de
 
 export const HELP_WIDTH = 80;
 
-export interface RunState {
-  exitCode: number;
-}
-
 export function buildProgram(invoke: Invoke): Command {
   const program = new Command('srs')
     .description('Supplier Responsibility Assessment Service from the command line: suppliers, scorecards, scores, emissions, news and reference data')
@@ -104,7 +100,6 @@ export function reportError(
 
 /** Runs srs with the given argv (without node and script), streams and environment. Returns the exit code. */
 export async function main(argv: string[], io: IO, env: Env): Promise<number> {
-  const state: RunState = { exitCode: 0 };
   let formatHint: string | undefined = env.SRS_OUTPUT ?? (io.stdoutIsTTY ? 'table' : 'json');
   let debug = env.SRS_DEBUG === '1';
   let redact: (s: string) => string = (s) => s;
@@ -163,14 +158,15 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       return 0;
     }
     await program.parseAsync(argv, { from: 'user' });
-    return state.exitCode;
+    return ExitCode.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
       // Commander already printed its message.
       return ExitCode.usage;
     }
-    if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') return state.exitCode;
+    // A reader that went away (srs ... | head) is not a failure.
+    if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
     return reportError(err, io, formatHint, debug, redact, paintErr);
   }
 }

@@ -86,24 +86,23 @@ export async function printPages<T>(
     ...(flags.perPage !== undefined ? { perPage: flags.perPage } : flags.limit !== undefined ? { perPage: Math.min(100, flags.limit) } : {}),
     ...(flags.page !== undefined ? { maxPages: 1 } : {}),
   });
+  // Whether items exist beyond what was printed (for the note on stderr).
   let more = false;
   let lastPage = startPage;
   async function* items(): AsyncGenerator<T> {
     let n = 0;
     for await (const p of iter) {
       lastPage = p.page;
-      for (let i = 0; i < p.items.length; i++) {
+      for (const item of p.items) {
         if (flags.limit !== undefined && n >= flags.limit) {
           more = true;
           return;
         }
-        yield p.items[i]!;
+        yield item;
         n++;
       }
-      if (p.hasMore) more = true;
-      if (flags.limit !== undefined && n >= flags.limit) return;
-      if (flags.page !== undefined) return;
-      more = false;
+      more = p.hasMore;
+      if ((flags.limit !== undefined && n >= flags.limit) || flags.page !== undefined) return;
     }
   }
   const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${what}…`, () => collectAll(items())) : items();

@@ -67,8 +67,6 @@ export const columns = {
   category: [col('id', 'ID'), col('name', 'NAME')],
 } satisfies Record<string, Column[]>;
 
-export type ColumnSetName = keyof typeof columns;
-
 /** Columns for --fields: each path becomes a column headed by the path itself. */
 export function columnsFromFields(fields: string[]): Column[] {
   return fields.map((f) => ({ path: f, header: f }));

@@ -5,7 +5,6 @@ import { roundScore, scoreLabel } from '../../scoring/index.js';
 import { supplierRiskLevel } from './bundle.js';
 
 export type Breakdown = 'sources' | 'parameters' | 'entries';
-export const BREAKDOWNS: Breakdown[] = ['sources', 'parameters', 'entries'];
 
 const num = (v: unknown): string => (typeof v === 'number' ? roundScore(v).toFixed(2) : v === null || v === undefined ? '—' : String(v));
 
