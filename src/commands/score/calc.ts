@@ -12,6 +12,8 @@ import { breakdownRows, breakdownColumns, summaryColumns, summaryRow, type Break
 import { gatherIds } from './ids.js';
 
 export const BATCH_SIZE = 100;
+/** Batches in flight (score calc --concurrency; score check uses it as is). */
+export const DEFAULT_CONCURRENCY = 8;
 
 export interface CalcResult {
   requests: ScoreCalculationRequest[];
@@ -23,14 +25,7 @@ export interface CalcResult {
  * outstanding, and yields the results in input order as soon as the earliest
  * batch is in. Memory is bounded by the window, not by the number of ids.
  */
-export async function* calculateInOrder(
-  ctx: Context,
-  client: ApiClient,
-  ids: string[],
-  filters: Omit<ScoreCalculationRequest, 'supplierIds'>,
-  concurrency: number,
-): AsyncGenerator<ScoreResult> {
-  const requests = chunk(ids, BATCH_SIZE).map((supplierIds) => ({ supplierIds, ...filters }));
+export async function* calculateInOrder(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number): AsyncGenerator<ScoreResult> {
   const pending: Array<Promise<ScoreResult[]> | undefined> = [];
   let started = 0;
   let consumed = 0;
@@ -59,11 +54,16 @@ export async function* calculateInOrder(
   if (missing.length) ctx.warn(`the service returned no result for ${missing.length} supplier id(s): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
 }
 
+/** The requests for a list of ids: batches of at most 100, each with the same filters. */
+export function batchRequests(ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>): ScoreCalculationRequest[] {
+  return chunk(ids, BATCH_SIZE).map((supplierIds) => ({ supplierIds, ...filters }));
+}
+
 /** All results, in input order (for commands that need them together). */
 export async function calculate(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number): Promise<CalcResult> {
-  const requests = chunk(ids, BATCH_SIZE).map((supplierIds) => ({ supplierIds, ...filters }));
+  const requests = batchRequests(ids, filters);
   const items: ScoreResult[] = [];
-  for await (const it of calculateInOrder(ctx, client, ids, filters, concurrency)) items.push(it);
+  for await (const it of calculateInOrder(ctx, client, requests, concurrency)) items.push(it);
   return { requests, items };
 }
 
@@ -104,12 +104,12 @@ export function writeFileAtomic(path: string, text: string): void {
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const ids = await gatherIds(ctx, args, opts.idsFile);
   const filters = filtersFrom(opts);
-  const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : 8;
+  const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : DEFAULT_CONCURRENCY;
   const client = await ctx.client({ connections: concurrency });
   const asOf = todayUtc(ctx.now());
   if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
     // Scripts get each result as soon as its batch (and every earlier one) is in.
-    await renderList(ctx.sink, calculateInOrder(ctx, client, ids, filters, concurrency), [], ctx.renderOptions());
+    await renderList(ctx.sink, calculateInOrder(ctx, client, batchRequests(ids, filters), concurrency), [], ctx.renderOptions());
     return;
   }
   const { requests, items } = await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filters, concurrency));

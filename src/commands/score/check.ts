@@ -13,7 +13,7 @@ import { renderList } from '../../output/render.js';
 import { todayUtc } from '../../scoring/index.js';
 import { readJsonInput, type Opts } from '../kit.js';
 import { parseBundleOrResponse, riskRank, RISK_LEVELS_HELP } from './bundle.js';
-import { calculate, filtersFrom } from './calc.js';
+import { calculate, DEFAULT_CONCURRENCY, filtersFrom } from './calc.js';
 import { evaluate, type CheckResult, type CheckRules } from './evaluate.js';
 import { gatherIds } from './ids.js';
 import { githubAnnotation, junitReport } from './junit.js';
@@ -82,7 +82,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const ids = await gatherIds(ctx, args, opts.idsFile);
     rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
     const client = await ctx.client();
-    items = (await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filtersFrom(opts), 8))).items;
+    items = (await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY))).items;
   }
   const results: CheckResult[] = items.map((i) => evaluate(i, rules));
   await renderList(ctx.sink, results, ctx.columns(columns), ctx.renderOptions());
