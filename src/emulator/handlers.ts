@@ -18,6 +18,7 @@ import {
   SupplierCreateRequest,
 } from '../api/contract.js';
 import type {
+  Article,
   Category,
   Country,
   DataEntry,
@@ -32,7 +33,7 @@ import type {
 } from '../api/contract.js';
 import { openApiDocument } from '../api/openapi.js';
 import { COUNTRIES, COUNTRY_CODES, INDUSTRIES, SUB_INDUSTRIES, SUB_INDUSTRY_BY_CODE } from './reference.js';
-import type { ScorecardRec, SupplierRec } from './records.js';
+import type { ArticleRec, ScorecardRec, SupplierRec } from './records.js';
 import { HttpError } from './http-types.js';
 import type { EmulatorRequest, EmulatorResponse, HandlerContext, LastPageNextPage } from './http-types.js';
 
@@ -245,9 +246,14 @@ export function listNewsEvents(ctx: HandlerContext, req: EmulatorRequest): Emula
     id: e.id,
     name: e.name,
     summary: e.summary,
-    articles: e.articles.map((a) => ({ id: a.id, url: a.url, title: a.title, summary: a.summary, publishedAt: a.publishedAt })),
+    articles: e.articles.map(articleBody),
   }));
   return { status: 200, body: page };
+}
+
+/** An article as the contract shows it (news events list and data entry alike). */
+function articleBody(a: ArticleRec): Article {
+  return { id: a.id, url: a.url, title: a.title, summary: a.summary, publishedAt: a.publishedAt };
 }
 
 // ---------------------------------------------------------------- scorecards
@@ -304,7 +310,7 @@ export function getDataEntry(ctx: HandlerContext, req: EmulatorRequest): Emulato
     newsEvent: {
       name: news.name,
       summary: news.summary,
-      articles: news.articles.map((a) => ({ id: a.id, url: a.url, title: a.title, summary: a.summary, publishedAt: a.publishedAt })),
+      articles: news.articles.map(articleBody),
     },
   };
   return { status: 200, body: out };
