@@ -43,12 +43,24 @@ export function compare(contenders, { warmup = 3, runs = 15 } = {}) {
   return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
 }
 
-/** Peak RSS in MB of a command, from GNU time's %M (KiB). */
-export function peakRssMb(cmd, args, opts = {}) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { stdio: ['pipe', 'ignore', 'pipe'], env: opts.env ?? process.env, input: opts.input ?? '', maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr.toString().slice(-2000)}`);
-  const lines = r.stderr.toString().trim().split('\n');
-  return Number(lines.at(-1)) / 1024;
+/**
+ * Peak RSS in MB of a command (GNU time's %M, in KiB) and how many lines it printed.
+ * Asynchronous, so a server living in the calling process keeps answering.
+ */
+export function peakRss(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/time', ['-f', '%M', cmd, ...args], { env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let lines = 0;
+    let err = '';
+    child.stdout.on('data', (d) => {
+      for (const b of d) if (b === 10) lines++;
+    });
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve({ mb: Number(err.trim().split('\n').at(-1)) / 1024, lines }) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`)),
+    );
+  });
 }
 
 /** Starts `srs emulator start` in its own process; resolves {url, apiKey, stop()}. */

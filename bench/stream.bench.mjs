@@ -2,7 +2,7 @@
 // served 100 per page by a synthetic loopback server (the emulator's lists are
 // small), peak RSS measured with GNU time.
 import { createServer } from 'node:http';
-import { BIN, NODE, peakRssMb, report, srsEnv } from './common.mjs';
+import { BIN, NODE, peakRss, report, srsEnv } from './common.mjs';
 
 const TOTAL = 100_000;
 const server = createServer((req, res) => {
@@ -22,19 +22,7 @@ await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${server.address().port}`;
 try {
   const env = srsEnv({ SRS_BASE_URL: url, SRS_API_KEY: 'bench-key-0000' });
-  // GNU time runs srs in a child; the server lives in this process, so run it via a worker-free spawn.
-  const { spawn } = await import('node:child_process');
-  const rss = await new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', '%M', NODE, BIN, 'ref', 'countries', '--all', '-o', 'ndjson'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let lines = 0;
-    let err = '';
-    child.stdout.on('data', (d) => {
-      for (const b of d) if (b === 10) lines++;
-    });
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolve({ mb: Number(err.trim().split('\n').at(-1)) / 1024, lines }) : reject(new Error(err))));
-  });
-  void peakRssMb;
+  const rss = await peakRss(NODE, [BIN, 'ref', 'countries', '--all', '-o', 'ndjson'], { env });
   report('stream', [
     { metric: 'items streamed as NDJSON', value: rss.lines, unit: 'items', target: `= ${TOTAL}`, pass: rss.lines === TOTAL },
     { metric: 'peak RSS, --all -o ndjson over 100,000 items', value: rss.mb, unit: 'MB', target: '< 150', pass: rss.mb < 150 },
