@@ -333,10 +333,17 @@ describe('sandbox', () => {
   });
 
   it('never touches a stored profile key', async () => {
-    const env = { ...baseEnv(h.home + '/sbx2'), SRS_API_KEY: 'real-profile-key-SECRET' };
-    const r = await runSrs(['--sandbox', '--debug', 'ref', 'countries', '--limit', '1'], env);
+    // A real profile whose base URL is the harness emulator: any use of it would show up there.
+    const env = baseEnv(h.home + '/sbx2');
+    const key = h.env.SRS_API_KEY!;
+    const login = await runSrs(['auth', 'login', '--base-url', h.emu.url, '--with-key'], env, { input: key });
+    expect(login.code).toBe(0);
+    const before = h.requests.length;
+    const r = await runSrs(['--sandbox', '--debug', 'ref', 'countries', '--limit', '1'], { ...env, SRS_API_KEY: key });
     expect(r.code).toBe(0);
-    expect(r.stderr).not.toContain('real-profile-key-SECRET');
+    expect(r.stderr).not.toContain(key);
+    expect(r.stderr).toMatch(/debug: sandbox emulator on http:\/\/127\.0\.0\.1:\d+/);
+    expect(h.requests.length, 'the sandbox sent a request to the stored profile').toBe(before);
   });
 });
 

@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('score calc', () => {
-  it('any number of ids: batches of at most 100, concurrent, merged in input order', async () => {
+  it('any number of ids: batches of at most 100, merged in input order', async () => {
     const unknown = '01zzzzzzzzzzzzzzzzzzzzzzzz';
     const input = [...ids.slice().reverse(), unknown, ...ids.slice(0, 60)]; // 150 + 1 + 60 duplicates
     const before = h.requests.length;
@@ -60,7 +60,7 @@ describe('score calc', () => {
     }
   });
 
-  it('more than 100 ids in one request is never sent; filters pass through', async () => {
+  it('filters (--exclude-zero-values, --data-source) pass through to the service', async () => {
     const r = await h.run(['score', 'calc', first, '--exclude-zero-values', '--data-source', fx.dataSources[0]!.id, '-o', 'json']);
     expect(r.code).toBe(0);
     const [item] = JSON.parse(r.stdout) as Array<{ dataSourceScores: Array<{ dataSourceId: string }> }>;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import { z } from 'zod';
+import * as contract from '../../src/api/contract.js';
 import { columns, type Column } from '../../src/output/columns.js';
 import { cellText, getPath } from '../../src/output/fields.js';
 import { renderItem, renderList, type RenderOptions, type Sink } from '../../src/output/render.js';
@@ -114,8 +116,35 @@ describe('renderItem', () => {
     await renderItem(s, rows[0], cols, opts('table'));
     expect(s.text().trimEnd().split('\n')).toEqual(['ID     a1', 'NAME   Alpha', 'SCORE  1.5']);
   });
-  it('curated column sets exist for every resource', () => {
-    for (const set of Object.values(columns)) expect(set.length).toBeGreaterThan(0);
+  it('every curated column path names a field of its resource in the contract', () => {
+    const schemas: Record<keyof typeof columns, z.ZodObject> = {
+      supplierCreated: contract.SupplierCreateResponse,
+      supplier: contract.SupplierDetail,
+      scorecard: contract.Scorecard,
+      scorecardItem: contract.ScorecardItem,
+      emissionReport: contract.EmissionReport,
+      newsEvent: contract.NewsEvent,
+      dataEntry: contract.DataEntry,
+      dataSource: contract.DataSource,
+      country: contract.Country,
+      industry: contract.StandardIndustry,
+      category: contract.Category,
+    };
+    for (const [name, set] of Object.entries(columns) as Array<[keyof typeof columns, Column[]]>) {
+      expect(set.length, name).toBeGreaterThan(0);
+      for (const col of set) {
+        // Walk the path through the schema: object keys, and .length on arrays.
+        let schema: z.ZodType = schemas[name];
+        for (const part of col.path.split('.')) {
+          while (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) schema = schema.unwrap() as z.ZodType;
+          if (schema instanceof z.ZodArray && part === 'length') break;
+          expect(schema instanceof z.ZodObject, `${name}: ${col.path}`).toBe(true);
+          const next = (schema as z.ZodObject).shape[part] as z.ZodType | undefined;
+          expect(next, `${name}: ${col.path} (no field "${part}")`).toBeDefined();
+          schema = next!;
+        }
+      }
+    }
   });
 });
 
