@@ -13,7 +13,8 @@
 import type { Readable } from 'node:stream';
 import { ExitCode, SrsError, UsageError } from '../errors.js';
 import { mapHeaders, parseMapSpecs, unnamedColumns } from './headers.js';
-import { Journal, JOURNAL_SUFFIX, readJournal, rowHash, decideResume, type JournalHistory } from './journal.js';
+import { Journal, JOURNAL_SUFFIX, readJournal, decideResume, type JournalHistory } from './journal.js';
+import { rowHash } from './hash.js';
 import { Progress } from './progress.js';
 import { openInput, ReadError, type InputFile } from './read.js';
 import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, type ImportSummary, type RowOutcome, type RowState } from './report.js';

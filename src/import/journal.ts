@@ -31,7 +31,6 @@
  *     (unless the earlier outcome was failed).
  * Invalid and duplicate rows are not journaled: they are re-validated each run.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, existsSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { FileIdentity } from './read.js';
@@ -60,10 +59,6 @@ export interface PriorRow {
   message: string | undefined;
 }
 
-/** A short hash of a row's cells (48 bits, 12 hex digits): independent of quoting, line endings and encoding. */
-export function rowHash(fields: readonly string[]): string {
-  return createHash('sha256').update(fields.join('\u001f')).digest('hex').slice(0, 12);
-}
 
 const STATE_CODE: Record<JournalState, number> = { sent: 1, created: 2, failed: 3, unknown: 4 };
 const CODE_STATE: readonly (JournalState | undefined)[] = [undefined, 'sent', 'created', 'failed', 'unknown'];

@@ -17,6 +17,7 @@ import { formatPath } from '../api/contract.js';
 import { SupplierInput } from '../api/supplier-input.js';
 import type { ColumnMapping, Field } from './headers.js';
 import type { SourceRecord } from './read.js';
+import { hash64 } from './hash.js';
 
 export function listSeparator(delimiter: string): RegExp {
   return delimiter === ',' ? /[;|]/ : /[;|,]/;
@@ -116,26 +117,6 @@ export type Verdict =
   | { kind: 'invalid'; line: number; customerSupplierId: string | undefined; field: string; message: string }
   | { kind: 'duplicate'; line: number; customerSupplierId: string; firstLine: number };
 
-/**
- * 64-bit hash of a string (two 32-bit lanes, cyrb53-style mixing over UTF-16
- * code units). For a million distinct ids the chance that any two collide is
- * about 3 in 100 million; a collision would report a row as a duplicate (never
- * send a row twice), and the message names the line it collided with.
- */
-export function hash64(s: string): [number, number] {
-  let h1 = 0xdeadbeef ^ s.length;
-  let h2 = 0x41c6ce57 ^ s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return [h1 >>> 0, h2 >>> 0];
-}
 
 /**
  * customerSupplierId -> first line, in typed arrays: an open-addressing table

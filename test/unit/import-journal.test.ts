@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { checkBinding, decideResume, Journal, JournalHistory, readJournal, rowHash } from '../../src/import/journal.js';
+import { rowHash } from '../../src/import/hash.js';
+import { checkBinding, decideResume, Journal, JournalHistory, readJournal } from '../../src/import/journal.js';
 import type { FileIdentity } from '../../src/import/read.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'srs-import-journal-'));

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { SupplierCreateRequest } from '../../src/api/contract.js';
 import { iso3CountryCodes, isIso3CountryCode, SupplierInput } from '../../src/api/supplier-input.js';
 import { mapHeaders, parseMapSpecs } from '../../src/import/headers.js';
-import { FirstLineTable, hash64, listSeparator, rowShape, rowToBody, RowValidator, validateRow } from '../../src/import/validate.js';
+import { hash64 } from '../../src/import/hash.js';
+import { FirstLineTable, listSeparator, rowShape, rowToBody, RowValidator, validateRow } from '../../src/import/validate.js';
 
 describe('SupplierInput', () => {
   it('has exactly the cca3 codes of world-countries', () => {
