@@ -4,7 +4,7 @@
  * after. Lists come as single pages (list*Page) and as async iterators over every
  * page (list*), built on src/api/paginate.ts.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import {
   Category,
@@ -29,8 +29,7 @@ import {
   describeZodError,
 } from './contract.js';
 import { HttpTransport, type HttpOptions, type Query } from './http.js';
-import { paginate, type Page, type PageResult, type PaginateOptions } from './paginate.js';
-import { z as zod } from 'zod';
+import { paginate, type PaginateOptions } from './paginate.js';
 
 export type ClientOptions = HttpOptions;
 
@@ -47,7 +46,7 @@ const seg = (id: string, what: string): string => {
 };
 
 /** GET /v1/categories is not shown by the spec: accept { items, pagination? } or a bare array. */
-const LenientCategoryList = zod.union([CategoryList, zod.array(Category).transform((items) => ({ items, pagination: null }))]);
+const LenientCategoryList = z.union([CategoryList, z.array(Category).transform((items) => ({ items, pagination: null }))]);
 
 export class ApiClient {
   readonly http: HttpTransport;
@@ -83,7 +82,7 @@ export class ApiClient {
   }
 
   listNewsEvents(supplierId: string, q: Omit<NewsEventQuery, 'page' | 'perPage'> = {}, opts?: PaginateOptions) {
-    return this.#pages((page, perPage) => this.listNewsEventsPage(supplierId, { ...q, page, perPage }), opts);
+    return paginate((page, perPage) => this.listNewsEventsPage(supplierId, { ...q, page, perPage }), opts);
   }
 
   // ------------------------------------------------------------ scorecards
@@ -94,7 +93,7 @@ export class ApiClient {
   }
 
   listScorecards(q: Omit<ScorecardQuery, 'page' | 'perPage'> = {}, opts?: PaginateOptions) {
-    return this.#pages((page, perPage) => this.listScorecardsPage({ ...q, page, perPage }), opts);
+    return paginate((page, perPage) => this.listScorecardsPage({ ...q, page, perPage }), opts);
   }
 
   async getScorecard(id: string) {
@@ -123,7 +122,7 @@ export class ApiClient {
   }
 
   listDataSources(opts?: PaginateOptions) {
-    return this.#pages((page, perPage) => this.listDataSourcesPage({ page, perPage }), opts);
+    return paginate((page, perPage) => this.listDataSourcesPage({ page, perPage }), opts);
   }
 
   listCountriesPage(q: PageQuery = {}) {
@@ -132,7 +131,7 @@ export class ApiClient {
   }
 
   listCountries(opts?: PaginateOptions) {
-    return this.#pages((page, perPage) => this.listCountriesPage({ page, perPage }), opts);
+    return paginate((page, perPage) => this.listCountriesPage({ page, perPage }), opts);
   }
 
   listStandardIndustriesPage(q: StandardIndustryQuery = {}) {
@@ -141,7 +140,7 @@ export class ApiClient {
   }
 
   listStandardIndustries(q: Omit<StandardIndustryQuery, 'page' | 'perPage'> = {}, opts?: PaginateOptions) {
-    return this.#pages((page, perPage) => this.listStandardIndustriesPage({ ...q, page, perPage }), opts);
+    return paginate((page, perPage) => this.listStandardIndustriesPage({ ...q, page, perPage }), opts);
   }
 
   listCategoriesPage(q: PageQuery = {}) {
@@ -150,10 +149,6 @@ export class ApiClient {
   }
 
   listCategories(opts?: PaginateOptions) {
-    return this.#pages((page, perPage) => this.listCategoriesPage({ page, perPage }), opts);
-  }
-
-  #pages<T>(fetch: (page: number, perPage: number) => Promise<PageResult<T>>, opts?: PaginateOptions): AsyncGenerator<Page<T>, void, undefined> {
-    return paginate(fetch, opts);
+    return paginate((page, perPage) => this.listCategoriesPage({ page, perPage }), opts);
   }
 }

@@ -39,7 +39,6 @@ export interface RenderOptions {
   query?: ((data: unknown) => unknown) | undefined;
 }
 
-type Rec = Record<string, unknown>;
 
 /** Renders one resource (a single read or a create result). */
 export async function renderItem(sink: Sink, item: unknown, columns: Column[], opts: RenderOptions): Promise<void> {
@@ -273,4 +272,3 @@ export async function verticalTable(item: unknown, cols: Column[], opts: RenderO
     .join('\n');
 }
 
-export type { Rec };
