@@ -125,22 +125,19 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
     };
 
   const program = buildProgram(invoke);
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (s) => void io.stdout.write(s),
-    writeErr: (s) => void io.stderr.write(s),
-    outputError: (s, write) => write(s.startsWith('error:') ? `srs: ${s.slice(7)}` : s),
-  });
-  // Help is wrapped at 80 columns everywhere, so the root help can be generated at build time (dist/help.txt).
-  program.configureHelp({ helpWidth: HELP_WIDTH });
+  const output = {
+    writeOut: (s: string) => void io.stdout.write(s),
+    writeErr: (s: string) => void io.stderr.write(s),
+    outputError: (s: string, write: (t: string) => void) => write(s.startsWith('error:') ? `srs: ${s.slice(7)}` : s),
+  };
+  // Every command: errors come back to main() (one place for exit codes), output goes to our streams, and
+  // help is wrapped at 80 columns, so the root help can be generated at build time (dist/help.txt).
+  for (const cmd of [program, ...allCommands(program)]) {
+    cmd.exitOverride();
+    cmd.configureOutput(output);
+    cmd.configureHelp({ helpWidth: HELP_WIDTH });
+  }
   for (const sub of allCommands(program)) {
-    sub.configureHelp({ helpWidth: HELP_WIDTH });
-    sub.exitOverride();
-    sub.configureOutput({
-      writeOut: (s) => void io.stdout.write(s),
-      writeErr: (s) => void io.stderr.write(s),
-      outputError: (s, write) => write(s.startsWith('error:') ? `srs: ${s.slice(7)}` : s),
-    });
     if (sub.commands.length > 0 && !(sub as unknown as { _actionHandler?: unknown })._actionHandler) {
       // A noun without a verb shows its help (exit 2 when a verb was needed); a mistyped verb gets a suggestion.
       sub.allowExcessArguments(true);
