@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // A test that asserts nothing fails: every test must check something.
+    expect: { requireAssertions: true },
   },
 });

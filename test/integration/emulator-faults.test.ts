@@ -430,6 +430,7 @@ describe('option validation in startEmulator', () => {
       { failRate: 0, resetRate: 1, stallRate: 0.5, failAfterCommitRate: 0.02 },
     ]) {
       const emu = await startEmulator({ faults });
+      expect(emu.url, JSON.stringify(faults)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       await emu.close();
     }
   });
