@@ -16,16 +16,27 @@ const date = (v: unknown): string => (typeof v === 'string' ? v.replace('T', ' '
 
 const col = (path: string, header: string, extra: Partial<Column> = {}): Column => ({ path, header, ...extra });
 
+const supplierColumns: Column[] = [
+  col('id', 'ID'),
+  col('name', 'NAME'),
+  col('countryIso3Code', 'COUNTRY'),
+  col('categories', 'CATEGORIES'),
+  col('averageScore', 'AVG SCORE', { align: 'right', format: num(2) }),
+  col('publicSupplierProfileUrl', 'PROFILE'),
+];
+
+const dataEntryColumns: Column[] = [
+  col('id', 'ID'),
+  col('type', 'TYPE'),
+  col('supplier.id', 'SUPPLIER'),
+  col('score', 'SCORE', { align: 'right' }),
+  col('newsEvent.name', 'NEWS EVENT'),
+  col('policyParameterScores.length', 'PARAMETERS', { align: 'right' }),
+];
+
 export const columns = {
   supplierCreated: [col('id', 'ID'), col('name', 'NAME'), col('countryIso3Code', 'COUNTRY'), col('website', 'WEBSITE'), col('status', 'STATUS'), col('customerSupplierId', 'CUSTOMER ID')],
-  supplier: [
-    col('id', 'ID'),
-    col('name', 'NAME'),
-    col('countryIso3Code', 'COUNTRY'),
-    col('categories', 'CATEGORIES'),
-    col('averageScore', 'AVG SCORE', { align: 'right', format: num(2) }),
-    col('publicSupplierProfileUrl', 'PROFILE'),
-  ],
+  supplier: supplierColumns,
   scorecard: [
     col('id', 'ID'),
     col('name', 'NAME'),
@@ -53,13 +64,17 @@ export const columns = {
     col('verifier', 'VERIFIER'),
   ],
   newsEvent: [col('id', 'ID'), col('name', 'NAME'), col('articles.length', 'ARTICLES', { align: 'right' }), col('summary', 'SUMMARY')],
-  dataEntry: [
-    col('id', 'ID'),
-    col('type', 'TYPE'),
-    col('supplier.id', 'SUPPLIER'),
-    col('score', 'SCORE', { align: 'right' }),
-    col('newsEvent.name', 'NEWS EVENT'),
-    col('policyParameterScores.length', 'PARAMETERS', { align: 'right' }),
+  dataEntry: dataEntryColumns,
+  /** One supplier (supplier get): the list columns plus its custom fields. */
+  supplierDetail: [
+    ...supplierColumns,
+    col('customFields', 'CUSTOM FIELDS', { format: (v) => (Array.isArray(v) ? v.map((f: { fieldLabel?: string; fieldValue?: string }) => `${f.fieldLabel}=${f.fieldValue}`).join('; ') : '') }),
+  ],
+  /** One data entry (data-entry get): the list columns plus its news event. */
+  dataEntryDetail: [
+    ...dataEntryColumns,
+    col('newsEvent.summary', 'SUMMARY'),
+    col('newsEvent.articles', 'ARTICLES', { format: (v) => (Array.isArray(v) ? v.map((a: { title?: string; url?: string }) => a.title ?? a.url ?? '').join('; ') : '') }),
   ],
   dataSource: [col('id', 'ID'), col('name', 'NAME'), col('vendorName', 'VENDOR'), col('dataSourceType', 'TYPE'), col('website', 'WEBSITE')],
   country: [col('iso3Code', 'ISO3'), col('iso2Code', 'ISO2'), col('commonName', 'NAME'), col('officialName', 'OFFICIAL NAME'), col('regionName', 'REGION')],

@@ -120,11 +120,13 @@ describe('renderItem', () => {
     const schemas: Record<keyof typeof columns, z.ZodObject> = {
       supplierCreated: contract.SupplierCreateResponse,
       supplier: contract.SupplierDetail,
+      supplierDetail: contract.SupplierDetail,
       scorecard: contract.Scorecard,
       scorecardItem: contract.ScorecardItem,
       emissionReport: contract.EmissionReport,
       newsEvent: contract.NewsEvent,
       dataEntry: contract.DataEntry,
+      dataEntryDetail: contract.DataEntry,
       dataSource: contract.DataSource,
       country: contract.Country,
       industry: contract.StandardIndustry,

@@ -7,10 +7,5 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   const id = requireArg(args, 0, 'data entry id');
   const client = await ctx.client();
   const entry = await ctx.withSpinner('Fetching data entry…', () => client.getDataEntry(id));
-  const cols = ctx.columns([
-    ...columns.dataEntry,
-    { path: 'newsEvent.summary', header: 'SUMMARY' },
-    { path: 'newsEvent.articles', header: 'ARTICLES', format: (v) => (Array.isArray(v) ? v.map((a: { title?: string; url?: string }) => a.title ?? a.url ?? '').join('; ') : '') },
-  ]);
-  await renderItem(ctx.sink, entry, cols, ctx.renderOptions());
+  await renderItem(ctx.sink, entry, ctx.columns(columns.dataEntryDetail), ctx.renderOptions());
 }

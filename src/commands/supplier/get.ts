@@ -7,6 +7,5 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   const id = requireArg(args, 0, 'supplier id');
   const client = await ctx.client();
   const supplier = await ctx.withSpinner('Fetching supplier…', () => client.getSupplier(id));
-  const cols = ctx.columns([...columns.supplier, { path: 'customFields', header: 'CUSTOM FIELDS', format: (v) => (Array.isArray(v) ? v.map((f: { fieldLabel?: string; fieldValue?: string }) => `${f.fieldLabel}=${f.fieldValue}`).join('; ') : '') }]);
-  await renderItem(ctx.sink, supplier, cols, ctx.renderOptions());
+  await renderItem(ctx.sink, supplier, ctx.columns(columns.supplierDetail), ctx.renderOptions());
 }
