@@ -27,6 +27,7 @@ import {
   SupplierCreateResponse,
   SupplierDetailResponse,
   describeZodError,
+  isCheckedSupplierBody,
 } from './contract.js';
 import { HttpTransport, type HttpOptions, type Query } from './http.js';
 import { paginate, type PaginateOptions } from './paginate.js';
@@ -62,7 +63,7 @@ export class ApiClient {
   // ------------------------------------------------------------ suppliers
 
   createSupplier(body: SupplierCreateRequest) {
-    const valid = validateRequest(SupplierCreateRequest, body, 'supplier');
+    const valid = isCheckedSupplierBody(body) ? body : validateRequest(SupplierCreateRequest, body, 'supplier');
     return this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false }, SupplierCreateResponse);
   }
 

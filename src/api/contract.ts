@@ -59,6 +59,22 @@ export const SupplierCreateRequest = z.strictObject({
 });
 export type SupplierCreateRequest = z.infer<typeof SupplierCreateRequest>;
 
+/**
+ * Supplier bodies already parsed by a schema at least as strict as
+ * SupplierCreateRequest (SupplierInput, src/api/supplier-input.ts). The client
+ * does not parse these a second time: a bulk import validates each row once.
+ * Only the parsed output object is marked, so a later edit to some other object
+ * cannot slip through; callers must not mutate a marked body.
+ */
+const checkedSupplierBodies = new WeakSet<object>();
+export function markCheckedSupplierBody<T extends SupplierCreateRequest>(body: T): T {
+  checkedSupplierBodies.add(body);
+  return body;
+}
+export function isCheckedSupplierBody(body: unknown): body is SupplierCreateRequest {
+  return typeof body === 'object' && body !== null && checkedSupplierBodies.has(body);
+}
+
 export const SupplierCreateResponse = z.looseObject({
   id: z.string(),
   name: z.string(),

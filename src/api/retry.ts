@@ -90,8 +90,12 @@ export class PauseGate {
   get remainingMs(): number {
     return Math.max(0, this.#until - this.#now());
   }
-  async wait(): Promise<void> {
-    for (let left = this.remainingMs; left > 0; left = this.remainingMs) await this.#sleep(left);
+  /** Undefined when the gate is open (no promise to await on the hot path). */
+  wait(): Promise<void> | undefined {
+    if (this.#until === 0 || this.remainingMs === 0) return undefined;
+    return (async () => {
+      for (let left = this.remainingMs; left > 0; left = this.remainingMs) await this.#sleep(left);
+    })();
   }
 }
 
