@@ -16,7 +16,7 @@ import { mapHeaders, parseMapSpecs, unnamedColumns } from './headers.js';
 import { Journal, JOURNAL_SUFFIX, readJournal, decideResume, type JournalHistory } from './journal.js';
 import { rowHash } from './hash.js';
 import { Progress } from './progress.js';
-import { openInput, ReadError, type InputFile } from './read.js';
+import { openInput, ReadError, type InputFile, type SourceRecord } from './read.js';
 import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, type ImportSummary, type RowOutcome, type RowState } from './report.js';
 import { Sender, type SendOutcome, type SupplierCreator } from './send.js';
 import { RowValidator, rowShape } from './validate.js';
@@ -128,7 +128,8 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
     const validator = new RowValidator(shape);
 
     // The client first: a missing key or base URL fails at once, before a journal is started or a row read.
-    const sender: Sender | undefined = dryRun ? undefined : new Sender(await d.client(), concurrency);
+    // Each batch of requests leaves only after the journal holds its "sent" lines.
+    const sender: Sender | undefined = dryRun ? undefined : new Sender(await d.client(), concurrency, () => journal?.flush());
 
     let history: JournalHistory | undefined;
     if (journalPath !== undefined) {
@@ -199,13 +200,23 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
 
     let seq = 0;
     let reachedEnd = false;
-    for (;;) {
+    // Promises only where the loop must wait (a full window, the parser out of
+    // records): at thousands of rows a second, one per row is measurable.
+    rows: for (;;) {
+      if (journal?.error) requestStop('cannot write the journal');
       if (stopReason) break;
-      if (sender) await sender.capacity();
-      if (stopReason) break;
-      let next: IteratorResult<{ line: number; fields: string[] }>;
+      if (sender?.full) {
+        await sender.capacity();
+        if (stopReason) break;
+      }
+      let rec: SourceRecord | null | undefined;
       try {
-        next = await input.records.next();
+        rec = input.take();
+        while (rec === undefined) {
+          await input.more();
+          if (stopReason) break rows;
+          rec = input.take();
+        }
       } catch (e) {
         if (stopReason) break;
         if (e instanceof ReadError) {
@@ -215,12 +226,10 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
         }
         throw e;
       }
-      if (next.done) {
+      if (rec === null) {
         reachedEnd = true;
         break;
       }
-      if (stopReason) break;
-      const rec = next.value;
       lastLine = rec.line;
 
       if (!warnedUnnamed && unnamed.some((i) => (rec.fields[i] ?? '').trim() !== '')) {
@@ -260,8 +269,7 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
         finish(s, { line: rec.line, state: 'valid', customerSupplierId: cid });
         continue;
       }
-      const snd = sender!;
-      await snd.capacity();
+      const snd = sender!; // the window had room at the top of this iteration, and nothing since took it
       journal?.sent(rec.line, hash!);
       const line = rec.line;
       const fields = rec.fields;
@@ -297,16 +305,25 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
     }
     d.signal?.removeEventListener('abort', onAbort);
     await sender?.idle();
-    if (sender?.error) writeError ??= sender.error;
     progress.stop();
     const complete = reachedEnd && !readError;
     input.destroy();
     journal?.close();
+    const journalError = journal?.error;
+    if (sender?.error && sender.error !== journalError) writeError ??= sender.error;
     journal = undefined;
     await report?.close();
     await failedOut?.close();
     report = undefined;
     failedOut = undefined;
+    if (journalError) {
+      throw new SrsError(
+        'runtime',
+        ExitCode.failure,
+        `${journalError.message}: the import stopped after line ${lastLine} (${counts.created} created). ` +
+          'Rows answered after the failure are not recorded in the journal: a re-run reports them as unknown rather than sending them twice.',
+      );
+    }
     if (writeError) {
       const msg = `cannot write the report: ${(writeError as Error).message ?? String(writeError)}`;
       throw (sender?.sent ?? 0) > 0 ? new SrsError('runtime', ExitCode.failure, `${msg} (the journal has every row sent)`) : new UsageError(msg);

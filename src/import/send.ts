@@ -49,31 +49,53 @@ export async function sendOne(client: SupplierCreator, request: SupplierCreateRe
   }
 }
 
+/** A request waiting for the end of the turn. */
+interface Queued {
+  request: SupplierCreateRequest;
+  done: (o: SendOutcome) => void;
+}
+
+/**
+ * Requests started in one turn of the event loop leave together at its end,
+ * after `beforeDispatch` (the journal's flush: one write for the whole batch,
+ * holding every "sent" line before any of these requests is on the wire).
+ * If `beforeDispatch` throws, the batch is not sent: each of its rows ends
+ * failed ("not sent"), and the error is kept in `error`.
+ */
 export class Sender {
   readonly #client: SupplierCreator;
   readonly #limit: number;
+  readonly #beforeDispatch: (() => void) | undefined;
   #inFlight = 0;
   #sent = 0;
   #waiters: Array<() => void> = [];
+  #queue: Queued[] = [];
+  #scheduled = false;
   #error: unknown;
 
-  constructor(client: SupplierCreator, concurrency: number) {
+  constructor(client: SupplierCreator, concurrency: number, beforeDispatch?: () => void) {
     this.#client = client;
     this.#limit = concurrency;
+    this.#beforeDispatch = beforeDispatch;
   }
 
   get inFlight(): number {
     return this.#inFlight;
   }
 
-  /** An exception thrown by a `done` callback (e.g. the report could not be written). */
+  /** An exception thrown by a `done` callback or by `beforeDispatch`. */
   get error(): unknown {
     return this.#error;
   }
 
-  /** Requests started so far. */
+  /** Requests sent so far. */
   get sent(): number {
     return this.#sent;
+  }
+
+  /** No request may start until one in flight finishes. */
+  get full(): boolean {
+    return this.#inFlight >= this.#limit;
   }
 
   /** Resolves when another request may start. */
@@ -82,26 +104,49 @@ export class Sender {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
-  /** Resolves when nothing is in flight. */
+  /** Resolves when nothing is in flight or waiting to leave. */
   async idle(): Promise<void> {
     while (this.#inFlight > 0) await new Promise<void>((resolve) => this.#waiters.push(resolve));
   }
 
-  /** Starts a request now (the caller awaited capacity()); `done` runs with its outcome. */
+  /** Takes a request (the caller awaited capacity()); it leaves at the end of this turn, and `done` runs with its outcome. */
   start(request: SupplierCreateRequest, done: (o: SendOutcome) => void): void {
     this.#inFlight++;
-    this.#sent++;
-    void sendOne(this.#client, request).then((o) => {
-      this.#inFlight--;
-      try {
-        done(o);
-      } catch (e) {
-        this.#error ??= e;
-      } finally {
-        const waiters = this.#waiters;
-        this.#waiters = [];
-        for (const w of waiters) w();
-      }
-    });
+    this.#queue.push({ request, done });
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(this.#dispatch);
+    }
+  }
+
+  readonly #dispatch = (): void => {
+    this.#scheduled = false;
+    const batch = this.#queue;
+    this.#queue = [];
+    try {
+      this.#beforeDispatch?.();
+    } catch (e) {
+      this.#error ??= e;
+      const message = `not sent: ${(e as Error).message ?? String(e)}`;
+      for (const q of batch) this.#finish(q.done, { state: 'failed', message });
+      return;
+    }
+    for (const q of batch) {
+      this.#sent++;
+      void sendOne(this.#client, q.request).then((o) => this.#finish(q.done, o));
+    }
+  };
+
+  #finish(done: (o: SendOutcome) => void, o: SendOutcome): void {
+    this.#inFlight--;
+    try {
+      done(o);
+    } catch (e) {
+      this.#error ??= e;
+    } finally {
+      const waiters = this.#waiters;
+      this.#waiters = [];
+      for (const w of waiters) w();
+    }
   }
 }

@@ -34,9 +34,18 @@ interface Emu {
 
 let tmp: string;
 
-function srs(args: string[], env: Record<string, string>, opts: { stdin?: Buffer | string; onSpawn?: (pid: number, kill: (s: NodeJS.Signals) => void) => void } = {}): Promise<Run> {
+function srs(
+  args: string[],
+  env: Record<string, string>,
+  opts: { stdin?: Buffer | string; onSpawn?: (pid: number, kill: (s: NodeJS.Signals) => void) => void; fileSizeLimitKb?: number } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    // With fileSizeLimitKb, through bash's `ulimit -f`: writes past the limit fail with EFBIG (a full disk, as far as srs can tell).
+    const [cmd, argv] =
+      opts.fileSizeLimitKb === undefined
+        ? [process.execPath, [BIN, ...args]]
+        : ['bash', ['-c', `ulimit -f ${opts.fileSizeLimitKb} && exec "$@"`, 'bash', process.execPath, BIN, ...args]];
+    const child = spawn(cmd, argv, {
       cwd: tmp,
       env: { PATH: process.env.PATH ?? '', HOME: tmp, NO_COLOR: '1', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -407,6 +416,40 @@ describe('stopping part-way', () => {
     const all = await stored(e);
     expect(all).toHaveLength(N);
     expect(new Set(all.map((x) => x.customerSupplierId)).size).toBe(N);
+  });
+});
+
+describe('a journal that cannot be written', () => {
+  it('stops the run at the failed write (exit 1, naming the journal); the re-run sends nothing twice', async () => {
+    const e = await emulator();
+    const dir = mkdtempSync(join(tmp, 'efbig-'));
+    const file = join(dir, 'suppliers.csv');
+    const N = 2000;
+    bigCsv(file, N, 'FULL');
+    // 8 KiB of journal holds about a hundred rows; the input (read only) is not limited.
+    const first = await srs(['supplier', 'import', file, '--concurrency', '8', '-o', 'json', '--quiet'], e.env, { fileSizeLimitKb: 8 });
+    expect(first.code, first.stderr).toBe(1);
+    expect(first.stdout).toBe('');
+    const err = JSON.parse(first.stderr.trim().split('\n').pop()!) as { error: { message: string; exitCode: number } };
+    expect(err.error.exitCode).toBe(1);
+    expect(err.error.message).toMatch(/^cannot write journal .*suppliers\.csv\.srs-journal \(EFBIG\): the import stopped after line \d+/);
+    const sentBefore = (await stored(e)).length;
+    expect(sentBefore).toBeGreaterThan(0);
+    expect(sentBefore).toBeLessThan(N);
+
+    // The emulator's state survives close(); start it again on the same state for the re-run.
+    const again = await startEmulator({ port: 0, apiKey: API_KEY, statePath: e.statePath });
+    const e2: Emu = { emu: again, statePath: e.statePath, env: { ...e.env, SRS_BASE_URL: again.url } };
+    const second = await srs(['supplier', 'import', file, '--concurrency', '8', '-o', 'json', '--quiet'], e2.env);
+    const s = summaryOf(second);
+    expect(s.total).toBe(N);
+    expect(s.unknown).toBeLessThanOrEqual(8); // sent before the failure, answer not journaled
+    expect(s.created + s.skipped + s.unknown).toBe(N);
+    const all = await stored(e2);
+    const counts = new Map<string, number>();
+    for (const x of all) counts.set(x.customerSupplierId!, (counts.get(x.customerSupplierId!) ?? 0) + 1);
+    expect([...counts.values()].every((c) => c === 1)).toBe(true);
+    expect(all.length).toBeGreaterThanOrEqual(N - s.unknown);
   });
 });
 
