@@ -330,7 +330,9 @@ export class Journal {
    */
   flush(): void {
     if (this.#error) throw this.#error;
-    if (this.#pending === '' || this.#closed) return;
+    // After close nothing may leave on this journal's word (the sender calls this before a batch).
+    if (this.#closed) throw new Error(`journal ${this.path} is already closed`);
+    if (this.#pending === '') return;
     const text = this.#pending;
     const withSent = this.#pendingSent;
     this.#pending = '';

@@ -162,3 +162,52 @@ describe('decideResume', () => {
     expect(decideResume(7, prior('sent', 'ffffffffffff'), H, true)).toEqual({ action: 'send' });
   });
 });
+
+describe('batched writes and the sender', () => {
+  const lines = (p: string) => readFileSync(p, 'utf8').trim().split('\n');
+
+  it('holds lines until flush() (or the end of the turn), then writes them in one go; after close, flush() refuses', async () => {
+    const p = jpath();
+    const { journal } = await Journal.open(p, 'in.csv', id(), opts);
+    const before = lines(p).length; // header + run line
+    journal.sent(2, 'aaaaaaaaaaaa');
+    journal.sent(3, 'bbbbbbbbbbbb');
+    expect(lines(p)).toHaveLength(before);
+    journal.flush();
+    expect(lines(p).slice(before)).toEqual(['{"l":2,"h":"aaaaaaaaaaaa","s":"sent"}', '{"l":3,"h":"bbbbbbbbbbbb","s":"sent"}']);
+    journal.created(2, 'S-2');
+    await new Promise((r) => setImmediate(r)); // the end of the turn writes what is pending
+    expect(lines(p).at(-1)).toBe('{"l":2,"s":"created","id":"S-2"}');
+    journal.failed(3, 'HTTP 400: no');
+    journal.close(); // writes what is pending
+    expect(lines(p).at(-1)).toBe('{"l":3,"s":"failed","m":"HTTP 400: no"}');
+    expect(() => journal.flush()).toThrow(/already closed/);
+  });
+
+  it('a batch leaves only after beforeDispatch; when it throws, no request is sent and each row fails "not sent"', async () => {
+    const { Sender } = await import('../../src/import/send.js');
+    const sentBodies: string[] = [];
+    const client = { createSupplier: async (b: { name: string }) => (sentBodies.push(b.name), { id: `id-${b.name}` }) };
+    const order: string[] = [];
+    const ok = new Sender(client, 4, () => order.push(`flush with ${sentBodies.length} sent`));
+    const outcomes: string[] = [];
+    ok.start({ name: 'a' }, (o) => outcomes.push(o.state));
+    ok.start({ name: 'b' }, (o) => outcomes.push(o.state));
+    expect(sentBodies).toEqual([]); // nothing leaves before the end of the turn
+    await ok.idle();
+    expect(order).toEqual(['flush with 0 sent']); // one flush for the batch, before any request
+    expect(sentBodies).toEqual(['a', 'b']);
+    expect(outcomes).toEqual(['created', 'created']);
+
+    const failing = new Sender(client, 4, () => {
+      throw new Error('cannot write journal j (ENOSPC)');
+    });
+    const got: Array<{ state: string; message?: string }> = [];
+    failing.start({ name: 'c' }, (o) => got.push(o as { state: string; message?: string }));
+    await failing.idle();
+    expect(sentBodies).toEqual(['a', 'b']);
+    expect(got).toEqual([{ state: 'failed', message: 'not sent: cannot write journal j (ENOSPC)' }]);
+    expect(failing.sent).toBe(0);
+    expect((failing.error as Error).message).toContain('ENOSPC');
+  });
+});
