@@ -113,10 +113,6 @@ export class HttpTransport {
     return this.#base.toString();
   }
 
-  url(path: string, query?: Query): URL {
-    return new URL(this.#origin + this.#pathWithQuery(path, query));
-  }
-
   /** The request path (base path + endpoint + query), built without a URL object per request. */
   #pathWithQuery(path: string, query?: Query): string {
     let p = this.#basePath + path;
@@ -140,7 +136,7 @@ export class HttpTransport {
     const started = performance.now();
     const body = args.body !== undefined ? JSON.stringify(args.body) : undefined;
     const headers = body !== undefined ? this.#jsonHeaders : this.#headers;
-    const pathname = args.query ? path.replace(/\?.*$/, '') : path;
+    const pathname = this.#basePath + args.path;
     const display = `${args.method} ${path}`;
     const trace = this.#trace;
     trace?.(`-> ${display}`);
@@ -166,7 +162,7 @@ export class HttpTransport {
           if (size > max) {
             tooLarge = true;
             chunks = [];
-            c.abort(new BodyTooLarge());
+            c.abort(new Error(`response body over ${max} bytes`));
             return;
           }
           chunks.push(chunk);
@@ -177,7 +173,7 @@ export class HttpTransport {
           resolve({ status, headers: resHeaders, text });
         },
         onResponseError(_c, e) {
-          if (tooLarge || e instanceof BodyTooLarge) {
+          if (tooLarge) {
             trace?.(`<- ${display} ${status} body over ${max} bytes (${ms(started)})`);
             reject(new BadResponseError({ method: args.method, path: pathname, status, reason: `body larger than ${Math.round(max / 1048576)} MiB` }));
             return;
@@ -328,8 +324,6 @@ export function errorFromResponse(method: string, path: string, res: RawResponse
   }
   return new ApiError({ status: res.status, method, path, ...(serviceMessage !== undefined ? { serviceMessage } : {}) });
 }
-
-class BodyTooLarge extends Error {}
 
 interface NetInfo {
   reason: string;

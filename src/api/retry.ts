@@ -92,7 +92,7 @@ export class PauseGate {
   }
   /** Undefined when the gate is open (no promise to await on the hot path). */
   wait(): Promise<void> | undefined {
-    if (this.#until === 0 || this.remainingMs === 0) return undefined;
+    if (this.remainingMs === 0) return undefined;
     return (async () => {
       for (let left = this.remainingMs; left > 0; left = this.remainingMs) await this.#sleep(left);
     })();

@@ -515,13 +515,13 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
    * its async iterator: at thousands of rows a second the promise per row of
    * an iterator is a measurable share of an import's time.
    */
-  const takeRaw = (): { record: string[]; line: number } | null | undefined => {
+  const takeRaw = (): SourceRecord | null | undefined => {
     if (destroyed) return null;
     const r = parser.read() as { record: string[]; raw: string } | null;
     if (r !== null) {
       const start = line;
       line += countLineBreaks(r.raw);
-      return { record: r.record, line: start };
+      return { line: start, fields: r.record };
     }
     const err = streamError ?? pipeError;
     if (err) throw toReadError(err, line);
@@ -544,7 +544,7 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
       parser.on('end', done);
       parser.on('close', done);
     });
-  const next = async (): Promise<{ record: string[]; line: number } | undefined> => {
+  const next = async (): Promise<SourceRecord | undefined> => {
     for (;;) {
       const r = takeRaw();
       if (r === null) return undefined;
@@ -560,13 +560,13 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
   for (;;) {
     const r = await next();
     if (!r) break;
-    if (first && sepLine && !forcedDelimiter && r.record.length <= 2 && /^sep=$/i.test(r.record[0] ?? '')) {
+    if (first && sepLine && !forcedDelimiter && r.fields.length <= 2 && /^sep=$/i.test(r.fields[0] ?? '')) {
       first = false;
       continue;
     }
     first = false;
-    if (isBlankRecord(r.record)) continue;
-    header = r.record.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h));
+    if (isBlankRecord(r.fields)) continue;
+    header = r.fields.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h));
     headerLine = r.line;
     break;
   }
@@ -576,11 +576,11 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
     for (;;) {
       const r = takeRaw();
       if (!r) return r;
-      if (isBlankRecord(r.record)) {
+      if (isBlankRecord(r.fields)) {
         blank++;
         continue;
       }
-      return { line: r.line, fields: r.record };
+      return r;
     }
   };
 

@@ -69,8 +69,8 @@ export class Sender {
   #inFlight = 0;
   #sent = 0;
   #waiters: Array<() => void> = [];
+  /** Requests taken this turn; they leave together at its end. */
   #queue: Queued[] = [];
-  #scheduled = false;
   #error: unknown;
 
   constructor(client: SupplierCreator, concurrency: number, beforeDispatch?: () => void) {
@@ -112,15 +112,10 @@ export class Sender {
   /** Takes a request (the caller awaited capacity()); it leaves at the end of this turn, and `done` runs with its outcome. */
   start(request: SupplierCreateRequest, done: (o: SendOutcome) => void): void {
     this.#inFlight++;
-    this.#queue.push({ request, done });
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(this.#dispatch);
-    }
+    if (this.#queue.push({ request, done }) === 1) setImmediate(this.#dispatch);
   }
 
   readonly #dispatch = (): void => {
-    this.#scheduled = false;
     const batch = this.#queue;
     this.#queue = [];
     try {
