@@ -226,24 +226,30 @@ function fitWidths(widths: number[], width: number | undefined, gap: number): nu
 async function table(head: string[] | undefined, rows: string[][], aligns: Array<'left' | 'right'>, width: number | undefined): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const all = head ? [head, ...rows] : rows;
-  const natural = aligns.map((_, i) => Math.max(1, ...all.map((r) => r[i]!.length)));
+  // A loop, not Math.max(...rows): spreading one argument per row overflows the stack past ~150,000 rows.
+  const natural = aligns.map((_, i) => all.reduce((w, r) => Math.max(w, r[i]!.length), 1));
   const widths = fitWidths(natural, width, 2);
-  const t = new Table({
-    ...(head ? { head } : {}),
-    chars: BORDERLESS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-    colAligns: aligns,
-    colWidths: widths,
-    wordWrap: false,
-    truncate: '…',
-  });
-  for (const r of rows) t.push(r);
-  return t
-    .toString()
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('\n') + '\n';
+  // cli-table3 copies its rows with push.apply, which overflows the stack past
+  // ~150,000 rows: lay the rows out in chunks with the same fixed widths.
+  let out = '';
+  for (let i = 0; i === 0 || i < rows.length; i += TABLE_CHUNK_ROWS) {
+    const t = new Table({
+      ...(head && i === 0 ? { head } : {}),
+      chars: BORDERLESS,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+      colAligns: aligns,
+      colWidths: widths,
+      wordWrap: false,
+      truncate: '…',
+    });
+    for (const r of rows.slice(i, i + TABLE_CHUNK_ROWS)) t.push(r);
+    const text = t.toString();
+    if (text) out += text.split('\n').map((l) => l.trimEnd()).join('\n') + '\n';
+  }
+  return out;
 }
+
+const TABLE_CHUNK_ROWS = 10_000;
 
 /**
  * A borderless aligned table (like gh): headers, then one line per row. Columns
