@@ -4,8 +4,9 @@
  * Run functions are loaded lazily, so `srs --version` loads almost nothing.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { Context, type Env, type GlobalOptions, type IO } from './context.js';
+import { Context, truthy, type Env, type GlobalOptions, type IO } from './context.js';
 import { ExitCode, SrsError, UsageError, isSrsError } from './errors.js';
+import { OUTPUT_FORMATS } from './output/render.js';
 import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
 import type { Handler, Invoke } from './commands/kit.js';
 import { authCommand } from './commands/auth/index.js';
@@ -31,7 +32,7 @@ export function buildProgram(invoke: Invoke): Command {
   const program = new Command('srs')
     .description('Supplier Responsibility Assessment Service from the command line: suppliers, scorecards, scores, emissions, news and reference data')
     .version(VERSION, '-V, --version', 'print the version')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(['table', 'json', 'ndjson', 'csv']))
+    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(OUTPUT_FORMATS))
     .option('--fields <paths>', 'columns for table and csv output: comma-separated dot paths, e.g. id,name,score.value')
     .option('--query <jmespath>', 'filter and reshape the output with a JMESPath expression, e.g. "[?regionName==\'Europe\'].iso3Code"')
     .option('--profile <name>', 'configuration profile to use (env SRS_PROFILE)')
@@ -101,7 +102,7 @@ export function reportError(
 /** Runs srs with the given argv (without node and script), streams and environment. Returns the exit code. */
 export async function main(argv: string[], io: IO, env: Env): Promise<number> {
   let formatHint: string | undefined = env.SRS_OUTPUT ?? (io.stdoutIsTTY ? 'table' : 'json');
-  let debug = env.SRS_DEBUG === '1';
+  let debug = truthy(env.SRS_DEBUG);
   let redact: (s: string) => string = (s) => s;
   let paintErr: (s: string) => string = (s) => s;
 

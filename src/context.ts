@@ -13,7 +13,6 @@ import type { ApiClient } from './api/client.js';
 import type { ConfigStore } from './config/store.js';
 import { resolveSettings, type Settings } from './config/resolve.js';
 import { AuthError, UsageError } from './errors.js';
-import type { Column } from './output/columns.js';
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
@@ -49,7 +48,8 @@ export interface GlobalOptions {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-const truthy = (v: string | undefined): boolean => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+/** An environment flag is on unless unset, empty, 0 or false. */
+export const truthy = (v: string | undefined): boolean => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 
 export function dataDir(env: Env): string {
   if (env.SRS_DATA_DIR) return env.SRS_DATA_DIR;
@@ -79,6 +79,7 @@ export class Context {
   #cleanups: Array<() => Promise<void> | void> = [];
   #client: Promise<ApiClient> | undefined;
   #store: ConfigStore | undefined;
+  #settings: Promise<Settings> | undefined;
   #secrets: string[] = [];
   #query: ((data: unknown) => unknown) | undefined;
 
@@ -137,11 +138,6 @@ export class Context {
       paintHeader: (h: string) => this.paint.bold(h),
       query: this.#query,
     };
-  }
-
-  /** Overrides the curated columns when --fields is given. */
-  columns(defaults: Column[]): Column[] {
-    return this.renderOptions().fields ?? defaults;
   }
 
   /** Registers a secret so it is redacted from every stderr line this context writes. */
@@ -214,8 +210,13 @@ export class Context {
     return this.#store;
   }
 
-  /** Profile, base URL and key after precedence (flags > env > stored profile). */
-  async settings(): Promise<Settings> {
+  /** Profile, base URL and key after precedence (flags > env > stored profile); resolved once per run. */
+  settings(): Promise<Settings> {
+    this.#settings ??= this.#resolveSettings();
+    return this.#settings;
+  }
+
+  async #resolveSettings(): Promise<Settings> {
     const flags = { ...(this.globals.profile !== undefined ? { profile: this.globals.profile } : {}), ...(this.globals.baseUrl !== undefined ? { baseUrl: this.globals.baseUrl } : {}) };
     // Scripts and CI usually pass everything in the environment: then the store
     // (conf, with a JSON-schema validator) is not worth loading at all.

@@ -137,7 +137,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.items) ? (data.items as unknown[]) : undefined;
   if (list) {
-    await renderList(ctx.sink, ctx.format === 'ndjson' ? list : rowsOf(list), ctx.columns(listColumns(list[0], ctx.format)), ro);
+    await renderList(ctx.sink, ctx.format === 'ndjson' ? list : rowsOf(list), listColumns(list[0], ctx.format), ro);
     if (list.length === 0 && ctx.format === 'table') ctx.info('no items');
     return;
   }
@@ -146,11 +146,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       ctx.format === 'csv'
         ? leafPaths(data).map((p) => ({ path: p, header: p }))
         : Object.keys(data).map((k) => ({ path: k, header: header(k, ctx.format) }));
-    await renderItem(ctx.sink, data, ctx.columns(cols), ro);
+    await renderItem(ctx.sink, data, cols, ro);
     return;
   }
   // A bare scalar.
-  await renderItem(ctx.sink, { value: data }, ctx.columns([{ path: 'value', header: header('value', ctx.format) }]), ro);
+  await renderItem(ctx.sink, { value: data }, [{ path: 'value', header: header('value', ctx.format) }], ro);
 }
 
 const PageShape = z.looseObject({
@@ -197,7 +197,7 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
   }
   const machine = ctx.format === 'json' || ctx.format === 'ndjson';
   const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${req.path}…`, () => collect(rows())) : machine ? items() : rows();
-  const n = await renderList(ctx.sink, source, ctx.columns(listColumns(firstItems[0], ctx.format)), ctx.renderOptions());
+  const n = await renderList(ctx.sink, source, listColumns(firstItems[0], ctx.format), ctx.renderOptions());
   if (n === 0 && ctx.format === 'table') ctx.info('no items');
 }
 

@@ -21,7 +21,7 @@ export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<v
     configFile: store.path,
     profiles: store.profileNames(),
   };
-  await renderItem(ctx.sink, status, ctx.columns(statusColumns), ctx.renderOptions());
+  await renderItem(ctx.sink, status, statusColumns, ctx.renderOptions());
   if (!s.apiKey) throw new AuthError(`not logged in: profile "${s.profile}" has no API key; run "srs auth login" or set SRS_API_KEY`);
 }
 

@@ -7,5 +7,5 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   const id = requireArg(args, 0, 'data entry id');
   const client = await ctx.client();
   const entry = await ctx.withSpinner('Fetching data entry…', () => client.getDataEntry(id));
-  await renderItem(ctx.sink, entry, ctx.columns(columns.dataEntryDetail), ctx.renderOptions());
+  await renderItem(ctx.sink, entry, columns.dataEntryDetail, ctx.renderOptions());
 }

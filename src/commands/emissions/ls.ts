@@ -7,6 +7,6 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   const id = requireArg(args, 0, 'supplier id');
   const client = await ctx.client();
   const items = await ctx.withSpinner('Fetching emission reports…', () => client.listEmissionReports(id));
-  const n = await renderList(ctx.sink, items, ctx.columns(columns.emissionReport), ctx.renderOptions());
+  const n = await renderList(ctx.sink, items, columns.emissionReport, ctx.renderOptions());
   if (n === 0 && ctx.format === 'table') ctx.info('no emission reports');
 }

@@ -7,5 +7,5 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const flags = listFlags(opts);
   const client = await ctx.client();
   const q = typeof opts.dataEntry === 'string' ? { dataEntryId: opts.dataEntry } : {};
-  await printPages(ctx, (p) => client.listNewsEvents(id, q, p), ctx.columns(columns.newsEvent), flags, 'news events');
+  await printPages(ctx, (p) => client.listNewsEvents(id, q, p), columns.newsEvent, flags, 'news events');
 }

@@ -8,7 +8,7 @@ export async function countries(ctx: Context, _args: string[], opts: Opts): Prom
   const client = await ctx.client();
   const flags = listFlags(opts);
   const seen: CacheEntry[] = [];
-  await printPages(ctx, (p) => recording(client.listCountries(p), seen, (c) => ({ code: c.iso3Code, name: c.commonName ?? undefined })), ctx.columns(columns.country), flags, 'countries');
+  await printPages(ctx, (p) => recording(client.listCountries(p), seen, (c) => ({ code: c.iso3Code, name: c.commonName ?? undefined })), columns.country, flags, 'countries');
   await refreshCompletionCache(ctx, 'countries', printed(seen, flags), flags);
 }
 
@@ -17,18 +17,18 @@ export async function industries(ctx: Context, _args: string[], opts: Opts): Pro
   const flags = listFlags(opts);
   const q = { subIndustriesOnly: opts.allLevels ? ('false' as const) : ('true' as const) };
   const seen: CacheEntry[] = [];
-  await printPages(ctx, (p) => recording(client.listStandardIndustries(q, p), seen, (i) => ({ code: i.code, name: i.name ?? undefined })), ctx.columns(columns.industry), flags, 'industries');
+  await printPages(ctx, (p) => recording(client.listStandardIndustries(q, p), seen, (i) => ({ code: i.code, name: i.name ?? undefined })), columns.industry, flags, 'industries');
   await refreshCompletionCache(ctx, 'industries', printed(seen, flags), flags);
 }
 
 export async function sources(ctx: Context, _args: string[], opts: Opts): Promise<void> {
   const client = await ctx.client();
-  await printPages(ctx, (p) => client.listDataSources(p), ctx.columns(columns.dataSource), listFlags(opts), 'data sources');
+  await printPages(ctx, (p) => client.listDataSources(p), columns.dataSource, listFlags(opts), 'data sources');
 }
 
 export async function categories(ctx: Context, _args: string[], opts: Opts): Promise<void> {
   const client = await ctx.client();
-  await printPages(ctx, (p) => client.listCategories(p), ctx.columns(columns.category), listFlags(opts), 'categories');
+  await printPages(ctx, (p) => client.listCategories(p), columns.category, listFlags(opts), 'categories');
 }
 
 /**

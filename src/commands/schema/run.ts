@@ -20,7 +20,7 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   const words = args.flatMap((a) => a.split(/\s+/)).filter((w) => w !== '');
   if (words.length === 0) {
     const rows = SCHEMAS.map((e) => ({ name: e.name, kind: e.kind, description: e.description }));
-    await renderList(ctx.sink, rows, ctx.columns(columns), ctx.renderOptions());
+    await renderList(ctx.sink, rows, columns, ctx.renderOptions());
     return;
   }
   const entry = findSchema(words);

@@ -140,11 +140,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
 
   const breakdown = opts.breakdown as Breakdown | undefined;
   if (breakdown) {
-    await renderList(ctx.sink, breakdownRows(items, breakdown), ctx.columns(breakdownColumns[breakdown]), ctx.renderOptions());
+    await renderList(ctx.sink, breakdownRows(items, breakdown), breakdownColumns[breakdown], ctx.renderOptions());
     return;
   }
   if (ctx.format === 'table' || ctx.format === 'csv') {
-    await renderList(ctx.sink, items.map(summaryRow), ctx.columns(summaryColumns), ctx.renderOptions());
+    await renderList(ctx.sink, items.map(summaryRow), summaryColumns, ctx.renderOptions());
     return;
   }
   await renderList(ctx.sink, items, [], ctx.renderOptions());

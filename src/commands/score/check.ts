@@ -85,7 +85,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     items = (await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY))).items;
   }
   const results: CheckResult[] = items.map((i) => evaluate(i, rules));
-  await renderList(ctx.sink, results, ctx.columns(columns), ctx.renderOptions());
+  await renderList(ctx.sink, results, columns, ctx.renderOptions());
 
   const failed = results.filter((r) => r.status === 'fail');
   const noData = results.filter((r) => r.status === 'no data');

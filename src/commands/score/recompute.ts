@@ -113,7 +113,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const results = recomputeAll(ev);
   const rows = results.flatMap((r) => compareScores(r.reported, r.recomputed, tolerance).map((d) => ({ supplierId: r.supplierId, ...d })));
   const shown = opts.onlyDifferences ? rows.filter((r) => !r.ok) : rows;
-  await renderList(ctx.sink, shown, ctx.columns(columns), ctx.renderOptions());
+  await renderList(ctx.sink, shown, columns, ctx.renderOptions());
   const bad = rows.filter((r) => !r.ok);
   ctx.info(`recomputed ${results.length} supplier(s) as of ${ev.asOf} (mode ${ev.options.mode}, claim weight ${ev.options.claimWeight}): ${rows.length - bad.length} of ${rows.length} values agree within ${tolerance}`);
   if (opts.verify && bad.length) {

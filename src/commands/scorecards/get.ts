@@ -18,5 +18,5 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
     }
     return;
   }
-  await renderItem(ctx.sink, card, ctx.columns(columns.scorecard), ro);
+  await renderItem(ctx.sink, card, columns.scorecard, ro);
 }

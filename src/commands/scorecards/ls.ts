@@ -6,5 +6,5 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   const flags = listFlags(opts);
   const client = await ctx.client();
   const q = typeof opts.supplier === 'string' ? { supplierId: opts.supplier } : {};
-  await printPages(ctx, (p) => client.listScorecards(q, p), ctx.columns(columns.scorecard), flags, 'scorecards');
+  await printPages(ctx, (p) => client.listScorecards(q, p), columns.scorecard, flags, 'scorecards');
 }

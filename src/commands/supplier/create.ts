@@ -43,5 +43,5 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   const valid = validateRequest(Schema, body, 'supplier');
   const client = await ctx.client();
   const created = await ctx.withSpinner('Creating supplier…', () => client.createSupplier(valid));
-  await renderItem(ctx.sink, created, ctx.columns(columns.supplierCreated), ctx.renderOptions());
+  await renderItem(ctx.sink, created, columns.supplierCreated, ctx.renderOptions());
 }

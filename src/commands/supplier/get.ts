@@ -7,5 +7,5 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   const id = requireArg(args, 0, 'supplier id');
   const client = await ctx.client();
   const supplier = await ctx.withSpinner('Fetching supplier…', () => client.getSupplier(id));
-  await renderItem(ctx.sink, supplier, ctx.columns(columns.supplierDetail), ctx.renderOptions());
+  await renderItem(ctx.sink, supplier, columns.supplierDetail, ctx.renderOptions());
 }

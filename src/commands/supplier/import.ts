@@ -73,7 +73,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     );
     for (const p of result.problems) ctx.stderr(`  ${problemLine(p)}`);
   }
-  await renderItem(ctx.sink, summary, ctx.columns(summaryColumns(summary)), ctx.renderOptions());
+  await renderItem(ctx.sink, summary, summaryColumns(summary), ctx.renderOptions());
 
   if (result.fatal) throw result.fatal;
   if (result.readError) {
