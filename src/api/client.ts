@@ -32,8 +32,6 @@ import {
 import { HttpTransport, type HttpOptions, type Query } from './http.js';
 import { paginate, type PaginateOptions } from './paginate.js';
 
-export type ClientOptions = HttpOptions;
-
 /** Validates input with a request schema; a failure is a usage error (exit 2) naming the field. */
 export function validateRequest<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   const r = schema.safeParse(value);
@@ -52,7 +50,7 @@ const LenientCategoryList = z.union([CategoryList, z.array(Category).transform((
 export class ApiClient {
   readonly http: HttpTransport;
 
-  constructor(opts: ClientOptions) {
+  constructor(opts: HttpOptions) {
     this.http = new HttpTransport(opts);
   }
 

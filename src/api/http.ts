@@ -44,12 +44,12 @@ export interface RawResponse {
   text: string;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i;
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK.test(hostname);
 }
 
@@ -73,26 +73,22 @@ export function checkBaseUrl(baseUrl: string, insecureHttp = false): URL {
 }
 
 export class HttpTransport {
-  readonly #base: URL;
   /** scheme://host[:port] of the base URL. */
   readonly #origin: string;
   /** The base URL's path without a trailing slash ("" for most services). */
   readonly #basePath: string;
-  readonly #key: string;
   readonly #agent: Agent;
   readonly #maxBody: number;
   readonly #trace: ((line: string) => void) | undefined;
-  readonly #ua: string;
   readonly retry: RetryPolicy;
   /** Request headers as undici's flat [name, value, ...] list, built once. */
   readonly #headers: string[];
   readonly #jsonHeaders: string[];
 
   constructor(opts: HttpOptions) {
-    this.#base = checkBaseUrl(opts.baseUrl, opts.insecureHttp);
-    this.#origin = this.#base.origin;
-    this.#basePath = this.#base.pathname.replace(/\/+$/, '');
-    this.#key = opts.apiKey;
+    const base = checkBaseUrl(opts.baseUrl, opts.insecureHttp);
+    this.#origin = base.origin;
+    this.#basePath = base.pathname.replace(/\/+$/, '');
     const t = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#agent = new Agent({
       keepAliveTimeout: 10_000,
@@ -103,14 +99,9 @@ export class HttpTransport {
     });
     this.#maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
     this.#trace = opts.trace;
-    this.#ua = opts.userAgent ?? 'srs-cli';
     this.retry = new RetryPolicy(opts.retry);
-    this.#headers = ['accept', 'application/json', 'x-api-key', this.#key, 'user-agent', this.#ua];
+    this.#headers = ['accept', 'application/json', 'x-api-key', opts.apiKey, 'user-agent', opts.userAgent ?? 'srs-cli'];
     this.#jsonHeaders = [...this.#headers, 'content-type', 'application/json'];
-  }
-
-  get baseUrl(): string {
-    return this.#base.toString();
   }
 
   /** The request path (base path + endpoint + query), built without a URL object per request. */
@@ -126,7 +117,8 @@ export class HttpTransport {
   }
 
   /**
-   * One request, one answer. Throws NetworkError when no answer came.
+   * One request, one answer. Throws NetworkError when no answer came. Errors
+   * name the endpoint (args.path), not the base URL's own path, like parseResponse.
    * Uses undici's dispatch() with a handler that gathers the body directly:
    * no stream object per response, which matters at thousands of requests a
    * second (supplier import).
@@ -136,7 +128,6 @@ export class HttpTransport {
     const started = performance.now();
     const body = args.body !== undefined ? JSON.stringify(args.body) : undefined;
     const headers = body !== undefined ? this.#jsonHeaders : this.#headers;
-    const pathname = this.#basePath + args.path;
     const display = `${args.method} ${path}`;
     const trace = this.#trace;
     trace?.(`-> ${display}`);
@@ -175,16 +166,16 @@ export class HttpTransport {
         onResponseError(_c, e) {
           if (tooLarge) {
             trace?.(`<- ${display} ${status} body over ${max} bytes (${ms(started)})`);
-            reject(new BadResponseError({ method: args.method, path: pathname, status, reason: `body larger than ${Math.round(max / 1048576)} MiB` }));
+            reject(new BadResponseError({ method: args.method, path: args.path, status, reason: `body larger than ${Math.round(max / 1048576)} MiB` }));
             return;
           }
           const info = classifyNetworkError(e);
           if (answered) {
             trace?.(`<- ${display} ${status} body failed: ${info.reason} (${ms(started)})`);
-            reject(new NetworkError({ method: args.method, path: pathname, reason: `response body: ${info.reason}`, notSent: false, timeout: info.timeout, cause: e }));
+            reject(new NetworkError({ method: args.method, path: args.path, reason: `response body: ${info.reason}`, notSent: false, timeout: info.timeout, cause: e }));
           } else {
             trace?.(`<- ${display} ${info.reason} (${ms(started)})`);
-            reject(new NetworkError({ method: args.method, path: pathname, reason: info.reason, notSent: info.notSent, timeout: info.timeout, cause: e }));
+            reject(new NetworkError({ method: args.method, path: args.path, reason: info.reason, notSent: info.notSent, timeout: info.timeout, cause: e }));
           }
         },
       };
@@ -232,7 +223,7 @@ export class HttpTransport {
       const d = policy.decide({ kind: 'status', status: res.status, retryAfterMs }, attempt, idempotent, startedAt);
       if (res.status === 429) {
         // Everybody waits, not just this request.
-        policy.gate.pauseFor(d.retry ? d.delayMs : Math.min(retryAfterMs ?? 1000, 30_000));
+        policy.gate.pauseFor(policy.pauseAfter429(d, retryAfterMs));
       }
       this.#trace?.(`   ${args.method} ${args.path}: ${d.reason}`);
       if (!d.retry) return res;
@@ -332,7 +323,7 @@ interface NetInfo {
   timeout: boolean;
 }
 
-export function classifyNetworkError(e: unknown): NetInfo {
+function classifyNetworkError(e: unknown): NetInfo {
   const err = e as { code?: string; message?: string; cause?: { code?: string } } | undefined;
   const code = err?.code ?? err?.cause?.code ?? '';
   switch (code) {

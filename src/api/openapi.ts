@@ -24,7 +24,7 @@ import {
 } from './contract.js';
 import { RESOURCES, tidy, toJsonSchema } from '../schema/registry.js';
 
-export const OPENAPI_VERSION = '3.1.0';
+const OPENAPI_VERSION = '3.1.0';
 export const OPENAPI_PATH = '/openapi.json';
 
 type Json = Record<string, unknown>;

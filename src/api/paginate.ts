@@ -27,8 +27,8 @@ export interface Page<T> {
   hasMore: boolean;
 }
 
-export const DEFAULT_PER_PAGE = 100;
-export const MAX_PAGES = 1_000_000;
+const DEFAULT_PER_PAGE = 100;
+const MAX_PAGES = 1_000_000;
 
 export async function* paginate<T>(
   fetchPage: (page: number, perPage: number) => Promise<PageResult<T>>,
@@ -39,17 +39,16 @@ export async function* paginate<T>(
   let page = opts.startPage ?? 1;
   for (let n = 0; n < maxPages; n++) {
     const res = await fetchPage(page, perPage);
-    const next = nextPageAfter(page, res, perPage);
     if (res.items.length === 0) return;
+    const next = nextPageAfter(page, res, perPage);
     yield { page, items: res.items, hasMore: next !== undefined };
     if (next === undefined) return;
     page = next;
   }
 }
 
-/** The page to read after `page`, or undefined when this was the last. */
-export function nextPageAfter<T>(page: number, res: PageResult<T>, perPage: number): number | undefined {
-  if (res.items.length === 0) return undefined;
+/** The page to read after `page` (whose items are not empty), or undefined when this was the last. */
+function nextPageAfter<T>(page: number, res: PageResult<T>, perPage: number): number | undefined {
   const next = res.pagination?.nextPage;
   if (typeof next !== 'number' || !Number.isSafeInteger(next) || next <= page) return undefined;
   const size = res.pagination?.pageSize;

@@ -2,8 +2,8 @@
  * Retry policy: exponential backoff with full jitter, bounded by attempts and by
  * total time, paid for from one token bucket shared by every request of a run
  * (as the AWS SDKs do), so a storm of failures in a bulk job cannot multiply
- * traffic. A 429 or 503 with Retry-After pauses every request of the run, not
- * just the one that got it.
+ * traffic. A 429 pauses every request of the run, not just the one that got
+ * it (pauseAfter429); a Retry-After on a 429 or 503 sets the retry's delay.
  *
  * Which failures are retried depends on whether a request is idempotent:
  * - GET and POST /v1/score-calculation (a read): network errors, 408, 429, 500, 502, 503, 504;
@@ -30,8 +30,8 @@ export interface RetryOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export const RETRYABLE_STATUS_IDEMPOTENT = new Set([408, 429, 500, 502, 503, 504]);
-export const RETRYABLE_STATUS_CREATE = new Set([429, 503]);
+const RETRYABLE_STATUS_IDEMPOTENT = new Set([408, 429, 500, 502, 503, 504]);
+const RETRYABLE_STATUS_CREATE = new Set([429, 503]);
 const RETRY_COST = 5;
 const TIMEOUT_RETRY_COST = 10;
 const SUCCESS_REFUND = 1;
@@ -76,7 +76,7 @@ export class RetryBudget {
 }
 
 /** A gate every request waits at; a 429 closes it for everybody until Retry-After passes. */
-export class PauseGate {
+class PauseGate {
   #until = 0;
   readonly #now: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -156,5 +156,10 @@ export class RetryPolicy {
     const timeout = failure.kind === 'network' && failure.error.code === 'timeout';
     if (!this.budget.tryAcquire(timeout)) return { retry: false, delayMs: 0, reason: `${what}: retry budget exhausted` };
     return { retry: true, delayMs: delay, reason: `${what}: retry ${attempt + 1}/${this.retries} in ${delay}ms` };
+  }
+
+  /** How long every request of the run waits after a 429: the retry's delay, or Retry-After (capped like a retry's) when this request gives up. */
+  pauseAfter429(d: Decision, retryAfterMs: number | undefined): number {
+    return d.retry ? d.delayMs : Math.min(retryAfterMs ?? 1000, this.#o.retryAfterCapMs);
   }
 }

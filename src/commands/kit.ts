@@ -105,18 +105,13 @@ export async function printPages<T>(
       if ((flags.limit !== undefined && n >= flags.limit) || flags.page !== undefined) return;
     }
   }
-  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${what}…`, () => collectAll(items())) : items();
+  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${what}…`, () => Array.fromAsync(items())) : items();
   const n = await renderList(ctx.sink, source, columns, ctx.renderOptions());
   if (flags.page !== undefined && more) ctx.info(`more ${what} on page ${lastPage + 1}: use --page ${lastPage + 1}, or drop --page to fetch everything`);
   else if (flags.limit !== undefined && more) ctx.info(`showing the first ${n} ${what}; more exist (raise --limit, or drop it to fetch everything)`);
   else if (n === 0 && ctx.format === 'table') ctx.info(`no ${what}`);
 }
 
-async function collectAll<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
 
 /** Reads a whole text input from a file or "-" for stdin. */
 export async function readInput(ctx: Context, path: string, what: string): Promise<string> {

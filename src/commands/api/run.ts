@@ -196,13 +196,8 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
     for await (const it of items()) yield isRecord(it) ? it : { value: it };
   }
   const machine = ctx.format === 'json' || ctx.format === 'ndjson';
-  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${req.path}…`, () => collect(rows())) : machine ? items() : rows();
+  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${req.path}…`, () => Array.fromAsync(rows())) : machine ? items() : rows();
   const n = await renderList(ctx.sink, source, listColumns(firstItems[0], ctx.format), ctx.renderOptions());
   if (n === 0 && ctx.format === 'table') ctx.info('no items');
 }
 
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
