@@ -61,8 +61,9 @@ export type SupplierCreateRequest = z.infer<typeof SupplierCreateRequest>;
 
 /**
  * Supplier bodies already parsed by a schema at least as strict as
- * SupplierCreateRequest (SupplierInput, src/api/supplier-input.ts). The client
- * does not parse these a second time: a bulk import validates each row once.
+ * SupplierCreateRequest: SupplierInput (src/api/supplier-input.ts) marks every
+ * output. The client does not parse these a second time, so `supplier create`
+ * and each row of `supplier import` are validated once.
  * Only the parsed output object is marked, so a later edit to some other object
  * cannot slip through; callers must not mutate a marked body.
  */

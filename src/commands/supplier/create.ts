@@ -21,7 +21,7 @@ export function bodyFromFlags(opts: Opts): SupplierCreateRequest {
   const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? (v as string[]) : undefined);
   const body: Record<string, unknown> = {};
   if (typeof opts.name === 'string') body.name = opts.name;
-  if (typeof opts.country === 'string') body.countryIso3Code = opts.country.toUpperCase();
+  if (typeof opts.country === 'string') body.countryIso3Code = opts.country;
   if (typeof opts.website === 'string') body.website = opts.website;
   if (strings(opts.industry)) body.industryCodes = strings(opts.industry);
   if (strings(opts.category)) body.categoryIds = strings(opts.category);
