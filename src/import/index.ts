@@ -20,13 +20,15 @@ import { openInput, ReadError, type InputFile, type SourceRecord } from './read.
 import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, type ImportSummary, type RowOutcome, type RowState } from './report.js';
 import { Sender, type SendOutcome, type SupplierCreator } from './send.js';
 import { RowValidator, rowShape } from './validate.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 
 export type { ImportSummary, RowOutcome, RowState } from './report.js';
 export type { SupplierCreator } from './send.js';
 
-export const DEFAULT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 64;
+export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 export const MAX_PROBLEMS_SHOWN = 20;
+/** Finished rows held back behind an earlier row still in flight, before reading pauses. */
+const MAX_REORDER_WAITING = 4096;
 
 export interface ImportOptions {
   /** A path, or "-" for stdin. */
@@ -168,12 +170,14 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
       d.warn(msg);
     };
 
+    // Set when a report stream's buffer is full: the loop waits for it to drain before reading on.
+    let needDrain = false;
     const emit = (out: RowOutcome) => {
       if (problems.length < MAX_PROBLEMS_SHOWN && isProblem(out)) problems.push(out);
       try {
         d.onRow?.(out);
-        report?.write(out);
-        if (failedOut && out.fields && (out.state === 'failed' || out.state === 'invalid')) failedOut.write(out.fields);
+        if (report && !report.write(out)) needDrain = true;
+        if (failedOut && out.fields && (out.state === 'failed' || out.state === 'invalid') && !failedOut.write(out.fields)) needDrain = true;
       } catch (e) {
         writeError ??= e;
         requestStop('cannot write the report');
@@ -184,8 +188,6 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
       counts[out.state]++;
       total++;
       if (isProblem(out)) problemCount++;
-      // Only rows headed for --failed keep their cells.
-      if (!(failedOut && (out.state === 'failed' || out.state === 'invalid'))) delete out.fields;
       reorder.done(seq, out);
     };
 
@@ -207,6 +209,14 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
       if (stopReason) break;
       if (sender?.full) {
         await sender.capacity();
+        if (stopReason) break;
+      }
+      // Outcomes wait in line order behind a slow request; past a bound, so does reading.
+      while (sender && reorder.waiting >= MAX_REORDER_WAITING && sender.inFlight > 0) await sender.settled();
+      if (needDrain) {
+        needDrain = false;
+        await report?.drain();
+        await failedOut?.drain();
         if (stopReason) break;
       }
       let rec: SourceRecord | null | undefined;
@@ -242,9 +252,11 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
       }
 
       const s = seq++;
+      // Only rows headed for --failed keep their cells.
+      const kept = failedOut ? rec.fields : undefined;
       const v = validator.check(rec);
       if (v.kind === 'invalid') {
-        finish(s, { line: v.line, state: 'invalid', customerSupplierId: v.customerSupplierId, field: v.field, message: v.message, fields: rec.fields });
+        finish(s, { line: v.line, state: 'invalid', customerSupplierId: v.customerSupplierId, field: v.field, message: v.message, fields: kept });
         continue;
       }
       if (v.kind === 'duplicate') {
@@ -272,7 +284,6 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
       const snd = sender!; // the window had room at the top of this iteration, and nothing since took it
       journal?.sent(rec.line, hash!);
       const line = rec.line;
-      const fields = rec.fields;
       snd.start(v.request, (r: SendOutcome) => {
         let out: RowOutcome;
         switch (r.state) {
@@ -282,7 +293,7 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
             break;
           case 'failed':
             journal?.failed(line, r.message);
-            out = { line, state: 'failed', customerSupplierId: cid, message: r.message, fields };
+            out = { line, state: 'failed', customerSupplierId: cid, message: r.message, fields: kept };
             break;
           case 'unknown':
             journal?.unknown(line, r.message);
@@ -293,15 +304,11 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
             requestStop(r.error.code === 'auth' ? 'authentication failed' : 'fatal error');
             if (r.row.state === 'failed') journal?.failed(line, r.row.message);
             else journal?.unknown(line, r.row.message);
-            out = { line, state: r.row.state, customerSupplierId: cid, message: r.row.message, fields };
+            out = { line, state: r.row.state, customerSupplierId: cid, message: r.row.message, fields: r.row.state === 'failed' ? kept : undefined };
             break;
         }
         finish(s, out);
       });
-      if (report || failedOut) {
-        await report?.drain();
-        await failedOut?.drain();
-      }
     }
     d.signal?.removeEventListener('abort', onAbort);
     await sender?.idle();

@@ -104,6 +104,12 @@ export class Sender {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
+  /** Resolves when the next request in flight finishes (at once when none is). */
+  settled(): Promise<void> {
+    if (this.#inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
   /** Resolves when nothing is in flight or waiting to leave. */
   async idle(): Promise<void> {
     while (this.#inFlight > 0) await new Promise<void>((resolve) => this.#waiters.push(resolve));

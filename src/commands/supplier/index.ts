@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { collect, examples, positiveInt, type Invoke } from '../kit.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../import/limits.js';
 
 export function supplierCommand(invoke: Invoke): Command {
   const cmd = new Command('supplier').description('Create, read and bulk-import suppliers');
@@ -38,7 +39,7 @@ export function supplierCommand(invoke: Invoke): Command {
       .description('Create suppliers in bulk from a CSV export (any common delimiter and encoding); re-runs pick up where a run stopped')
       .argument('<file>', 'CSV file, or - for stdin')
       .option('--dry-run', 'validate every row and print the summary; send nothing (no API key needed)')
-      .addOption(new Option('--concurrency <n>', 'requests in flight at once, 1 to 64').argParser(positiveInt('--concurrency', 1, 64)).default(8))
+      .addOption(new Option('--concurrency <n>', `requests in flight at once, 1 to ${MAX_CONCURRENCY}`).argParser(positiveInt('--concurrency', 1, MAX_CONCURRENCY)).default(DEFAULT_CONCURRENCY))
       .addOption(new Option('--encoding <name>', 'file encoding: auto (BOM, else UTF-8 if valid, else Windows-1252), utf-8, utf-16le, utf-16be, windows-1252, ...').default('auto'))
       .option('--delimiter <char>', 'field delimiter: , ; | or tab (default: detected from the header line)')
       .option('--map <header=field>', 'map a column to a field (or to "ignore"), e.g. --map "Lieferant=name"; repeatable', collect)
