@@ -133,12 +133,6 @@ export class JournalHistory {
     else this.#messages.delete(line);
   }
 
-  /** The recorded hash of a line, -1 when none. */
-  hashOf(line: number): number {
-    const h = line < this.#hashes.length ? this.#hashes[line]! : 0;
-    return h ? h - 1 : -1;
-  }
-
   get(line: number): PriorRow | undefined {
     const code = line < this.#states.length ? this.#states[line]! : 0;
     const state = CODE_STATE[code];
@@ -257,7 +251,6 @@ export class Journal {
   /** Lines not yet written, and whether one of them is a "sent". */
   #pending = '';
   #pendingSent = false;
-  #scheduled = false;
   /** The first write that failed; every later flush throws it. */
   #error: Error | undefined;
 
@@ -281,8 +274,6 @@ export class Journal {
     const j = new Journal(journalPath, fd, opts.fsync);
     if (!header) {
       const h: JournalHeader = { srs: JOURNAL_MAGIC, v: JOURNAL_VERSION, file: id.path, size: id.size, head: id.head, headBytes: id.headBytes, started: opts.now().toISOString() };
-      const size = fstatSync(fd).size;
-      if (size > 0) j.#write('\n'); // an empty-but-not-quite file: never glue onto junk
       j.#write(JSON.stringify(h) + '\n');
     } else if (!endsWithNewline(journalPath)) {
       j.#write('\n'); // a torn last line (killed mid-write): start clean
@@ -299,20 +290,14 @@ export class Journal {
   }
 
   #append(line: string, isSent: boolean): void {
+    const first = this.#pending === '';
     this.#pending += line;
     if (isSent) this.#pendingSent = true;
-    if (this.#pending.length >= 256 * 1024) {
-      this.#flushQuietly();
-    } else if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(this.#endOfTurn);
-    }
+    if (this.#pending.length >= 256 * 1024) this.#flushQuietly();
+    else if (first) setImmediate(this.#endOfTurn); // what this turn gathers is written at its end
   }
 
-  readonly #endOfTurn = (): void => {
-    this.#scheduled = false;
-    this.#flushQuietly();
-  };
+  readonly #endOfTurn = (): void => this.#flushQuietly();
 
   /** A flush nobody waits on: a failure is kept in `error` (and thrown by the next flush()). */
   #flushQuietly(): void {
@@ -362,11 +347,15 @@ export class Journal {
   }
 
   failed(line: number, message: string): void {
-    this.#append(JSON.stringify({ l: line, s: 'failed', m: message.slice(0, 300) }) + '\n', false);
+    this.#outcome(line, 'failed', message);
   }
 
   unknown(line: number, message: string): void {
-    this.#append(JSON.stringify({ l: line, s: 'unknown', m: message.slice(0, 300) }) + '\n', false);
+    this.#outcome(line, 'unknown', message);
+  }
+
+  #outcome(line: number, state: 'failed' | 'unknown', message: string): void {
+    this.#append(JSON.stringify({ l: line, s: state, m: message.slice(0, 300) }) + '\n', false);
   }
 
   close(): void {

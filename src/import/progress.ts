@@ -45,10 +45,6 @@ export class Progress {
     this.#started = this.#now();
   }
 
-  get enabled(): boolean {
-    return !this.#o.quiet;
-  }
-
   start(): void {
     if (this.#o.quiet || this.#timer) return;
     const every = this.#o.tty ? (this.#o.ttyIntervalMs ?? 100) : (this.#o.plainIntervalMs ?? 10_000);

@@ -440,7 +440,7 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
   refuseBinary(name, src.sample, det.encoding);
 
   // Decode the sample once, for the delimiter and the line ending.
-  const sampleText = iconv.decode(src.sample.subarray(0, 256 * 1024), det.encoding === 'utf-16' ? 'utf-16' : det.encoding).replace(/^\uFEFF/, '');
+  const sampleText = iconv.decode(src.sample.subarray(0, 256 * 1024), det.encoding).replace(/^\uFEFF/, '');
   const firstLine = /^[^\r\n]*/.exec(sampleText.replace(/^[\r\n]+/, ''))?.[0] ?? '';
   const sepLine = /^sep=(.)$/i.exec(firstLine);
   let delimiter: string;

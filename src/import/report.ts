@@ -98,10 +98,6 @@ export class ReportWriter {
     this.#guard = opts.csvRaw ? (s) => s : guardCsvCell;
   }
 
-  get path(): string {
-    return this.#file.path;
-  }
-
   write(o: RowOutcome): boolean {
     const g = this.#guard;
     return this.#file.write([String(o.line), o.state, o.supplierId ?? '', g(o.customerSupplierId ?? ''), o.field ?? '', g(o.message ?? '')]);
@@ -137,10 +133,6 @@ export class FailedWriter {
     this.#file = new CsvFile(path, '--failed', csv, encode);
     this.#width = shape.header.length;
     this.#file.write(shape.header);
-  }
-
-  get path(): string {
-    return this.#file.path;
   }
 
   write(fields: readonly string[]): boolean {
