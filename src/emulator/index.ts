@@ -18,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { isCalendarDate } from '../scoring/model.js';
+import { isCalendarDate, todayUtc } from '../scoring/model.js';
 import type { LastPageNextPage } from './http-types.js';
 import { describeFaults, FaultInjector, resolveFaults } from './faults.js';
 import type { FaultOptions, FaultStats } from './faults.js';
@@ -172,7 +172,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Started
   }
 
   const fixedAsOf = opts.asOf;
-  const scoring = new EmulatorScoring(store, () => fixedAsOf ?? new Date().toISOString().slice(0, 10));
+  const scoring = new EmulatorScoring(store, () => fixedAsOf ?? todayUtc());
   // Fault injection and rate limiting: a layer around request handling (see server.ts and faults.ts).
   const faults = new FaultInjector(faultConfig, seed, log);
   if (faults.active) log?.(`injecting faults on /v1/*: ${describeFaults(faultConfig)}`);

@@ -108,17 +108,20 @@ export interface EmissionReportRec {
   unit: string;
 }
 
-export interface RiskIndicatorRec {
+// Risk records are exactly the wire shape of dataPoints.risk (same fields, same order), and
+// POST /v1/score-calculation answers with them as they are (scoring.ts). Type aliases rather
+// than interfaces so that they are assignable to the contract's (loose, index-signature) types.
+export type RiskIndicatorRec = {
   riskLevel: string;
   name: string;
   website: string;
   description: string;
-}
+};
 
-export interface RiskRec {
+export type RiskRec = {
   riskLevel: string;
   riskEntries: { riskDataSourceId: string; year: number; riskIndicators: RiskIndicatorRec[] }[];
-}
+};
 
 /** Everything a seed produces. Arrays are in id order. */
 export interface SeedData {

@@ -4,6 +4,7 @@
  * ":" capture a path parameter. `body: true` makes the HTTP layer require
  * Content-Type application/json, read at most the body limit and parse it.
  */
+import { OPENAPI_PATH } from '../api/openapi.js';
 import * as h from './handlers.js';
 import type { Handler } from './http-types.js';
 
@@ -30,7 +31,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/v1/standard-industries', handler: h.listStandardIndustries },
   { method: 'GET', pattern: '/v1/categories', handler: h.listCategories },
   // The OpenAPI document of the above (src/api/openapi.ts): no key needed, outside /v1 so faults never touch it.
-  { method: 'GET', pattern: '/openapi.json', handler: h.openApi, auth: false },
+  { method: 'GET', pattern: OPENAPI_PATH, handler: h.openApi, auth: false },
 ];
 
 /**

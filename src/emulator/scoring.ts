@@ -24,15 +24,18 @@
  */
 import { scoreSupplier } from '../scoring/model.js';
 import { toScoreResult } from '../scoring/recompute.js';
-import type { ScoringEntry, ScoringOptions, ScoringScorecard, SupplierScore } from '../scoring/types.js';
-import type { ScoreCalculationRequest, ScoreResult } from '../api/contract.js';
+import type { ScoringOptions, ScoringScorecard, SupplierScore } from '../scoring/types.js';
+import type { Risk, ScoreCalculationRequest, ScoreContext, ScoreResult } from '../api/contract.js';
 import { SUB_INDUSTRY_BY_CODE } from './reference.js';
-import type { DataEntryRec, ScorecardRec } from './records.js';
+import type { ScorecardRec } from './records.js';
 import type { Store } from './store.js';
 
+/** dataPoints.risk of a parameter the supplier has no risk data for (shared, read-only). */
+const NO_RISK: Risk = Object.freeze({ riskLevel: null, riskEntries: Object.freeze([]) as never[] });
+
 export class EmulatorScoring {
-  private readonly entryCache = new Map<string, ScoringEntry[]>();
-  private readonly cardCache = new WeakMap<readonly ScorecardRec[], ScoringScorecard[]>();
+  /** Keyed on the store's shared per-set arrays, so suppliers with the same scorecards share one entry. */
+  private readonly cardCache = new WeakMap<readonly ScorecardRec[], readonly ScoringScorecard[]>();
   private scorecardMeans: { asOf: string; values: Map<string, number | null> } | undefined;
 
   constructor(
@@ -41,29 +44,24 @@ export class EmulatorScoring {
     private readonly asOf: () => string,
   ) {}
 
-  /** The supplier's stored entries as the model sees them (cached; seeded entries never change). */
-  entriesOf(supplierId: string): ScoringEntry[] {
-    let cached = this.entryCache.get(supplierId);
-    if (!cached) {
-      cached = this.store.entriesOf(supplierId).map(toScoringEntry);
-      if (cached.length > 0) this.entryCache.set(supplierId, cached);
-    }
-    return cached;
-  }
-
-  /** The scorecards that apply to the supplier, as the model sees them. */
-  scorecardsOf(supplierId: string): ScoringScorecard[] {
+  /** The scorecards that apply to the supplier, as the model sees them (frozen; one array per distinct set). */
+  scorecardsOf(supplierId: string): readonly ScoringScorecard[] {
     const recs = this.store.scorecardsOf(supplierId);
     let cards = this.cardCache.get(recs);
     if (!cards) {
-      cards = recs.map(toScoringScorecard);
+      cards = Object.freeze(recs.map(toScoringScorecard));
       this.cardCache.set(recs, cards);
     }
     return cards;
   }
 
+  /**
+   * The model reads the stored entries as they are (DataEntryRec fits
+   * ScoringEntry; the model never changes its input, and seeded entries never
+   * change), so there is no per-supplier copy.
+   */
   score(supplierId: string, options: ScoringOptions = {}): SupplierScore {
-    return scoreSupplier(supplierId, this.entriesOf(supplierId), this.scorecardsOf(supplierId), { asOf: this.asOf(), ...options });
+    return scoreSupplier(supplierId, this.store.entriesOf(supplierId), this.scorecardsOf(supplierId), { asOf: this.asOf(), ...options });
   }
 
   /** averageScore of the supplier detail: the overall value, null without data. */
@@ -119,35 +117,20 @@ export class EmulatorScoring {
         continue;
       }
       const result = this.score(supplierId, options);
-      const contexts = supplier.industryCodes.flatMap((code) => {
+      const contexts: readonly ScoreContext[] = supplier.industryCodes.flatMap((code) => {
         const industry = SUB_INDUSTRY_BY_CODE.get(code);
         return industry ? [{ type: 'industry', name: industry.name, code: industry.code }] : [];
       });
-      // The model's own service-shaped result, plus what only the store knows: risk and industry contexts.
-      const shaped = toScoreResult(result);
-      items.push({
-        ...shaped,
-        policyParameterScores: shaped.policyParameterScores.map((pp) => {
-          const risk = this.store.riskOf(supplierId, pp.policyParameterId);
-          return {
-            ...pp,
-            dataPoints: {
-              ...pp.dataPoints,
-              risk: risk
-                ? {
-                    riskLevel: risk.riskLevel,
-                    riskEntries: risk.riskEntries.map((re) => ({
-                      riskDataSourceId: re.riskDataSourceId,
-                      year: re.year,
-                      riskIndicators: re.riskIndicators.map((ri) => ({ ...ri })),
-                    })),
-                  }
-                : { riskLevel: null, riskEntries: [] },
-              contexts: contexts.map((c) => ({ ...c })),
-            },
-          };
-        }),
-      });
+      // The model's own service-shaped result (freshly built, ours to complete), plus what only the
+      // store knows: risk and industry contexts. The answer is serialised at once and never changed,
+      // so every parameter shares the supplier's contexts and the store's risk records (whose fields
+      // are exactly the wire shape: riskLevel, riskEntries[{riskDataSourceId, year, riskIndicators}]).
+      const shaped: ScoreResult = toScoreResult(result);
+      for (const pp of shaped.policyParameterScores) {
+        pp.dataPoints.risk = this.store.riskOf(supplierId, pp.policyParameterId) ?? NO_RISK;
+        pp.dataPoints.contexts = contexts as ScoreContext[];
+      }
+      items.push(shaped);
     }
     return { items };
   }
@@ -159,19 +142,6 @@ export function emptyResult(supplierId: string): ScoreResult {
     score: { value: null, dataSourcesScore: { value: null }, policyParametersScore: { value: null } },
     dataSourceScores: [],
     policyParameterScores: [],
-  };
-}
-
-export function toScoringEntry(e: DataEntryRec): ScoringEntry {
-  return {
-    id: e.id,
-    supplierId: e.supplierId,
-    dataSourceId: e.dataSourceId,
-    score: e.score,
-    isClaim: e.isClaim,
-    issueDate: e.issueDate,
-    expiryDate: e.expiryDate,
-    parameterScores: e.parameterScores.map((p) => ({ policyParameterId: p.policyParameterId, score: p.score })),
   };
 }
 

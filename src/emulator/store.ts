@@ -23,7 +23,6 @@ import type {
   DataSourceRec,
   EmissionReportRec,
   NewsEventRec,
-  PolicyParameterRec,
   RiskRec,
   ScorecardRec,
   SeedData,
@@ -47,7 +46,6 @@ export class Store {
   readonly seed: number;
   readonly supplierCount: number;
   readonly dataSources: readonly DataSourceRec[];
-  readonly policyParameters: readonly PolicyParameterRec[];
   readonly categories: readonly CategoryRec[];
   readonly scorecards: readonly ScorecardRec[];
   /** Seeded then created, in id order. */
@@ -62,14 +60,16 @@ export class Store {
   private readonly supplierById = new Map<string, SupplierRec>();
   private readonly scorecardById: Map<string, ScorecardRec>;
   private readonly categoryById: Map<string, CategoryRec>;
-  private readonly dataSourceById: Map<string, DataSourceRec>;
-  private readonly policyParameterById: Map<string, PolicyParameterRec>;
   private readonly entryById = new Map<string, DataEntryRec>();
   private readonly entriesBySupplier = new Map<string, DataEntryRec[]>();
   private readonly details: (supplierId: string) => SupplierDetails | undefined;
   private readonly allSupplierScorecards: readonly ScorecardRec[];
-  private readonly scorecardsBySupplier = new Map<string, ScorecardRec[]>();
-  private readonly scorecardMembers: Map<string, readonly string[]>;
+  /**
+   * Supplier id -> its scorecards. Suppliers with the same set share one
+   * frozen array (a few dozen distinct sets for thousands of suppliers), so
+   * caches keyed on the array (scoring.ts, the score model) hit across them.
+   */
+  private readonly scorecardsBySupplier = new Map<string, readonly ScorecardRec[]>();
   private readonly ids = new MonotonicUlids();
   private readonly listeners: Array<() => void> = [];
 
@@ -78,17 +78,13 @@ export class Store {
     this.seed = seed.seed;
     this.supplierCount = seed.supplierCount;
     this.dataSources = seed.dataSources;
-    this.policyParameters = seed.policyParameters;
     this.categories = seed.categories;
     this.scorecards = seed.scorecards;
     this.suppliers = seed.suppliers.slice();
     this.seededSuppliers = seed.suppliers;
     this.details = seed.details;
-    this.scorecardMembers = seed.scorecardMembers;
     this.scorecardById = new Map(seed.scorecards.map((s) => [s.id, s]));
     this.categoryById = new Map(seed.categories.map((c) => [c.id, c]));
-    this.dataSourceById = new Map(seed.dataSources.map((d) => [d.id, d]));
-    this.policyParameterById = new Map(seed.policyParameters.map((p) => [p.id, p]));
     for (const s of seed.suppliers) {
       this.supplierById.set(s.id, s);
       this.ids.observe(s.id);
@@ -97,20 +93,32 @@ export class Store {
       this.entryById.set(e.id, e);
       push(this.entriesBySupplier, e.supplierId, e);
     }
-    this.allSupplierScorecards = seed.scorecards.filter((s) => s.appliesToAll);
+    this.allSupplierScorecards = Object.freeze(seed.scorecards.filter((s) => s.appliesToAll));
+    const lists = new Map<string, ScorecardRec[]>();
     for (const [scorecardId, members] of seed.scorecardMembers) {
       const sc = this.scorecardById.get(scorecardId);
       if (!sc) continue;
       for (const sid of members) {
-        let list = this.scorecardsBySupplier.get(sid);
+        let list = lists.get(sid);
         if (!list) {
           list = [...this.allSupplierScorecards];
-          this.scorecardsBySupplier.set(sid, list);
+          lists.set(sid, list);
         }
         if (!list.includes(sc)) list.push(sc);
       }
     }
-    for (const list of this.scorecardsBySupplier.values()) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // One shared, frozen array per distinct set of scorecards (keyed by the sorted ids).
+    const shared = new Map<string, readonly ScorecardRec[]>([[idsKey(this.allSupplierScorecards), this.allSupplierScorecards]]);
+    for (const [sid, list] of lists) {
+      list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const key = idsKey(list);
+      let same = shared.get(key);
+      if (!same) {
+        same = Object.freeze(list);
+        shared.set(key, same);
+      }
+      this.scorecardsBySupplier.set(sid, same);
+    }
   }
 
   // ------------------------------------------------------------ change notification
@@ -130,12 +138,6 @@ export class Store {
   }
   getCategory(id: string): CategoryRec | undefined {
     return this.categoryById.get(id);
-  }
-  getDataSource(id: string): DataSourceRec | undefined {
-    return this.dataSourceById.get(id);
-  }
-  getPolicyParameter(id: string): PolicyParameterRec | undefined {
-    return this.policyParameterById.get(id);
   }
   getDataEntry(id: string): DataEntryRec | undefined {
     return this.entryById.get(id);
@@ -158,14 +160,13 @@ export class Store {
   riskOf(supplierId: string, policyParameterId: string): RiskRec | undefined {
     return this.details(supplierId)?.risks.get(policyParameterId);
   }
-  /** The scorecards that apply to a supplier, in id order: the all-supplier ones plus its memberships. */
+  /**
+   * The scorecards that apply to a supplier, in id order: the all-supplier ones
+   * plus its memberships. Frozen, and the same array for every supplier with
+   * the same set.
+   */
   scorecardsOf(supplierId: string): readonly ScorecardRec[] {
     return this.scorecardsBySupplier.get(supplierId) ?? this.allSupplierScorecards;
-  }
-  /** The seeded suppliers a scorecard applies to (created suppliers have no data, so they never matter for scores). */
-  seededMembersOf(scorecard: ScorecardRec): readonly string[] {
-    if (scorecard.appliesToAll) return this.seededSuppliers.map((s) => s.id);
-    return this.scorecardMembers.get(scorecard.id) ?? EMPTY;
   }
 
   // ------------------------------------------------------------ writes
@@ -211,6 +212,11 @@ export class Store {
     this.createdSuppliers.push(rec);
     this.createdJson.push(JSON.stringify(rec));
   }
+}
+
+/** The ids of a scorecard list, joined: equal for equal lists. */
+function idsKey(list: readonly ScorecardRec[]): string {
+  return list.map((s) => s.id).join(',');
 }
 
 function push<V>(map: Map<string, V[]>, key: string, value: V): void {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { FaultOptions } from '../../emulator/faults.js';
@@ -26,11 +25,11 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   const faults = await faultOptions(opts);
   const { startEmulator, DEFAULT_SEED } = await import('../../emulator/index.js');
   const { describeFaults, resolveFaults } = await import('../../emulator/faults.js');
-  const given = typeof opts.apiKey === 'string' ? opts.apiKey : ctx.env.SRS_EMULATOR_API_KEY;
-  const apiKey = given && given.trim() ? given.trim() : randomBytes(16).toString('hex');
+  // A blank (empty or whitespace-only) key counts as not given: startEmulator then generates one.
+  const given = (typeof opts.apiKey === 'string' ? opts.apiKey : ctx.env.SRS_EMULATOR_API_KEY)?.trim() || undefined;
   const emu = await startEmulator({
     port: typeof opts.port === 'number' ? opts.port : 0,
-    apiKey,
+    ...(given !== undefined ? { apiKey: given } : {}),
     seed: typeof opts.seed === 'number' ? opts.seed : DEFAULT_SEED,
     ...(typeof opts.suppliers === 'number' ? { suppliers: opts.suppliers } : {}),
     ...(typeof opts.state === 'string' ? { statePath: opts.state } : {}),
@@ -40,7 +39,7 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     admin: opts.admin === true,
   });
   // A key the user chose is theirs to know; a generated one must be shown or nobody could use it.
-  const info = { url: emu.url, apiKey: given ? '(as given)' : apiKey, seed: typeof opts.seed === 'number' ? opts.seed : DEFAULT_SEED };
+  const info = { url: emu.url, apiKey: given !== undefined ? '(as given)' : emu.apiKey, seed: typeof opts.seed === 'number' ? opts.seed : DEFAULT_SEED };
   if (ctx.format === 'table') {
     await ctx.sink.write(`SRS_BASE_URL=${info.url}\nSRS_API_KEY=${info.apiKey}\n`);
     ctx.info(`srs emulator listening on ${emu.url} (seed ${info.seed}); Ctrl-C to stop`);
