@@ -7,7 +7,9 @@ import { promisify } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
+import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli.js';
 import { fixtures } from '../../src/emulator/index.js';
 import { startHarness, runSrs, baseEnv, BIN, type Harness } from './harness.js';
 
@@ -25,6 +27,25 @@ afterAll(async () => {
 });
 
 const json = (s: string): unknown => JSON.parse(s);
+
+/** GET from the emulator directly (not through srs): what the service itself answers. */
+async function serviceGet<T>(path: string): Promise<T> {
+  const res = await fetch(h.emu.url + path, { headers: { 'x-api-key': h.emu.apiKey } });
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+}
+
+/** Every item of a paginated list endpoint, following nextPage. */
+async function serviceList<T>(path: string): Promise<T[]> {
+  const out: T[] = [];
+  for (let page = 1; page <= 100; page++) {
+    const body = await serviceGet<{ items: T[]; pagination?: { nextPage?: number | null } }>(`${path}${path.includes('?') ? '&' : '?'}page=${page}&perPage=100`);
+    out.push(...body.items);
+    const next = body.pagination?.nextPage;
+    if (body.items.length === 0 || typeof next !== 'number' || next <= page) break;
+  }
+  return out;
+}
 
 describe('reads in every format', () => {
   it('supplier get: json is the resource itself', async () => {
@@ -64,6 +85,11 @@ describe('reads in every format', () => {
     const mineCards = json(mine.stdout) as Array<{ id: string }>;
     expect(mineCards.length).toBeGreaterThan(0);
     expect(mineCards.length).toBeLessThanOrEqual(cards.length);
+    expect(mineCards.length).toBeLessThan(cards.length);
+    // Exactly the cards the service lists for that supplier, in its order.
+    const served = await serviceList<{ id: string }>(`/v1/scorecards?supplierId=${supplier.id}`);
+    expect(served.length).toBeLessThan(fx.scorecards.length);
+    expect(mineCards.map((c) => c.id)).toEqual(served.map((c) => c.id));
   });
 
   it('scorecards get: table shows the card and its weighted items', async () => {
@@ -89,9 +115,17 @@ describe('reads in every format', () => {
     const events = json(all.stdout) as Array<{ id: string; articles: unknown[] }>;
     expect(events.length).toBeGreaterThan(0);
     const one = await h.run(['news', 'ls', supplier.id, '--data-entry', entry.id, '-o', 'json']);
-    const narrowed = json(one.stdout) as unknown[];
+    const narrowed = json(one.stdout) as Array<{ id: string; name: string; articles: unknown[] }>;
     expect(narrowed.length).toBeGreaterThan(0);
     expect(narrowed.length).toBeLessThanOrEqual(events.length);
+    // Exactly the news event of that data entry, as the service describes the entry.
+    expect(events.length).toBeGreaterThan(1);
+    expect(narrowed).toHaveLength(1);
+    const de = await serviceGet<{ id: string; newsEvent: { name: string; articles: unknown[] } }>(`/v1/data-entries/${entry.id}`);
+    expect(de.id).toBe(entry.id);
+    expect(narrowed[0]!.name).toBe(de.newsEvent.name);
+    expect(narrowed[0]!.articles).toEqual(de.newsEvent.articles);
+    expect(events.map((e) => e.id)).toContain(narrowed[0]!.id);
     const t = await h.run(['news', 'ls', supplier.id, '-o', 'table']);
     expect(t.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+ARTICLES\s+SUMMARY/);
   });
@@ -407,15 +441,23 @@ describe('on a terminal', () => {
 
 describe('help', () => {
   it('every command has --help with an example', async () => {
-    const commands = [
-      ['supplier', 'create'], ['supplier', 'get'], ['scorecards', 'ls'], ['scorecards', 'get'], ['emissions', 'ls'], ['news', 'ls'],
-      ['data-entry', 'get'], ['ref', 'countries'], ['ref', 'industries'], ['ref', 'sources'], ['ref', 'categories'],
-      ['auth', 'login'], ['auth', 'status'], ['auth', 'logout'], ['emulator', 'start'], ['emulator', 'fixtures'],
-    ];
+    // Every command of the real command tree (groups and leaves, the root too), not a hand-kept list.
+    const walk = (cmd: Command, path: string[]): string[][] => [path, ...cmd.commands.flatMap((c) => walk(c, [...path, c.name()]))];
+    const commands = walk(buildProgram(() => async () => undefined), []);
+    const expectedPaths = ['supplier import', 'score calc', 'score recompute', 'score check', 'api', 'schema', 'completion', 'help', 'supplier create', 'emulator start'];
+    expect(commands.map((c) => c.join(' '))).toEqual(expect.arrayContaining(expectedPaths));
+    expect(commands.length).toBeGreaterThan(20);
+    // completion's first example wraps srs in shell syntax ("source <(srs completion bash)"), by design.
+    const shellWrapped = new Set(['completion']);
     for (const c of commands) {
+      const name = c.join(' ') || 'srs';
       const r = await h.run([...c, '--help']);
-      expect(r.code, c.join(' ')).toBe(0);
-      expect(r.stdout, c.join(' ')).toMatch(/Examples:\n\s+\$ srs /);
+      expect(r.code, name).toBe(0);
+      if (!shellWrapped.has(name)) expect(r.stdout, name).toMatch(/Examples:\n\s+\$ srs /);
+      // Every line of the block is an example invoking srs (the rule test/unit/help.test.ts checks on the tree).
+      const block = /\nExamples:\n((?: {2}\$ .*\n?)+)/.exec(r.stdout);
+      expect(block, `${name} --help has no "Examples:" block`).not.toBeNull();
+      for (const line of block![1]!.trimEnd().split('\n')) expect(line, name).toMatch(/^ {2}\$ .*\bsrs\b/);
     }
   });
   it('the build-time root help is exactly what the command tree prints', async () => {

@@ -55,7 +55,8 @@ export function runSrs(args: string[], env: Record<string, string | undefined>, 
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      const key = env.SRS_API_KEY ?? opts.env?.SRS_API_KEY;
+      // The key the child actually got: opts.env wins over env (an explicit undefined there removes it).
+      const key = opts.env && 'SRS_API_KEY' in opts.env ? opts.env.SRS_API_KEY : env.SRS_API_KEY;
       if (key && !opts.allowKeyInOutput) {
         expect(stdout.includes(key), `API key leaked to stdout of srs ${args.join(' ')}`).toBe(false);
         expect(stderr.includes(key), `API key leaked to stderr of srs ${args.join(' ')}`).toBe(false);

@@ -4,8 +4,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScoreResult } from '../../src/api/contract.js';
+import { breakdownColumns, type Breakdown } from '../../src/commands/score/view.js';
 import { fixtures } from '../../src/emulator/index.js';
 import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
 
@@ -53,10 +56,26 @@ describe('score calc', () => {
   });
 
   it('--breakdown sources|parameters|entries, as csv', async () => {
-    for (const kind of ['sources', 'parameters', 'entries']) {
+    // What the rows must be: one per data source, per parameter, per entry (of both) of the same result.
+    const whole = await h.run(['score', 'calc', first, '-o', 'json']);
+    expect(whole.code, whole.stderr).toBe(0);
+    const [result] = JSON.parse(whole.stdout) as ScoreResult[];
+    const entries = [...result!.dataSourceScores, ...result!.policyParameterScores].flatMap((x) => x.dataPoints.dataEntries.map((e) => e.id));
+    const expected: Record<Breakdown, { key: string; ids: string[] }> = {
+      sources: { key: 'dataSourceId', ids: result!.dataSourceScores.map((d) => d.dataSourceId) },
+      parameters: { key: 'policyParameterId', ids: result!.policyParameterScores.map((p) => p.policyParameterId) },
+      entries: { key: 'entryId', ids: entries },
+    };
+    for (const kind of ['sources', 'parameters', 'entries'] as const) {
       const r = await h.run(['score', 'calc', first, '--breakdown', kind, '-o', 'csv']);
       expect(r.code, kind).toBe(0);
       expect(r.stdout.split('\n').length, kind).toBeGreaterThan(2);
+      const [header, ...rows] = parseCsv(r.stdout) as string[][];
+      expect(header, kind).toEqual(breakdownColumns[kind].map((c) => c.path));
+      expect(rows.length, kind).toBeGreaterThan(1);
+      const col = (path: string) => header!.indexOf(path);
+      expect(rows.map((row) => row[col('supplierId')]), kind).toEqual(rows.map(() => first));
+      expect(rows.map((row) => row[col(expected[kind].key)]), kind).toEqual(expected[kind].ids);
     }
   });
 
@@ -64,7 +83,37 @@ describe('score calc', () => {
     const r = await h.run(['score', 'calc', first, '--exclude-zero-values', '--data-source', fx.dataSources[0]!.id, '-o', 'json']);
     expect(r.code).toBe(0);
     const [item] = JSON.parse(r.stdout) as Array<{ dataSourceScores: Array<{ dataSourceId: string }> }>;
-    for (const ds of item!.dataSourceScores) expect(ds.dataSourceId).toBe(fx.dataSources[0]!.id);
+    expect(item!.dataSourceScores.map((ds) => ds.dataSourceId)).toEqual([fx.dataSources[0]!.id]);
+    // Without the filter the same supplier has more data sources, so the filter did narrow it.
+    const unfiltered = await h.run(['score', 'calc', first, '-o', 'json']);
+    const [whole] = JSON.parse(unfiltered.stdout) as ScoreResult[];
+    expect(whole!.dataSourceScores.length).toBeGreaterThan(1);
+
+    // A supplier with a zero-valued entry counted today, asked of the emulator directly (batches of 100).
+    const dsEntries = (x: ScoreResult) => x.dataSourceScores.flatMap((ds) => ds.dataPoints.dataEntries);
+    const allEntries = (x: ScoreResult) => [...dsEntries(x), ...x.policyParameterScores.flatMap((p) => p.dataPoints.dataEntries)];
+    const zeroOf = (x: ScoreResult) => dsEntries(x).find((e) => e.score.value === 0);
+    let withZero: { supplierId: string; entryId: string } | undefined;
+    for (let i = 0; i < ids.length && !withZero; i += 100) {
+      const res = await fetch(`${h.emu.url}/v1/score-calculation`, {
+        method: 'POST',
+        headers: { 'x-api-key': h.emu.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ supplierIds: ids.slice(i, i + 100) }),
+      });
+      expect(res.status).toBe(200);
+      const hit = ((await res.json()) as { items: ScoreResult[] }).items.find((x) => zeroOf(x) !== undefined);
+      if (hit) withZero = { supplierId: hit.supplierId, entryId: zeroOf(hit)!.id };
+    }
+    expect(withZero, 'the seeded data has a zero-valued entry').toBeDefined();
+    const plain = await h.run(['score', 'calc', withZero!.supplierId, '-o', 'json']);
+    expect(plain.code).toBe(0);
+    const [kept] = JSON.parse(plain.stdout) as ScoreResult[];
+    expect(dsEntries(kept!)).toContainEqual(expect.objectContaining({ id: withZero!.entryId, score: expect.objectContaining({ value: 0 }) }));
+    const excl = await h.run(['score', 'calc', withZero!.supplierId, '--exclude-zero-values', '-o', 'json']);
+    expect(excl.code).toBe(0);
+    const [dropped] = JSON.parse(excl.stdout) as ScoreResult[];
+    expect(dsEntries(dropped!).map((e) => e.id)).not.toContain(withZero!.entryId);
+    expect(allEntries(dropped!).filter((e) => e.score.value === 0)).toEqual([]);
   });
 
   it('no ids is a usage error', async () => {

@@ -15,6 +15,14 @@ describe('service error messages', () => {
   });
   it('maps 401/403 to AuthError and others to ApiError with method and path', () => {
     expect(errorFromResponse('GET', '/v1/x', { status: 401, headers: {}, text: '' })).toBeInstanceOf(AuthError);
+    const unauthorized = errorFromResponse('GET', '/v1/x', { status: 401, headers: {}, text: '' });
+    expect(unauthorized.message).toContain('HTTP 401');
+    const forbidden = errorFromResponse('POST', '/v1/suppliers', { status: 403, headers: {}, text: '{"message":"read-only key"}' });
+    expect(forbidden).toBeInstanceOf(AuthError);
+    expect(forbidden).not.toBeInstanceOf(ApiError);
+    expect(forbidden.message).toContain('HTTP 403');
+    expect(forbidden.message).toContain('POST /v1/suppliers');
+    expect(forbidden.message).toContain('read-only key');
     const e = errorFromResponse('GET', '/v1/suppliers/1', { status: 404, headers: {}, text: '{"message":"supplier not found"}' });
     expect(e).toBeInstanceOf(ApiError);
     expect(e.message).toBe('GET /v1/suppliers/1 failed with HTTP 404: supplier not found');

@@ -45,8 +45,10 @@ describe('paginate', () => {
     it(`ends when the last page is exactly full and nextPage is ${style}`, async () => {
       const { got, calls } = await all(200, style, 100);
       expect(got).toHaveLength(200);
+      expect(got).toEqual(Array.from({ length: 200 }, (_, i) => i));
       // "past" costs one extra (empty) request; the rest stop at once.
       expect(calls.length).toBeLessThanOrEqual(3);
+      expect(calls).toEqual(style === 'past' ? [1, 2, 3] : [1, 2]);
     });
   }
 

@@ -171,9 +171,11 @@ describe('golden vectors (test/fixtures/scoring)', () => {
     // Interleave with another supplier's entries so the grouping path runs too.
     const other = v.entries.map((e, i) => ({ ...e, id: `o${i}`, supplierId: 'zz-other-supplier' }));
     const mixed = v.entries.flatMap((e, i) => [e, other[i] as ScoringEntry]);
-    const all = scoreSuppliers(mixed, v.scorecards, v.options);
+    // Asking for both suppliers by id gives a result for this one even when the vector has none of its entries.
+    const all = scoreSuppliers(mixed, v.scorecards, v.options, [v.supplierId, 'zz-other-supplier']);
+    expect(all.map((x) => x.supplierId)).toEqual([v.supplierId, 'zz-other-supplier']);
     const mine = all.find((x) => x.supplierId === v.supplierId);
-    if (v.entries.some((e) => e.supplierId === v.supplierId)) checkVector(v, mine as SupplierScore);
+    checkVector(v, mine as SupplierScore);
   });
 });
 
@@ -473,7 +475,12 @@ describe('result objects', () => {
     expectNum(run({ asOf: '2024-06-30', policyParameterIds: ['pp-ethics'] }), -1.5);
     // Claim weight 1: pp-emissions becomes (2 + 3)/2 = 5/2; (2*5/2 + 3/2*1/3 - 9/2)/(13/2) = 1/(13/2) = 2/13.
     expectNum(run({ asOf: '2024-06-30', claimWeight: 1 }), 2 / 13);
-    expectNum(run({ asOf: '2025-06-30' }), run({ asOf: '2025-06-30' }));
+    // Against a fresh preparation: a structured clone is a new scorecards array, so nothing cached applies to it.
+    const fresh = scoreSupplier(v.supplierId, v.entries, structuredClone(cards), { asOf: '2025-06-30' }).value;
+    expect(fresh).not.toBeNull();
+    expect(fresh as number).not.toBeCloseTo(4 / 39, 6);
+    expectNum(run({ asOf: '2025-06-30' }), fresh); // prepares afresh (options changed)
+    expectNum(run({ asOf: '2025-06-30' }), fresh); // reuses that preparation
     expectNum(run({ asOf: '2024-06-30' }), 4 / 39);
     // Changed in place: sc-social without pp-ethics leaves pp-emissions (3+1)/2 = 2 and pp-labour 3/2:
     // (2*7/3 + 3/2*1/3) / (7/2) = (31/6) / (7/2) = 31/21.
