@@ -264,42 +264,54 @@ export class Context {
     return this.#client;
   }
 
-  async #makeClient(connections: number): Promise<ApiClient> {
+  /**
+   * A new API client for a base URL and key with this run's settings (timeout,
+   * retries, --debug trace, --insecure-http). The caller closes it; client()
+   * is the run's shared one.
+   */
+  async newClient(baseUrl: string, apiKey: string, connections = 16): Promise<ApiClient> {
     const { ApiClient } = await import('./api/client.js');
     const timeoutMs = this.timeoutMs();
     const retries = this.retries();
-    const trace = this.debugEnabled ? (line: string) => this.debug(line) : undefined;
-    const common = {
+    return new ApiClient({
+      baseUrl,
+      apiKey,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(retries !== undefined ? { retry: { retries } } : {}),
-      ...(trace ? { trace } : {}),
+      ...(this.debugEnabled ? { trace: (line: string) => this.debug(line) } : {}),
       insecureHttp: !!this.globals.insecureHttp,
       userAgent: 'srs-cli',
       connections,
-    };
+    });
+  }
+
+  async #makeClient(connections: number): Promise<ApiClient> {
+    let baseUrl: string;
+    let apiKey: string;
     if (this.sandbox) {
       // Never reads the config store: a stored profile's real key is never touched.
       const { startEmulator } = await import('./emulator/index.js');
       const { mkdirSync } = await import('node:fs');
       const dir = dataDir(this.env);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const apiKey = randomBytes(24).toString('hex');
+      apiKey = randomBytes(24).toString('hex');
       this.addSecret(apiKey);
       const emu = await startEmulator({ port: 0, apiKey, statePath: join(dir, 'sandbox-state.json') });
       this.onCleanup(() => emu.close());
       this.debug(`sandbox emulator on ${emu.url}, state in ${join(dir, 'sandbox-state.json')}`);
-      const client = new ApiClient({ ...common, baseUrl: emu.url, apiKey });
-      this.onCleanup(() => client.close());
-      return client;
+      baseUrl = emu.url;
+    } else {
+      const s = await this.settings();
+      if (!s.baseUrl) {
+        throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
+      }
+      if (!s.apiKey) {
+        throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY (or try --sandbox)`);
+      }
+      baseUrl = s.baseUrl;
+      apiKey = s.apiKey;
     }
-    const s = await this.settings();
-    if (!s.baseUrl) {
-      throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
-    }
-    if (!s.apiKey) {
-      throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY (or try --sandbox)`);
-    }
-    const client = new ApiClient({ ...common, baseUrl: s.baseUrl, apiKey: s.apiKey });
+    const client = await this.newClient(baseUrl, apiKey, connections);
     this.onCleanup(() => client.close());
     return client;
   }

@@ -27,15 +27,7 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   ctx.addSecret(key);
 
   // One cheap request: the smallest page of a reference list.
-  const { ApiClient } = await import('../../api/client.js');
-  const timeoutMs = ctx.timeoutMs();
-  const client = new ApiClient({
-    baseUrl,
-    apiKey: key,
-    insecureHttp: !!ctx.globals.insecureHttp,
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(ctx.debugEnabled ? { trace: (l: string) => ctx.debug(l) } : {}),
-  });
+  const client = await ctx.newClient(baseUrl, key);
   try {
     await ctx.withSpinner('Checking the key…', () => client.listCountriesPage({ perPage: 1 }));
   } catch (e) {
