@@ -10,29 +10,40 @@
  * the supplier: the outcome is unknown and must not be retried blindly.
  * Authentication failures stop a whole run.
  */
-import { ApiError, AuthError, BadResponseError, NetworkError, SrsError } from '../errors.js';
+import { ApiError, AuthError, BadResponseError, NetworkError, SrsError, UsageError } from '../errors.js';
 
-export type CreateOutcome =
-  | { state: 'failed'; message: string; status?: number }
-  | { state: 'unknown'; message: string; status?: number }
-  | { state: 'fatal'; error: SrsError };
+/**
+ * The row's state and the message for its report line. `fatal` is set when the
+ * error must stop the whole run (authentication, a local usage error, anything
+ * else unexpected); the row's state still says what it means for this row.
+ */
+export interface CreateOutcome {
+  state: 'failed' | 'unknown';
+  message: string;
+  fatal?: SrsError;
+}
+
+/** A failed row's message starts with its HTTP status, once. */
+function failedWithStatus(message: string, status: number): CreateOutcome {
+  return { state: 'failed', message: /^HTTP \d{3}/.test(message) ? message : `HTTP ${status}: ${message}` };
+}
 
 export function classifyCreateFailure(err: unknown): CreateOutcome {
-  if (err instanceof AuthError) return { state: 'fatal', error: err };
+  // Refused before anything was created: the key (4xx) or a request that never left.
+  if (err instanceof AuthError || err instanceof UsageError) return { state: 'failed', message: err.message, fatal: err };
   if (err instanceof ApiError) {
-    const msg = err.serviceMessage ?? `HTTP ${err.status}`;
-    if ((err.status >= 400 && err.status < 500) || err.status === 503) return { state: 'failed', message: msg, status: err.status };
-    return { state: 'unknown', message: `HTTP ${err.status}${err.serviceMessage ? `: ${err.serviceMessage}` : ''} (the supplier may or may not have been created)`, status: err.status };
+    if ((err.status >= 400 && err.status < 500) || err.status === 503) return failedWithStatus(err.serviceMessage ?? `HTTP ${err.status}`, err.status);
+    return { state: 'unknown', message: `HTTP ${err.status}${err.serviceMessage ? `: ${err.serviceMessage}` : ''} (the supplier may or may not have been created)` };
   }
   if (err instanceof NetworkError) {
     if (err.notSent) return { state: 'failed', message: err.message };
     return { state: 'unknown', message: `${err.message} (the supplier may or may not have been created)` };
   }
   if (err instanceof BadResponseError) {
-    if (err.status >= 200 && err.status < 300) return { state: 'unknown', message: `${err.message} (the service said yes, but its answer was unreadable)`, status: err.status };
-    if (err.status >= 400 && err.status < 500) return { state: 'failed', message: err.message, status: err.status };
-    return { state: 'unknown', message: err.message, status: err.status };
+    if (err.status >= 200 && err.status < 300) return { state: 'unknown', message: `${err.message} (the service said yes, but its answer was unreadable)` };
+    if (err.status >= 400 && err.status < 500) return failedWithStatus(err.message, err.status);
+    return { state: 'unknown', message: err.message };
   }
-  if (err instanceof SrsError) return { state: 'fatal', error: err };
+  if (err instanceof SrsError) return { state: 'unknown', message: err.message, fatal: err };
   return { state: 'unknown', message: (err as Error)?.message ?? String(err) };
 }

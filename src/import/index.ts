@@ -286,26 +286,17 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
       const line = rec.line;
       snd.start(v.request, (r: SendOutcome) => {
         let out: RowOutcome;
-        switch (r.state) {
-          case 'created':
-            journal?.created(line, r.id);
-            out = { line, state: 'created', supplierId: r.id, customerSupplierId: cid };
-            break;
-          case 'failed':
-            journal?.failed(line, r.message);
-            out = { line, state: 'failed', customerSupplierId: cid, message: r.message, fields: kept };
-            break;
-          case 'unknown':
-            journal?.unknown(line, r.message);
-            out = { line, state: 'unknown', customerSupplierId: cid, message: r.message };
-            break;
-          case 'fatal':
-            fatal ??= r.error;
-            requestStop(r.error.code === 'auth' ? 'authentication failed' : 'fatal error');
-            if (r.row.state === 'failed') journal?.failed(line, r.row.message);
-            else journal?.unknown(line, r.row.message);
-            out = { line, state: r.row.state, customerSupplierId: cid, message: r.row.message, fields: r.row.state === 'failed' ? kept : undefined };
-            break;
+        if (r.state === 'created') {
+          journal?.created(line, r.id);
+          out = { line, state: 'created', supplierId: r.id, customerSupplierId: cid };
+        } else {
+          if (r.fatal) {
+            fatal ??= r.fatal;
+            requestStop(r.fatal.code === 'auth' ? 'authentication failed' : 'fatal error');
+          }
+          if (r.state === 'failed') journal?.failed(line, r.message);
+          else journal?.unknown(line, r.message);
+          out = { line, state: r.state, customerSupplierId: cid, message: r.message, fields: r.state === 'failed' ? kept : undefined };
         }
         finish(s, out);
       });

@@ -8,25 +8,15 @@
  * single rule for what a failed create means.
  */
 import type { SupplierCreateRequest } from '../api/contract.js';
-import { classifyCreateFailure } from '../api/outcome.js';
-import { AuthError, UsageError, type SrsError } from '../errors.js';
+import { classifyCreateFailure, type CreateOutcome } from '../api/outcome.js';
 
 /** What the import needs from the API client. */
 export interface SupplierCreator {
   createSupplier(body: SupplierCreateRequest): Promise<{ id: string }>;
 }
 
-export type SendOutcome =
-  | { state: 'created'; id: string }
-  | { state: 'failed'; message: string }
-  | { state: 'unknown'; message: string }
-  /** The run must stop (authentication). `row` is what it means for this row. */
-  | { state: 'fatal'; error: SrsError; row: { state: 'failed' | 'unknown'; message: string } };
-
-function withStatus(message: string, status: number | undefined): string {
-  if (status === undefined || /^HTTP \d{3}/.test(message)) return message;
-  return `HTTP ${status}: ${message}`;
-}
+/** Created, or what classifyCreateFailure makes of the failure. */
+export type SendOutcome = { state: 'created'; id: string } | CreateOutcome;
 
 /** Sends one row and classifies the answer. Never throws. */
 export async function sendOne(client: SupplierCreator, request: SupplierCreateRequest): Promise<SendOutcome> {
@@ -34,18 +24,7 @@ export async function sendOne(client: SupplierCreator, request: SupplierCreateRe
     const res = await client.createSupplier(request);
     return { state: 'created', id: res.id };
   } catch (e) {
-    const c = classifyCreateFailure(e);
-    switch (c.state) {
-      case 'failed':
-        return { state: 'failed', message: withStatus(c.message, c.status) };
-      case 'unknown':
-        return { state: 'unknown', message: c.message };
-      case 'fatal': {
-        // Authentication was refused (4xx) and a local usage error never left: neither created anything.
-        const notCreated = c.error instanceof AuthError || c.error instanceof UsageError;
-        return { state: 'fatal', error: c.error, row: { state: notCreated ? 'failed' : 'unknown', message: c.error.message } };
-      }
-    }
+    return classifyCreateFailure(e);
   }
 }
 
