@@ -14,7 +14,6 @@ import { pipeline } from 'node:stream';
 import { stringify, type Stringifier } from 'csv-stringify';
 import iconv from 'iconv-lite';
 import { UsageError } from '../errors.js';
-import type { Column } from '../output/columns.js';
 import { guardCsvCell } from '../output/sanitize.js';
 
 export const ROW_STATES = ['created', 'skipped', 'invalid', 'failed', 'unknown', 'valid'] as const;
@@ -214,25 +213,6 @@ export interface ImportSummary {
   journal?: string | undefined;
   report?: string | undefined;
   failedFile?: string | undefined;
-}
-
-const col = (path: string, header: string, align?: 'right'): Column => ({ path, header, ...(align ? { align } : {}) });
-
-export function summaryColumns(s: ImportSummary): Column[] {
-  return [
-    col('file', 'FILE'),
-    ...(s.dryRun ? [col('valid', 'VALID (WOULD SEND)', 'right')] : [col('created', 'CREATED', 'right')]),
-    col('skipped', 'SKIPPED', 'right'),
-    col('invalid', 'INVALID', 'right'),
-    ...(s.dryRun ? [] : [col('failed', 'FAILED', 'right'), col('unknown', 'UNKNOWN', 'right')]),
-    col('total', 'TOTAL ROWS', 'right'),
-    col('elapsedSeconds', 'ELAPSED S', 'right'),
-    col('rowsPerSecond', 'ROWS/S', 'right'),
-    ...(s.complete ? [] : [col('stopReason', 'STOPPED'), col('stoppedAfterLine', 'STOPPED AFTER LINE', 'right')]),
-    ...(s.journal ? [col('journal', 'JOURNAL')] : []),
-    ...(s.report ? [col('report', 'REPORT')] : []),
-    ...(s.failedFile ? [col('failedFile', 'FAILED ROWS FILE')] : []),
-  ];
 }
 
 export const PROBLEM_STATES: ReadonlySet<RowState> = new Set<RowState>(['invalid', 'failed', 'unknown']);

@@ -3,6 +3,8 @@
  * A column is a dot path, a header, and optionally right alignment and a
  * table-only formatter (CSV and JSON always carry the raw value).
  */
+import type { ImportSummary } from '../import/report.js';
+
 export interface Column {
   path: string;
   header: string;
@@ -85,4 +87,24 @@ export const columns = {
 /** Columns for --fields: each path becomes a column headed by the path itself. */
 export function columnsFromFields(fields: string[]): Column[] {
   return fields.map((f) => ({ path: f, header: f }));
+}
+
+const right: Partial<Column> = { align: 'right' };
+
+/** The summary of `srs supplier import`: the columns that apply to this run. */
+export function importSummaryColumns(s: ImportSummary): Column[] {
+  return [
+    col('file', 'FILE'),
+    ...(s.dryRun ? [col('valid', 'VALID (WOULD SEND)', right)] : [col('created', 'CREATED', right)]),
+    col('skipped', 'SKIPPED', right),
+    col('invalid', 'INVALID', right),
+    ...(s.dryRun ? [] : [col('failed', 'FAILED', right), col('unknown', 'UNKNOWN', right)]),
+    col('total', 'TOTAL ROWS', right),
+    col('elapsedSeconds', 'ELAPSED S', right),
+    col('rowsPerSecond', 'ROWS/S', right),
+    ...(s.complete ? [] : [col('stopReason', 'STOPPED'), col('stoppedAfterLine', 'STOPPED AFTER LINE', right)]),
+    ...(s.journal ? [col('journal', 'JOURNAL')] : []),
+    ...(s.report ? [col('report', 'REPORT')] : []),
+    ...(s.failedFile ? [col('failedFile', 'FAILED ROWS FILE')] : []),
+  ];
 }

@@ -1,7 +1,12 @@
+/** Split column paths: a list renders every cell of every row through getPath, with a handful of distinct paths. */
+const pathParts = new Map<string, readonly string[]>();
+
 /** Dot paths into nested objects: "a.b.c", with array indexes as numbers ("items.0.name"). */
 export function getPath(obj: unknown, path: string): unknown {
+  let parts = pathParts.get(path);
+  if (!parts) pathParts.set(path, (parts = path.split('.')));
   let cur: unknown = obj;
-  for (const part of path.split('.')) {
+  for (const part of parts) {
     if (cur === null || cur === undefined) return undefined;
     if (Array.isArray(cur)) {
       if (part === 'length') {
@@ -40,7 +45,7 @@ export function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (Array.isArray(v) && v.every((x) => x === null || ['string', 'number', 'boolean'].includes(typeof x))) {
+  if (Array.isArray(v) && v.every((x) => x === null || typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean')) {
     return v.filter((x) => x !== null && x !== undefined).join('; ');
   }
   return JSON.stringify(v);

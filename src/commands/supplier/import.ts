@@ -11,7 +11,8 @@
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError } from '../../errors.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
-import { problemLine, summaryColumns } from '../../import/report.js';
+import { problemLine } from '../../import/report.js';
+import { importSummaryColumns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
 
@@ -73,7 +74,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     );
     for (const p of result.problems) ctx.stderr(`  ${problemLine(p)}`);
   }
-  await renderItem(ctx.sink, summary, summaryColumns(summary), ctx.renderOptions());
+  await renderItem(ctx.sink, summary, importSummaryColumns(summary), ctx.renderOptions());
 
   if (result.fatal) throw result.fatal;
   if (result.readError) {
