@@ -15,12 +15,19 @@ export const BIN = join(ROOT, 'bin/srs.js');
 
 export interface RunResult {
   code: number;
+  /** The signal that ended the child, if one did. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
 
 export interface RunOptions {
-  input?: string;
+  input?: string | Buffer;
+  cwd?: string;
+  /** Called once the child runs, with a way to signal it (kill -9 and Ctrl-C tests). */
+  onSpawn?: (kill: (s: NodeJS.Signals) => void) => void;
+  /** Run under bash's `ulimit -f` (KiB): writes past it fail with EFBIG, as on a full disk. */
+  fileSizeLimitKb?: number;
   env?: Record<string, string | undefined>;
   /** Skip the "key never printed" check (for commands that must print a generated key). */
   allowKeyInOutput?: boolean;
@@ -43,7 +50,12 @@ export function baseEnv(home: string): Record<string, string> {
 
 export function runSrs(args: string[], env: Record<string, string | undefined>, opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const [cmd, argv] =
+      opts.fileSizeLimitKb === undefined
+        ? [process.execPath, [BIN, ...args]]
+        : ['bash', ['-c', `ulimit -f ${opts.fileSizeLimitKb} && exec "$@"`, 'bash', process.execPath, BIN, ...args]];
+    const child = spawn(cmd, argv, {
+      ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
       env: Object.fromEntries(Object.entries({ ...env, ...opts.env }).filter(([, v]) => v !== undefined)) as Record<string, string>,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -53,7 +65,7 @@ export function runSrs(args: string[], env: Record<string, string | undefined>, 
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       // The key the child actually got: opts.env wins over env (an explicit undefined there removes it).
       const key = opts.env && 'SRS_API_KEY' in opts.env ? opts.env.SRS_API_KEY : env.SRS_API_KEY;
@@ -61,9 +73,11 @@ export function runSrs(args: string[], env: Record<string, string | undefined>, 
         expect(stdout.includes(key), `API key leaked to stdout of srs ${args.join(' ')}`).toBe(false);
         expect(stderr.includes(key), `API key leaked to stderr of srs ${args.join(' ')}`).toBe(false);
       }
-      resolvePromise({ code: code ?? -1, stdout, stderr });
+      resolvePromise({ code: code ?? -1, signal, stdout, stderr });
     });
+    child.stdin.on('error', () => undefined); // a child that exits without reading its input
     child.stdin.end(opts.input ?? '');
+    opts.onSpawn?.((sig) => child.kill(sig));
   });
 }
 

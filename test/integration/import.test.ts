@@ -3,29 +3,21 @@
  * against an emulator started in this process. What the emulator stored is
  * audited through its state file (read after close()) or GET /v1/suppliers/{id}.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseCsv } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { ImportSummary } from '../../src/import/report.js';
+import { assertBuilt, ROOT, runSrs, type RunResult } from './harness.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'srs.js');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'import');
 const API_KEY = 'import-test-key-0123456789';
 
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = RunResult;
 
 interface Emu {
   emu: RunningEmulator;
@@ -35,32 +27,18 @@ interface Emu {
 
 let tmp: string;
 
+/** srs supplier import through the shared harness (so every run is also checked for a leaked API key). */
 function srs(
   args: string[],
   env: Record<string, string>,
-  opts: { stdin?: Buffer | string; onSpawn?: (pid: number, kill: (s: NodeJS.Signals) => void) => void; fileSizeLimitKb?: number } = {},
+  opts: { stdin?: Buffer | string; onSpawn?: (kill: (s: NodeJS.Signals) => void) => void; fileSizeLimitKb?: number } = {},
 ): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    // With fileSizeLimitKb, through bash's `ulimit -f`: writes past the limit fail with EFBIG (a full disk, as far as srs can tell).
-    const [cmd, argv] =
-      opts.fileSizeLimitKb === undefined
-        ? [process.execPath, [BIN, ...args]]
-        : ['bash', ['-c', `ulimit -f ${opts.fileSizeLimitKb} && exec "$@"`, 'bash', process.execPath, BIN, ...args]];
-    const child = spawn(cmd, argv, {
-      cwd: tmp,
-      env: { PATH: process.env.PATH ?? '', HOME: tmp, NO_COLOR: '1', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    child.stdin.on('error', () => undefined);
-    if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
-    else child.stdin.end();
-    opts.onSpawn?.(child.pid!, (s) => child.kill(s));
+  return runSrs(args, { PATH: process.env.PATH ?? '', HOME: tmp, NO_COLOR: '1', ...env }, {
+    cwd: tmp,
+    timeoutMs: 300_000,
+    ...(opts.stdin !== undefined ? { input: opts.stdin } : {}),
+    ...(opts.onSpawn ? { onSpawn: opts.onSpawn } : {}),
+    ...(opts.fileSizeLimitKb !== undefined ? { fileSizeLimitKb: opts.fileSizeLimitKb } : {}),
   });
 }
 
@@ -126,7 +104,7 @@ function bigCsv(path: string, n: number, prefix: string): void {
 }
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist', 'srs.js'))) throw new Error('dist/srs.js is missing: run `npm run build` before the integration tests');
+  assertBuilt();
   tmp = mkdtempSync(join(tmpdir(), 'srs-import-it-'));
 });
 
@@ -343,7 +321,7 @@ describe('stopping part-way', () => {
     const state = { done: false };
     let killedAt = 0;
     const first = await srs(['supplier', 'import', file, '--concurrency', '8', '-o', 'json', '--quiet'], e.env, {
-      onSpawn: (_pid, kill) => {
+      onSpawn: (kill) => {
         void untilCreated(journal, 150, state).then((c) => {
           killedAt = c;
           if (c > 0) kill('SIGKILL');
@@ -387,7 +365,7 @@ describe('stopping part-way', () => {
     const journal = file + '.srs-journal';
     const state = { done: false };
     const first = await srs(['supplier', 'import', file, '--report', join(dir, 'r1.csv'), '-o', 'json', '--quiet'], e.env, {
-      onSpawn: (_pid, kill) => {
+      onSpawn: (kill) => {
         void untilCreated(journal, 150, state).then((c) => {
           if (c > 0) kill('SIGINT');
         });
