@@ -422,7 +422,8 @@ describe('a journal that cannot be written', () => {
 });
 
 describe('output streams', () => {
-  it('progress never goes to stdout; without a TTY there are no carriage returns', async () => {
+  // Progress without a TTY prints every 10 s, longer than this run: its format is unit-tested (import-run.test.ts).
+  it('a dry run without a TTY: stdout is only the JSON summary, stderr has no carriage returns', async () => {
     const dir = mkdtempSync(join(tmp, 'streams-'));
     const file = join(dir, 'rows.csv');
     bigCsv(file, 2000, 'PROG');

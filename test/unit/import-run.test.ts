@@ -134,7 +134,7 @@ describe('outcomes', () => {
 });
 
 describe('bounded concurrency', () => {
-  it('never has more than --concurrency requests in flight, and reads no rows past them', async () => {
+  it('never has more than --concurrency requests in flight, and starts no request past them until one finishes', async () => {
     const file = csv(rowsOf(200));
     const pending: Array<() => void> = [];
     let calls = 0;
