@@ -5,10 +5,10 @@
  * shell builtins, so completing a value never waits on the network; the files
  * are refreshed whenever `srs ref countries` / `srs ref industries` succeeds.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dataDir, type Env } from '../context.js';
+import { writeFileAtomic } from '../util/fs.js';
 
 export const CACHE_NAMES = ['countries', 'industries'] as const;
 export type CacheName = (typeof CACHE_NAMES)[number];
@@ -83,17 +83,9 @@ export async function readCache(env: Env, name: CacheName): Promise<CacheEntry[]
 
 /** Writes a cache file atomically: a temporary file in the same directory, then a rename over the old one. */
 export async function writeCache(env: Env, name: CacheName, entries: Iterable<CacheEntry>): Promise<string> {
-  const dir = cacheDir(env);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await mkdir(cacheDir(env), { recursive: true, mode: 0o700 });
   const file = cachePath(env, name);
-  const tmp = join(dir, `.${name}.txt.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await writeFile(tmp, formatCache(entries), { mode: 0o644, flag: 'wx' });
-    await rename(tmp, file);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
+  await writeFileAtomic(file, formatCache(entries), { mode: 0o644 });
   return file;
 }
 

@@ -23,12 +23,11 @@
  * creation time, so even with 20,000+ created suppliers a write costs little
  * main-thread time and nothing is done per request beyond marking dirty.
  */
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { describeZodError } from '../api/contract.js';
 import type { SupplierRec } from './records.js';
+import { writeFileAtomic } from '../util/fs.js';
 
 export const STATE_FORMAT = 'srs-emulator-state';
 export const STATE_VERSION = 1;
@@ -99,26 +98,6 @@ export function serializeState(seed: number, suppliers: number, createdJson: rea
   );
 }
 
-let tmpCounter = 0;
-
-/** Writes `text` to `path` atomically: temporary file (mode 0600) in the same directory, fsync, rename. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${++tmpCounter}.${randomBytes(4).toString('hex')}.tmp`);
-  const fh = await open(tmp, 'wx', 0o600);
-  try {
-    try {
-      await fh.writeFile(text, 'utf8');
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-}
-
 export class StateWriter {
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
@@ -151,7 +130,7 @@ export class StateWriter {
     if (!this.dirty) return Promise.resolve();
     this.dirty = false;
     const text = this.serialize();
-    this.inFlight = writeFileAtomic(this.path, text)
+    this.inFlight = writeFileAtomic(this.path, text, { mode: 0o600 })
       .then(
         () => {
           this.lastError = undefined;
