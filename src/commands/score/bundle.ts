@@ -9,7 +9,19 @@ import { z } from 'zod';
 import { IsoDate, Scorecard, ScoreCalculationRequest, ScoreCalculationResponse, describeZodError, type ScoreResult } from '../../api/contract.js';
 import type { Scorecard as ScorecardT } from '../../api/contract.js';
 import { UsageError } from '../../errors.js';
-import type { ScoringScorecard } from '../../scoring/index.js';
+import {
+  DEFAULT_CLAIM_WEIGHT,
+  DEFAULT_INCLUDE_ZERO_VALUES,
+  DEFAULT_MODE,
+  ScoringError,
+  isCalendarDate,
+  resolveOptions,
+  type AggregationMode,
+  type ScoringOptions,
+  type ScoringScorecard,
+} from '../../scoring/index.js';
+import type { Opts } from '../kit.js';
+import { finiteNumber } from './options.js';
 
 export const BUNDLE_KIND = 'srs.score-bundle';
 export const BUNDLE_VERSION = 1;
@@ -18,7 +30,8 @@ export const BundleOptions = z.object({
   includeZeroValues: z.boolean(),
   dataSourceIds: z.array(z.string()),
   policyParameterIds: z.array(z.string()),
-  claimWeight: z.number().min(0),
+  /** The model takes 0..1 (resolveOptions). */
+  claimWeight: z.number().min(0).max(1),
   mode: z.enum(['parameters', 'scorecards']),
 });
 export type BundleOptions = z.infer<typeof BundleOptions>;
@@ -28,7 +41,7 @@ export const Bundle = z.object({
   bundleVersion: z.literal(BUNDLE_VERSION),
   modelVersion: z.string(),
   createdAt: z.string(),
-  asOf: IsoDate,
+  asOf: IsoDate.refine(isCalendarDate, 'expected a real calendar date YYYY-MM-DD'),
   service: z.object({ baseUrl: z.string().nullable() }),
   options: BundleOptions,
   requests: z.array(ScoreCalculationRequest),
@@ -40,15 +53,33 @@ export const Bundle = z.object({
 });
 export type Bundle = z.infer<typeof Bundle>;
 
+/** The options a bundle records, with the model's defaults for whatever is not given. */
+export function bundleOptions(given: Partial<BundleOptions> = {}): BundleOptions {
+  return {
+    includeZeroValues: given.includeZeroValues ?? DEFAULT_INCLUDE_ZERO_VALUES,
+    dataSourceIds: given.dataSourceIds ?? [],
+    policyParameterIds: given.policyParameterIds ?? [],
+    claimWeight: given.claimWeight ?? DEFAULT_CLAIM_WEIGHT,
+    mode: given.mode ?? DEFAULT_MODE,
+  };
+}
+
+export interface ParsedEvidence {
+  bundle?: Bundle;
+  response?: z.infer<typeof ScoreCalculationResponse>;
+  /** The score results, from the bundle or the raw response. */
+  items: ScoreResult[];
+}
+
 /** Reads a bundle from parsed JSON, or a raw score-calculation response (then scorecards come separately). */
-export function parseBundleOrResponse(data: unknown, what: string): { bundle?: Bundle; response?: z.infer<typeof ScoreCalculationResponse> } {
+export function parseBundleOrResponse(data: unknown, what: string): ParsedEvidence {
   if (data && typeof data === 'object' && (data as { kind?: unknown }).kind === BUNDLE_KIND) {
     const r = Bundle.safeParse(data);
     if (!r.success) throw new UsageError(`${what}: not a valid srs score bundle: ${describeZodError(r.error)}`, { code: 'invalid_input' });
-    return { bundle: r.data };
+    return { bundle: r.data, items: r.data.response.items };
   }
   const asResponse = ScoreCalculationResponse.safeParse(Array.isArray(data) ? { items: data } : data);
-  if (asResponse.success) return { response: asResponse.data };
+  if (asResponse.success) return { response: asResponse.data, items: asResponse.data.items };
   throw new UsageError(`${what}: neither an srs score bundle nor a score-calculation response (${describeZodError(asResponse.error)})`, { code: 'invalid_input' });
 }
 
@@ -62,15 +93,88 @@ export function toScoringScorecard(card: ScorecardT): ScoringScorecard {
   return { id: card.id, name: card.name, weight: card.weight ?? null, items };
 }
 
-/** The scorecards that apply to a supplier in a bundle, in the model's form. */
-export function scorecardsFor(bundle: Pick<Bundle, 'scorecards' | 'scorecardDefinitions'>, supplierId: string): ScoringScorecard[] {
-  const ids = bundle.scorecards[supplierId] ?? [];
-  const out: ScoringScorecard[] = [];
-  for (const id of ids) {
-    const def = bundle.scorecardDefinitions[id];
-    if (def) out.push(toScoringScorecard(def));
+/**
+ * The scorecards that apply to each supplier of a bundle, in the model's form.
+ * Each definition is converted once, and suppliers with the same scorecard ids
+ * get the same array, so the model (whose prepared-scorecard cache is keyed on
+ * the array) prepares each combination once, not once per supplier. Do not
+ * change the arrays returned.
+ */
+export function scorecardResolver(bundle: Pick<Bundle, 'scorecards' | 'scorecardDefinitions'>): (supplierId: string) => ScoringScorecard[] {
+  const converted = new Map<string, ScoringScorecard>();
+  const byIds = new Map<string, ScoringScorecard[]>();
+  return (supplierId) => {
+    const ids = Object.hasOwn(bundle.scorecards, supplierId) ? bundle.scorecards[supplierId]! : [];
+    const key = JSON.stringify(ids);
+    let cards = byIds.get(key);
+    if (cards === undefined) {
+      cards = [];
+      for (const id of ids) {
+        let card = converted.get(id);
+        if (card === undefined) {
+          if (!Object.hasOwn(bundle.scorecardDefinitions, id)) continue;
+          card = toScoringScorecard(bundle.scorecardDefinitions[id]!);
+          converted.set(id, card);
+        }
+        cards.push(card);
+      }
+      byIds.set(key, cards);
+    }
+    return cards;
+  };
+}
+
+/** The model options the score commands take as flags: --as-of, --claim-weight, --mode. */
+export interface ScoringOverrides {
+  asOf?: string;
+  claimWeight?: number;
+  mode?: AggregationMode;
+}
+
+const SCORING_FLAGS: ReadonlyArray<readonly [flag: string, key: keyof ScoringOverrides]> = [
+  ['--as-of', 'asOf'],
+  ['--claim-weight', 'claimWeight'],
+  ['--mode', 'mode'],
+];
+
+/**
+ * Reads and validates --as-of, --claim-weight and --mode before anything is
+ * read or scored, with the model's own rules (resolveOptions): a value the
+ * model would reject is a usage error (exit 2) naming the flag, never a
+ * ScoringError at scoring time.
+ */
+export function scoringOverrides(opts: Opts): ScoringOverrides {
+  const given: ScoringOverrides = {};
+  if (opts.asOf !== undefined) given.asOf = String(opts.asOf);
+  if (opts.claimWeight !== undefined) given.claimWeight = finiteNumber('--claim-weight')(opts.claimWeight);
+  if (opts.mode !== undefined) given.mode = opts.mode as AggregationMode;
+  for (const [flag, key] of SCORING_FLAGS) {
+    if (given[key] === undefined) continue;
+    try {
+      resolveOptions({ [key]: given[key] } as ScoringOptions);
+    } catch (e) {
+      if (!(e instanceof ScoringError)) throw e;
+      // The model says "claimWeight must be ..."; the user typed --claim-weight.
+      const message = e.message.startsWith(`${key} `) ? `${flag} ${e.message.slice(key.length + 1)}` : `${flag}: ${e.message}`;
+      throw new UsageError(message, { code: 'invalid_input' });
+    }
   }
-  return out;
+  return given;
+}
+
+/** A bundle's options with the flags' overrides applied. */
+export function withOverrides(options: BundleOptions, o: ScoringOverrides): BundleOptions {
+  return { ...options, claimWeight: o.claimWeight ?? options.claimWeight, mode: o.mode ?? options.mode };
+}
+
+/** Checks the options a recompute will use with the model's rules; a violation is invalid input in `what`. */
+export function checkScoringOptions(options: BundleOptions, asOf: string, what: string): void {
+  try {
+    resolveOptions({ ...options, asOf });
+  } catch (e) {
+    if (e instanceof ScoringError) throw new UsageError(`${what}: ${e.message}`, { code: 'invalid_input' });
+    throw e;
+  }
 }
 
 const RISK_ORDER = ['none', 'very low', 'low', 'medium', 'elevated', 'high', 'very high', 'severe', 'critical'];

@@ -1,13 +1,12 @@
-import { writeFileSync, renameSync } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
 import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { MODEL_VERSION, DEFAULT_CLAIM_WEIGHT, DEFAULT_MODE, todayUtc } from '../../scoring/index.js';
+import { MODEL_VERSION, todayUtc } from '../../scoring/index.js';
 import { renderList } from '../../output/render.js';
 import { chunk, mapConcurrent } from '../../util/concurrency.js';
+import { writeFileAtomic } from '../../util/fs.js';
 import type { Opts } from '../kit.js';
-import { BUNDLE_KIND, BUNDLE_VERSION, type Bundle } from './bundle.js';
+import { BUNDLE_KIND, BUNDLE_VERSION, bundleOptions, type Bundle } from './bundle.js';
 import { breakdownRows, breakdownColumns, summaryColumns, summaryRow, type Breakdown } from './view.js';
 import { gatherIds } from './ids.js';
 
@@ -95,12 +94,6 @@ export async function fetchScorecards(client: ApiClient, ids: string[], concurre
   return { scorecards, scorecardDefinitions };
 }
 
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
-
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const ids = await gatherIds(ctx, args, opts.idsFile);
   const filters = filtersFrom(opts);
@@ -123,18 +116,13 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       createdAt: ctx.now().toISOString(),
       asOf,
       service: { baseUrl: ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null) },
-      options: {
-        includeZeroValues: filters.includeZeroValues ?? true,
-        dataSourceIds: filters.dataSourceIds ?? [],
-        policyParameterIds: filters.policyParameterIds ?? [],
-        claimWeight: DEFAULT_CLAIM_WEIGHT,
-        mode: DEFAULT_MODE,
-      },
+      options: bundleOptions(filters),
       requests,
       response: { items },
       ...cards,
     };
-    writeFileAtomic(opts.save, JSON.stringify(bundle, null, 2) + '\n');
+    // Readable like any file the user writes (0666 less the umask); it never holds the API key.
+    await writeFileAtomic(opts.save, JSON.stringify(bundle, null, 2) + '\n', { mode: 0o666 });
     ctx.info(`saved the evidence bundle to ${opts.save} (${items.length} supplier(s), as of ${asOf})`);
   }
 

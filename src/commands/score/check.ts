@@ -17,13 +17,11 @@ import { calculate, DEFAULT_CONCURRENCY, filtersFrom } from './calc.js';
 import { evaluate, type CheckResult, type CheckRules } from './evaluate.js';
 import { gatherIds } from './ids.js';
 import { githubAnnotation, junitReport } from './junit.js';
+import { finiteNumber, optionalNumber } from './options.js';
 
-function num(name: string, v: unknown): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${name} must be a number (got "${String(v)}")`);
-  return n;
-}
+const minOption = finiteNumber('--min');
+const expiringWithinOption = finiteNumber('--expiring-within');
+const maxDropOption = finiteNumber('--max-drop', 0);
 
 export async function rulesFrom(ctx: Context, opts: Opts, asOf: string): Promise<CheckRules> {
   const minParameter = new Map<string, number>();
@@ -34,23 +32,21 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string): Promise
     minParameter.set(m[1]!.trim(), v);
   }
   const rules: CheckRules = { minParameter, requireScore: !!opts.requireScore, asOf };
-  const min = num('--min', opts.min);
+  const min = optionalNumber(opts.min, minOption);
   if (min !== undefined) rules.min = min;
   if (typeof opts.maxRisk === 'string') {
     if (riskRank(opts.maxRisk) === undefined) throw new UsageError(`--max-risk must be a risk level: ${RISK_LEVELS_HELP} (got "${opts.maxRisk}")`);
     rules.maxRisk = opts.maxRisk;
   }
   if (opts.expiringWithin !== undefined) {
-    const d = num('--expiring-within', opts.expiringWithin)!;
+    const d = expiringWithinOption(opts.expiringWithin);
     if (!Number.isInteger(d) || d < 0) throw new UsageError('--expiring-within takes a whole number of days >= 0');
     rules.expiringWithinDays = d;
   }
-  const maxDrop = num('--max-drop', opts.maxDrop);
+  const maxDrop = optionalNumber(opts.maxDrop, maxDropOption);
   if ((maxDrop === undefined) !== (opts.baseline === undefined)) throw new UsageError('--baseline FILE and --max-drop N go together');
   if (maxDrop !== undefined && typeof opts.baseline === 'string') {
-    if (maxDrop < 0) throw new UsageError('--max-drop must be >= 0');
-    const parsed = parseBundleOrResponse(await readJsonInput(ctx, opts.baseline, '--baseline'), opts.baseline);
-    const items = parsed.bundle ? parsed.bundle.response.items : parsed.response!.items;
+    const { items } = parseBundleOrResponse(await readJsonInput(ctx, opts.baseline, '--baseline'), opts.baseline);
     rules.baseline = new Map(items.map((i) => [i.supplierId, i.score.value]));
     rules.maxDrop = maxDrop;
   }
@@ -75,7 +71,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (typeof opts.from === 'string') {
     if (args.length || opts.idsFile !== undefined) throw new UsageError('--from checks a saved bundle offline; do not also give supplier ids');
     const parsed = parseBundleOrResponse(await readJsonInput(ctx, opts.from, '--from'), opts.from);
-    items = parsed.bundle ? parsed.bundle.response.items : parsed.response!.items;
+    items = parsed.items;
     rules = await rulesFrom(ctx, opts, parsed.bundle?.asOf ?? todayUtc(ctx.now()));
   } else {
     // Every usage error surfaces before anything is sent.

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { collect, examples, positiveInt, type Invoke } from '../kit.js';
+import { DEFAULT_TOLERANCE } from './options.js';
 
 export function scoreCommand(invoke: Invoke): Command {
   const cmd = new Command('score').description('Calculate, explain, recompute offline and gate on supplier scores (scale -3..+3)');
@@ -34,11 +35,12 @@ export function scoreCommand(invoke: Invoke): Command {
       .argument('[file]', 'bundle from score calc --save, or a raw score-calculation response; - for stdin', '-')
       .option('--scorecards <file>', 'scorecards for a raw response: a JSON array (srs scorecards ls -o json) or {supplierId: [...]}')
       .option('--verify', 'exit 3 when any value differs by more than the tolerance')
-      .option('--tolerance <n>', 'largest accepted difference', '0.005')
+      .option('--tolerance <n>', 'largest accepted difference', String(DEFAULT_TOLERANCE))
       .option('--only-differences', 'print only the values that differ')
       .option('--as-of <date>', 'recompute as of this date (YYYY-MM-DD) instead of the bundle\'s')
       .addOption(new Option('--mode <mode>', 'how parameter scores combine (default: the bundle\'s, else parameters)').choices(['parameters', 'scorecards']))
-      .addOption(new Option('--claim-weight <w>', 'weight of self-declared claims (default: the bundle\'s, else 0.5)').argParser((v) => Number(v)))
+      // --as-of and --claim-weight are checked against the model's rules by the handler (scoringOverrides), before any input is read.
+      .addOption(new Option('--claim-weight <w>', 'weight of self-declared claims (default: the bundle\'s, else 0.5)'))
       .action(invoke(async () => (await import('./recompute.js')).run)),
     'srs score recompute evidence.json --verify',
     'srs score recompute response.json --scorecards scorecards.json --only-differences',

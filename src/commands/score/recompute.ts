@@ -9,12 +9,23 @@ import type { Context } from '../../context.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import { renderList } from '../../output/render.js';
 import type { Column } from '../../output/columns.js';
-import { compareScores, entriesFromScoreResult, scoreSupplier, todayUtc, type AggregationMode, type ScoringScorecard, type SupplierScore } from '../../scoring/index.js';
+import { ScoringError, compareScores, entriesFromScoreResult, scoreSupplier, todayUtc, type ScoringScorecard, type SupplierScore } from '../../scoring/index.js';
 import { z } from 'zod';
 import { readJsonInput, type Opts } from '../kit.js';
-import { parseBundleOrResponse, scorecardsFor, toScoringScorecard, type Bundle, type BundleOptions } from './bundle.js';
+import {
+  bundleOptions,
+  checkScoringOptions,
+  parseBundleOrResponse,
+  scorecardResolver,
+  scoringOverrides,
+  toScoringScorecard,
+  withOverrides,
+  type Bundle,
+  type BundleOptions,
+} from './bundle.js';
+import { DEFAULT_TOLERANCE, finiteNumber } from './options.js';
 
-export const DEFAULT_TOLERANCE = 0.005;
+export { DEFAULT_TOLERANCE };
 
 export interface Recomputed {
   supplierId: string;
@@ -32,46 +43,38 @@ export interface LoadedEvidence {
 
 const ScorecardsInput = z.union([z.array(ScorecardSchema), z.record(z.string(), z.array(ScorecardSchema))]);
 
-/** Loads a bundle, or a raw response with scorecards from --scorecards (an array for everyone, or {supplierId: [...]}). */
+/**
+ * Loads a bundle, or a raw response with scorecards from --scorecards (an array for everyone, or {supplierId: [...]}).
+ * --as-of, --claim-weight and --mode are checked before anything is read.
+ */
 export async function loadEvidence(ctx: Context, file: string, opts: Opts): Promise<LoadedEvidence> {
-  const parsed = parseBundleOrResponse(await readJsonInput(ctx, file, file === '-' ? 'stdin' : file), file);
-  const overrides = optionOverrides(opts);
+  const overrides = scoringOverrides(opts);
+  const what = file === '-' ? 'stdin' : file;
+  const parsed = parseBundleOrResponse(await readJsonInput(ctx, file, what), file);
+  let ev: LoadedEvidence;
   if (parsed.bundle) {
     const b = parsed.bundle;
-    return { items: b.response.items, asOf: overrides.asOf ?? b.asOf, options: { ...b.options, ...overrides.options }, cardsFor: (id) => scorecardsFor(b, id), bundle: b };
-  }
-  let cardsFor: (id: string) => ScoringScorecard[] = () => [];
-  if (typeof opts.scorecards === 'string') {
-    const r = ScorecardsInput.safeParse(await readJsonInput(ctx, opts.scorecards, '--scorecards'));
-    if (!r.success) throw new UsageError(`--scorecards: expected a JSON array of scorecards (srs scorecards ls -o json) or {supplierId: [scorecards]}: ${describeZodError(r.error)}`, { code: 'invalid_input' });
-    const data = r.data;
-    if (Array.isArray(data)) {
-      const all = data.map((c: Scorecard) => toScoringScorecard(c));
-      cardsFor = () => all;
-    } else {
-      const map = new Map(Object.entries(data).map(([k, v]) => [k, v.map((c) => toScoringScorecard(c))]));
-      cardsFor = (id) => map.get(id) ?? [];
-    }
+    ev = { items: parsed.items, asOf: overrides.asOf ?? b.asOf, options: withOverrides(b.options, overrides), cardsFor: scorecardResolver(b), bundle: b };
   } else {
-    ctx.warn('a raw response without --scorecards: parameter weights are unknown, so every scored parameter weighs 1');
+    let cardsFor: (id: string) => ScoringScorecard[] = () => [];
+    if (typeof opts.scorecards === 'string') {
+      const r = ScorecardsInput.safeParse(await readJsonInput(ctx, opts.scorecards, '--scorecards'));
+      if (!r.success) throw new UsageError(`--scorecards: expected a JSON array of scorecards (srs scorecards ls -o json) or {supplierId: [scorecards]}: ${describeZodError(r.error)}`, { code: 'invalid_input' });
+      const data = r.data;
+      if (Array.isArray(data)) {
+        const all = data.map((c: Scorecard) => toScoringScorecard(c));
+        cardsFor = () => all;
+      } else {
+        const map = new Map(Object.entries(data).map(([k, v]) => [k, v.map((c) => toScoringScorecard(c))]));
+        cardsFor = (id) => map.get(id) ?? [];
+      }
+    } else {
+      ctx.warn('a raw response without --scorecards: parameter weights are unknown, so every scored parameter weighs 1');
+    }
+    ev = { items: parsed.items, asOf: overrides.asOf ?? todayUtc(ctx.now()), options: withOverrides(bundleOptions(), overrides), cardsFor };
   }
-  return {
-    items: parsed.response!.items,
-    asOf: overrides.asOf ?? todayUtc(ctx.now()),
-    options: { includeZeroValues: true, dataSourceIds: [], policyParameterIds: [], claimWeight: 0.5, mode: 'parameters', ...overrides.options },
-    cardsFor,
-  };
-}
-
-function optionOverrides(opts: Opts): { asOf?: string; options: Partial<BundleOptions> } {
-  const out: { asOf?: string; options: Partial<BundleOptions> } = { options: {} };
-  if (typeof opts.asOf === 'string') {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(opts.asOf)) throw new UsageError(`--as-of must be a date YYYY-MM-DD (got "${opts.asOf}")`);
-    out.asOf = opts.asOf;
-  }
-  if (typeof opts.claimWeight === 'number') out.options.claimWeight = opts.claimWeight;
-  if (typeof opts.mode === 'string') out.options.mode = opts.mode as AggregationMode;
-  return out;
+  checkScoringOptions(ev.options, ev.asOf, what);
+  return ev;
 }
 
 export function recomputeAll(ev: LoadedEvidence): Recomputed[] {
@@ -99,18 +102,24 @@ const columns: Column[] = [
   { path: 'ok', header: 'OK', format: (v) => (v ? 'yes' : 'NO') },
 ];
 
+const toleranceOption = finiteNumber('--tolerance', 0);
+
 export function parseTolerance(v: unknown): number {
-  if (v === undefined) return DEFAULT_TOLERANCE;
-  const n = Number(v);
-  if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--tolerance must be a number >= 0 (got "${String(v)}")`);
-  return n;
+  return v === undefined ? DEFAULT_TOLERANCE : toleranceOption(v);
 }
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const file = args[0] ?? '-';
   const tolerance = parseTolerance(opts.tolerance);
   const ev = await loadEvidence(ctx, file, opts);
-  const results = recomputeAll(ev);
+  let results: Recomputed[];
+  try {
+    results = recomputeAll(ev);
+  } catch (e) {
+    // The model rejects what it cannot score (a malformed date or score in the file): invalid input, exit 2.
+    if (e instanceof ScoringError) throw new UsageError(`${file === '-' ? 'stdin' : file}: ${e.message}`, { code: 'invalid_input' });
+    throw e;
+  }
   const rows = results.flatMap((r) => compareScores(r.reported, r.recomputed, tolerance).map((d) => ({ supplierId: r.supplierId, ...d })));
   const shown = opts.onlyDifferences ? rows.filter((r) => !r.ok) : rows;
   await renderList(ctx.sink, shown, columns, ctx.renderOptions());

@@ -1,0 +1,32 @@
+/**
+ * Parsing of the score commands' number options (--min, --max-drop,
+ * --tolerance, --claim-weight, ...). Cheap to load: the command definitions
+ * (index.ts) import it for the defaults they show in --help.
+ */
+import { UsageError } from '../../errors.js';
+
+/** Default of `score recompute --tolerance`: the largest accepted difference. */
+export const DEFAULT_TOLERANCE = 0.005;
+
+/**
+ * A parser for a number option: a finite decimal number, optionally within
+ * min..max (inclusive). Takes the string Commander passes (or a numeric
+ * default) and throws a UsageError naming the option, the expected range and
+ * the value given. Usable as a Commander argParser or called directly.
+ */
+export function finiteNumber(name: string, min?: number, max?: number): (value: unknown) => number {
+  const range =
+    min !== undefined && max !== undefined ? ` from ${min} to ${max}` : min !== undefined ? ` >= ${min}` : max !== undefined ? ` <= ${max}` : '';
+  return (value: unknown): number => {
+    const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+    if (!Number.isFinite(n) || (min !== undefined && n < min) || (max !== undefined && n > max)) {
+      throw new UsageError(`${name} must be a number${range} (got "${String(value)}")`);
+    }
+    return n;
+  };
+}
+
+/** An optional number option: undefined when not given, else parsed with `parse`. */
+export function optionalNumber(value: unknown, parse: (value: unknown) => number): number | undefined {
+  return value === undefined ? undefined : parse(value);
+}
