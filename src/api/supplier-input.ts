@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { markCheckedSupplierBody, SupplierCreateRequest } from './contract.js';
+import { SupplierCreateRequest } from './contract.js';
 
 interface CountryCodes {
   iso3: ReadonlySet<string>;
@@ -80,9 +80,9 @@ const Website = z.url({
   error: (iss) => `${typeof iss.input === 'string' ? `"${iss.input.length > 60 ? iss.input.slice(0, 57) + '...' : iss.input}"` : 'website'} is not an http(s) URI (for example https://example.com)`,
 });
 
-/** Its outputs are marked as checked: the client does not parse them a second time (contract.ts). */
 export const SupplierInput = SupplierCreateRequest.extend({
   countryIso3Code: CountryIso3.optional(),
   website: Website.optional(),
-}).transform(markCheckedSupplierBody);
+});
+
 export type SupplierInput = z.infer<typeof SupplierInput>;

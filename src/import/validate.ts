@@ -13,7 +13,7 @@
  * file's delimiter is not ",".
  */
 import type { SupplierCreateRequest } from '../api/contract.js';
-import { formatPath } from '../api/contract.js';
+import { formatPath, markCheckedSupplierBody } from '../api/contract.js';
 import { SupplierInput } from '../api/supplier-input.js';
 import type { ColumnMapping, Field } from './headers.js';
 import type { SourceRecord } from './read.js';
@@ -98,7 +98,7 @@ export type RowCheck =
 /** Validates one row with SupplierInput. */
 export function validateRow(fields: readonly string[], shape: RowShape): RowCheck {
   const r = SupplierInput.safeParse(rowToBody(fields, shape));
-  if (r.success) return { ok: true, request: r.data };
+  if (r.success) return { ok: true, request: markCheckedSupplierBody(r.data) };
   const parts: string[] = [];
   let first = '';
   for (const issue of r.error.issues) {

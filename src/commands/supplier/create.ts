@@ -1,4 +1,4 @@
-import type { SupplierCreateRequest } from '../../api/contract.js';
+import { markCheckedSupplierBody, type SupplierCreateRequest } from '../../api/contract.js';
 import { SupplierInput as Schema } from '../../api/supplier-input.js';
 import { validateRequest } from '../../api/client.js';
 import type { Context } from '../../context.js';
@@ -40,7 +40,8 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   } else {
     body = bodyFromFlags(opts);
   }
-  const valid = validateRequest(Schema, body, 'supplier');
+  // Marked as checked: the client does not parse it a second time.
+  const valid = markCheckedSupplierBody(validateRequest(Schema, body, 'supplier'));
   const client = await ctx.client();
   const created = await ctx.withSpinner('Creating supplier…', () => client.createSupplier(valid));
   await renderItem(ctx.sink, created, columns.supplierCreated, ctx.renderOptions());
