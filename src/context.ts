@@ -102,7 +102,7 @@ export class Context {
     this.format = (fmt as OutputFormat | undefined) ?? (io.stdoutIsTTY ? 'table' : 'json');
     const out = io.stdout;
     this.sink = {
-      write: (chunk: string) =>
+      write: (chunk: string | Uint8Array) =>
         new Promise<void>((resolve, reject) => {
           const ok = out.write(chunk, (err) => (err ? reject(err) : undefined));
           if (ok) resolve();

@@ -29,7 +29,9 @@ import {
   describeZodError,
   isCheckedSupplierBody,
 } from './contract.js';
-import { HttpTransport, type HttpOptions, type Query } from './http.js';
+import { HttpTransport, parseBody, type HttpOptions, type Query, type RawResponse } from './http.js';
+
+const SCORE_CALCULATION = '/v1/score-calculation';
 import { paginate, type PaginateOptions } from './paginate.js';
 
 /** Validates input with a request schema; a failure is a usage error (exit 2) naming the field. */
@@ -104,7 +106,22 @@ export class ApiClient {
 
   calculateScores(body: ScoreCalculationRequest) {
     const valid = validateRequest(ScoreCalculationRequest, body, 'score calculation request');
-    return this.http.json({ method: 'POST', path: '/v1/score-calculation', body: valid, idempotent: true }, ScoreCalculationResponse);
+    return this.http.json({ method: 'POST', path: SCORE_CALCULATION, body: valid, idempotent: true }, ScoreCalculationResponse);
+  }
+
+  /**
+   * calculateScores, with the body left unparsed (checked for status and
+   * content type only): `score calc -o json|ndjson` passes its bytes through,
+   * or parses it with parseScoreCalculation.
+   */
+  calculateScoresRaw(body: ScoreCalculationRequest): Promise<RawResponse> {
+    const valid = validateRequest(ScoreCalculationRequest, body, 'score calculation request');
+    return this.http.sendChecked({ method: 'POST', path: SCORE_CALCULATION, body: valid, idempotent: true });
+  }
+
+  /** Parses and validates a body from calculateScoresRaw. */
+  parseScoreCalculation(res: RawResponse): ScoreCalculationResponse {
+    return parseBody('POST', SCORE_CALCULATION, res, ScoreCalculationResponse);
   }
 
   // ------------------------------------------------------------ data entries

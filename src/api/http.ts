@@ -41,8 +41,25 @@ export interface SendArgs {
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  text: string;
+  /** The body's bytes. */
+  body: Buffer;
+  /** The body decoded as UTF-8 (decoded on first use). */
+  readonly text: string;
 }
+
+function answer(status: number, headers: RawResponse['headers'], body: Buffer): RawResponse {
+  let text: string | undefined;
+  return {
+    status,
+    headers,
+    body,
+    get text() {
+      return (text ??= body.toString('utf8'));
+    },
+  };
+}
+
+const EMPTY = Buffer.alloc(0);
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
@@ -159,9 +176,9 @@ export class HttpTransport {
           chunks.push(chunk);
         },
         onResponseEnd() {
-          const text = size === 0 ? '' : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
-          trace?.(`<- ${display} ${status} ${text.length}B (${ms(started)})`);
-          resolve({ status, headers: resHeaders, text });
+          const bytes = size === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+          trace?.(`<- ${display} ${status} ${size}B (${ms(started)})`);
+          resolve(answer(status, resHeaders, bytes));
         },
         onResponseError(_c, e) {
           if (tooLarge) {
@@ -195,6 +212,16 @@ export class HttpTransport {
   async json<S extends z.ZodType>(args: SendArgs, schema: S): Promise<z.infer<S>> {
     const res = await this.sendWithRetry(args);
     return parseResponse(args.method, args.path, res, schema);
+  }
+
+  /**
+   * Sends with retries and checks the status and the content type, leaving the
+   * body to the caller (parseBody, or a pass-through of its bytes).
+   */
+  async sendChecked(args: SendArgs): Promise<RawResponse> {
+    const res = await this.sendWithRetry(args);
+    checkResponse(args.method, args.path, res);
+    return res;
   }
 
   async sendWithRetry(args: SendArgs): Promise<RawResponse> {
@@ -236,13 +263,26 @@ export class HttpTransport {
   }
 }
 
-export function parseResponse<S extends z.ZodType>(method: string, path: string, res: RawResponse, schema: S): z.infer<S> {
+type ResponseText = Pick<RawResponse, 'status' | 'headers' | 'text'>;
+
+export function parseResponse<S extends z.ZodType>(method: string, path: string, res: ResponseText, schema: S): z.infer<S> {
+  checkResponse(method, path, res);
+  return parseBody(method, path, res, schema);
+}
+
+/** Throws the error a non-2xx status or a non-JSON content type means. */
+export function checkResponse(method: string, path: string, res: ResponseText): void {
   if (res.status < 200 || res.status >= 300) throw errorFromResponse(method, path, res);
   const ctype = String(res.headers['content-type'] ?? '');
   if (ctype && !/\bjson\b/i.test(ctype)) {
     const looksHtml = /^\s*</.test(res.text);
     throw new BadResponseError({ method, path, status: res.status, reason: looksHtml ? `HTML instead of JSON (content-type ${ctype})` : `content-type ${ctype} instead of application/json`, detail: res.text.slice(0, 500) });
   }
+}
+
+/** Parses a checked response's JSON and validates it with a contract schema. */
+export function parseBody<S extends z.ZodType>(method: string, path: string, res: ResponseText, schema: S): z.infer<S> {
+  const ctype = String(res.headers['content-type'] ?? '');
   let data: unknown;
   try {
     data = JSON.parse(res.text);
@@ -307,7 +347,7 @@ export function extractServiceMessage(text: string): string | undefined {
   return undefined;
 }
 
-export function errorFromResponse(method: string, path: string, res: RawResponse): ApiError | AuthError {
+export function errorFromResponse(method: string, path: string, res: ResponseText): ApiError | AuthError {
   const serviceMessage = extractServiceMessage(res.text);
   if (res.status === 401 || res.status === 403) {
     const why = res.status === 401 ? 'the service rejected the API key (HTTP 401)' : 'the API key is not allowed to do this (HTTP 403)';

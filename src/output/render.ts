@@ -15,7 +15,7 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface Sink {
   /** Writes to stdout honouring back-pressure. */
-  write(chunk: string): Promise<void>;
+  write(chunk: string | Uint8Array): Promise<void>;
 }
 
 export interface RenderOptions {

@@ -223,6 +223,68 @@ describe('untrusted error text', () => {
   });
 });
 
+describe('score calc -o json|ndjson passes results through only when the body is plain JSON of the right shape', () => {
+  const A = '01aaaaaaaaaaaaaaaaaaaaaaaa';
+  const B = '01bbbbbbbbbbbbbbbbbbbbbbbb';
+  const C = '01cccccccccccccccccccccccc';
+  const result = (supplierId: string, value: number, extra: Record<string, unknown> = {}) => ({
+    supplierId,
+    score: { value, dataSourcesScore: { value }, policyParametersScore: { value } },
+    dataSourceScores: [],
+    policyParameterScores: [],
+    ...extra,
+  });
+
+  it('a pretty-printed body in another order, with a duplicate and an unrequested id: one compact result per line, in input order', async () => {
+    const body = { items: [result(C, 3), result(B, 2), result('01zzzzzzzzzzzzzzzzzzzzzzzz', 9), result(A, 1), result(B, -2)] };
+    scenario('scorepretty', (_q, res) => json(res, 200, JSON.stringify(body, null, 2)));
+    for (const format of ['json', 'ndjson']) {
+      const r = await srs('scorepretty', ['score', 'calc', A, B, C, '-o', format]);
+      expect(r.code, r.stderr).toBe(0);
+      const lines = r.stdout.trimEnd().split('\n');
+      const results = format === 'json' ? lines.slice(1, -1).map((l) => l.replace(/,$/, '')) : lines;
+      expect(results.map((l) => JSON.parse(l) as unknown)).toEqual([result(A, 1), result(B, 2), result(C, 3)]);
+      if (format === 'json') expect(JSON.parse(r.stdout)).toEqual([result(A, 1), result(B, 2), result(C, 3)]);
+    }
+  });
+
+  it('a compact body: the bytes of each result as the service sent them (number formatting included)', async () => {
+    // 1.50 and 2e0 would come back as 1.5 and 2 if the results were re-serialised.
+    const raw = `{"items":[{"supplierId":"${B}","score":{"value":2e0},"note":"caf\\u00e9"} , {"supplierId":"${A}","score":{"value":1.50}}],"meta":{"took":3}}`;
+    scenario('scoreraw', (_q, res) => json(res, 200, raw));
+    const r = await srs('scoreraw', ['score', 'calc', A, C, B, '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/the service returned no result for 1 supplier id\(s\): 01c{24}/);
+    expect(r.stdout).toBe(`{"supplierId":"${A}","score":{"value":1.50}}\n{"supplierId":"${B}","score":{"value":2e0},"note":"caf\\u00e9"}\n`);
+  });
+
+  const broken: Array<[string, string, RegExp]> = [
+    ['scorebadjson', `{"items":[{"supplierId":"${A}","score":{"value":tru}}]}`, /POST \/v1\/score-calculation: unexpected response \(body is not valid JSON/],
+    ['scorenoid', `{"items":[{"score":{"value":1}}]}`, /POST \/v1\/score-calculation: unexpected response \(body\.items\[0\]\.supplierId: /],
+    ['scorenoitems', `{"results":[]}`, /POST \/v1\/score-calculation: unexpected response \(body\.items: /],
+  ];
+  for (const [name, body, pattern] of broken) {
+    it(`${name}: one line, exit 1, nothing on stdout`, async () => {
+      scenario(name, (_q, res) => json(res, 200, body));
+      const r = await srs(name, ['score', 'calc', A, '-o', 'json', '--retries', '0']);
+      expect(r.code, r.stderr).toBe(1);
+      expect(oneLine(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toMatch(pattern);
+      expect(r.stdout).toBe('');
+    });
+  }
+
+  it('fields inside a result are printed as sent by -o json, and checked by the views that read them', async () => {
+    scenario('scorewrongtype', (_q, res) => json(res, 200, { items: [{ ...result(A, 1), score: 'high' }] }));
+    const j = await srs('scorewrongtype', ['score', 'calc', A, '-o', 'json', '--retries', '0']);
+    expect(j.code, j.stderr).toBe(0);
+    expect((JSON.parse(j.stdout) as Array<{ score: unknown }>)[0]!.score).toBe('high');
+    const t = await srs('scorewrongtype', ['score', 'calc', A, '-o', 'csv', '--retries', '0']);
+    expect(t.code).toBe(1);
+    expect(t.stderr).toMatch(/unexpected response \(body\.items\[0\]\.score: /);
+  });
+});
+
 describe('the key', () => {
   it('is sent only as the x-api-key header, never in the URL', () => {
     expect(seen.length).toBeGreaterThan(10);

@@ -46,6 +46,23 @@ describe('score calc', () => {
     expect(items.at(-1)!.score.value).toBeNull();
   });
 
+  it('-o json|ndjson pass the service bytes through: the same output as parsing, validating and re-serialising every result', async () => {
+    // --query @ takes the ordinary path (each body parsed and validated against the contract).
+    // The emulator answers an unknown id with a result whose score is null.
+    const input = [...ids.slice(0, 120).reverse(), '01zzzzzzzzzzzzzzzzzzzzzzzz', ...ids.slice(120)];
+    const passed = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'ndjson'], { input: input.join('\n') });
+    const parsed = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'ndjson', '--query', '@'], { input: input.join('\n') });
+    expect(passed.code, passed.stderr).toBe(0);
+    expect(parsed.code, parsed.stderr).toBe(0);
+    const lines = passed.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(input.length);
+    expect(lines.map((l) => (JSON.parse(l) as Item).supplierId)).toEqual(input);
+    expect(passed.stdout).toBe(parsed.stdout);
+    const asJson = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'json'], { input: input.join('\n') });
+    expect(asJson.code).toBe(0);
+    expect(asJson.stdout).toBe(`[\n${lines.join(',\n')}\n]\n`);
+  });
+
   it('table: supplier, overall, label, data sources, parameters, risk', async () => {
     const r = await h.run(['score', 'calc', first, '-o', 'table']);
     expect(r.code).toBe(0);

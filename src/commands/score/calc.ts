@@ -3,7 +3,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { MODEL_VERSION, todayUtc } from '../../scoring/index.js';
 import { renderList } from '../../output/render.js';
-import { chunk, mapConcurrent } from '../../util/concurrency.js';
+import { chunk, mapConcurrent, mapOrdered } from '../../util/concurrency.js';
 import { writeFileAtomic } from '../../util/fs.js';
 import type { Opts } from '../kit.js';
 import { BUNDLE_KIND, BUNDLE_VERSION, bundleOptions, type Bundle } from './bundle.js';
@@ -21,36 +21,81 @@ export interface CalcResult {
 
 /**
  * Sends the ids in batches of at most 100 with at most `concurrency` batches
- * outstanding, and yields the results in input order as soon as the earliest
- * batch is in. Memory is bounded by the window, not by the number of ids.
+ * in flight, and yields the results in input order as soon as the earliest
+ * batch is in. Memory is bounded by the window (src/util/concurrency.ts), not
+ * by the number of ids.
  */
 export async function* calculateInOrder(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number): AsyncGenerator<ScoreResult> {
-  const pending: Array<Promise<ScoreResult[]> | undefined> = [];
-  let started = 0;
-  let consumed = 0;
-  const fill = () => {
-    while (started < requests.length && started - consumed < concurrency) {
-      const p = client.calculateScores(requests[started]!).then((r) => r.items);
-      p.catch(() => undefined); // surfaced when its turn comes
-      pending[started++] = p;
-    }
-  };
   const missing: string[] = [];
-  fill();
-  for (let i = 0; i < requests.length; i++) {
-    const items = await pending[i]!;
-    pending[i] = undefined;
-    consumed++;
-    fill();
-    const byId = new Map<string, ScoreResult>();
-    for (const item of items) if (!byId.has(item.supplierId)) byId.set(item.supplierId, item);
-    for (const id of requests[i]!.supplierIds) {
-      const it = byId.get(id);
-      if (it) yield it;
-      else missing.push(id);
-    }
+  let i = 0;
+  for await (const res of mapOrdered(requests, concurrency, (r) => client.calculateScores(r))) {
+    yield* inRequestOrder(requests[i++]!, res.items, missing);
   }
+  warnMissing(ctx, missing);
+}
+
+/** A batch's results in the order of its ids (the first result per id); ids without one go to `missing`. */
+function* inRequestOrder(request: ScoreCalculationRequest, items: ScoreResult[], missing: string[]): Generator<ScoreResult> {
+  const byId = new Map<string, ScoreResult>();
+  for (const item of items) if (!byId.has(item.supplierId)) byId.set(item.supplierId, item);
+  for (const id of request.supplierIds) {
+    const it = byId.get(id);
+    if (it) yield it;
+    else missing.push(id);
+  }
+}
+
+function warnMissing(ctx: Context, missing: string[]): void {
   if (missing.length) ctx.warn(`the service returned no result for ${missing.length} supplier id(s): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
+}
+
+const OPEN = Buffer.from('[\n');
+const BETWEEN = Buffer.from(',\n');
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * `score calc -o json|ndjson` into a pipe or a file: the same output as
+ * renderList (one compact result per line, in input order), made of the
+ * service's own bytes for each result. A result is ~6 KB of JSON; parsing,
+ * validating and re-serialising 10,000 of them cost three times the requests
+ * themselves. Each body is still checked before any of it is written: status,
+ * content type, well-formed JSON and UTF-8, an `items` array of objects with a
+ * string supplierId (src/api/raw-items.ts). Fields inside a result are not
+ * type-checked on this path; they are printed as the service sent them. A body
+ * the scan does not accept (another shape, pretty-printed results) takes the
+ * ordinary path: parsed, validated against the contract, re-serialised.
+ */
+async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number): Promise<void> {
+  const { scanItems } = await import('../../api/raw-items.js');
+  const ndjson = ctx.format === 'ndjson';
+  const missing: string[] = [];
+  let n = 0;
+  const parts: Uint8Array[] = [];
+  const add = (element: Uint8Array) => {
+    if (ndjson) parts.push(element, NEWLINE);
+    else parts.push(n === 0 ? OPEN : BETWEEN, element);
+    n++;
+  };
+  let i = 0;
+  for await (const res of mapOrdered(requests, concurrency, (r) => client.calculateScoresRaw(r))) {
+    const request = requests[i++]!;
+    const raw = scanItems(res.body);
+    if (raw) {
+      const at = new Map<string, number>();
+      for (let k = raw.ids.length - 1; k >= 0; k--) at.set(raw.ids[k]!, k); // the first result per id wins
+      for (const id of request.supplierIds) {
+        const k = at.get(id);
+        if (k === undefined) missing.push(id);
+        else add(res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!));
+      }
+    } else {
+      for (const it of inRequestOrder(request, client.parseScoreCalculation(res).items, missing)) add(Buffer.from(JSON.stringify(it)));
+    }
+    if (parts.length) await ctx.sink.write(Buffer.concat(parts));
+    parts.length = 0;
+  }
+  if (!ndjson) await ctx.sink.write(n === 0 ? '[]\n' : '\n]\n');
+  warnMissing(ctx, missing);
 }
 
 /** The requests for a list of ids: batches of at most 100, each with the same filters. */
@@ -102,7 +147,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const asOf = todayUtc(ctx.now());
   if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
     // Scripts get each result as soon as its batch (and every earlier one) is in.
-    await renderList(ctx.sink, calculateInOrder(ctx, client, batchRequests(ids, filters), concurrency), [], ctx.renderOptions());
+    const render = ctx.renderOptions();
+    if (!render.pretty && !render.query) await passThrough(ctx, client, batchRequests(ids, filters), concurrency);
+    else await renderList(ctx.sink, calculateInOrder(ctx, client, batchRequests(ids, filters), concurrency), [], render);
     return;
   }
   const { requests, items } = await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filters, concurrency));
