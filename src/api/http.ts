@@ -3,7 +3,10 @@
  * the x-api-key header, a body-size cap, typed errors, and a debug trace that
  * never shows the key. Knows nothing about endpoints or terminals.
  */
-import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+// The Agent and the error classes only: see ./undici-parts.d.ts.
+import Agent from 'undici/lib/dispatcher/agent.js';
+import { RequestAbortedError } from 'undici/lib/core/errors.js';
 import type { z } from 'zod';
 import { ApiError, AuthError, BadResponseError, NetworkError, UsageError } from '../errors.js';
 import { describeZodError } from './contract.js';
@@ -389,7 +392,7 @@ function classifyNetworkError(e: unknown): NetInfo {
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return { reason: `TLS failure (${code})`, notSent: true, timeout: false };
     default:
-      if (e instanceof undiciErrors.RequestAbortedError) return { reason: 'request aborted', notSent: false, timeout: false };
+      if (e instanceof RequestAbortedError) return { reason: 'request aborted', notSent: false, timeout: false };
       return { reason: oneLine(err?.message ?? String(e)) || 'network error', notSent: false, timeout: false };
   }
 }
