@@ -3,7 +3,7 @@
  * build) and a run function loaded only when the command runs. Also the
  * shared pieces of list commands and input parsing.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -122,7 +122,8 @@ export async function readInput(ctx: Context, path: string, what: string): Promi
     return Buffer.concat(chunks).toString('utf8');
   }
   try {
-    return await readFile(path, 'utf8');
+    // Synchronous: nothing else runs yet, and it skips the thread pool's round trip (~5 ms).
+    return readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`${what}: cannot read ${path}${code === 'ENOENT' ? ' (no such file)' : code ? ` (${code})` : ''}`);
