@@ -108,6 +108,10 @@ export class Context {
           if (ok) resolve();
           else out.once('drain', resolve);
         }),
+      writeAndRelease: (chunk: Uint8Array) =>
+        new Promise<void>((resolve, reject) => {
+          out.write(chunk, (err) => (err ? reject(err) : resolve()));
+        }),
     };
   }
 

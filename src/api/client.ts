@@ -33,6 +33,7 @@ import { HttpTransport, parseBody, type HttpOptions, type Query, type RawRespons
 
 const SCORE_CALCULATION = '/v1/score-calculation';
 import { paginate, type PaginateOptions } from './paginate.js';
+import type { BufferPool } from '../util/buffer-pool.js';
 
 /** Validates input with a request schema; a failure is a usage error (exit 2) naming the field. */
 export function validateRequest<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
@@ -114,9 +115,9 @@ export class ApiClient {
    * content type only): `score calc -o json|ndjson` passes its bytes through,
    * or parses it with parseScoreCalculation.
    */
-  calculateScoresRaw(body: ScoreCalculationRequest): Promise<RawResponse> {
+  calculateScoresRaw(body: ScoreCalculationRequest, bodyBuffers?: BufferPool): Promise<RawResponse> {
     const valid = validateRequest(ScoreCalculationRequest, body, 'score calculation request');
-    return this.http.sendChecked({ method: 'POST', path: SCORE_CALCULATION, body: valid, idempotent: true });
+    return this.http.sendChecked({ method: 'POST', path: SCORE_CALCULATION, body: valid, idempotent: true, bodyBuffers });
   }
 
   /** Parses and validates a body from calculateScoresRaw. */

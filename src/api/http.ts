@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { ApiError, AuthError, BadResponseError, NetworkError, UsageError } from '../errors.js';
 import { describeZodError } from './contract.js';
 import { parseRetryAfter, RetryPolicy, type RetryOptions } from './retry.js';
+import type { BufferPool } from '../util/buffer-pool.js';
 
 export interface HttpOptions {
   baseUrl: string;
@@ -39,6 +40,11 @@ export interface SendArgs {
   body?: unknown;
   /** Safe to repeat (GET, and POST /v1/score-calculation). Default: true for GET. */
   idempotent?: boolean;
+  /**
+   * Gather a body of known length (content-length) into a buffer from this
+   * pool; the caller gives RawResponse.body back to it when done with it.
+   */
+  bodyBuffers?: BufferPool | undefined;
 }
 
 export interface RawResponse {
@@ -159,6 +165,9 @@ export class HttpTransport {
       let tooLarge = false;
       let chunks: Buffer[] = [];
       let size = 0;
+      // With args.bodyBuffers and a content-length: the body goes straight into a pooled buffer.
+      let into: Buffer | undefined;
+      let expected = 0;
       const handler: Dispatcher.DispatchHandler = {
         onRequestStart() {
           /* nothing to set up */
@@ -167,8 +176,23 @@ export class HttpTransport {
           status = statusCode;
           resHeaders = h;
           answered = true;
+          const length = args.bodyBuffers && typeof h['content-length'] === 'string' ? Number(h['content-length']) : NaN;
+          if (length > 0 && length <= max && Number.isInteger(length)) {
+            into = args.bodyBuffers!.take(length);
+            expected = length;
+          }
         },
         onResponseData(c, chunk) {
+          if (into && size + chunk.length <= expected) {
+            into.set(chunk, size);
+            size += chunk.length;
+            return;
+          }
+          if (into) {
+            // More than the content-length said (undici normally refuses it first): gather as usual.
+            chunks.push(into.subarray(0, size));
+            into = undefined;
+          }
           size += chunk.length;
           if (size > max) {
             tooLarge = true;
@@ -179,7 +203,7 @@ export class HttpTransport {
           chunks.push(chunk);
         },
         onResponseEnd() {
-          const bytes = size === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+          const bytes = size === 0 ? EMPTY : into ? into.subarray(0, size) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
           trace?.(`<- ${display} ${status} ${size}B (${ms(started)})`);
           resolve(answer(status, resHeaders, bytes));
         },

@@ -16,6 +16,8 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export interface Sink {
   /** Writes to stdout honouring back-pressure. */
   write(chunk: string | Uint8Array): Promise<void>;
+  /** Writes, and resolves once the stream is done with the chunk, so that its memory may be reused. */
+  writeAndRelease(chunk: Uint8Array): Promise<void>;
 }
 
 export interface RenderOptions {

@@ -258,6 +258,18 @@ describe('score calc -o json|ndjson passes results through only when the body is
     expect(r.stdout).toBe(`{"supplierId":"${A}","score":{"value":1.50}}\n{"supplierId":"${B}","score":{"value":2e0},"note":"caf\\u00e9"}\n`);
   });
 
+  it('a chunked body without a content-length: the same results', async () => {
+    const body = JSON.stringify({ items: [result(A, 1), result(B, 2)] });
+    scenario('scorechunked', (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (let k = 0; k < body.length; k += 7) res.write(body.slice(k, k + 7));
+      res.end();
+    });
+    const r = await srs('scorechunked', ['score', 'calc', B, A, '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${JSON.stringify(result(B, 2))}\n${JSON.stringify(result(A, 1))}\n`);
+  });
+
   const broken: Array<[string, string, RegExp]> = [
     ['scorebadjson', `{"items":[{"supplierId":"${A}","score":{"value":tru}}]}`, /POST \/v1\/score-calculation: unexpected response \(body is not valid JSON/],
     ['scorenoid', `{"items":[{"score":{"value":1}}]}`, /POST \/v1\/score-calculation: unexpected response \(body\.items\[0\]\.supplierId: /],

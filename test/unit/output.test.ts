@@ -9,7 +9,8 @@ import { guardCsvCell, sanitizeForTerminal } from '../../src/output/sanitize.js'
 
 function capture(): Sink & { text: () => string } {
   let buf = '';
-  return { write: async (s: string) => void (buf += s), text: () => buf };
+  const add = async (s: string | Uint8Array) => void (buf += typeof s === 'string' ? s : Buffer.from(s).toString('utf8'));
+  return { write: add, writeAndRelease: add, text: () => buf };
 }
 
 const opts = (format: RenderOptions['format'], extra: Partial<RenderOptions> = {}): RenderOptions => ({ format, color: false, ...extra });

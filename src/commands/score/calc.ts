@@ -3,6 +3,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { MODEL_VERSION, todayUtc } from '../../scoring/index.js';
 import { renderList } from '../../output/render.js';
+import { BufferPool } from '../../util/buffer-pool.js';
 import { chunk, mapConcurrent, mapOrdered } from '../../util/concurrency.js';
 import { writeFileAtomic } from '../../util/fs.js';
 import type { Opts } from '../kit.js';
@@ -70,14 +71,28 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
   const ndjson = ctx.format === 'ndjson';
   const missing: string[] = [];
   let n = 0;
-  const parts: Uint8Array[] = [];
+  // One output buffer, reused for every batch once stdout is done with it: a new
+  // 600 KB buffer per batch costs more in garbage collection than the copy.
+  let out = Buffer.allocUnsafeSlow(1 << 20);
+  let size = 0;
+  const put = (bytes: Uint8Array) => {
+    if (size + bytes.length > out.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(out.length * 2, size + bytes.length));
+      out.copy(bigger, 0, 0, size);
+      out = bigger;
+    }
+    out.set(bytes, size);
+    size += bytes.length;
+  };
   const add = (element: Uint8Array) => {
-    if (ndjson) parts.push(element, NEWLINE);
-    else parts.push(n === 0 ? OPEN : BETWEEN, element);
+    if (!ndjson) put(n === 0 ? OPEN : BETWEEN);
+    put(element);
+    if (ndjson) put(NEWLINE);
     n++;
   };
+  const bodies = new BufferPool(concurrency * 2);
   let i = 0;
-  for await (const res of mapOrdered(requests, concurrency, (r) => client.calculateScoresRaw(r))) {
+  for await (const res of mapOrdered(requests, concurrency, (r) => client.calculateScoresRaw(r, bodies))) {
     const request = requests[i++]!;
     const raw = scanItems(res.body);
     if (raw) {
@@ -91,8 +106,10 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
     } else {
       for (const it of inRequestOrder(request, client.parseScoreCalculation(res).items, missing)) add(Buffer.from(JSON.stringify(it)));
     }
-    if (parts.length) await ctx.sink.write(Buffer.concat(parts));
-    parts.length = 0;
+    // The results are copied out: the body's buffer can take the next one.
+    bodies.release(res.body);
+    if (size) await ctx.sink.writeAndRelease(out.subarray(0, size));
+    size = 0;
   }
   if (!ndjson) await ctx.sink.write(n === 0 ? '[]\n' : '\n]\n');
   warnMissing(ctx, missing);
