@@ -57,6 +57,7 @@ try {
     a.push(srs());
     b.push(await loadgen());
   }
+  if (process.env.BENCH_VERBOSE) console.error("srs", a.map(Math.round), "loadgen", b.map(Math.round));
   const ms = median(a);
   const lg = median(b);
   report('scorecalc', [
