@@ -22,4 +22,15 @@ export async function run(): Promise<void> {
     process.env,
   );
   process.exitCode = code;
+  // Everything srs starts is awaited by now. Once stdout and stderr have handed
+  // their last bytes to the OS, exit without the teardown of the heap and of
+  // idle keep-alive sockets, which took ~50 ms after a 10,000-result score calc.
+  await Promise.all([written(out), written(process.stderr)]);
+  process.exit(code);
+}
+
+/** Resolves once a stream has no write pending (at once when none is, as on Linux, where stdio writes are synchronous). */
+function written(stream: NodeJS.WriteStream): Promise<void> | undefined {
+  if (stream.destroyed || stream.writableLength === 0) return undefined;
+  return new Promise((resolve) => stream.write('', () => resolve()));
 }
