@@ -1,16 +1,20 @@
 /**
- * Paginated reads with --all against an emulator having a bad day: 5xx, resets,
- * stalls and a rate limit. The output must hold every item exactly once, in order.
+ * Reads against an emulator having a bad day: 5xx, resets, stalls and a rate
+ * limit. Paginated output (--all) and score calculations must hold every item
+ * exactly once, in order, the same as from an emulator without faults.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures } from '../../src/emulator/index.js';
 import { startHarness, type Harness } from './harness.js';
 
+const SEED = 11;
+const FAULTS = { failRate: 0.25, resetRate: 0.1, stallRate: 0.03, rateLimit: '40/s', latency: '0-5' };
 let clean: Harness;
 let faulty: Harness;
 
 beforeAll(async () => {
-  clean = await startHarness();
-  faulty = await startHarness({ seed: 11, faults: { failRate: 0.25, resetRate: 0.1, stallRate: 0.03, rateLimit: '40/s', latency: '0-5' } });
+  clean = await startHarness({ seed: SEED });
+  faulty = await startHarness({ seed: SEED, faults: FAULTS });
 });
 afterAll(async () => {
   await clean?.close();
@@ -34,5 +38,30 @@ describe('paginated reads under faults', () => {
     const stats = faulty.emu.faultStats!();
     // The run really went through faults.
     expect(stats.failures + stats.resets + stats.rateLimited + stats.stalls).toBeGreaterThan(10);
+  }, 180_000);
+});
+
+describe('score calculations under faults', () => {
+  it('every result once, in input order, byte for byte what a clean emulator gives (pass-through and validated paths)', async () => {
+    // The seed's suppliers, then ids it does not know (scored null): 1,000 ids, 10 batches.
+    const known = fixtures(SEED).suppliers.map((x) => x.id);
+    const unknown = Array.from({ length: 1000 - known.length }, (_, i) => `01zz${String(i).padStart(22, '0')}`);
+    const input = [...unknown.slice(0, 400), ...known, ...unknown.slice(400)].join('\n');
+    const args = ['score', 'calc', '--ids-file', '-', '--concurrency', '4', '-o', 'ndjson'];
+    const want = await clean.run(args, { input });
+    expect(want.code, want.stderr).toBe(0);
+    expect(want.stdout.trimEnd().split('\n')).toHaveLength(1000);
+    const faults = () => {
+      const st = faulty.emu.faultStats!();
+      return st.failures + st.resets + st.rateLimited + st.stalls;
+    };
+    for (const extra of [[], ['--query', '@']]) {
+      const before = faults();
+      const got = await faulty.run([...args, ...extra, '--retries', '10', '--timeout', '1s'], { input, timeoutMs: 120_000 });
+      expect(got.code, got.stderr).toBe(0);
+      expect(got.stdout).toBe(want.stdout);
+      // The run really went through faults.
+      expect(faults() - before, extra.join(' ')).toBeGreaterThan(0);
+    }
   }, 180_000);
 });
