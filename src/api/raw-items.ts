@@ -214,18 +214,17 @@ function onlyWhitespaceFrom(b: Uint8Array, i: number): boolean {
   return true;
 }
 
-/** Bytes that end the plain run of a string: the quote, a backslash, control characters. */
-const STRING_STOP = new Uint8Array(256);
-for (let c = 0; c < 0x20; c++) STRING_STOP[c] = 1;
-STRING_STOP[QUOTE] = 1;
-STRING_STOP[BACKSLASH] = 1;
-
 /** The index just past the closing quote of the string starting at `start`, or -1 if malformed. */
 function stringEnd(b: Uint8Array, start: number): number {
   const n = b.length;
   let i = start + 1;
   for (;;) {
-    while (i < n && !STRING_STOP[b[i]!]) i++;
+    while (i < n) {
+      const d = b[i]!;
+      // Plain: a space, '!', or anything above the quote but the backslash (UTF-8 bytes included).
+      if (d > QUOTE ? d === BACKSLASH : d < SPACE || d === QUOTE) break;
+      i++;
+    }
     if (i >= n) return -1;
     const c = b[i]!;
     if (c === QUOTE) return i + 1;

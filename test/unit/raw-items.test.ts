@@ -130,6 +130,15 @@ describe('scanItems refuses anything else (the caller then parses and validates)
     });
   }
 
+  it('every control character (U+0000 to U+001F) raw inside a string, and none of the bytes next to them', () => {
+    for (let c = 0; c < 0x20; c++) {
+      expect(scan(`{"items":[{"supplierId":"a${String.fromCharCode(c)}b"}]}`), `0x${c.toString(16)}`).toBeUndefined();
+    }
+    for (const c of [0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f]) {
+      expect(checkSound(Buffer.from(`{"items":[{"supplierId":"a${String.fromCharCode(c)}b"}]}`))?.ids, `0x${c.toString(16)}`).toEqual([`a${String.fromCharCode(c)}b`]);
+    }
+  });
+
   it('nesting deeper than the limit', () => {
     const deep = '{"items":[{"supplierId":"a","d":' + '['.repeat(300) + ']'.repeat(300) + '}]}';
     expect(scan(deep)).toBeUndefined();
