@@ -1,14 +1,13 @@
 import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { MODEL_VERSION, todayUtc } from '../../scoring/index.js';
 import { renderList } from '../../output/render.js';
 import { BufferPool } from '../../util/buffer-pool.js';
 import { chunk, mapConcurrent, mapOrdered } from '../../util/concurrency.js';
-import { writeFileAtomic } from '../../util/fs.js';
 import type { Opts } from '../kit.js';
-import { BUNDLE_KIND, BUNDLE_VERSION, bundleOptions, type Bundle } from './bundle.js';
-import { breakdownRows, breakdownColumns, summaryColumns, summaryRow, type Breakdown } from './view.js';
+// The bundle, the score model and the views load only where they are used (not for piped JSON).
+import type { Bundle } from './bundle.js';
+import type { Breakdown } from './view.js';
 import { gatherIds } from './ids.js';
 
 export const BATCH_SIZE = 100;
@@ -161,7 +160,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const filters = filtersFrom(opts);
   const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : DEFAULT_CONCURRENCY;
   const client = await ctx.client({ connections: concurrency });
-  const asOf = todayUtc(ctx.now());
+  const started = ctx.now(); // the bundle's asOf: the day the scores were asked for
   if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
     // Scripts get each result as soon as its batch (and every earlier one) is in.
     const render = ctx.renderOptions();
@@ -172,6 +171,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const { requests, items } = await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filters, concurrency));
 
   if (typeof opts.save === 'string') {
+    const [{ MODEL_VERSION, todayUtc }, { BUNDLE_KIND, BUNDLE_VERSION, bundleOptions }, { writeFileAtomic }] = await Promise.all([
+      import('../../scoring/index.js'),
+      import('./bundle.js'),
+      import('../../util/fs.js'),
+    ]);
+    const asOf = todayUtc(started);
     const cards = await ctx.withSpinner('Fetching the scorecards that apply…', () => fetchScorecards(client, items.map((i) => i.supplierId), concurrency));
     const bundle: Bundle = {
       kind: BUNDLE_KIND,
@@ -191,6 +196,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
 
   const breakdown = opts.breakdown as Breakdown | undefined;
+  const { breakdownRows, breakdownColumns, summaryColumns, summaryRow } = await import('./view.js');
   if (breakdown) {
     await renderList(ctx.sink, breakdownRows(items, breakdown), breakdownColumns[breakdown], ctx.renderOptions());
     return;
