@@ -4,7 +4,6 @@
  * clock, and a lazy API client. Commands never read process.* directly, so
  * they can run in-process in tests with captured streams.
  */
-import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -298,6 +297,8 @@ export class Context {
       const { mkdirSync } = await import('node:fs');
       const dir = dataDir(this.env);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // node:crypto costs ~9 ms to load: only the sandbox needs it here.
+      const { randomBytes } = await import('node:crypto');
       apiKey = randomBytes(24).toString('hex');
       this.addSecret(apiKey);
       const emu = await startEmulator({ port: 0, apiKey, statePath: join(dir, 'sandbox-state.json') });
