@@ -2,10 +2,36 @@
 // (each command's run module, the emulator, csv, ...), so start-up loads little.
 import { readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 // Start clean: stale chunks from earlier builds would otherwise ship in npm pack.
 rmSync('dist', { recursive: true, force: true });
+// undici's client-h2.js loads node:http2 (and node:tls, node:crypto) when it loads;
+// scripts/lazy-http2.cjs defers that to the first HTTP/2 connection. Its constants
+// must be node:http2's own, and client-h2.js must use no other part of it.
+const lazyHttp2 = {
+  name: 'lazy-http2',
+  setup(b) {
+    b.onResolve({ filter: /^node:http2$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer) ? { path: fileURLToPath(new URL('./lazy-http2.cjs', import.meta.url)) } : undefined,
+    );
+  },
+};
+{
+  const require = createRequire(import.meta.url);
+  const shim = require('./lazy-http2.cjs');
+  const real = require('node:http2').constants;
+  for (const [k, v] of Object.entries(shim.constants)) {
+    if (real[k] !== v) throw new Error(`scripts/lazy-http2.cjs: ${k} is ${JSON.stringify(v)}, node:http2 says ${JSON.stringify(real[k])}`);
+  }
+  const h2 = readFileSync(require.resolve('undici/lib/dispatcher/client-h2.js'), 'utf8');
+  const used = new Set([...h2.matchAll(/\bhttp2\.(\w+)/g)].map((m) => m[1]));
+  const constants = new Set([...h2.slice(h2.indexOf('const {\n  constants: {'), h2.indexOf('} = http2')).matchAll(/\b(HTTP2_\w+|NGHTTP2_\w+)\b/g)].map((m) => m[1]));
+  for (const k of used) if (k !== 'connect') throw new Error(`undici's client-h2.js uses http2.${k}: extend scripts/lazy-http2.cjs`);
+  for (const k of constants) if (!(k in shim.constants)) throw new Error(`undici's client-h2.js reads http2.constants.${k}: add it to scripts/lazy-http2.cjs`);
+}
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 await build({
   // srs: the CLI; scoring and emulator: library entry points for benchmarks and embedding.
@@ -23,6 +49,7 @@ await build({
   // CommonJS dependencies bundled into ESM need a real require.
   banner: { js: "import { createRequire as __srsCreateRequire } from 'node:module'; const require = __srsCreateRequire(import.meta.url);" },
   logLevel: 'warning',
+  plugins: [lazyHttp2],
 });
 
 // `srs --version` answers from this file alone, without loading the CLI.
