@@ -1,5 +1,4 @@
 /** File-system helpers shared by the CLI and the emulator. */
-import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -16,7 +15,10 @@ export interface WriteFileAtomicOptions {
  * over `path`. On failure the temporary file is removed and `path` is untouched.
  */
 export async function writeFileAtomic(path: string, text: string, opts: WriteFileAtomicOptions = {}): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${++tmpCounter}.${randomBytes(4).toString('hex')}.tmp`);
+  // pid and counter make the name unique in this process; the random part avoids a stale file
+  // left by an earlier process with the same pid ('wx' refuses to reuse one). It need not be
+  // cryptographic, and node:crypto would cost ~5 ms to load.
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${++tmpCounter}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   const fh = await open(tmp, 'wx', opts.mode ?? 0o600);
   try {
     try {
