@@ -47,8 +47,7 @@ const VALUE = 0;
 const VALUE_OR_CLOSE = 1; // just after '['
 const KEY = 2; // after ',' in an object
 const KEY_OR_CLOSE = 3; // just after '{'
-const COLON_NEXT = 4;
-const COMMA_OR_CLOSE = 5;
+const COMMA_OR_CLOSE = 4;
 
 const ITEMS = Buffer.from('"items"');
 const SUPPLIER_ID = Buffer.from('"supplierId"');
@@ -89,7 +88,7 @@ export function scanItems(b: Buffer): RawItems | undefined {
   let elemId: string | undefined;
   let i = 0;
   while (i < n) {
-    let c = b[i]!;
+    const c = b[i]!;
     if (c <= SPACE) {
       if (c === SPACE || c === TAB) {
         i++;
@@ -189,13 +188,7 @@ export function scanItems(b: Buffer): RawItems | undefined {
       if (!onlyWhitespaceFrom(b, i) || !itemsSeen) return undefined;
       return { ranges, ids };
     }
-    c = b[i]!;
-    if (c === COMMA) {
-      i++;
-      want = stack[depth] === 1 ? KEY : VALUE;
-    } else {
-      want = COMMA_OR_CLOSE;
-    }
+    want = COMMA_OR_CLOSE;
   }
   return undefined; // the body ended inside the top-level value
 }
@@ -266,6 +259,7 @@ function numberEnd(b: Uint8Array, start: number): number {
   return i;
 }
 
+/** Past the end of the body, b[k] is undefined and never equals a byte of the word. */
 function literalEnd(b: Uint8Array, start: number, word: Uint8Array): number {
-  return equalsAt(b, start, start + word.length, word) && start + word.length <= b.length ? start + word.length : -1;
+  return equalsAt(b, start, start + word.length, word) ? start + word.length : -1;
 }

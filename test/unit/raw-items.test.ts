@@ -75,9 +75,11 @@ describe('scanItems accepts what it should', () => {
   });
 
   it('escapes in a supplierId are decoded; other strings keep their bytes', () => {
-    const body = '{"items":[{"supplierId":"\\u0030a\\"\\\\\\/\\n","name":"caf\\u00e9 \\ud83d\\ude00 ☕"}]}';
-    const got = checkSound(Buffer.from(body))!;
+    const element = '{"supplierId":"\\u0030a\\"\\\\\\/\\n","name":"caf\\u00e9 \\ud83d\\ude00 ☕"}';
+    const body = Buffer.from(`{"items":[${element}]}`);
+    const got = checkSound(body)!;
     expect(got.ids).toEqual(['0a"\\/\n']);
+    expect(body.subarray(got.ranges[0]!, got.ranges[1]!).toString('utf8')).toBe(element);
   });
 
   it('an empty items array, and items that is not the first key', () => {
@@ -139,9 +141,12 @@ describe('scanItems refuses anything else (the caller then parses and validates)
     }
   });
 
-  it('nesting deeper than the limit', () => {
-    const deep = '{"items":[{"supplierId":"a","d":' + '['.repeat(300) + ']'.repeat(300) + '}]}';
-    expect(scan(deep)).toBeUndefined();
+  it('nesting: accepted up to the limit of 256 levels, refused beyond', () => {
+    // The object, items and the element are three levels; the arrays inside make up the rest.
+    const nested = (levels: number) => '{"items":[{"supplierId":"a","d":' + '['.repeat(levels) + ']'.repeat(levels) + '}]}';
+    expect(checkSound(Buffer.from(nested(253)))?.ids).toEqual(['a']);
+    expect(scan(nested(254))).toBeUndefined();
+    expect(scan(nested(300))).toBeUndefined();
   });
 });
 
