@@ -30,10 +30,10 @@ import {
   isCheckedSupplierBody,
 } from './contract.js';
 import { HttpTransport, parseBody, type HttpOptions, type Query, type RawResponse } from './http.js';
-
-const SCORE_CALCULATION = '/v1/score-calculation';
 import { paginate, type PaginateOptions } from './paginate.js';
 import type { BufferPool } from '../util/buffer-pool.js';
+
+const SCORE_CALCULATION = '/v1/score-calculation';
 
 /** Validates input with a request schema; a failure is a usage error (exit 2) naming the field. */
 export function validateRequest<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
@@ -105,9 +105,8 @@ export class ApiClient {
 
   // ------------------------------------------------------------ scores
 
-  calculateScores(body: ScoreCalculationRequest) {
-    const valid = validateRequest(ScoreCalculationRequest, body, 'score calculation request');
-    return this.http.json({ method: 'POST', path: SCORE_CALCULATION, body: valid, idempotent: true }, ScoreCalculationResponse);
+  async calculateScores(body: ScoreCalculationRequest): Promise<ScoreCalculationResponse> {
+    return this.parseScoreCalculation(await this.calculateScoresRaw(body));
   }
 
   /**

@@ -28,20 +28,24 @@ export interface CalcResult {
 export async function* calculateInOrder(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number): AsyncGenerator<ScoreResult> {
   const missing: string[] = [];
   let i = 0;
-  for await (const res of mapOrdered(requests, concurrency, (r) => client.calculateScores(r))) {
-    yield* inRequestOrder(requests[i++]!, res.items, missing);
+  for await (const { items } of mapOrdered(requests, concurrency, (r) => client.calculateScores(r))) {
+    for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing)) yield items[k]!;
   }
   warnMissing(ctx, missing);
 }
 
-/** A batch's results in the order of its ids (the first result per id); ids without one go to `missing`. */
-function* inRequestOrder(request: ScoreCalculationRequest, items: ScoreResult[], missing: string[]): Generator<ScoreResult> {
-  const byId = new Map<string, ScoreResult>();
-  for (const item of items) if (!byId.has(item.supplierId)) byId.set(item.supplierId, item);
+/**
+ * For each id of a batch, in order, the index of its result among
+ * `resultIds` (the first one, if the service sent several); ids without a
+ * result go to `missing`.
+ */
+function* resultsInRequestOrder(request: ScoreCalculationRequest, resultIds: readonly string[], missing: string[]): Generator<number> {
+  const at = new Map<string, number>();
+  for (let k = resultIds.length - 1; k >= 0; k--) at.set(resultIds[k]!, k);
   for (const id of request.supplierIds) {
-    const it = byId.get(id);
-    if (it) yield it;
-    else missing.push(id);
+    const k = at.get(id);
+    if (k === undefined) missing.push(id);
+    else yield k;
   }
 }
 
@@ -95,15 +99,10 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
     const request = requests[i++]!;
     const raw = scanItems(res.body);
     if (raw) {
-      const at = new Map<string, number>();
-      for (let k = raw.ids.length - 1; k >= 0; k--) at.set(raw.ids[k]!, k); // the first result per id wins
-      for (const id of request.supplierIds) {
-        const k = at.get(id);
-        if (k === undefined) missing.push(id);
-        else add(res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!));
-      }
+      for (const k of resultsInRequestOrder(request, raw.ids, missing)) add(res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!));
     } else {
-      for (const it of inRequestOrder(request, client.parseScoreCalculation(res).items, missing)) add(Buffer.from(JSON.stringify(it)));
+      const { items } = client.parseScoreCalculation(res);
+      for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing)) add(Buffer.from(JSON.stringify(items[k])));
     }
     // The results are copied out: the body's buffer can take the next one.
     bodies.release(res.body);
