@@ -103,12 +103,6 @@ export class Context {
     this.sink = {
       write: (chunk: string | Uint8Array) =>
         new Promise<void>((resolve, reject) => {
-          const ok = out.write(chunk, (err) => (err ? reject(err) : undefined));
-          if (ok) resolve();
-          else out.once('drain', resolve);
-        }),
-      writeAndRelease: (chunk: Uint8Array) =>
-        new Promise<void>((resolve, reject) => {
           out.write(chunk, (err) => (err ? reject(err) : resolve()));
         }),
     };

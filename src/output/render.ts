@@ -14,10 +14,22 @@ export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface Sink {
-  /** Writes to stdout honouring back-pressure. */
+  /**
+   * Writes to stdout and resolves once the stream is done with the chunk
+   * (which honours back-pressure, and lets a caller reuse a buffer it wrote).
+   */
   write(chunk: string | Uint8Array): Promise<void>;
-  /** Writes, and resolves once the stream is done with the chunk, so that its memory may be reused. */
-  writeAndRelease(chunk: Uint8Array): Promise<void>;
+}
+
+/**
+ * How a streamed list is framed: json is one array with each element on its
+ * own line, ndjson one element per line. renderList and score calc's
+ * pass-through of raw results (src/commands/score/calc.ts) both use it.
+ */
+export function listFraming(format: 'json' | 'ndjson'): { before: (n: number) => string; after: string; end: (n: number) => string } {
+  return format === 'json'
+    ? { before: (n) => (n === 0 ? '[\n' : ',\n'), after: '', end: (n) => (n === 0 ? '[]\n' : '\n]\n') }
+    : { before: () => '', after: '\n', end: () => '' };
 }
 
 export interface RenderOptions {
@@ -72,24 +84,17 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
     return all.length;
   }
   switch (opts.format) {
-    case 'json': {
-      // Streamed as one array, written in batches: one write per item costs far more than the JSON.
-      const out = new Batcher(sink);
-      for await (const it of items) {
-        const text = opts.pretty ? indent(JSON.stringify(it, null, 2)) : JSON.stringify(it);
-        await out.add((n === 0 ? '[\n' : ',\n') + text);
-        n++;
-      }
-      await out.add(n === 0 ? '[]\n' : '\n]\n');
-      await out.flush();
-      return n;
-    }
+    case 'json':
     case 'ndjson': {
+      // Streamed, written in batches: one write per item costs far more than the JSON.
+      const frame = listFraming(opts.format);
+      const pretty = opts.format === 'json' && opts.pretty;
       const out = new Batcher(sink);
       for await (const it of items) {
-        await out.add(JSON.stringify(it) + '\n');
+        await out.add(frame.before(n) + (pretty ? indent(JSON.stringify(it, null, 2)) : JSON.stringify(it)) + frame.after);
         n++;
       }
+      await out.add(frame.end(n));
       await out.flush();
       return n;
     }

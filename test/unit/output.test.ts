@@ -10,7 +10,7 @@ import { guardCsvCell, sanitizeForTerminal } from '../../src/output/sanitize.js'
 function capture(): Sink & { text: () => string } {
   let buf = '';
   const add = async (s: string | Uint8Array) => void (buf += typeof s === 'string' ? s : Buffer.from(s).toString('utf8'));
-  return { write: add, writeAndRelease: add, text: () => buf };
+  return { write: add, text: () => buf };
 }
 
 const opts = (format: RenderOptions['format'], extra: Partial<RenderOptions> = {}): RenderOptions => ({ format, color: false, ...extra });

@@ -1,7 +1,7 @@
 import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { renderList } from '../../output/render.js';
+import { listFraming, renderList } from '../../output/render.js';
 import { BufferPool } from '../../util/buffer-pool.js';
 import { chunk, mapConcurrent, mapOrdered } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
@@ -53,13 +53,9 @@ function warnMissing(ctx: Context, missing: string[]): void {
   if (missing.length) ctx.warn(`the service returned no result for ${missing.length} supplier id(s): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
 }
 
-const OPEN = Buffer.from('[\n');
-const BETWEEN = Buffer.from(',\n');
-const NEWLINE = Buffer.from('\n');
-
 /**
  * `score calc -o json|ndjson` into a pipe or a file: the same output as
- * renderList (one compact result per line, in input order), made of the
+ * renderList (listFraming, one compact result per line, in input order), made of the
  * service's own bytes for each result. A result is ~6 KB of JSON; parsing,
  * validating and re-serialising 10,000 of them cost three times the requests
  * themselves. Each body is still checked before any of it is written: status,
@@ -71,26 +67,29 @@ const NEWLINE = Buffer.from('\n');
  */
 async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number): Promise<void> {
   const { scanItems } = await import('../../api/raw-items.js');
-  const ndjson = ctx.format === 'ndjson';
+  const frame = listFraming(ctx.format === 'ndjson' ? 'ndjson' : 'json');
   const missing: string[] = [];
   let n = 0;
   // One output buffer, reused for every batch once stdout is done with it: a new
   // 600 KB buffer per batch costs more in garbage collection than the copy.
   let out = Buffer.allocUnsafeSlow(1 << 20);
   let size = 0;
-  const put = (bytes: Uint8Array) => {
-    if (size + bytes.length > out.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(out.length * 2, size + bytes.length));
+  const put = (bytes: Uint8Array | string) => {
+    if (bytes.length === 0) return;
+    const length = typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length;
+    if (size + length > out.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(out.length * 2, size + length));
       out.copy(bigger, 0, 0, size);
       out = bigger;
     }
-    out.set(bytes, size);
-    size += bytes.length;
+    if (typeof bytes === 'string') out.write(bytes, size);
+    else out.set(bytes, size);
+    size += length;
   };
   const add = (element: Uint8Array) => {
-    if (!ndjson) put(n === 0 ? OPEN : BETWEEN);
+    put(frame.before(n));
     put(element);
-    if (ndjson) put(NEWLINE);
+    put(frame.after);
     n++;
   };
   const bodies = new BufferPool(concurrency * 2);
@@ -106,10 +105,11 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
     }
     // The results are copied out: the body's buffer can take the next one.
     bodies.release(res.body);
-    if (size) await ctx.sink.writeAndRelease(out.subarray(0, size));
+    if (size) await ctx.sink.write(out.subarray(0, size));
     size = 0;
   }
-  if (!ndjson) await ctx.sink.write(n === 0 ? '[]\n' : '\n]\n');
+  const end = frame.end(n);
+  if (end) await ctx.sink.write(end);
   warnMissing(ctx, missing);
 }
 
