@@ -56,9 +56,9 @@ export async function* mapOrdered<T, R>(items: readonly T[], concurrency: number
     }
   };
   fill();
-  for (let i = 0; i < items.length; i++) {
-    const p = pending[i]!;
-    pending[i] = undefined;
+  while (consumed < items.length) {
+    const p = pending[consumed]!;
+    pending[consumed] = undefined;
     const r = await p;
     consumed++;
     fill();
