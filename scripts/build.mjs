@@ -28,7 +28,11 @@ const lazyHttp2 = {
   }
   const h2 = readFileSync(require.resolve('undici/lib/dispatcher/client-h2.js'), 'utf8');
   const used = new Set([...h2.matchAll(/\bhttp2\.(\w+)/g)].map((m) => m[1]));
-  const constants = new Set([...h2.slice(h2.indexOf('const {\n  constants: {'), h2.indexOf('} = http2')).matchAll(/\b(HTTP2_\w+|NGHTTP2_\w+)\b/g)].map((m) => m[1]));
+  // The destructuring `const { constants: { ... } } = http2`: if undici rewrites it, this check must be rewritten too.
+  const destructuring = /const \{\s*constants: \{([^}]*)\}\s*\} = http2/.exec(h2);
+  if (!destructuring) throw new Error("undici's client-h2.js no longer reads http2.constants the way scripts/lazy-http2.cjs expects: check it");
+  const constants = new Set([...destructuring[1].matchAll(/\b(HTTP2_\w+|NGHTTP2_\w+)\b/g)].map((m) => m[1]));
+  if (constants.size === 0) throw new Error("found no http2.constants in undici's client-h2.js: check scripts/lazy-http2.cjs");
   for (const k of used) if (k !== 'connect') throw new Error(`undici's client-h2.js uses http2.${k}: extend scripts/lazy-http2.cjs`);
   for (const k of constants) if (!(k in shim.constants)) throw new Error(`undici's client-h2.js reads http2.constants.${k}: add it to scripts/lazy-http2.cjs`);
 }
