@@ -7,24 +7,17 @@
 // Usage: node bench/scorecalc-loadgen.mjs URL API_KEY BODIES_FILE CONNECTIONS
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { scoreCalcLoad } from './scorecalc-load.mjs';
 
 const [url, apiKey, bodiesFile, connections] = process.argv.slice(2);
 const bodies = readFileSync(bodiesFile, 'utf8').split('\n').filter(Boolean);
 let seen = 0;
-const instance = autocannon(
-  {
-    url: `${url}/v1/score-calculation`,
-    connections: Number(connections),
-    amount: bodies.length,
-    requests: bodies.map((body) => ({ method: 'POST', path: '/v1/score-calculation', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body })),
-  },
-  (err, r) => {
-    if (err || r.non2xx) {
-      process.stderr.write(`load generator failed: ${err?.message ?? `${r.non2xx} non-2xx answers`}\n`);
-      process.exit(1);
-    }
-  },
-);
+const instance = autocannon(scoreCalcLoad(url, apiKey, bodies, Number(connections)), (err, r) => {
+  if (err || r.non2xx) {
+    process.stderr.write(`load generator failed: ${err?.message ?? `${r.non2xx} non-2xx answers`}\n`);
+    process.exit(1);
+  }
+});
 // With `amount`, autocannon notices it is done only at its next one-second tick: exit at the last response instead.
 instance.on('response', () => {
   if (++seen === bodies.length) {

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { BIN, NODE, ROOT, median, report, srsEnv, startEmulatorProcess, tempDir, timeOnce } from './common.mjs';
+import { scoreCalcLoad } from './scorecalc-load.mjs';
 import { spawnSync } from 'node:child_process';
 
 const N = 10_000;
@@ -34,12 +35,7 @@ try {
       let last = t0;
       let seen = 0;
       const instance = autocannon(
-        {
-          url: `${emu.url}/v1/score-calculation`,
-          connections: CONCURRENCY,
-          amount: bodies.length,
-          requests: bodies.map((body) => ({ method: 'POST', path: '/v1/score-calculation', headers: { 'content-type': 'application/json', 'x-api-key': emu.apiKey }, body })),
-        },
+        scoreCalcLoad(emu.url, emu.apiKey, bodies, CONCURRENCY),
         (err, r) => {
           if (err) return reject(err);
           if (r.non2xx) return reject(new Error(`load generator got ${r.non2xx} non-2xx answers`));
