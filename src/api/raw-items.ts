@@ -12,6 +12,11 @@
  * an element without a string supplierId, nesting deeper than MAX_DEPTH), and
  * the caller then parses and validates the body the ordinary way, which either
  * reports the problem or handles the case.
+ *
+ * The grammar is walked by control flow rather than a table of states: the
+ * top-level object, the items array and each element's keys are read by
+ * scanItems itself, and every other value (most of the bytes) by valueEnd's
+ * two tight loops, a value and then the commas and closes after it.
  */
 import { isUtf8 } from 'node:buffer';
 
@@ -42,24 +47,19 @@ const DOT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
 
-// What the scanner expects next.
-const VALUE = 0;
-const VALUE_OR_CLOSE = 1; // just after '['
-const KEY = 2; // after ',' in an object
-const KEY_OR_CLOSE = 3; // just after '{'
-const COMMA_OR_CLOSE = 4;
-
 const ITEMS = Buffer.from('"items"');
 const SUPPLIER_ID = Buffer.from('"supplierId"');
 const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
 const NULL = Buffer.from('null');
 
-/** Escapes allowed after a backslash: " \ / b f n r t (u is handled apart). */
 const SIMPLE_ESCAPE = new Uint8Array(256);
 for (const c of '"\\/bfnrt') SIMPLE_ESCAPE[c.charCodeAt(0)] = 1;
 const HEX = new Uint8Array(256);
 for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
+
+/** Container kinds of the nesting stack: 1 object, 2 array. */
+const stack = new Uint8Array(MAX_DEPTH + 1);
 
 function equalsAt(b: Uint8Array, start: number, end: number, word: Uint8Array): boolean {
   if (end - start !== word.length) return false;
@@ -67,7 +67,17 @@ function equalsAt(b: Uint8Array, start: number, end: number, word: Uint8Array): 
   return true;
 }
 
-const isDigit = (c: number | undefined): boolean => c !== undefined && c >= ZERO && c <= NINE;
+/** Skips spaces and tabs, and line breaks when `lines`; -1 at any other control character. */
+function ws(b: Uint8Array, i: number, n: number, lines: boolean): number {
+  while (i < n) {
+    const c = b[i]!;
+    if (c > SPACE) return i;
+    // Inside an element a line break would break "one element per line": let the caller re-serialise.
+    if (c === SPACE || c === TAB || (lines && (c === LF || c === CR))) i++;
+    else return -1;
+  }
+  return i;
+}
 
 /** Parses the items of a response body; undefined when the body is anything but well-formed JSON of the expected shape. */
 export function scanItems(b: Buffer): RawItems | undefined {
@@ -75,158 +85,198 @@ export function scanItems(b: Buffer): RawItems | undefined {
   const n = b.length;
   const ranges: number[] = [];
   const ids: string[] = [];
-  // Container kinds, innermost last: 1 object, 2 array.
-  const stack = new Uint8Array(MAX_DEPTH + 1);
-  let depth = 0;
-  let want = VALUE;
-  // The top-level value must be an object whose "items" is an array of objects.
-  let itemsKey = false; // the key just read (depth 1) is "items"
   let itemsSeen = false;
-  let inItems = false; // inside the items array (it is the container at depth 2)
-  let idKey = false; // the key just read (depth 3, inside an element) is "supplierId"
-  let elemStart = -1;
-  let elemId: string | undefined;
-  let i = 0;
-  while (i < n) {
-    const c = b[i]!;
-    if (c <= SPACE) {
-      if (c === SPACE || c === TAB) {
+  let i = ws(b, 0, n, true);
+  if (i < 0 || b[i] !== OPEN_OBJ) return undefined;
+  i = ws(b, i + 1, n, true);
+  if (i < 0) return undefined;
+  if (b[i] === CLOSE_OBJ) return undefined; // {} has no items
+  for (;;) {
+    // A top-level key.
+    if (b[i] !== QUOTE) return undefined;
+    const keyEnd = stringEnd(b, i, n);
+    if (keyEnd < 0) return undefined;
+    const isItems = equalsAt(b, i, keyEnd, ITEMS);
+    i = ws(b, keyEnd, n, true);
+    if (i < 0 || b[i] !== COLON) return undefined;
+    i = ws(b, i + 1, n, true);
+    if (i < 0) return undefined;
+    if (isItems) {
+      if (itemsSeen || b[i] !== OPEN_ARR) return undefined;
+      itemsSeen = true;
+      i = ws(b, i + 1, n, true);
+      if (i < 0) return undefined;
+      if (b[i] === CLOSE_ARR) {
         i++;
-        continue;
-      }
-      if (c !== LF && c !== CR) return undefined;
-      // Inside an element, a line break would break "one element per line": let the caller re-serialise.
-      if (inItems && depth >= 3) return undefined;
-      i++;
-      continue;
-    }
-    if (want === KEY || want === KEY_OR_CLOSE) {
-      if (c === QUOTE) {
-        const end = stringEnd(b, i);
-        if (end < 0) return undefined;
-        if (depth === 1) itemsKey = equalsAt(b, i, end, ITEMS);
-        else if (depth === 3 && inItems) idKey = equalsAt(b, i, end, SUPPLIER_ID);
-        // The colon, usually right after the key.
-        i = skipSpace(b, end);
-        if (b[i] !== COLON) return undefined;
-        i++;
-        want = VALUE;
-        continue;
-      }
-      if (c !== CLOSE_OBJ || want !== KEY_OR_CLOSE) return undefined;
-      // an empty object: a close, below
-    } else if (want === COMMA_OR_CLOSE) {
-      if (c === COMMA) {
-        i++;
-        want = stack[depth] === 1 ? KEY : VALUE;
-        continue;
-      }
-      if (c !== CLOSE_OBJ && c !== CLOSE_ARR) return undefined;
-      // a close, below
-    } else if (c !== CLOSE_ARR || want !== VALUE_OR_CLOSE) {
-      // A value.
-      const id = depth === 3 && idKey && inItems;
-      if (depth === 1) {
-        if (itemsKey) {
-          // The value of "items": an array, once.
-          if (c !== OPEN_ARR || itemsSeen) return undefined;
-          itemsSeen = true;
-          inItems = true;
-          itemsKey = false;
+      } else {
+        for (;;) {
+          // An element: an object on one line.
+          if (b[i] !== OPEN_OBJ) return undefined;
+          const start = i;
+          let id: string | undefined;
+          i = ws(b, i + 1, n, false);
+          if (i < 0) return undefined;
+          if (b[i] !== CLOSE_OBJ) {
+            for (;;) {
+              if (b[i] !== QUOTE) return undefined;
+              const kEnd = stringEnd(b, i, n);
+              if (kEnd < 0) return undefined;
+              const isId = equalsAt(b, i, kEnd, SUPPLIER_ID);
+              i = ws(b, kEnd, n, false);
+              if (i < 0 || b[i] !== COLON) return undefined;
+              i = ws(b, i + 1, n, false);
+              if (i < 0) return undefined;
+              if (isId && b[i] === QUOTE) {
+                const vEnd = stringEnd(b, i, n);
+                if (vEnd < 0) return undefined;
+                id = decodeString(b, i, vEnd);
+                i = vEnd;
+              } else {
+                if (isId) id = undefined; // a supplierId that is not a string
+                i = valueEnd(b, i, n, 3, false);
+                if (i < 0) return undefined;
+              }
+              i = ws(b, i, n, false);
+              if (i < 0) return undefined;
+              if (b[i] === COMMA) {
+                i = ws(b, i + 1, n, false);
+                if (i < 0) return undefined;
+                continue;
+              }
+              if (b[i] !== CLOSE_OBJ) return undefined;
+              break;
+            }
+          }
+          i++;
+          if (id === undefined) return undefined;
+          ranges.push(start, i);
+          ids.push(id);
+          i = ws(b, i, n, true);
+          if (i < 0) return undefined;
+          if (b[i] === COMMA) {
+            i = ws(b, i + 1, n, true);
+            if (i < 0) return undefined;
+            continue;
+          }
+          if (b[i] !== CLOSE_ARR) return undefined;
+          i++;
+          break;
         }
-      } else if (depth === 2 && inItems) {
-        // An element of items: an object.
-        if (c !== OPEN_OBJ) return undefined;
-        elemStart = i;
-        elemId = undefined;
-      } else if (depth === 3) {
-        idKey = false;
-        if (id && c !== QUOTE) elemId = undefined; // a supplierId that is not a string
       }
-      if (c === OPEN_OBJ || c === OPEN_ARR) {
-        if ((depth === 0 && c !== OPEN_OBJ) || depth === MAX_DEPTH) return undefined;
-        stack[++depth] = c === OPEN_OBJ ? 1 : 2;
-        want = c === OPEN_OBJ ? KEY_OR_CLOSE : VALUE_OR_CLOSE;
+    } else {
+      i = valueEnd(b, i, n, 1, true);
+      if (i < 0) return undefined;
+    }
+    i = ws(b, i, n, true);
+    if (i < 0) return undefined;
+    if (b[i] === COMMA) {
+      i = ws(b, i + 1, n, true);
+      if (i < 0) return undefined;
+      continue;
+    }
+    if (b[i] !== CLOSE_OBJ) return undefined;
+    i = ws(b, i + 1, n, true);
+    return i === n && itemsSeen ? { ranges, ids } : undefined;
+  }
+}
+
+/**
+ * The index just past the JSON value starting at `i` (a non-whitespace byte), inside
+ * containers `outer` levels deep, or -1 if it is malformed or nests deeper than MAX_DEPTH.
+ */
+function valueEnd(b: Uint8Array, i: number, n: number, outer: number, lines: boolean): number {
+  let depth = outer;
+  for (;;) {
+    // A value at i.
+    const c = b[i];
+    if (c === QUOTE) {
+      i = stringEnd(b, i, n);
+    } else if (c === OPEN_OBJ || c === OPEN_ARR) {
+      if (depth === MAX_DEPTH) return -1;
+      i = ws(b, i + 1, n, lines);
+      if (i < 0) return -1;
+      if (c === OPEN_OBJ) {
+        if (b[i] === CLOSE_OBJ) {
+          i++;
+        } else {
+          stack[++depth] = 1;
+          i = key(b, i, n, lines);
+          if (i < 0) return -1;
+          continue;
+        }
+      } else if (b[i] === CLOSE_ARR) {
+        i++;
+      } else {
+        stack[++depth] = 2;
+        continue;
+      }
+    } else if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) {
+      i = numberEnd(b, i);
+    } else if (c === 0x74) {
+      i = literalEnd(b, i, TRUE);
+    } else if (c === 0x66) {
+      i = literalEnd(b, i, FALSE);
+    } else if (c === 0x6e) {
+      i = literalEnd(b, i, NULL);
+    } else {
+      return -1;
+    }
+    // After a value: commas and closes.
+    for (;;) {
+      if (i < 0) return -1;
+      if (depth === outer) return i;
+      let d = b[i];
+      if (d !== undefined && d <= SPACE) {
+        i = ws(b, i, n, lines);
+        if (i < 0) return -1;
+        d = b[i];
+      }
+      if (d === COMMA) {
+        i = ws(b, i + 1, n, lines);
+        if (i >= 0 && stack[depth] === 1) i = key(b, i, n, lines);
+        if (i < 0) return -1;
+        break; // a value follows
+      }
+      if (d === (stack[depth] === 1 ? CLOSE_OBJ : CLOSE_ARR)) {
+        depth--;
         i++;
         continue;
       }
-      if (depth === 0) return undefined; // a scalar top-level value
-      let end: number;
-      if (c === QUOTE) {
-        end = stringEnd(b, i);
-        if (end < 0) return undefined;
-        if (id) elemId = decodeString(b, i, end);
-      } else {
-        end = c === MINUS || (c >= ZERO && c <= NINE) ? numberEnd(b, i) : c === 0x74 ? literalEnd(b, i, TRUE) : c === 0x66 ? literalEnd(b, i, FALSE) : c === 0x6e ? literalEnd(b, i, NULL) : -1;
-        if (end < 0) return undefined;
-      }
-      i = end;
-      // The comma, usually right after the value.
-      if (b[i] === COMMA) {
-        i++;
-        want = stack[depth] === 1 ? KEY : VALUE;
-      } else {
-        want = COMMA_OR_CLOSE;
-      }
-      continue;
+      return -1;
     }
-    // A close: '}' or ']' matching the innermost container.
-    if ((c === CLOSE_OBJ ? 1 : 2) !== stack[depth]) return undefined;
-    if (inItems && depth <= 3) {
-      if (depth === 3) {
-        if (elemId === undefined) return undefined;
-        ranges.push(elemStart, i + 1);
-        ids.push(elemId);
-      } else {
-        inItems = false;
-      }
-    }
-    depth--;
-    i++;
-    if (depth === 0) {
-      // The end of the top-level object: only whitespace may follow.
-      if (!onlyWhitespaceFrom(b, i) || !itemsSeen) return undefined;
-      return { ranges, ids };
-    }
-    want = COMMA_OR_CLOSE;
   }
-  return undefined; // the body ended inside the top-level value
 }
 
-/** Skips spaces and tabs (a line break stops it: see the line-break rule above). */
-function skipSpace(b: Uint8Array, i: number): number {
-  while (b[i] === SPACE || b[i] === TAB) i++;
-  return i;
-}
-
-function onlyWhitespaceFrom(b: Uint8Array, i: number): boolean {
-  for (; i < b.length; i++) {
-    const c = b[i];
-    if (c !== SPACE && c !== TAB && c !== LF && c !== CR) return false;
+/** A key and its colon at i; the index of the value after them, or -1. */
+function key(b: Uint8Array, i: number, n: number, lines: boolean): number {
+  if (b[i] !== QUOTE) return -1;
+  i = stringEnd(b, i, n);
+  if (i < 0) return -1;
+  if (b[i] !== COLON) {
+    i = ws(b, i, n, lines);
+    if (i < 0 || b[i] !== COLON) return -1;
   }
-  return true;
+  return ws(b, i + 1, n, lines);
 }
 
 /** The index just past the closing quote of the string starting at `start`, or -1 if malformed. */
-function stringEnd(b: Uint8Array, start: number): number {
-  const n = b.length;
+function stringEnd(b: Uint8Array, start: number, n: number): number {
   let i = start + 1;
   for (;;) {
     while (i < n) {
       const d = b[i]!;
-      // Plain: a space, '!', or anything above the quote but the backslash (UTF-8 bytes included).
       if (d > QUOTE ? d === BACKSLASH : d < SPACE || d === QUOTE) break;
       i++;
     }
     if (i >= n) return -1;
     const c = b[i]!;
     if (c === QUOTE) return i + 1;
-    if (c !== BACKSLASH) return -1; // control characters must be escaped
+    if (c !== BACKSLASH) return -1;
     const e = b[i + 1];
     if (e !== undefined && SIMPLE_ESCAPE[e]) {
       i += 2;
     } else if (e === 0x75 && i + 5 < n && HEX[b[i + 2]!] && HEX[b[i + 3]!] && HEX[b[i + 4]!] && HEX[b[i + 5]!]) {
-      i += 6; // \uXXXX
+      i += 6;
     } else {
       return -1;
     }
@@ -237,6 +287,8 @@ function decodeString(b: Buffer, start: number, end: number): string {
   for (let i = start + 1; i < end - 1; i++) if (b[i] === BACKSLASH) return JSON.parse(b.toString('utf8', start, end)) as string;
   return b.toString('utf8', start + 1, end - 1);
 }
+
+const isDigit = (c: number | undefined): boolean => c !== undefined && c >= ZERO && c <= NINE;
 
 /** The index just past a JSON number starting at `start`, or -1 if malformed. */
 function numberEnd(b: Uint8Array, start: number): number {

@@ -70,7 +70,7 @@ describe('scanItems accepts what it should', () => {
   });
 
   it('spaces and tabs between tokens, and line breaks outside the elements', () => {
-    const body = ' {\n "items" : [ \n{ "supplierId" :\t"a" , "n" : [ 1 , -2.5e+3 , true , false , null ] } ,\r\n{"supplierId":"b"}\n] ,\n"page": {} }\n';
+    const body = ' {\n "items"\r\n : [ \n{ "supplierId" :\t"a" , "n" : [ 1 , -2.5e+3 , true , false , null ] } ,\r\n{"supplierId":"b"}\n] ,\n"page": {\n "next"\n:\n[ 2 ,\n{} ]\n} }\n';
     expect(checkSound(Buffer.from(body))!.ids).toEqual(['a', 'b']);
   });
 
