@@ -15,11 +15,18 @@ import { z } from 'zod';
 
 // ---------------------------------------------------------------- primitives
 
+/**
+ * A schema built the first time it is used. Building all of the contract's
+ * schemas took ~10 ms of every networked command's start-up, and most commands
+ * use two or three of them. (Schemas that others .extend() stay built at load.)
+ */
+const lazy = <T extends z.ZodType>(build: () => T) => z.lazy(build);
+
 /** Optional in responses: may be absent or null. */
 const opt = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
-export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a calendar date YYYY-MM-DD');
-export const Timestamp = z.string();
+export const IsoDate = lazy(() => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a calendar date YYYY-MM-DD'));
+export const Timestamp = lazy(() => z.string());
 
 // ---------------------------------------------------------------- pagination
 
@@ -29,11 +36,11 @@ export const PageQuery = z.object({
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
-export const Pagination = z.looseObject({
+export const Pagination = lazy(() => z.looseObject({
   pageSize: z.number().int(),
   /** The spec does not say what the last page carries: absent, null, 0, the same page or past the end all occur. */
   nextPage: opt(z.number()),
-});
+}));
 export type Pagination = z.infer<typeof Pagination>;
 
 const listOf = <T extends z.ZodType>(item: T) => z.looseObject({ items: z.array(item), pagination: Pagination });
@@ -41,11 +48,11 @@ const itemOf = <T extends z.ZodType>(item: T) => z.looseObject({ item });
 
 // ---------------------------------------------------------------- suppliers
 
-export const Contact = z.object({
+export const Contact = lazy(() => z.object({
   email: z.email('expected an email address').optional(),
   firstName: z.string().max(255).optional(),
   lastName: z.string().max(255).optional(),
-});
+}));
 export type Contact = z.infer<typeof Contact>;
 
 export const SupplierCreateRequest = z.strictObject({
@@ -78,19 +85,19 @@ export function isCheckedSupplierBody(body: unknown): body is SupplierCreateRequ
   return typeof body === 'object' && body !== null && checkedSupplierBodies.has(body);
 }
 
-export const SupplierCreateResponse = z.looseObject({
+export const SupplierCreateResponse = lazy(() => z.looseObject({
   id: z.string(),
   name: z.string(),
   countryIso3Code: z.string().nullable(),
   website: z.string().nullable(),
   status: z.string(),
   customerSupplierId: z.string().nullable(),
-});
+}));
 export type SupplierCreateResponse = z.infer<typeof SupplierCreateResponse>;
 
-export const CustomField = z.looseObject({ fieldLabel: z.string(), fieldValue: z.string() });
+export const CustomField = lazy(() => z.looseObject({ fieldLabel: z.string(), fieldValue: z.string() }));
 
-export const SupplierDetail = z.looseObject({
+export const SupplierDetail = lazy(() => z.looseObject({
   id: z.string(),
   name: z.string(),
   countryIso3Code: opt(z.string()),
@@ -98,27 +105,27 @@ export const SupplierDetail = z.looseObject({
   customFields: opt(z.array(CustomField)),
   averageScore: opt(z.number()),
   publicSupplierProfileUrl: opt(z.string()),
-});
+}));
 export type SupplierDetail = z.infer<typeof SupplierDetail>;
-export const SupplierDetailResponse = itemOf(SupplierDetail);
+export const SupplierDetailResponse = lazy(() => itemOf(SupplierDetail));
 
 // ---------------------------------------------------------------- scorecards
 
-export const PolicyParameterRef = z.looseObject({
+export const PolicyParameterRef = lazy(() => z.looseObject({
   id: z.string(),
   name: opt(z.string()),
   policyCategoryName: opt(z.string()),
-});
+}));
 
-export const ScorecardItem = z.looseObject({
+export const ScorecardItem = lazy(() => z.looseObject({
   /** policy_parameter_item is the value that occurs; others are not shown, so any string is accepted. */
   type: z.string(),
   policyParameter: opt(PolicyParameterRef),
   weight: opt(z.number()),
-});
+}));
 export type ScorecardItem = z.infer<typeof ScorecardItem>;
 
-export const Scorecard = z.looseObject({
+export const Scorecard = lazy(() => z.looseObject({
   id: z.string(),
   name: z.string(),
   groupName: opt(z.string()),
@@ -128,17 +135,17 @@ export const Scorecard = z.looseObject({
   score: opt(z.number()),
   weight: opt(z.number()),
   items: opt(z.array(ScorecardItem)),
-});
+}));
 export type Scorecard = z.infer<typeof Scorecard>;
-export const ScorecardList = listOf(Scorecard);
-export const ScorecardResponse = itemOf(Scorecard);
+export const ScorecardList = lazy(() => listOf(Scorecard));
+export const ScorecardResponse = lazy(() => itemOf(Scorecard));
 /** The spec hides the names of the two numeric parameters; we use page/perPage like every other list. */
-export const ScorecardQuery = PageQuery.extend({ supplierId: z.string().min(1).optional() });
+export const ScorecardQuery = lazy(() => PageQuery.extend({ supplierId: z.string().min(1).optional() }));
 export type ScorecardQuery = z.infer<typeof ScorecardQuery>;
 
 // ---------------------------------------------------------------- emissions
 
-export const EmissionReport = z.looseObject({
+export const EmissionReport = lazy(() => z.looseObject({
   id: z.string(),
   scope: opt(z.string()),
   fromDate: opt(Timestamp),
@@ -148,25 +155,25 @@ export const EmissionReport = z.looseObject({
   dataType: opt(z.string()),
   value: opt(z.number()),
   unit: opt(z.string()),
-});
+}));
 export type EmissionReport = z.infer<typeof EmissionReport>;
 /** No pagination object on this list. */
-export const EmissionReportList = z.looseObject({ items: z.array(EmissionReport) });
+export const EmissionReportList = lazy(() => z.looseObject({ items: z.array(EmissionReport) }));
 
 // ---------------------------------------------------------------- score calculation
 
-export const ScoreValue = z.looseObject({ value: z.number().nullable() });
+export const ScoreValue = lazy(() => z.looseObject({ value: z.number().nullable() }));
 export type ScoreValue = z.infer<typeof ScoreValue>;
 
-export const ScoreCalculationRequest = z.strictObject({
+export const ScoreCalculationRequest = lazy(() => z.strictObject({
   supplierIds: z.array(z.string().min(1)).min(1, 'supplierIds needs at least 1 id').max(100, 'supplierIds takes at most 100 ids'),
   policyParameterIds: z.array(z.string().min(1)).optional(),
   dataSourceIds: z.array(z.string().min(1)).optional(),
   includeZeroValues: z.boolean().optional(),
-});
+}));
 export type ScoreCalculationRequest = z.infer<typeof ScoreCalculationRequest>;
 
-export const ScoreDataEntry = z.looseObject({
+export const ScoreDataEntry = lazy(() => z.looseObject({
   id: z.string(),
   supplierId: z.string(),
   dataSourceId: z.string(),
@@ -174,36 +181,36 @@ export const ScoreDataEntry = z.looseObject({
   isClaim: z.boolean(),
   expiryDate: opt(IsoDate),
   issueDate: opt(IsoDate),
-});
+}));
 export type ScoreDataEntry = z.infer<typeof ScoreDataEntry>;
 
-export const RiskIndicator = z.looseObject({
+export const RiskIndicator = lazy(() => z.looseObject({
   riskLevel: z.string(),
   name: z.string(),
   website: opt(z.string()),
   description: opt(z.string()),
-});
-export const RiskEntry = z.looseObject({
+}));
+export const RiskEntry = lazy(() => z.looseObject({
   riskDataSourceId: z.string(),
   year: z.number().int(),
   riskIndicators: z.array(RiskIndicator),
-});
-export const Risk = z.looseObject({
+}));
+export const Risk = lazy(() => z.looseObject({
   riskLevel: opt(z.string()),
   riskEntries: z.array(RiskEntry),
-});
+}));
 export type Risk = z.infer<typeof Risk>;
-export const ScoreContext = z.looseObject({ type: z.string(), name: z.string(), code: z.string() });
+export const ScoreContext = lazy(() => z.looseObject({ type: z.string(), name: z.string(), code: z.string() }));
 export type ScoreContext = z.infer<typeof ScoreContext>;
 
-export const DataSourceScore = z.looseObject({
+export const DataSourceScore = lazy(() => z.looseObject({
   dataSourceId: z.string(),
   score: ScoreValue,
   dataPoints: z.looseObject({ dataEntries: z.array(ScoreDataEntry) }),
-});
+}));
 export type DataSourceScore = z.infer<typeof DataSourceScore>;
 
-export const PolicyParameterScore = z.looseObject({
+export const PolicyParameterScore = lazy(() => z.looseObject({
   policyParameterId: z.string(),
   score: ScoreValue,
   dataPoints: z.looseObject({
@@ -211,10 +218,10 @@ export const PolicyParameterScore = z.looseObject({
     risk: opt(Risk),
     contexts: opt(z.array(ScoreContext)),
   }),
-});
+}));
 export type PolicyParameterScore = z.infer<typeof PolicyParameterScore>;
 
-export const ScoreResult = z.looseObject({
+export const ScoreResult = lazy(() => z.looseObject({
   supplierId: z.string(),
   score: z.looseObject({
     value: z.number().nullable(),
@@ -223,20 +230,20 @@ export const ScoreResult = z.looseObject({
   }),
   dataSourceScores: z.array(DataSourceScore),
   policyParameterScores: z.array(PolicyParameterScore),
-});
+}));
 export type ScoreResult = z.infer<typeof ScoreResult>;
-export const ScoreCalculationResponse = z.looseObject({ items: z.array(ScoreResult) });
+export const ScoreCalculationResponse = lazy(() => z.looseObject({ items: z.array(ScoreResult) }));
 export type ScoreCalculationResponse = z.infer<typeof ScoreCalculationResponse>;
 
 // ---------------------------------------------------------------- data entries and news
 
-export const Article = z.looseObject({
+export const Article = lazy(() => z.looseObject({
   id: z.string(),
   url: opt(z.string()),
   title: opt(z.string()),
   summary: opt(z.string()),
   publishedAt: opt(z.string()),
-});
+}));
 export type Article = z.infer<typeof Article>;
 
 export const NewsEventBody = z.looseObject({
@@ -244,13 +251,13 @@ export const NewsEventBody = z.looseObject({
   summary: opt(z.string()),
   articles: z.array(Article),
 });
-export const NewsEvent = NewsEventBody.extend({ id: z.string() });
+export const NewsEvent = lazy(() => NewsEventBody.extend({ id: z.string() }));
 export type NewsEvent = z.infer<typeof NewsEvent>;
-export const NewsEventList = listOf(NewsEvent);
-export const NewsEventQuery = PageQuery.extend({ dataEntryId: z.string().min(1).optional() });
+export const NewsEventList = lazy(() => listOf(NewsEvent));
+export const NewsEventQuery = lazy(() => PageQuery.extend({ dataEntryId: z.string().min(1).optional() }));
 export type NewsEventQuery = z.infer<typeof NewsEventQuery>;
 
-export const DataEntry = z.looseObject({
+export const DataEntry = lazy(() => z.looseObject({
   /** news_event is the only allowed value. */
   type: z.literal('news_event'),
   id: z.string(),
@@ -260,41 +267,41 @@ export const DataEntry = z.looseObject({
     z.looseObject({ policyParameter: z.looseObject({ id: z.string() }), score: z.number() }),
   ),
   newsEvent: NewsEventBody,
-});
+}));
 export type DataEntry = z.infer<typeof DataEntry>;
 
 // ---------------------------------------------------------------- reference data
 
-export const DataSource = z.looseObject({
+export const DataSource = lazy(() => z.looseObject({
   id: z.string(),
   name: z.string(),
   vendorName: opt(z.string()),
   dataSourceType: opt(z.string()),
   logoUrl: opt(z.string()),
   website: opt(z.string()),
-});
+}));
 export type DataSource = z.infer<typeof DataSource>;
-export const DataSourceList = listOf(DataSource);
+export const DataSourceList = lazy(() => listOf(DataSource));
 
-export const Country = z.looseObject({
+export const Country = lazy(() => z.looseObject({
   iso3Code: z.string(),
   iso2Code: opt(z.string()),
   commonName: opt(z.string()),
   officialName: opt(z.string()),
   regionName: opt(z.string()),
-});
+}));
 export type Country = z.infer<typeof Country>;
-export const CountryList = listOf(Country);
+export const CountryList = lazy(() => listOf(Country));
 
-export const StandardIndustry = z.looseObject({
+export const StandardIndustry = lazy(() => z.looseObject({
   code: z.string(),
   name: z.string(),
   hierarchyLevel: opt(z.string()),
   parentIndustryCode: opt(z.string()),
-});
+}));
 export type StandardIndustry = z.infer<typeof StandardIndustry>;
-export const StandardIndustryList = listOf(StandardIndustry);
-export const StandardIndustryQuery = PageQuery.extend({ subIndustriesOnly: z.enum(['true', 'false']).optional() });
+export const StandardIndustryList = lazy(() => listOf(StandardIndustry));
+export const StandardIndustryQuery = lazy(() => PageQuery.extend({ subIndustriesOnly: z.enum(['true', 'false']).optional() }));
 export type StandardIndustryQuery = z.infer<typeof StandardIndustryQuery>;
 
 /**
@@ -304,17 +311,17 @@ export type StandardIndustryQuery = z.infer<typeof StandardIndustryQuery>;
  * optional and passed through. A bare array or { items } without pagination is
  * also accepted by the client.
  */
-export const Category = z.looseObject({ id: z.string(), name: opt(z.string()) });
+export const Category = lazy(() => z.looseObject({ id: z.string(), name: opt(z.string()) }));
 export type Category = z.infer<typeof Category>;
-export const CategoryList = z.looseObject({ items: z.array(Category), pagination: opt(Pagination) });
+export const CategoryList = lazy(() => z.looseObject({ items: z.array(Category), pagination: opt(Pagination) }));
 
 // ---------------------------------------------------------------- errors
 
 /** The shape our emulator sends. The client accepts message, error, errors[] or plain text from the real service. */
-export const ErrorBody = z.looseObject({
+export const ErrorBody = lazy(() => z.looseObject({
   error: z.looseObject({ code: z.string(), message: z.string(), field: z.string().optional() }),
   message: z.string(),
-});
+}));
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Turns a zod error into one line naming the first failing path, e.g. "contacts[0].email: expected an email address". */

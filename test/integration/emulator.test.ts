@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
   CategoryList,
+  Country,
   CountryList,
   DataEntry,
   DataSourceList,
@@ -310,7 +311,7 @@ describe('every endpoint answers with the contract shape', () => {
     expect(first.items).toHaveLength(100);
     const { items } = await walk(emu, '/v1/countries', 100);
     expect(items).toHaveLength(250);
-    for (const c of items) CountryList.shape.items.element.parse(c);
+    for (const c of items) Country.parse(c);
     const codes = items.map((c) => c.iso3Code);
     expect(codes).toEqual([...codes].sort());
     expect(items.find((c) => c.iso3Code === 'DEU')).toEqual({

@@ -118,7 +118,7 @@ describe('renderItem', () => {
     expect(s.text().trimEnd().split('\n')).toEqual(['ID     a1', 'NAME   Alpha', 'SCORE  1.5']);
   });
   it('every curated column path names a field of its resource in the contract', () => {
-    const schemas: Record<keyof typeof columns, z.ZodObject> = {
+    const schemas: Record<keyof typeof columns, z.ZodType> = {
       supplierCreated: contract.SupplierCreateResponse,
       supplier: contract.SupplierDetail,
       supplierDetail: contract.SupplierDetail,
@@ -139,7 +139,7 @@ describe('renderItem', () => {
         // Walk the path through the schema: object keys, and .length on arrays.
         let schema: z.ZodType = schemas[name];
         for (const part of col.path.split('.')) {
-          while (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) schema = schema.unwrap() as z.ZodType;
+          while (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodLazy) schema = schema.unwrap() as z.ZodType;
           if (schema instanceof z.ZodArray && part === 'length') break;
           expect(schema instanceof z.ZodObject, `${name}: ${col.path}`).toBe(true);
           const next = (schema as z.ZodObject).shape[part] as z.ZodType | undefined;
