@@ -18,6 +18,7 @@ export async function run(): Promise<void> {
       stderrIsTTY: !!process.stderr.isTTY,
       stdinIsTTY: !!process.stdin.isTTY,
       columns: out.columns,
+      exitsAfter: true,
     },
     process.env,
   );

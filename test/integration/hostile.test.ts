@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, baseEnv, runSrs } from './harness.js';
 
-type Handler = (req: IncomingMessage, res: ServerResponse, count: number) => void;
+type Handler = (req: IncomingMessage, res: ServerResponse, count: number, body: string) => void;
 
 const KEY = 'hostile-test-key-0123456789-SECRET';
 let server: Server;
@@ -41,8 +41,9 @@ beforeAll(async () => {
     counts.set(name, n);
     const h = routes.get(name);
     if (!h) return json(res, 404, { message: 'no scenario' });
-    req.resume();
-    req.on('end', () => h(req, res, n));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => h(req, res, n, Buffer.concat(chunks).toString('utf8')));
   });
   server.on('connection', (s) => {
     sockets.add(s);
@@ -285,6 +286,20 @@ describe('score calc -o json|ndjson passes results through only when the body is
       expect(r.stdout).toBe('');
     });
   }
+
+  it('a failed batch ends the run at once: srs does not wait for the batches still in flight', async () => {
+    // The batch holding the bad id fails; every other batch is never answered while srs runs.
+    const held: ServerResponse[] = [];
+    scenario('scorefailfast', (_q, res, _n, body) => (body.includes('"bad-id"') ? json(res, 400, { message: 'unknown supplier id bad-id' }) : held.push(res)));
+    const ids = ['bad-id', ...Array.from({ length: 250 }, (_, k) => `01${String(k).padStart(24, '0')}`)];
+    const r = await srs('scorefailfast', ['score', 'calc', ...ids, '-o', 'json', '--retries', '0']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(oneLine(r.stderr)).toHaveLength(1);
+    expect(r.stderr).toMatch(/HTTP 400: unknown supplier id bad-id/);
+    // srs has exited, and the other batches are still unanswered (with a 30 s request timeout, waiting for them would time this test out).
+    expect(held.length).toBeGreaterThan(0);
+    for (const res of held) json(res, 200, { items: [] });
+  });
 
   it('fields inside a result are printed as sent by -o json, and checked by the views that read them', async () => {
     scenario('scorewrongtype', (_q, res) => json(res, 200, { items: [{ ...result(A, 1), score: 'high' }] }));
