@@ -116,7 +116,9 @@ export function scanItems(b: Buffer): RawItems | undefined {
           let id: string | undefined;
           i = ws(b, i + 1, n, false);
           if (i < 0) return undefined;
-          if (b[i] !== CLOSE_OBJ) {
+          if (b[i] === CLOSE_OBJ) {
+            i++;
+          } else {
             for (;;) {
               if (b[i] !== QUOTE) return undefined;
               const kEnd = stringEnd(b, i, n);
@@ -136,30 +138,24 @@ export function scanItems(b: Buffer): RawItems | undefined {
                 i = valueEnd(b, i, n, 3, false);
                 if (i < 0) return undefined;
               }
-              i = ws(b, i, n, false);
-              if (i < 0) return undefined;
-              if (b[i] === COMMA) {
-                i = ws(b, i + 1, n, false);
-                if (i < 0) return undefined;
+              if (more(b, i, n, false, CLOSE_OBJ)) {
+                i = pos;
                 continue;
               }
-              if (b[i] !== CLOSE_OBJ) return undefined;
+              if (pos < 0) return undefined;
+              i = pos;
               break;
             }
           }
-          i++;
           if (id === undefined) return undefined;
           ranges.push(start, i);
           ids.push(id);
-          i = ws(b, i, n, true);
-          if (i < 0) return undefined;
-          if (b[i] === COMMA) {
-            i = ws(b, i + 1, n, true);
-            if (i < 0) return undefined;
+          if (more(b, i, n, true, CLOSE_ARR)) {
+            i = pos;
             continue;
           }
-          if (b[i] !== CLOSE_ARR) return undefined;
-          i++;
+          if (pos < 0) return undefined;
+          i = pos;
           break;
         }
       }
@@ -167,17 +163,32 @@ export function scanItems(b: Buffer): RawItems | undefined {
       i = valueEnd(b, i, n, 1, true);
       if (i < 0) return undefined;
     }
-    i = ws(b, i, n, true);
-    if (i < 0) return undefined;
-    if (b[i] === COMMA) {
-      i = ws(b, i + 1, n, true);
-      if (i < 0) return undefined;
+    if (more(b, i, n, true, CLOSE_OBJ)) {
+      i = pos;
       continue;
     }
-    if (b[i] !== CLOSE_OBJ) return undefined;
-    i = ws(b, i + 1, n, true);
+    if (pos < 0) return undefined;
+    i = ws(b, pos, n, true);
     return i === n && itemsSeen ? { ranges, ids } : undefined;
   }
+}
+
+/** Where `more` leaves off: see there. */
+let pos = 0;
+
+/**
+ * After a member or element ending at i: true when a comma follows, with `pos`
+ * at the next one; false when `close` follows, with `pos` just past it, or with
+ * `pos` -1 when anything else does.
+ */
+function more(b: Uint8Array, i: number, n: number, lines: boolean, close: number): boolean {
+  i = ws(b, i, n, lines);
+  if (i >= 0 && b[i] === COMMA) {
+    pos = ws(b, i + 1, n, lines);
+    return pos >= 0;
+  }
+  pos = i >= 0 && b[i] === close ? i + 1 : -1;
+  return false;
 }
 
 /**
