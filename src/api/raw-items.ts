@@ -93,14 +93,10 @@ export function scanItems(b: Buffer): RawItems | undefined {
   if (b[i] === CLOSE_OBJ) return undefined; // {} has no items
   for (;;) {
     // A top-level key.
-    if (b[i] !== QUOTE) return undefined;
-    const keyEnd = stringEnd(b, i, n);
-    if (keyEnd < 0) return undefined;
-    const isItems = equalsAt(b, i, keyEnd, ITEMS);
-    i = ws(b, keyEnd, n, true);
-    if (i < 0 || b[i] !== COLON) return undefined;
-    i = ws(b, i + 1, n, true);
+    const keyStart = i;
+    i = key(b, i, n, true);
     if (i < 0) return undefined;
+    const isItems = equalsAt(b, keyStart, keyEnd, ITEMS);
     if (isItems) {
       if (itemsSeen || b[i] !== OPEN_ARR) return undefined;
       itemsSeen = true;
@@ -120,14 +116,10 @@ export function scanItems(b: Buffer): RawItems | undefined {
             i++;
           } else {
             for (;;) {
-              if (b[i] !== QUOTE) return undefined;
-              const kEnd = stringEnd(b, i, n);
-              if (kEnd < 0) return undefined;
-              const isId = equalsAt(b, i, kEnd, SUPPLIER_ID);
-              i = ws(b, kEnd, n, false);
-              if (i < 0 || b[i] !== COLON) return undefined;
-              i = ws(b, i + 1, n, false);
+              const keyStart = i;
+              i = key(b, i, n, false);
               if (i < 0) return undefined;
+              const isId = equalsAt(b, keyStart, keyEnd, SUPPLIER_ID);
               if (isId && b[i] === QUOTE) {
                 const vEnd = stringEnd(b, i, n);
                 if (vEnd < 0) return undefined;
@@ -258,10 +250,13 @@ function valueEnd(b: Uint8Array, i: number, n: number, outer: number, lines: boo
   }
 }
 
-/** A key and its colon at i; the index of the value after them, or -1. */
+/** Just past the closing quote of the last key `key` read. */
+let keyEnd = 0;
+
+/** A key and its colon at i; the index of the value after them (and the key's end in `keyEnd`), or -1. */
 function key(b: Uint8Array, i: number, n: number, lines: boolean): number {
   if (b[i] !== QUOTE) return -1;
-  i = stringEnd(b, i, n);
+  i = keyEnd = stringEnd(b, i, n);
   if (i < 0) return -1;
   if (b[i] !== COLON) {
     i = ws(b, i, n, lines);
