@@ -14,9 +14,9 @@
  * reports the problem or handles the case.
  *
  * The grammar is walked by control flow rather than a table of states: the
- * top-level object, the items array and each element's keys are read by
- * scanItems itself, and every other value (most of the bytes) by valueEnd's
- * two tight loops, a value and then the commas and closes after it.
+ * top-level object by scanItems, the items array by itemsEnd, each element's
+ * members by elementEnd, and every other value (most of the bytes) by
+ * valueEnd's two tight loops, a value and then the commas and closes after it.
  */
 import { isUtf8 } from 'node:buffer';
 
@@ -83,86 +83,82 @@ function ws(b: Uint8Array, i: number, n: number, lines: boolean): number {
 export function scanItems(b: Buffer): RawItems | undefined {
   if (!isUtf8(b)) return undefined;
   const n = b.length;
-  const ranges: number[] = [];
-  const ids: string[] = [];
+  const out: RawItems = { ranges: [], ids: [] };
   let itemsSeen = false;
   let i = ws(b, 0, n, true);
   if (i < 0 || b[i] !== OPEN_OBJ) return undefined;
   i = ws(b, i + 1, n, true);
-  if (i < 0) return undefined;
-  if (b[i] === CLOSE_OBJ) return undefined; // {} has no items
+  if (i < 0 || b[i] === CLOSE_OBJ) return undefined; // {} has no items
   for (;;) {
-    // A top-level key.
+    // A member of the top-level object.
     const keyStart = i;
     i = key(b, i, n, true);
     if (i < 0) return undefined;
-    const isItems = equalsAt(b, keyStart, keyEnd, ITEMS);
-    if (isItems) {
-      if (itemsSeen || b[i] !== OPEN_ARR) return undefined;
+    if (equalsAt(b, keyStart, keyEnd, ITEMS)) {
+      if (itemsSeen) return undefined;
       itemsSeen = true;
-      i = ws(b, i + 1, n, true);
-      if (i < 0) return undefined;
-      if (b[i] === CLOSE_ARR) {
-        i++;
-      } else {
-        for (;;) {
-          // An element: an object on one line.
-          if (b[i] !== OPEN_OBJ) return undefined;
-          const start = i;
-          let id: string | undefined;
-          i = ws(b, i + 1, n, false);
-          if (i < 0) return undefined;
-          if (b[i] === CLOSE_OBJ) {
-            i++;
-          } else {
-            for (;;) {
-              const keyStart = i;
-              i = key(b, i, n, false);
-              if (i < 0) return undefined;
-              const isId = equalsAt(b, keyStart, keyEnd, SUPPLIER_ID);
-              if (isId && b[i] === QUOTE) {
-                const vEnd = stringEnd(b, i, n);
-                if (vEnd < 0) return undefined;
-                id = decodeString(b, i, vEnd);
-                i = vEnd;
-              } else {
-                if (isId) id = undefined; // a supplierId that is not a string
-                i = valueEnd(b, i, n, 3, false);
-                if (i < 0) return undefined;
-              }
-              if (more(b, i, n, false, CLOSE_OBJ)) {
-                i = pos;
-                continue;
-              }
-              if (pos < 0) return undefined;
-              i = pos;
-              break;
-            }
-          }
-          if (id === undefined) return undefined;
-          ranges.push(start, i);
-          ids.push(id);
-          if (more(b, i, n, true, CLOSE_ARR)) {
-            i = pos;
-            continue;
-          }
-          if (pos < 0) return undefined;
-          i = pos;
-          break;
-        }
-      }
+      i = itemsEnd(b, i, n, out);
     } else {
       i = valueEnd(b, i, n, 1, true);
-      if (i < 0) return undefined;
     }
-    if (more(b, i, n, true, CLOSE_OBJ)) {
-      i = pos;
-      continue;
-    }
-    if (pos < 0) return undefined;
-    i = ws(b, pos, n, true);
-    return i === n && itemsSeen ? { ranges, ids } : undefined;
+    if (i < 0) return undefined;
+    if (!more(b, i, n, true, CLOSE_OBJ)) break;
+    i = pos;
   }
+  // Past the top-level object only whitespace may follow.
+  return pos >= 0 && ws(b, pos, n, true) === n && itemsSeen ? out : undefined;
+}
+
+/** The items array at i: each element's range and supplierId go to `out`. The index past the array, or -1. */
+function itemsEnd(b: Buffer, i: number, n: number, out: RawItems): number {
+  if (b[i] !== OPEN_ARR) return -1;
+  i = ws(b, i + 1, n, true);
+  if (i < 0) return -1;
+  if (b[i] === CLOSE_ARR) return i + 1;
+  for (;;) {
+    i = elementEnd(b, i, n, out);
+    if (i < 0) return -1;
+    if (!more(b, i, n, true, CLOSE_ARR)) return pos;
+    i = pos;
+  }
+}
+
+/**
+ * An element at i: an object on one line with a string supplierId (the last
+ * one, as JSON.parse keeps). Its range and supplierId go to `out`; the index
+ * past it, or -1.
+ */
+function elementEnd(b: Buffer, i: number, n: number, out: RawItems): number {
+  const start = i;
+  if (b[i] !== OPEN_OBJ) return -1;
+  i = ws(b, i + 1, n, false);
+  if (i < 0 || b[i] === CLOSE_OBJ) return -1; // {} has no supplierId
+  let id: string | undefined;
+  for (;;) {
+    const keyStart = i;
+    i = key(b, i, n, false);
+    if (i < 0) return -1;
+    if (equalsAt(b, keyStart, keyEnd, SUPPLIER_ID)) {
+      if (b[i] === QUOTE) {
+        const end = stringEnd(b, i, n);
+        if (end < 0) return -1;
+        id = decodeString(b, i, end);
+        i = end;
+      } else {
+        id = undefined; // a supplierId that is not a string
+        i = valueEnd(b, i, n, 3, false);
+      }
+    } else {
+      i = valueEnd(b, i, n, 3, false);
+    }
+    if (i < 0) return -1;
+    if (!more(b, i, n, false, CLOSE_OBJ)) break;
+    i = pos;
+  }
+  if (pos < 0 || id === undefined) return -1;
+  out.ranges.push(start, pos);
+  out.ids.push(id);
+  return pos;
 }
 
 /** Where `more` leaves off: see there. */
