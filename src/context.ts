@@ -7,7 +7,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { Chalk, type ChalkInstance } from 'chalk';
 import type { ApiClient } from './api/client.js';
 import type { ConfigStore } from './config/store.js';
 import { resolveSettings, type Settings } from './config/resolve.js';
@@ -63,6 +62,15 @@ export function dataDir(env: Env): string {
   return join(base, 'srs');
 }
 
+/** The styles srs uses (a chalk instance has them all). */
+export interface Paint {
+  bold(text: string): string;
+  red(text: string): string;
+  yellow(text: string): string;
+}
+
+const PLAIN: Paint = { bold: (t) => t, red: (t) => t, yellow: (t) => t };
+
 export class Context {
   readonly io: IO;
   readonly env: Env;
@@ -77,11 +85,13 @@ export class Context {
   readonly sandbox: boolean;
   readonly sink: Sink;
   /**
-   * chalk for stdout and stderr, at level 0 unless colour is allowed there. chalk
-   * does not look at NO_COLOR itself, so the level is decided here, not by chalk.
+   * The styles for stdout and stderr: chalk's where colour is allowed (loaded by
+   * prepare(), so runs without colour, such as scripts, never load it), plain
+   * text elsewhere. chalk does not look at NO_COLOR itself, so that is decided
+   * here, not by chalk.
    */
-  readonly paint: ChalkInstance;
-  readonly paintErr: ChalkInstance;
+  paint: Paint = PLAIN;
+  paintErr: Paint = PLAIN;
   #cleanups: Array<() => Promise<void> | void> = [];
   #client: Promise<ApiClient> | undefined;
   #store: ConfigStore | undefined;
@@ -97,8 +107,6 @@ export class Context {
     const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
     this.color = io.stdoutIsTTY && globals.color !== false && !noColor;
     this.stderrColor = io.stderrIsTTY && globals.color !== false && !noColor;
-    this.paint = new Chalk({ level: this.color ? 1 : 0 });
-    this.paintErr = new Chalk({ level: this.stderrColor ? 1 : 0 });
     this.debugEnabled = !!globals.debug || truthy(env.SRS_DEBUG);
     this.sandbox = !!globals.sandbox || truthy(env.SRS_SANDBOX);
     const fmt = globals.output ?? env.SRS_OUTPUT;
@@ -115,8 +123,13 @@ export class Context {
     };
   }
 
-  /** Async set-up before a command runs: compiles --query (a usage error before anything is sent). */
+  /** Async set-up before a command runs: loads chalk when there is colour, compiles --query (a usage error before anything is sent). */
   async prepare(): Promise<void> {
+    if (this.color || this.stderrColor) {
+      const { Chalk } = await import('chalk');
+      if (this.color) this.paint = new Chalk({ level: 1 });
+      if (this.stderrColor) this.paintErr = new Chalk({ level: 1 });
+    }
     const expr = this.globals.query;
     if (expr === undefined) return;
     const { compile, TreeInterpreter } = await import('@jmespath-community/jmespath');
