@@ -4,7 +4,7 @@
  * after. Lists come as single pages (list*Page) and as async iterators over every
  * page (list*), built on src/api/paginate.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import {
   Category,

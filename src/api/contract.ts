@@ -11,7 +11,7 @@
  * - Where the spec says required-ness is "not shown", identity fields (id, code,
  *   iso3Code, name) are required and the rest are optional and may be null.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // ---------------------------------------------------------------- primitives
 

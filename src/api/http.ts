@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 // The Agent and the error classes only: see ./undici-parts.d.ts.
 import Agent from 'undici/lib/dispatcher/agent.js';
 import { RequestAbortedError } from 'undici/lib/core/errors.js';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ApiError, AuthError, BadResponseError, NetworkError, UsageError } from '../errors.js';
 import { describeZodError } from './contract.js';
 import { parseRetryAfter, RetryPolicy, type RetryOptions } from './retry.js';

@@ -5,7 +5,7 @@
  * plus GET /v1/categories. The emulator serves it at GET /openapi.json (no key
  * needed). Pure: builds the same document on every call.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   CategoryList,
   CountryList,

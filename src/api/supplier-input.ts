@@ -16,7 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SupplierCreateRequest } from './contract.js';
 
 interface CountryCodes {

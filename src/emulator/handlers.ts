@@ -6,7 +6,7 @@
  *
  * List ordering: see store.ts (by id; countries by iso3Code; industries by code).
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import {
   describeZodError,
   formatPath,

@@ -24,7 +24,7 @@
  * main-thread time and nothing is done per request beyond marking dirty.
  */
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeZodError } from '../api/contract.js';
 import type { SupplierRec } from './records.js';
 import { writeFileAtomic } from '../util/fs.js';

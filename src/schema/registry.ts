@@ -6,7 +6,7 @@
  * (and types, to keep the command-output schemas in step with the code that
  * produces them).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   Category,
   Country,

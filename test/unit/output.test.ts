@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { z } from 'zod';
+import * as z from 'zod';
 import * as contract from '../../src/api/contract.js';
 import { columns, type Column } from '../../src/output/columns.js';
 import { cellText, getPath } from '../../src/output/fields.js';

@@ -5,7 +5,7 @@
  * for every other command, and HTTP errors become the same typed errors (and
  * exit codes). The answer must be JSON.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { HttpTransport, Query, SendArgs } from '../../api/http.js';
 import { parseResponse } from '../../api/http.js';
 import { paginate } from '../../api/paginate.js';

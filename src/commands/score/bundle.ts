@@ -5,7 +5,7 @@
  * version, so every number can be re-derived later without the service.
  * It never contains the API key.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { IsoDate, Scorecard, ScoreCalculationRequest, ScoreCalculationResponse, describeZodError, type ScoreResult } from '../../api/contract.js';
 import type { Scorecard as ScorecardT } from '../../api/contract.js';
 import { UsageError } from '../../errors.js';
