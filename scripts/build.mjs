@@ -49,10 +49,17 @@ const zodEnglishOnly = {
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: 'export { default as en } from "./en.js";\n', resolveDir: dirname(args.path), loader: 'js' }));
   },
 };
+// Two rules for the modules that use zod, checked here because breaking them fails nothing else:
+// - zod's locales other than English are left out (zodEnglishOnly), so none may be used;
+// - zod is imported as a namespace (import * as z): esbuild then keeps only the z.x that
+//   srs uses, where `import { z }` (zod's own namespace object) keeps all of it, twice the
+//   code every networked command loads.
 for (const file of readdirSync('src', { recursive: true, encoding: 'utf8' })) {
-  if (file.endsWith('.ts') && /\blocales\b/.test(readFileSync(join('src', file), 'utf8'))) {
-    throw new Error(`src/${file} mentions zod's locales, which the build leaves out but for English: see zodEnglishOnly in scripts/build.mjs`);
-  }
+  if (!file.endsWith('.ts')) continue;
+  const text = readFileSync(join('src', file), 'utf8');
+  if (!/from 'zod(\/[\w/]+)?'/.test(text)) continue;
+  if (/\blocales\b/.test(text)) throw new Error(`src/${file} uses zod's locales, which the build leaves out but for English: see zodEnglishOnly in scripts/build.mjs`);
+  if (/import (type )?\{[^}]*\bz\b[^}]*\} from 'zod'/.test(text)) throw new Error(`src/${file}: import zod as "import * as z from 'zod'" (see scripts/build.mjs)`);
 }
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 await build({
