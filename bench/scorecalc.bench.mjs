@@ -65,6 +65,17 @@ try {
     b.push(await loadgen());
     c.push(loadgenProcess());
   }
+  // Where srs's time goes, from separate runs (context, not the target): start-up until its
+  // first request leaves, then the requests (to the last response), then the rest until exit.
+  const phases = [];
+  const beside = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const r = spawnSync(NODE, ['--import', join(ROOT, 'bench', 'request-phases.mjs'), BIN, 'score', 'calc', '--ids-file', idsFile, '--concurrency', String(CONCURRENCY), '-o', 'json'], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    const line = /^request-phases (.*)$/m.exec(r.stderr ?? '');
+    if (r.status !== 0 || !line) throw new Error(`srs score calc with bench/request-phases.mjs failed (exit ${r.status}): ${r.stderr}`);
+    phases.push(JSON.parse(line[1]));
+    beside.push(await loadgen()); // a load generator round beside each, for the comparison of the requests alone
+  }
   if (process.env.BENCH_VERBOSE) console.error('srs', a.map(Math.round), 'loadgen', b.map(Math.round), 'loadgen process', c.map(Math.round));
   const ms = median(a);
   const lg = median(b);
@@ -74,6 +85,9 @@ try {
     { metric: 'srs / load generator', value: ms / lg, unit: 'x', target: '<= 1.5', pass: ms / lg <= 1.5 },
     { metric: 'autocannon as a fresh process (start-up included, like srs)', value: median(c), unit: 'ms' },
     { metric: 'srs / load generator process', value: ms / median(c), unit: 'x' },
+    { metric: 'srs start-up, until its first request leaves (separate runs)', value: median(phases.map((p) => p.firstRequest)), unit: 'ms' },
+    { metric: 'srs requests, first request to last response (separate runs)', value: median(phases.map((p) => p.lastResponse - p.firstRequest)), unit: 'ms' },
+    { metric: 'srs requests / load generator', value: median(phases.map((p) => p.lastResponse - p.firstRequest)) / median(beside), unit: 'x' },
   ]);
 } finally {
   await emu.stop();
