@@ -38,8 +38,8 @@ const lazyHttp2 = {
   for (const k of constants) if (!(k in shim.constants)) throw new Error(`undici's client-h2.js reads http2.constants.${k}: add it to scripts/lazy-http2.cjs`);
 }
 // zod's namespace re-exports its error messages in 64 languages (z.locales, ~360 KB
-// of the bundle); srs uses the English ones zod sets itself. Only `en` is kept, which
-// makes loading zod ~10 ms faster in every networked command.
+// of the bundle); srs uses the English ones zod sets itself. Only `en` is kept: the
+// contract chunk went from 767 to 403 KB, and loading it alone from 44 to 33 ms.
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {

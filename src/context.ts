@@ -90,8 +90,14 @@ export class Context {
    * text elsewhere. chalk does not look at NO_COLOR itself, so that is decided
    * here, not by chalk.
    */
-  paint: Paint = PLAIN;
-  paintErr: Paint = PLAIN;
+  get paint(): Paint {
+    return this.#paint;
+  }
+  get paintErr(): Paint {
+    return this.#paintErr;
+  }
+  #paint: Paint = PLAIN;
+  #paintErr: Paint = PLAIN;
   #cleanups: Array<() => Promise<void> | void> = [];
   #client: Promise<ApiClient> | undefined;
   #store: ConfigStore | undefined;
@@ -127,8 +133,8 @@ export class Context {
   async prepare(): Promise<void> {
     if (this.color || this.stderrColor) {
       const { Chalk } = await import('chalk');
-      if (this.color) this.paint = new Chalk({ level: 1 });
-      if (this.stderrColor) this.paintErr = new Chalk({ level: 1 });
+      if (this.color) this.#paint = new Chalk({ level: 1 });
+      if (this.stderrColor) this.#paintErr = new Chalk({ level: 1 });
     }
     const expr = this.globals.query;
     if (expr === undefined) return;
