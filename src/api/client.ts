@@ -4,7 +4,7 @@
  * after. Lists come as single pages (list*Page) and as async iterators over every
  * page (list*), built on src/api/paginate.ts.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import {
   Category,
@@ -36,7 +36,7 @@ import type { BufferPool } from '../util/buffer-pool.js';
 const SCORE_CALCULATION = '/v1/score-calculation';
 
 /** Validates input with a request schema; a failure is a usage error (exit 2) naming the field. */
-export function validateRequest<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+export function validateRequest<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.infer<S> {
   const r = schema.safeParse(value);
   if (!r.success) throw new UsageError(`invalid ${what}: ${describeZodError(r.error)}`, { code: 'invalid_input' });
   return r.data;
@@ -48,7 +48,7 @@ const seg = (id: string, what: string): string => {
 };
 
 /** GET /v1/categories is not shown by the spec: accept { items, pagination? } or a bare array. */
-const LenientCategoryList = z.union([CategoryList, z.array(Category).transform((items) => ({ items, pagination: null }))]);
+const LenientCategoryList = z.union([CategoryList, z.pipe(z.array(Category), z.transform((items) => ({ items, pagination: null })))]);
 
 export class ApiClient {
   readonly http: HttpTransport;

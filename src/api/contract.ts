@@ -11,58 +11,63 @@
  * - Where the spec says required-ness is "not shown", identity fields (id, code,
  *   iso3Code, name) are required and the rest are optional and may be null.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+
+// zod/mini (the same schemas and checks as zod's classic API, without the methods
+// that keep all of zod in the bundle) sets no message locale itself. Every module
+// that uses zod imports this one, so this is where English is chosen.
+z.config(z.locales.en());
 
 // ---------------------------------------------------------------- primitives
 
 /**
  * A schema built the first time it is used. Building all of the contract's
  * schemas took ~10 ms of every networked command's start-up, and most commands
- * use two or three of them. (Schemas that others .extend() stay built at load.)
+ * use two or three of them. (Schemas that others z.extend() stay built at load.)
  */
-const lazy = <T extends z.ZodType>(build: () => T) => z.lazy(build);
+const lazy = <T extends z.ZodMiniType>(build: () => T) => z.lazy(build);
 
 /** Optional in responses: may be absent or null. */
-const opt = <T extends z.ZodType>(t: T) => t.nullable().optional();
+const opt = <T extends z.ZodMiniType>(t: T) => z.optional(z.nullable(t));
 
-export const IsoDate = lazy(() => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a calendar date YYYY-MM-DD'));
+export const IsoDate = lazy(() => z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a calendar date YYYY-MM-DD')));
 export const Timestamp = lazy(() => z.string());
 
 // ---------------------------------------------------------------- pagination
 
 export const PageQuery = z.object({
-  page: z.number().int().min(1, 'page must be >= 1').optional(),
-  perPage: z.number().int().min(1, 'perPage must be between 1 and 100').max(100, 'perPage must be between 1 and 100').optional(),
+  page: z.optional(z.number().check(z.int(), z.gte(1, 'page must be >= 1'))),
+  perPage: z.optional(z.number().check(z.int(), z.gte(1, 'perPage must be between 1 and 100'), z.lte(100, 'perPage must be between 1 and 100'))),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
 export const Pagination = lazy(() => z.looseObject({
-  pageSize: z.number().int(),
+  pageSize: z.number().check(z.int()),
   /** The spec does not say what the last page carries: absent, null, 0, the same page or past the end all occur. */
   nextPage: opt(z.number()),
 }));
 export type Pagination = z.infer<typeof Pagination>;
 
-const listOf = <T extends z.ZodType>(item: T) => z.looseObject({ items: z.array(item), pagination: Pagination });
-const itemOf = <T extends z.ZodType>(item: T) => z.looseObject({ item });
+const listOf = <T extends z.ZodMiniType>(item: T) => z.looseObject({ items: z.array(item), pagination: Pagination });
+const itemOf = <T extends z.ZodMiniType>(item: T) => z.looseObject({ item });
 
 // ---------------------------------------------------------------- suppliers
 
 export const Contact = lazy(() => z.object({
-  email: z.email('expected an email address').optional(),
-  firstName: z.string().max(255).optional(),
-  lastName: z.string().max(255).optional(),
+  email: z.optional(z.email('expected an email address')),
+  firstName: z.optional(z.string().check(z.maxLength(255))),
+  lastName: z.optional(z.string().check(z.maxLength(255))),
 }));
 export type Contact = z.infer<typeof Contact>;
 
 export const SupplierCreateRequest = z.strictObject({
-  name: z.string().min(1, 'name must not be empty').max(255, 'name must be at most 255 characters'),
-  countryIso3Code: z.string().length(3, 'countryIso3Code must be exactly 3 characters').optional(),
-  website: z.url('website must be a URI (for example https://example.com)').optional(),
-  industryCodes: z.array(z.string().min(1)).optional(),
-  categoryIds: z.array(z.string().min(1)).optional(),
-  contacts: z.array(Contact).optional(),
-  customerSupplierId: z.string().max(255, 'customerSupplierId must be at most 255 characters').optional(),
+  name: z.string().check(z.minLength(1, 'name must not be empty'), z.maxLength(255, 'name must be at most 255 characters')),
+  countryIso3Code: z.optional(z.string().check(z.length(3, 'countryIso3Code must be exactly 3 characters'))),
+  website: z.optional(z.url('website must be a URI (for example https://example.com)')),
+  industryCodes: z.optional(z.array(z.string().check(z.minLength(1)))),
+  categoryIds: z.optional(z.array(z.string().check(z.minLength(1)))),
+  contacts: z.optional(z.array(Contact)),
+  customerSupplierId: z.optional(z.string().check(z.maxLength(255, 'customerSupplierId must be at most 255 characters'))),
 });
 export type SupplierCreateRequest = z.infer<typeof SupplierCreateRequest>;
 
@@ -88,10 +93,10 @@ export function isCheckedSupplierBody(body: unknown): body is SupplierCreateRequ
 export const SupplierCreateResponse = lazy(() => z.looseObject({
   id: z.string(),
   name: z.string(),
-  countryIso3Code: z.string().nullable(),
-  website: z.string().nullable(),
+  countryIso3Code: z.nullable(z.string()),
+  website: z.nullable(z.string()),
   status: z.string(),
-  customerSupplierId: z.string().nullable(),
+  customerSupplierId: z.nullable(z.string()),
 }));
 export type SupplierCreateResponse = z.infer<typeof SupplierCreateResponse>;
 
@@ -140,7 +145,7 @@ export type Scorecard = z.infer<typeof Scorecard>;
 export const ScorecardList = lazy(() => listOf(Scorecard));
 export const ScorecardResponse = lazy(() => itemOf(Scorecard));
 /** The spec hides the names of the two numeric parameters; we use page/perPage like every other list. */
-export const ScorecardQuery = lazy(() => PageQuery.extend({ supplierId: z.string().min(1).optional() }));
+export const ScorecardQuery = lazy(() => z.extend(PageQuery, { supplierId: z.optional(z.string().check(z.minLength(1))) }));
 export type ScorecardQuery = z.infer<typeof ScorecardQuery>;
 
 // ---------------------------------------------------------------- emissions
@@ -162,14 +167,14 @@ export const EmissionReportList = lazy(() => z.looseObject({ items: z.array(Emis
 
 // ---------------------------------------------------------------- score calculation
 
-export const ScoreValue = lazy(() => z.looseObject({ value: z.number().nullable() }));
+export const ScoreValue = lazy(() => z.looseObject({ value: z.nullable(z.number()) }));
 export type ScoreValue = z.infer<typeof ScoreValue>;
 
 export const ScoreCalculationRequest = lazy(() => z.strictObject({
-  supplierIds: z.array(z.string().min(1)).min(1, 'supplierIds needs at least 1 id').max(100, 'supplierIds takes at most 100 ids'),
-  policyParameterIds: z.array(z.string().min(1)).optional(),
-  dataSourceIds: z.array(z.string().min(1)).optional(),
-  includeZeroValues: z.boolean().optional(),
+  supplierIds: z.array(z.string().check(z.minLength(1))).check(z.minLength(1, 'supplierIds needs at least 1 id'), z.maxLength(100, 'supplierIds takes at most 100 ids')),
+  policyParameterIds: z.optional(z.array(z.string().check(z.minLength(1)))),
+  dataSourceIds: z.optional(z.array(z.string().check(z.minLength(1)))),
+  includeZeroValues: z.optional(z.boolean()),
 }));
 export type ScoreCalculationRequest = z.infer<typeof ScoreCalculationRequest>;
 
@@ -192,7 +197,7 @@ export const RiskIndicator = lazy(() => z.looseObject({
 }));
 export const RiskEntry = lazy(() => z.looseObject({
   riskDataSourceId: z.string(),
-  year: z.number().int(),
+  year: z.number().check(z.int()),
   riskIndicators: z.array(RiskIndicator),
 }));
 export const Risk = lazy(() => z.looseObject({
@@ -224,7 +229,7 @@ export type PolicyParameterScore = z.infer<typeof PolicyParameterScore>;
 export const ScoreResult = lazy(() => z.looseObject({
   supplierId: z.string(),
   score: z.looseObject({
-    value: z.number().nullable(),
+    value: z.nullable(z.number()),
     dataSourcesScore: ScoreValue,
     policyParametersScore: ScoreValue,
   }),
@@ -251,10 +256,10 @@ export const NewsEventBody = z.looseObject({
   summary: opt(z.string()),
   articles: z.array(Article),
 });
-export const NewsEvent = lazy(() => NewsEventBody.extend({ id: z.string() }));
+export const NewsEvent = lazy(() => z.extend(NewsEventBody, { id: z.string() }));
 export type NewsEvent = z.infer<typeof NewsEvent>;
 export const NewsEventList = lazy(() => listOf(NewsEvent));
-export const NewsEventQuery = lazy(() => PageQuery.extend({ dataEntryId: z.string().min(1).optional() }));
+export const NewsEventQuery = lazy(() => z.extend(PageQuery, { dataEntryId: z.optional(z.string().check(z.minLength(1))) }));
 export type NewsEventQuery = z.infer<typeof NewsEventQuery>;
 
 export const DataEntry = lazy(() => z.looseObject({
@@ -301,7 +306,7 @@ export const StandardIndustry = lazy(() => z.looseObject({
 }));
 export type StandardIndustry = z.infer<typeof StandardIndustry>;
 export const StandardIndustryList = lazy(() => listOf(StandardIndustry));
-export const StandardIndustryQuery = lazy(() => PageQuery.extend({ subIndustriesOnly: z.enum(['true', 'false']).optional() }));
+export const StandardIndustryQuery = lazy(() => z.extend(PageQuery, { subIndustriesOnly: z.optional(z.enum(['true', 'false'])) }));
 export type StandardIndustryQuery = z.infer<typeof StandardIndustryQuery>;
 
 /**
@@ -319,13 +324,13 @@ export const CategoryList = lazy(() => z.looseObject({ items: z.array(Category),
 
 /** The shape our emulator sends. The client accepts message, error, errors[] or plain text from the real service. */
 export const ErrorBody = lazy(() => z.looseObject({
-  error: z.looseObject({ code: z.string(), message: z.string(), field: z.string().optional() }),
+  error: z.looseObject({ code: z.string(), message: z.string(), field: z.optional(z.string()) }),
   message: z.string(),
 }));
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Turns a zod error into one line naming the first failing path, e.g. "contacts[0].email: expected an email address". */
-export function describeZodError(err: z.ZodError, root?: string): string {
+export function describeZodError(err: z.core.$ZodError, root?: string): string {
   const issue = err.issues[0];
   if (!issue) return 'invalid';
   const path = formatPath(issue.path, root);

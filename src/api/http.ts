@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 // The Agent and the error classes only: see ./undici-parts.d.ts.
 import Agent from 'undici/lib/dispatcher/agent.js';
 import { RequestAbortedError } from 'undici/lib/core/errors.js';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { ApiError, AuthError, BadResponseError, NetworkError, UsageError } from '../errors.js';
 import { describeZodError } from './contract.js';
 import { parseRetryAfter, RetryPolicy, type RetryOptions } from './retry.js';
@@ -236,7 +236,7 @@ export class HttpTransport {
    * Sends with retries (per src/api/retry.ts), checks the status, parses JSON and
    * validates it with a contract schema.
    */
-  async json<S extends z.ZodType>(args: SendArgs, schema: S): Promise<z.infer<S>> {
+  async json<S extends z.ZodMiniType>(args: SendArgs, schema: S): Promise<z.infer<S>> {
     const res = await this.sendWithRetry(args);
     return parseResponse(args.method, args.path, res, schema);
   }
@@ -292,7 +292,7 @@ export class HttpTransport {
 
 type ResponseText = Pick<RawResponse, 'status' | 'headers' | 'text'>;
 
-export function parseResponse<S extends z.ZodType>(method: string, path: string, res: ResponseText, schema: S): z.infer<S> {
+export function parseResponse<S extends z.ZodMiniType>(method: string, path: string, res: ResponseText, schema: S): z.infer<S> {
   checkResponse(method, path, res);
   return parseBody(method, path, res, schema);
 }
@@ -308,7 +308,7 @@ export function checkResponse(method: string, path: string, res: ResponseText): 
 }
 
 /** Parses a checked response's JSON and validates it with a contract schema. */
-export function parseBody<S extends z.ZodType>(method: string, path: string, res: ResponseText, schema: S): z.infer<S> {
+export function parseBody<S extends z.ZodMiniType>(method: string, path: string, res: ResponseText, schema: S): z.infer<S> {
   const ctype = String(res.headers['content-type'] ?? '');
   let data: unknown;
   try {

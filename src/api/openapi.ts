@@ -5,7 +5,7 @@
  * plus GET /v1/categories. The emulator serves it at GET /openapi.json (no key
  * needed). Pure: builds the same document on every call.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   CategoryList,
   CountryList,
@@ -30,7 +30,7 @@ export const OPENAPI_PATH = '/openapi.json';
 type Json = Record<string, unknown>;
 
 /** Response envelopes of the endpoints, as components beside the resources they wrap. */
-const ENVELOPES: ReadonlyArray<[string, z.ZodType, string]> = [
+const ENVELOPES: ReadonlyArray<[string, z.ZodMiniType, string]> = [
   ['SupplierDetailResponse', SupplierDetailResponse, 'GET /v1/suppliers/{id}: the supplier wrapped in item.'],
   ['ScorecardList', ScorecardList, 'A page of scorecards.'],
   ['ScorecardResponse', ScorecardResponse, 'GET /v1/scorecards/{id}: the scorecard wrapped in item.'],
@@ -56,7 +56,7 @@ function componentSchemas(): Record<string, Json> {
   const descriptions = new Map<string, string>();
   for (const io of ['input', 'output'] as const) {
     const registry = z.registry<{ id: string }>();
-    const add = (id: string, schema: z.ZodType, description: string) => {
+    const add = (id: string, schema: z.ZodMiniType, description: string) => {
       registry.add(schema, { id });
       descriptions.set(id, description);
     };
@@ -82,7 +82,7 @@ const PARAM_DOCS: Record<string, { description: string; default?: unknown }> = {
 };
 
 /** Query parameters from a contract query schema: one optional parameter per property, schema bounds included. */
-function queryParameters(schema: z.ZodType): Json[] {
+function queryParameters(schema: z.ZodMiniType): Json[] {
   const js = toJsonSchema(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
   return Object.entries(js.properties ?? {}).map(([name, s]) => {
     const docs = PARAM_DOCS[name];

@@ -16,7 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SupplierCreateRequest } from './contract.js';
 
 interface CountryCodes {
@@ -68,21 +68,21 @@ function countryMessage(code: string): string {
   return `"${code}" is not an ISO 3166-1 alpha-3 country code (${hint ? `did you mean ${hint}?` : 'three letters, e.g. DEU'})`;
 }
 
-const CountryIso3 = z
-  .string()
-  .overwrite((s) => s.trim().toUpperCase())
-  .superRefine((s, ctx) => {
+const CountryIso3 = z.string().check(
+  z.overwrite((s) => s.trim().toUpperCase()),
+  z.superRefine((s, ctx) => {
     if (!countryCodes().iso3.has(s)) ctx.addIssue({ code: 'custom', message: countryMessage(s) });
-  });
+  }),
+);
 
 const Website = z.url({
   protocol: /^https?$/,
   error: (iss) => `${typeof iss.input === 'string' ? `"${iss.input.length > 60 ? iss.input.slice(0, 57) + '...' : iss.input}"` : 'website'} is not an http(s) URI (for example https://example.com)`,
 });
 
-export const SupplierInput = SupplierCreateRequest.extend({
-  countryIso3Code: CountryIso3.optional(),
-  website: Website.optional(),
+export const SupplierInput = z.extend(SupplierCreateRequest, {
+  countryIso3Code: z.optional(CountryIso3),
+  website: z.optional(Website),
 });
 
 export type SupplierInput = z.infer<typeof SupplierInput>;

@@ -6,7 +6,7 @@
  *
  * List ordering: see store.ts (by id; countries by iso3Code; industries by code).
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import {
   describeZodError,
   formatPath,
@@ -43,7 +43,7 @@ export const DEFAULT_PER_PAGE = 100;
 // ---------------------------------------------------------------- validation helpers
 
 /** The first failing field of a zod error, as a path string ("contacts[0].email"). */
-function zodField(err: z.ZodError): string | undefined {
+function zodField(err: z.core.$ZodError): string | undefined {
   const issue = err.issues[0];
   if (!issue) return undefined;
   if (issue.code === 'unrecognized_keys' && issue.keys.length > 0) return formatPath([...issue.path, issue.keys[0]!]);
@@ -51,7 +51,7 @@ function zodField(err: z.ZodError): string | undefined {
   return path === '' ? undefined : path;
 }
 
-function invalid(err: z.ZodError, where: string): HttpError {
+function invalid(err: z.core.$ZodError, where: string): HttpError {
   return new HttpError(400, 'invalid_request', `invalid ${where}: ${describeZodError(err)}`, zodField(err));
 }
 
@@ -67,13 +67,13 @@ function queryObject(query: URLSearchParams, numeric: readonly string[] = ['page
   return Object.fromEntries(out);
 }
 
-function parseQuery<S extends z.ZodType>(schema: S, req: EmulatorRequest): z.infer<S> {
+function parseQuery<S extends z.ZodMiniType>(schema: S, req: EmulatorRequest): z.infer<S> {
   const result = schema.safeParse(queryObject(req.query));
   if (!result.success) throw invalid(result.error, 'query parameter');
   return result.data;
 }
 
-function parseBody<S extends z.ZodType>(schema: S, req: EmulatorRequest): z.infer<S> {
+function parseBody<S extends z.ZodMiniType>(schema: S, req: EmulatorRequest): z.infer<S> {
   const result = schema.safeParse(req.body);
   if (!result.success) throw invalid(result.error, 'request body');
   return result.data;

@@ -24,7 +24,7 @@
  * main-thread time and nothing is done per request beyond marking dirty.
  */
 import { readFile } from 'node:fs/promises';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { describeZodError } from '../api/contract.js';
 import type { SupplierRec } from './records.js';
 import { writeFileAtomic } from '../util/fs.js';
@@ -33,16 +33,16 @@ export const STATE_FORMAT = 'srs-emulator-state';
 export const STATE_VERSION = 1;
 
 const StoredSupplier = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   name: z.string(),
-  countryIso3Code: z.string().nullable(),
-  website: z.string().nullable(),
+  countryIso3Code: z.nullable(z.string()),
+  website: z.nullable(z.string()),
   status: z.string(),
-  customerSupplierId: z.string().nullable(),
+  customerSupplierId: z.nullable(z.string()),
   industryCodes: z.array(z.string()),
   categoryIds: z.array(z.string()),
   contacts: z.array(
-    z.object({ email: z.string().optional(), firstName: z.string().optional(), lastName: z.string().optional() }),
+    z.object({ email: z.optional(z.string()), firstName: z.optional(z.string()), lastName: z.optional(z.string()) }),
   ),
   customFields: z.array(z.object({ fieldLabel: z.string(), fieldValue: z.string() })),
   publicSupplierProfileUrl: z.string(),
@@ -51,8 +51,8 @@ const StoredSupplier = z.object({
 const StateFile = z.object({
   format: z.literal(STATE_FORMAT),
   version: z.literal(STATE_VERSION),
-  seed: z.number().int(),
-  suppliers: z.number().int().min(1),
+  seed: z.number().check(z.int()),
+  suppliers: z.number().check(z.int(), z.gte(1)),
   createdSuppliers: z.array(StoredSupplier),
 });
 

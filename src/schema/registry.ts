@@ -6,7 +6,7 @@
  * (and types, to keep the command-output schemas in step with the code that
  * produces them).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   Category,
   Country,
@@ -36,7 +36,7 @@ export interface SchemaEntry {
   kind: 'resource' | 'command';
   title: string;
   description: string;
-  schema: z.ZodType;
+  schema: z.ZodMiniType;
   /** 'input' for what the client sends (request bodies), 'output' for what it receives or prints. */
   io: 'input' | 'output';
   /** Resources: the name under components.schemas in the OpenAPI document. */
@@ -50,8 +50,8 @@ export const CheckResultSchema = z.object({
   supplierId: z.string(),
   status: z.enum(['pass', 'fail', 'no data']),
   /** The overall score, null when the supplier has no counting data. */
-  score: z.number().nullable(),
-  riskLevel: z.string().nullable(),
+  score: z.nullable(z.number()),
+  riskLevel: z.nullable(z.string()),
   /** Why it failed (or why there is no data); empty when it passed. */
   reasons: z.array(z.string()),
 });
@@ -61,34 +61,34 @@ export const RecomputeRowSchema = z.object({
   supplierId: z.string(),
   /** "value", "dataSourcesScore", "policyParametersScore", "dataSources.<id>" or "parameters.<id>". */
   path: z.string(),
-  reported: z.number().nullable(),
-  recomputed: z.number().nullable(),
+  reported: z.nullable(z.number()),
+  recomputed: z.nullable(z.number()),
   /** recomputed - reported when both are numbers, else null. */
-  delta: z.number().nullable(),
+  delta: z.nullable(z.number()),
   ok: z.boolean(),
   /** Set when the data source or parameter is absent on that side. */
-  missing: z.enum(['reported', 'recomputed']).optional(),
+  missing: z.optional(z.enum(['reported', 'recomputed'])),
 });
 
 /** The summary `srs supplier import -o json` prints (src/import/report.ts ImportSummary). */
 export const ImportSummarySchema = z.object({
   file: z.string(),
   dryRun: z.boolean(),
-  created: z.number().int(),
-  valid: z.number().int().optional(),
-  skipped: z.number().int(),
-  invalid: z.number().int(),
-  failed: z.number().int(),
-  unknown: z.number().int(),
-  total: z.number().int(),
+  created: z.number().check(z.int()),
+  valid: z.optional(z.number().check(z.int())),
+  skipped: z.number().check(z.int()),
+  invalid: z.number().check(z.int()),
+  failed: z.number().check(z.int()),
+  unknown: z.number().check(z.int()),
+  total: z.number().check(z.int()),
   elapsedSeconds: z.number(),
   rowsPerSecond: z.number(),
   complete: z.boolean(),
-  stopReason: z.string().optional(),
-  stoppedAfterLine: z.number().int().optional(),
-  journal: z.string().optional(),
-  report: z.string().optional(),
-  failedFile: z.string().optional(),
+  stopReason: z.optional(z.string()),
+  stoppedAfterLine: z.optional(z.number().check(z.int())),
+  journal: z.optional(z.string()),
+  report: z.optional(z.string()),
+  failedFile: z.optional(z.string()),
 });
 
 // Compile-time checks: these schemas describe exactly the types the commands print.
@@ -100,7 +100,7 @@ export type ImportSummarySchemaMatches = Assert<Same<z.infer<typeof ImportSummar
 
 // ---------------------------------------------------------------- the registry
 
-const resource = (name: string, component: string, title: string, description: string, schema: z.ZodType, io: 'input' | 'output' = 'output'): SchemaEntry => ({
+const resource = (name: string, component: string, title: string, description: string, schema: z.ZodMiniType, io: 'input' | 'output' = 'output'): SchemaEntry => ({
   name,
   kind: 'resource',
   title,
@@ -110,7 +110,7 @@ const resource = (name: string, component: string, title: string, description: s
   component,
 });
 
-const command = (name: string, description: string, schema: z.ZodType): SchemaEntry => ({
+const command = (name: string, description: string, schema: z.ZodMiniType): SchemaEntry => ({
   name,
   kind: 'command',
   title: `srs ${name} -o json`,
@@ -185,7 +185,7 @@ export function jsonSchemaOf(entry: SchemaEntry): Record<string, unknown> {
 }
 
 /** zod -> JSON Schema (draft 2020-12), tidied. */
-export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+export function toJsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): Record<string, unknown> {
   return tidy(z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' })) as Record<string, unknown>;
 }
 

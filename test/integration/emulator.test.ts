@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import {
   CategoryList,
   Country,
@@ -67,7 +67,7 @@ async function call(
 const get = (emu: RunningEmulator, path: string) => call(emu, 'GET', path);
 const post = (emu: RunningEmulator, path: string, body: unknown) => call(emu, 'POST', path, { body });
 
-function parseOk<S extends z.ZodType>(schema: S, a: Answer, status = 200): z.infer<S> {
+function parseOk<S extends z.ZodMiniType>(schema: S, a: Answer, status = 200): z.infer<S> {
   expect(a.status, JSON.stringify(a.json)).toBe(status);
   const r = schema.safeParse(a.json);
   if (!r.success) throw new Error(`schema mismatch: ${r.error.message}\n${JSON.stringify(a.json).slice(0, 500)}`);

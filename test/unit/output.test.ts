@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import * as contract from '../../src/api/contract.js';
 import { columns, type Column } from '../../src/output/columns.js';
 import { cellText, getPath } from '../../src/output/fields.js';
@@ -118,7 +118,7 @@ describe('renderItem', () => {
     expect(s.text().trimEnd().split('\n')).toEqual(['ID     a1', 'NAME   Alpha', 'SCORE  1.5']);
   });
   it('every curated column path names a field of its resource in the contract', () => {
-    const schemas: Record<keyof typeof columns, z.ZodType> = {
+    const schemas: Record<keyof typeof columns, z.ZodMiniType> = {
       supplierCreated: contract.SupplierCreateResponse,
       supplier: contract.SupplierDetail,
       supplierDetail: contract.SupplierDetail,
@@ -137,12 +137,16 @@ describe('renderItem', () => {
       expect(set.length, name).toBeGreaterThan(0);
       for (const col of set) {
         // Walk the path through the schema: object keys, and .length on arrays.
-        let schema: z.ZodType = schemas[name];
+        let schema: z.ZodMiniType = schemas[name];
         for (const part of col.path.split('.')) {
-          while (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodLazy) schema = schema.unwrap() as z.ZodType;
-          if (schema instanceof z.ZodArray && part === 'length') break;
-          expect(schema instanceof z.ZodObject, `${name}: ${col.path}`).toBe(true);
-          const next = (schema as z.ZodObject).shape[part] as z.ZodType | undefined;
+          for (;;) {
+            if (schema instanceof z.ZodMiniOptional || schema instanceof z.ZodMiniNullable) schema = schema.def.innerType as z.ZodMiniType;
+            else if (schema instanceof z.ZodMiniLazy) schema = schema.def.getter() as z.ZodMiniType;
+            else break;
+          }
+          if (schema instanceof z.ZodMiniArray && part === 'length') break;
+          expect(schema instanceof z.ZodMiniObject, `${name}: ${col.path}`).toBe(true);
+          const next = (schema as z.ZodMiniObject).def.shape[part] as z.ZodMiniType | undefined;
           expect(next, `${name}: ${col.path} (no field "${part}")`).toBeDefined();
           schema = next!;
         }

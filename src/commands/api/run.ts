@@ -5,7 +5,7 @@
  * for every other command, and HTTP errors become the same typed errors (and
  * exit codes). The answer must be JSON.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { HttpTransport, Query, SendArgs } from '../../api/http.js';
 import { parseResponse } from '../../api/http.js';
 import { paginate } from '../../api/paginate.js';
@@ -155,10 +155,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
 
 const PageShape = z.looseObject({
   items: z.array(z.unknown()),
-  pagination: z
-    .looseObject({ pageSize: z.number().nullable().optional(), nextPage: z.number().nullable().optional() })
-    .nullable()
-    .optional(),
+  pagination: z.optional(
+    z.nullable(z.looseObject({ pageSize: z.optional(z.nullable(z.number())), nextPage: z.optional(z.nullable(z.number())) })),
+  ),
 });
 
 function wholeNumber(name: string, v: string | undefined, fallback: number): number {

@@ -5,7 +5,7 @@
  * version, so every number can be re-derived later without the service.
  * It never contains the API key.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { IsoDate, Scorecard, ScoreCalculationRequest, ScoreCalculationResponse, describeZodError, type ScoreResult } from '../../api/contract.js';
 import type { Scorecard as ScorecardT } from '../../api/contract.js';
 import { UsageError } from '../../errors.js';
@@ -31,7 +31,7 @@ export const BundleOptions = z.object({
   dataSourceIds: z.array(z.string()),
   policyParameterIds: z.array(z.string()),
   /** The model takes 0..1 (resolveOptions). */
-  claimWeight: z.number().min(0).max(1),
+  claimWeight: z.number().check(z.gte(0), z.lte(1)),
   mode: z.enum(['parameters', 'scorecards']),
 });
 export type BundleOptions = z.infer<typeof BundleOptions>;
@@ -41,8 +41,8 @@ export const Bundle = z.object({
   bundleVersion: z.literal(BUNDLE_VERSION),
   modelVersion: z.string(),
   createdAt: z.string(),
-  asOf: IsoDate.refine(isCalendarDate, 'expected a real calendar date YYYY-MM-DD'),
-  service: z.object({ baseUrl: z.string().nullable() }),
+  asOf: IsoDate.check(z.refine(isCalendarDate, 'expected a real calendar date YYYY-MM-DD')),
+  service: z.object({ baseUrl: z.nullable(z.string()) }),
   options: BundleOptions,
   requests: z.array(ScoreCalculationRequest),
   response: ScoreCalculationResponse,

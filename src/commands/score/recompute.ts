@@ -10,7 +10,7 @@ import { CheckFailedError, UsageError } from '../../errors.js';
 import { renderList } from '../../output/render.js';
 import type { Column } from '../../output/columns.js';
 import { ScoringError, compareScores, entriesFromScoreResult, scoreSupplier, todayUtc, type ScoringScorecard, type SupplierScore } from '../../scoring/index.js';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readJsonInput, type Opts } from '../kit.js';
 import {
   bundleOptions,
