@@ -37,6 +37,30 @@ const lazyHttp2 = {
   for (const k of used) if (k !== 'connect') throw new Error(`undici's client-h2.js uses http2.${k}: extend scripts/lazy-http2.cjs`);
   for (const k of constants) if (!(k in shim.constants)) throw new Error(`undici's client-h2.js reads http2.constants.${k}: add it to scripts/lazy-http2.cjs`);
 }
+// undici carries three HTTP/1 parsers as base64 WebAssembly (~80 KB of source each) that
+// srs only uses as fallbacks: llhttp without SIMD (for CPUs without it, or
+// UNDICI_NO_WASM_SIMD=1) and milo (UNDICI_USE_MILO=1). Bundled, every networked command
+// reads and loads them from the undici chunk (a third of it, ~2 ms); left out, undici
+// requires them from node_modules/undici (a dependency) on the rare run that needs one.
+// They must stay leaf modules (data only), or they would load a second copy of undici.
+const UNDICI_FALLBACK_PARSERS = ['lib/llhttp/llhttp-wasm.js', 'lib/milo/simd.js', 'lib/milo/no-simd.js'];
+{
+  const require = createRequire(import.meta.url);
+  for (const f of UNDICI_FALLBACK_PARSERS) {
+    const text = readFileSync(require.resolve(`undici/${f}`), 'utf8');
+    const requires = [...text.matchAll(/require\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]).filter((r) => !r.startsWith('node:'));
+    if (requires.length) throw new Error(`undici/${f} now requires ${requires.join(', ')}: it can no longer be left out of the bundle (see undiciFallbackParsers in scripts/build.mjs)`);
+  }
+}
+const undiciFallbackParsers = {
+  name: 'undici-fallback-parsers',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/(llhttp\/llhttp-wasm|milo\/(simd|no-simd))\.js$/ }, (args) => {
+      if (!/[\\/]undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir)) return undefined;
+      return { path: `undici/lib/${args.path.slice(3)}`, external: true };
+    });
+  },
+};
 // zod's namespace re-exports its error messages in 64 languages (z.locales, ~360 KB
 // of the bundle); srs uses the English ones zod sets itself. Only `en` is kept: the
 // contract chunk went from 767 to 403 KB, and loading it alone from 44 to 33 ms.
@@ -83,7 +107,7 @@ await build({
   // CommonJS dependencies bundled into ESM need a real require.
   banner: { js: "import { createRequire as __srsCreateRequire } from 'node:module'; const require = __srsCreateRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [lazyHttp2, zodEnglishOnly],
+  plugins: [lazyHttp2, zodEnglishOnly, undiciFallbackParsers],
 });
 
 // `srs --version` answers from this file alone, without loading the CLI.
