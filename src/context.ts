@@ -280,10 +280,11 @@ export class Context {
   /**
    * The API client, created once: from settings, or against an in-process
    * emulator under --sandbox. `connections` sizes its keep-alive pool (at least
-   * 16) for commands that keep many requests in flight.
+   * 16) for commands that keep many requests in flight; `longRun` is for commands
+   * that send thousands of requests (HttpOptions.optimizeParser).
    */
-  client(opts: { connections?: number } = {}): Promise<ApiClient> {
-    this.#client ??= this.#makeClient(Math.max(16, opts.connections ?? 0));
+  client(opts: { connections?: number; longRun?: boolean } = {}): Promise<ApiClient> {
+    this.#client ??= this.#makeClient(Math.max(16, opts.connections ?? 0), opts.longRun ?? false);
     return this.#client;
   }
 
@@ -292,7 +293,7 @@ export class Context {
    * retries, --debug trace, --insecure-http). The caller closes it; client()
    * is the run's shared one.
    */
-  async newClient(baseUrl: string, apiKey: string, connections = 16): Promise<ApiClient> {
+  async newClient(baseUrl: string, apiKey: string, connections = 16, longRun = false): Promise<ApiClient> {
     const { ApiClient } = await import('./api/client.js');
     const timeoutMs = this.timeoutMs();
     const retries = this.retries();
@@ -305,10 +306,11 @@ export class Context {
       insecureHttp: !!this.globals.insecureHttp,
       userAgent: 'srs-cli',
       connections,
+      optimizeParser: longRun,
     });
   }
 
-  async #makeClient(connections: number): Promise<ApiClient> {
+  async #makeClient(connections: number, longRun: boolean): Promise<ApiClient> {
     let baseUrl: string;
     let apiKey: string;
     if (this.sandbox) {
@@ -336,7 +338,7 @@ export class Context {
       baseUrl = s.baseUrl;
       apiKey = s.apiKey;
     }
-    const client = await this.newClient(baseUrl, apiKey, connections);
+    const client = await this.newClient(baseUrl, apiKey, connections, longRun);
     if (!this.io.exitsAfter) this.onCleanup(() => client.close());
     return client;
   }

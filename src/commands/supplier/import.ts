@@ -47,7 +47,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         csvRaw: !!ctx.globals.csvRaw,
       },
       {
-        client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : undefined }),
+        client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : undefined, longRun: true }),
         stdin: ctx.io.stdin,
         stdinIsTTY: ctx.io.stdinIsTTY,
         stderrWrite: (s) => void ctx.io.stderr.write(s),
