@@ -23,15 +23,29 @@ import type { BufferPool } from '../util/buffer-pool.js';
  * more CPU (on two cores, CPU the service then lacks) for no gain in time. A bulk import,
  * which parses tens of thousands of responses, gains from it (6-8% faster over 20,000 rows).
  * The flags are process-wide and must be set before llhttp is compiled (the first request):
- * the first transport created decides, from HttpOptions.optimizeParser.
+ * the first transport created decides, from HttpOptions.optimizeParser. V8 fixes a module's
+ * tiering when it compiles it, so the flags go back to their defaults at the first response.
+ * Left changed, they would also change V8's flag hash for every module loaded later, whose
+ * cached compiled code would then be rejected whenever the user alternates between commands
+ * that load that module before and after their first request (cli-table3 in a networked and
+ * an offline table, measured).
  */
 let parserTieringDecided = false;
+let parserFlagsSet = false;
 function decideParserTiering(optimize: boolean): void {
   if (parserTieringDecided) return;
   parserTieringDecided = true;
   if (optimize) return;
   setFlagsFromString('--no-wasm-dynamic-tiering');
   setFlagsFromString('--no-wasm-tier-up');
+  parserFlagsSet = true;
+}
+/** Back to V8's defaults once llhttp is compiled (see above). */
+function restoreParserFlags(): void {
+  if (!parserFlagsSet) return;
+  parserFlagsSet = false;
+  setFlagsFromString('--wasm-dynamic-tiering');
+  setFlagsFromString('--wasm-tier-up');
 }
 
 export interface HttpOptions {
@@ -201,6 +215,7 @@ export class HttpTransport {
           /* nothing to set up */
         },
         onResponseStart(_c, statusCode, h) {
+          restoreParserFlags();
           status = statusCode;
           resHeaders = h;
           answered = true;
