@@ -352,11 +352,11 @@ export function checkResponse(method: string, path: string, res: ResponseText): 
 
 /** Parses a checked response's JSON and validates it with a contract schema. */
 export function parseBody<S extends z.ZodMiniType>(method: string, path: string, res: ResponseText, schema: S): z.infer<S> {
-  const ctype = String(res.headers['content-type'] ?? '');
   let data: unknown;
   try {
     data = JSON.parse(res.text);
   } catch {
+    const ctype = String(res.headers['content-type'] ?? '');
     const looksHtml = /^\s*</.test(res.text);
     const reason = looksHtml
       ? `HTML instead of JSON (content-type ${ctype || 'none'})`
