@@ -86,7 +86,7 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
     else out.set(bytes, size);
     size += length;
   };
-  const add = (element: Uint8Array) => {
+  const add = (element: Uint8Array | string) => {
     put(frame.before(n));
     put(element);
     put(frame.after);
@@ -101,7 +101,7 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
       for (const k of resultsInRequestOrder(request, raw.ids, missing)) add(res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!));
     } else {
       const { items } = client.parseScoreCalculation(res);
-      for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing)) add(Buffer.from(JSON.stringify(items[k])));
+      for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing)) add(JSON.stringify(items[k]));
     }
     // The results are copied out: the body's buffer can take the next one.
     bodies.release(res.body);
