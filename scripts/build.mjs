@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
+const require = createRequire(import.meta.url);
 // Start clean: stale chunks from earlier builds would otherwise ship in npm pack.
 rmSync('dist', { recursive: true, force: true });
 // undici's client-h2.js loads node:http2 (and node:tls, node:crypto) when it loads;
@@ -21,7 +22,6 @@ const lazyHttp2 = {
   },
 };
 {
-  const require = createRequire(import.meta.url);
   const shim = require('./lazy-http2.cjs');
   const real = require('node:http2').constants;
   for (const [k, v] of Object.entries(shim.constants)) {
@@ -45,7 +45,6 @@ const lazyHttp2 = {
 // They must stay leaf modules (data only), or they would load a second copy of undici.
 const UNDICI_FALLBACK_PARSERS = ['lib/llhttp/llhttp-wasm.js', 'lib/milo/simd.js', 'lib/milo/no-simd.js'];
 {
-  const require = createRequire(import.meta.url);
   for (const f of UNDICI_FALLBACK_PARSERS) {
     const text = readFileSync(require.resolve(`undici/${f}`), 'utf8');
     const requires = [...text.matchAll(/require\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]).filter((r) => !r.startsWith('node:'));
