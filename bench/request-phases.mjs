@@ -13,5 +13,5 @@ dc.subscribe('undici:request:trailers', () => {
   last = performance.now();
 });
 process.on('exit', () => {
-  process.stderr.write(`request-phases ${JSON.stringify({ firstRequest: first, lastResponse: last, exit: performance.now() })}\n`);
+  process.stderr.write(`request-phases ${JSON.stringify({ firstRequest: first, lastResponse: last })}\n`);
 });

@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 
 const N = 10_000;
 const CONCURRENCY = 8;
-// Rounds of each contender, interleaved: the emulator's own time for the same 100 requests varies by up to 1.7x between rounds.
+// Rounds of each contender, interleaved: the emulator's own time for the same 100 requests varies by up to 2x within a session.
 const ROUNDS = 7;
 const emu = await startEmulatorProcess(['--suppliers', String(N)]);
 try {
@@ -48,7 +48,8 @@ try {
         last = performance.now();
       });
     });
-  const srs = () => timeOnce(NODE, [BIN, 'score', 'calc', '--ids-file', idsFile, '--concurrency', String(CONCURRENCY), '-o', 'json'], { env });
+  const srsArgs = [BIN, 'score', 'calc', '--ids-file', idsFile, '--concurrency', String(CONCURRENCY), '-o', 'json'];
+  const srs = () => timeOnce(NODE, srsArgs, { env });
   // The same load generator as a fresh process, timed like srs (context, not the target).
   const bodiesFile = join(dir, 'bodies.ndjson');
   writeFileSync(bodiesFile, bodies.join('\n') + '\n');
@@ -66,11 +67,11 @@ try {
     c.push(loadgenProcess());
   }
   // Where srs's time goes, from separate runs (context, not the target): start-up until its
-  // first request leaves, then the requests (to the last response), then the rest until exit.
+  // first request leaves, then the requests (to the last response).
   const phases = [];
   const beside = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const r = spawnSync(NODE, ['--import', join(ROOT, 'bench', 'request-phases.mjs'), BIN, 'score', 'calc', '--ids-file', idsFile, '--concurrency', String(CONCURRENCY), '-o', 'json'], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    const r = spawnSync(NODE, ['--import', join(ROOT, 'bench', 'request-phases.mjs'), ...srsArgs], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
     const line = /^request-phases (.*)$/m.exec(r.stderr ?? '');
     if (r.status !== 0 || !line) throw new Error(`srs score calc with bench/request-phases.mjs failed (exit ${r.status}): ${r.stderr}`);
     phases.push(JSON.parse(line[1]));
