@@ -157,13 +157,15 @@ describe('reads in every format', () => {
 
   // The build leaves undici's fallback HTTP parsers out of the bundle (scripts/build.mjs):
   // a run that needs one must still find it, in node_modules/undici.
+  // NODE_DEBUG=module shows which file each require() loaded: the fallback must really run.
   it.each([
-    ['llhttp without SIMD', { UNDICI_NO_WASM_SIMD: '1' }],
-    ['milo', { UNDICI_USE_MILO: '1' }],
-    ['milo without SIMD', { UNDICI_USE_MILO: '1', UNDICI_NO_WASM_SIMD: '1' }],
-  ])("undici's fallback parser (%s) still reads every page", async (_name, env) => {
-    const r = await h.run(['ref', 'countries', '-o', 'json'], { env });
+    ['llhttp without SIMD', { UNDICI_NO_WASM_SIMD: '1' }, 'llhttp/llhttp-wasm.js'],
+    ['milo', { UNDICI_USE_MILO: '1' }, 'milo/simd.js'],
+    ['milo without SIMD', { UNDICI_USE_MILO: '1', UNDICI_NO_WASM_SIMD: '1' }, 'milo/no-simd.js'],
+  ])("undici's fallback parser (%s) loads from node_modules/undici and reads every page", async (_name, env, file) => {
+    const r = await h.run(['ref', 'countries', '-o', 'json'], { env: { ...env, NODE_DEBUG: 'module' } });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`node_modules/undici/lib/${file}`);
     expect(json(r.stdout)).toHaveLength(250);
   });
 
