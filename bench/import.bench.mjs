@@ -10,6 +10,8 @@
 //     floor for any undici-based client, with no CSV, validation or journal),
 //     and against a naive sequential client: a shell loop running `srs supplier create`
 //     once per row, which is what a user without `import` would write.
+//     With each, the CPU time per request of the client (/usr/bin/time; autocannon runs
+//     in this process) and of the emulator meanwhile (/proc/PID/stat); Linux only.
 //  2. peak_rss_mb_1m_dry_run: peak RSS of `srs supplier import --dry-run` over a
 //     1,000,000-row CSV (/usr/bin/time when present, else VmHWM polled from /proc).
 // Prints one JSON object on stdout; progress notes go to stderr.
@@ -81,8 +83,26 @@ async function startEmulator() {
   const rl = createInterface({ input: child.stdout });
   const [line] = await once(rl, 'line');
   const info = JSON.parse(line);
-  return { ...info, stop: () => new Promise((r) => (child.once('close', r), child.kill('SIGTERM'))) };
+  return { ...info, pid: child.pid, stop: () => new Promise((r) => (child.once('close', r), child.kill('SIGTERM'))) };
 }
+
+// CPU time (user + system, all threads) of a running process, in ms, from /proc (Linux; null elsewhere).
+// The clock tick is 100 Hz on Linux (USER_HZ), which `getconf CLK_TCK` confirms on these machines.
+function procCpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+// CPU time of a finished child run under /usr/bin/time (see cpuTimed), in ms.
+const cpuOf = (r) => {
+  const m = /SRS_BENCH_CPU=([\d.]+) ([\d.]+)/.exec(r.stderr);
+  return m ? (Number(m[1]) + Number(m[2])) * 1000 : null;
+};
 
 const dir = mkdtempSync(join(tmpdir(), 'srs-bench-import-'));
 const results = [];
@@ -106,19 +126,41 @@ try {
   const rates = [];
   const ownRates = [];
   const bareRates = [];
+  // Where the CPU goes, per request (µs): each client's own CPU (all its threads), and the
+  // emulator's while that client drives it. On two cores the emulator and the client share
+  // the machine, so a client that costs more CPU per request than the load generator
+  // leaves the emulator less of it; these figures show how much.
+  const cpu = { cannon: [], emuCannon: [], imp: [], emuImp: [], bare: [], emuBare: [] };
+  const hasTime = existsSync('/usr/bin/time');
+  const cpuTimed = (args) => (hasTime ? ['/usr/bin/time', ['-f', 'SRS_BENCH_CPU=%U %S', process.execPath, ...args]] : [process.execPath, args]);
+  const pushCpu = (key, ms, requests) => {
+    if (ms !== null) cpu[key].push((ms * 1000) / requests);
+  };
   for (let i = 0; i < ROUNDS; i++) {
-    ceilings.push((await cannon(3)).requests.average);
+    let emu0 = procCpuMs(emu.pid);
+    const self0 = process.cpuUsage();
+    const round = await cannon(3);
+    const self1 = process.cpuUsage(self0);
+    ceilings.push(round.requests.average);
+    pushCpu('cannon', (self1.user + self1.system) / 1000, round.requests.total);
+    pushCpu('emuCannon', emu0 === null ? null : procCpuMs(emu.pid) - emu0, round.requests.total);
     const journal = join(dir, `journal-${i}`);
-    const imp = await run(process.execPath, [BIN, 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', journal], env);
+    emu0 = procCpuMs(emu.pid);
+    const imp = await run(...cpuTimed([BIN, 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', journal]), env);
+    pushCpu('emuImp', emu0 === null ? null : procCpuMs(emu.pid) - emu0, 20_000);
+    pushCpu('imp', cpuOf(imp), 20_000);
     const summary = JSON.parse(imp.stdout || '{}');
     if (imp.code !== 0 || summary.created !== 20_000) throw new Error(`import failed (exit ${imp.code}): ${imp.stderr.slice(0, 500)}`);
     rates.push(20_000 / imp.seconds);
     ownRates.push(summary.rowsPerSecond);
     // The floor for an undici client: the same 20,000 POSTs from a bare undici script (a process, timed the same way).
-    const bare = await run(process.execPath, [join(ROOT, 'bench', 'bare-undici-client.mjs'), emu.url, emu.apiKey, '20000', '8'], {});
+    emu0 = procCpuMs(emu.pid);
+    const bare = await run(...cpuTimed([join(ROOT, 'bench', 'bare-undici-client.mjs'), emu.url, emu.apiKey, '20000', '8']), {});
     if (bare.code !== 0) throw new Error(`bare undici client failed (exit ${bare.code}): ${bare.stderr.slice(0, 300)}`);
+    pushCpu('emuBare', emu0 === null ? null : procCpuMs(emu.pid) - emu0, 20_000);
+    pushCpu('bare', cpuOf(bare), 20_000);
     bareRates.push(20_000 / bare.seconds);
-    note(`round ${i + 1}: ceiling ${Math.round(ceilings[i])} POST/s; import ${imp.seconds.toFixed(2)} s wall clock = ${Math.round(rates[i])} rows/s (its own summary: ${summary.rowsPerSecond} rows/s); bare undici ${Math.round(bareRates[i])} req/s`);
+    note(`round ${i + 1}: ceiling ${Math.round(ceilings[i])} POST/s; import ${imp.seconds.toFixed(2)} s wall clock = ${Math.round(rates[i])} rows/s (its own summary: ${summary.rowsPerSecond} rows/s); bare undici ${Math.round(bareRates[i])} req/s; CPU µs/request (client, emulator): autocannon ${cpu.cannon.at(-1)?.toFixed(0)}, ${cpu.emuCannon.at(-1)?.toFixed(0)}; import ${cpu.imp.at(-1)?.toFixed(0)}, ${cpu.emuImp.at(-1)?.toFixed(0)}; bare ${cpu.bare.at(-1)?.toFixed(0)}, ${cpu.emuBare.at(-1)?.toFixed(0)}`);
   }
   const ceiling = median(ceilings);
   const rate = median(rates);
@@ -141,6 +183,23 @@ try {
   results.push({ metric: 'bare undici client, same 20,000 POSTs (wall clock incl. start-up)', value: Math.round(bareRate), unit: `req/s (median of ${ROUNDS})` });
   results.push({ metric: 'bare undici / ceiling', value: bareRate / ceiling, unit: 'x' });
   results.push({ metric: 'import / bare undici', value: rate / bareRate, unit: 'x' });
+  const cpuRows = [
+    ['CPU per request: autocannon (the load generator)', 'cannon'],
+    ['CPU per request: the emulator, driven by autocannon', 'emuCannon'],
+    ['CPU per request: bare undici client (incl. start-up)', 'bare'],
+    ['CPU per request: the emulator, driven by the bare client', 'emuBare'],
+    ['CPU per row: srs supplier import (incl. start-up)', 'imp'],
+    ['CPU per request: the emulator, driven by the import', 'emuImp'],
+  ];
+  for (const [metric, key] of cpuRows) if (cpu[key].length === ROUNDS) results.push({ metric, value: Math.round(median(cpu[key])), unit: `µs (user + system, all threads; median of ${ROUNDS})` });
+  // If the machine gives client + emulator the same share of its CPU whoever the client is, a
+  // client's rate relative to the ceiling is (load generator + emulator) / (client + emulator),
+  // per request. Shown beside the measured ratios: a client's own CPU bounds its rate.
+  if (Object.values(cpu).every((xs) => xs.length === ROUNDS)) {
+    const m = (key) => median(cpu[key]);
+    results.push({ metric: 'import / ceiling, predicted from CPU per request alone', value: (m('cannon') + m('emuCannon')) / (m('imp') + m('emuImp')), unit: 'x' });
+    results.push({ metric: 'bare undici / ceiling, predicted from CPU per request alone', value: (m('cannon') + m('emuCannon')) / (m('bare') + m('emuBare')), unit: 'x' });
+  }
   results.push({ metric: 'naive sequential (srs supplier create per row)', value: naiveRate, unit: 'rows/s' });
   results.push({ metric: 'import / naive sequential', value: rate / naiveRate, unit: 'x', target: '>= 10', pass: rate / naiveRate >= 10 });
 
@@ -148,7 +207,6 @@ try {
   const big = join(dir, 'suppliers-1m.csv');
   note('writing 1,000,000 rows');
   await writeCsv(big, 1_000_000);
-  const hasTime = existsSync('/usr/bin/time');
   note(`dry run over 1,000,000 rows (${hasTime ? '/usr/bin/time' : 'polling /proc VmHWM'})`);
   const dry = hasTime
     ? await run('/usr/bin/time', ['-f', 'SRS_BENCH_MAXRSS_KB=%M', process.execPath, BIN, 'supplier', 'import', big, '--dry-run', '-o', 'json', '--quiet'], {})
