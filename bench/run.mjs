@@ -39,7 +39,7 @@ for (const f of files) {
   for (const m of report.results) if (m.pass === false) failed = true;
 }
 
-const fmt = (v) => (typeof v === 'number' ? (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(3)) : String(v));
+const fmt = (v) => (typeof v === 'number' ? (Math.abs(v) >= 100 || Number.isInteger(v) ? v.toFixed(0) : v.toFixed(3)) : String(v));
 const lines = [
   '# Benchmark results',
   '',
