@@ -136,29 +136,33 @@ try {
   const pushCpu = (key, ms, requests) => {
     if (ms !== null) cpu[key].push((ms * 1000) / requests);
   };
+  // Runs one contender; returns what it returned and the emulator's CPU time meanwhile (ms, or null).
+  const withEmulatorCpu = async (contender) => {
+    const before = procCpuMs(emu.pid);
+    const result = await contender();
+    const after = procCpuMs(emu.pid);
+    return [result, before === null || after === null ? null : after - before];
+  };
   for (let i = 0; i < ROUNDS; i++) {
-    let emu0 = procCpuMs(emu.pid);
     const self0 = process.cpuUsage();
-    const round = await cannon(3);
-    const self1 = process.cpuUsage(self0);
+    const [round, emuCannon] = await withEmulatorCpu(() => cannon(3));
+    const self = process.cpuUsage(self0);
+    pushCpu('cannon', (self.user + self.system) / 1000, round.requests.total);
+    pushCpu('emuCannon', emuCannon, round.requests.total);
     ceilings.push(round.requests.average);
-    pushCpu('cannon', (self1.user + self1.system) / 1000, round.requests.total);
-    pushCpu('emuCannon', emu0 === null ? null : procCpuMs(emu.pid) - emu0, round.requests.total);
     const journal = join(dir, `journal-${i}`);
-    emu0 = procCpuMs(emu.pid);
-    const imp = await run(...cpuTimed([BIN, 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', journal]), env);
-    pushCpu('emuImp', emu0 === null ? null : procCpuMs(emu.pid) - emu0, 20_000);
+    const [imp, emuImp] = await withEmulatorCpu(() => run(...cpuTimed([BIN, 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', journal]), env));
     pushCpu('imp', cpuOf(imp), 20_000);
+    pushCpu('emuImp', emuImp, 20_000);
     const summary = JSON.parse(imp.stdout || '{}');
     if (imp.code !== 0 || summary.created !== 20_000) throw new Error(`import failed (exit ${imp.code}): ${imp.stderr.slice(0, 500)}`);
     rates.push(20_000 / imp.seconds);
     ownRates.push(summary.rowsPerSecond);
     // The floor for an undici client: the same 20,000 POSTs from a bare undici script (a process, timed the same way).
-    emu0 = procCpuMs(emu.pid);
-    const bare = await run(...cpuTimed([join(ROOT, 'bench', 'bare-undici-client.mjs'), emu.url, emu.apiKey, '20000', '8']), {});
-    if (bare.code !== 0) throw new Error(`bare undici client failed (exit ${bare.code}): ${bare.stderr.slice(0, 300)}`);
-    pushCpu('emuBare', emu0 === null ? null : procCpuMs(emu.pid) - emu0, 20_000);
+    const [bare, emuBare] = await withEmulatorCpu(() => run(...cpuTimed([join(ROOT, 'bench', 'bare-undici-client.mjs'), emu.url, emu.apiKey, '20000', '8']), {}));
     pushCpu('bare', cpuOf(bare), 20_000);
+    pushCpu('emuBare', emuBare, 20_000);
+    if (bare.code !== 0) throw new Error(`bare undici client failed (exit ${bare.code}): ${bare.stderr.slice(0, 300)}`);
     bareRates.push(20_000 / bare.seconds);
     note(`round ${i + 1}: ceiling ${Math.round(ceilings[i])} POST/s; import ${imp.seconds.toFixed(2)} s wall clock = ${Math.round(rates[i])} rows/s (its own summary: ${summary.rowsPerSecond} rows/s); bare undici ${Math.round(bareRates[i])} req/s; CPU µs/request (client, emulator): autocannon ${cpu.cannon.at(-1)?.toFixed(0)}, ${cpu.emuCannon.at(-1)?.toFixed(0)}; import ${cpu.imp.at(-1)?.toFixed(0)}, ${cpu.emuImp.at(-1)?.toFixed(0)}; bare ${cpu.bare.at(-1)?.toFixed(0)}, ${cpu.emuBare.at(-1)?.toFixed(0)}`);
   }
