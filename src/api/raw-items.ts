@@ -53,10 +53,13 @@ const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
 const NULL = Buffer.from('null');
 
+/** Escapes allowed after a backslash: " \ / b f n r t (u is handled apart). */
 const SIMPLE_ESCAPE = new Uint8Array(256);
 for (const c of '"\\/bfnrt') SIMPLE_ESCAPE[c.charCodeAt(0)] = 1;
 const HEX = new Uint8Array(256);
 for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
+
+const isDigit = (c: number | undefined): boolean => c !== undefined && c >= ZERO && c <= NINE;
 
 /** Container kinds of the nesting stack: 1 object, 2 array. */
 const stack = new Uint8Array(MAX_DEPTH + 1);
@@ -209,7 +212,7 @@ function valueEnd(b: Uint8Array, i: number, n: number, outer: number, lines: boo
         stack[++depth] = 2;
         continue;
       }
-    } else if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) {
+    } else if (c === MINUS || isDigit(c)) {
       i = numberEnd(b, i);
     } else if (c === 0x74) {
       i = literalEnd(b, i, TRUE);
@@ -306,8 +309,6 @@ function decodeString(b: Buffer, start: number, end: number): string {
   for (let i = start + 1; i < end - 1; i++) if (b[i] === BACKSLASH) return JSON.parse(b.toString('utf8', start, end)) as string;
   return b.toString('utf8', start + 1, end - 1);
 }
-
-const isDigit = (c: number | undefined): boolean => c !== undefined && c >= ZERO && c <= NINE;
 
 /** The index just past a JSON number starting at `start`, or -1 if malformed. */
 function numberEnd(b: Uint8Array, start: number): number {
