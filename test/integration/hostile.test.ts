@@ -292,11 +292,12 @@ describe('score calc -o json|ndjson passes results through only when the body is
     const held: ServerResponse[] = [];
     scenario('scorefailfast', (_q, res, _n, body) => (body.includes('"bad-id"') ? json(res, 400, { message: 'unknown supplier id bad-id' }) : held.push(res)));
     const ids = ['bad-id', ...Array.from({ length: 250 }, (_, k) => `01${String(k).padStart(24, '0')}`)];
-    const r = await srs('scorefailfast', ['score', 'calc', ...ids, '-o', 'json', '--retries', '0']);
+    // A request timeout longer than the test's own (30 s): an srs that waited for the held batches would fail the test.
+    const r = await srs('scorefailfast', ['score', 'calc', ...ids, '-o', 'json', '--retries', '0', '--timeout', '60s']);
     expect(r.code, r.stderr).toBe(1);
     expect(oneLine(r.stderr)).toHaveLength(1);
     expect(r.stderr).toMatch(/HTTP 400: unknown supplier id bad-id/);
-    // srs has exited, and the other batches are still unanswered (with a 30 s request timeout, waiting for them would time this test out).
+    // srs has exited, and the other batches are still unanswered.
     expect(held.length).toBeGreaterThan(0);
     for (const res of held) json(res, 200, { items: [] });
   });
