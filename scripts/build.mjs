@@ -79,16 +79,23 @@ const zodEnglishOnly = {
 //   English, and is 130 KB with zod/mini;
 // - imported as a namespace (import * as z), so that esbuild keeps only the z.x used;
 // - no locale but English (zodEnglishOnly leaves the others out).
+let zodImporters = 0;
 for (const file of readdirSync('src', { recursive: true, encoding: 'utf8' })) {
   if (!file.endsWith('.ts')) continue;
   const text = readFileSync(join('src', file), 'utf8');
+  // Every mention of a zod module (static, dynamic or re-export) must be one of these imports.
+  const mentions = [...text.matchAll(/['"]zod(?:\/[^'"]*)?['"]/g)].length;
   const imports = [...text.matchAll(/^import\s+(type\s+)?([^;]+?)\s+from\s+'(zod[^']*)';/gm)];
+  if (mentions !== imports.length) throw new Error(`src/${file}: import zod only as "import * as z from 'zod/mini'" (see scripts/build.mjs)`);
   for (const [, , what, from] of imports) {
     if (from !== 'zod/mini') throw new Error(`src/${file}: import zod as "import * as z from 'zod/mini'", not from '${from}' (see scripts/build.mjs)`);
     if (!/^\*\s+as\s+z$/.test(what)) throw new Error(`src/${file}: import zod as "import * as z from 'zod/mini'" (see scripts/build.mjs)`);
   }
+  if (imports.length) zodImporters++;
   if (imports.length && /\blocales\.(?!en\b)\w+/.test(text)) throw new Error(`src/${file} uses zod's locales, which the build leaves out but for English: see zodEnglishOnly in scripts/build.mjs`);
 }
+// The contract alone imports zod: finding no import at all means the check above looked at nothing.
+if (zodImporters === 0) throw new Error('scripts/build.mjs found no zod import in src/: its check of them needs fixing');
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 await build({
   // srs: the CLI; scoring and emulator: library entry points for benchmarks and embedding.
