@@ -1,0 +1,58 @@
+/**
+ * Which service and which account a piece of local state belongs to (a journal, a catalog partition).
+ *
+ * The service has no "who am I" endpoint, so the account behind a key is known by a fingerprint of the
+ * key that cannot reveal it: the first 12 hex digits of SHA-256 over a fixed label and the key. The
+ * sandbox is its own target. Two targets are the same when their normalised base URLs and accounts
+ * match; a rotated key gives another fingerprint, which callers link to the old one only after the
+ * service has shown that the new key can read a supplier recorded under the old one.
+ */
+import { createHash } from 'node:crypto';
+
+export interface Target {
+  /** Normalised base URL (see normaliseBaseUrl), or `sandbox`. */
+  baseUrl: string;
+  /** Key fingerprint (12 hex digits), or `sandbox`. */
+  account: string;
+}
+
+export const SANDBOX_TARGET: Target = Object.freeze({ baseUrl: 'sandbox', account: 'sandbox' });
+
+const FINGERPRINT_LABEL = 'srs-account-fingerprint-v1\0';
+
+/** First 12 hex digits of SHA-256(label + key): enough to tell accounts apart, useless for guessing the key. */
+export function keyFingerprint(apiKey: string): string {
+  return createHash('sha256').update(FINGERPRINT_LABEL + apiKey, 'utf8').digest('hex').slice(0, 12);
+}
+
+/**
+ * Lowercase scheme and host, no default port, no credentials, no query or fragment, no trailing
+ * slash and no trailing `/v1` (srs adds the version itself). An unparsable URL is returned trimmed.
+ */
+export function normaliseBaseUrl(url: string): string {
+  const trimmed = url.trim();
+  let u: URL;
+  try {
+    u = new URL(trimmed);
+  } catch {
+    return trimmed;
+  }
+  const defaultPort = (u.protocol === 'https:' && u.port === '443') || (u.protocol === 'http:' && u.port === '80');
+  const host = u.hostname.toLowerCase() + (u.port && !defaultPort ? `:${u.port}` : '');
+  let path = u.pathname.replace(/\/+$/, '');
+  if (path.toLowerCase().endsWith('/v1')) path = path.slice(0, -3).replace(/\/+$/, '');
+  return `${u.protocol.toLowerCase()}//${host}${path}`;
+}
+
+export function targetFor(baseUrl: string, apiKey: string): Target {
+  return { baseUrl: normaliseBaseUrl(baseUrl), account: keyFingerprint(apiKey) };
+}
+
+export function sameTarget(a: Target, b: Target): boolean {
+  return a.baseUrl === b.baseUrl && a.account === b.account;
+}
+
+/** One line for messages: `https://api.example.com (account 3f9a1c...)`, or `the sandbox`. */
+export function describeTarget(t: Target): string {
+  return t.baseUrl === 'sandbox' ? 'the sandbox' : `${t.baseUrl} (account ${t.account})`;
+}
