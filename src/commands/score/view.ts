@@ -22,12 +22,12 @@ export function summaryRow(item: ScoreResult) {
 }
 
 export const summaryColumns: Column[] = [
-  { path: 'supplierId', header: 'SUPPLIER' },
-  { path: 'score', header: 'OVERALL', align: 'right', format: num },
-  { path: 'label', header: 'LABEL' },
-  { path: 'dataSourcesScore', header: 'DATA SOURCES', align: 'right', format: num },
-  { path: 'policyParametersScore', header: 'PARAMETERS', align: 'right', format: num },
-  { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—') },
+  { path: 'supplierId', header: 'SUPPLIER', kind: 'id' },
+  { path: 'score', header: 'OVERALL', align: 'right', format: num, kind: 'number' },
+  { path: 'label', header: 'LABEL', kind: 'state' },
+  { path: 'dataSourcesScore', header: 'DATA SOURCES', align: 'right', format: num, kind: 'number', hide: 2 },
+  { path: 'policyParametersScore', header: 'PARAMETERS', align: 'right', format: num, kind: 'number', hide: 1 },
+  { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—'), kind: 'state' },
 ];
 
 export function* breakdownRows(items: ScoreResult[], kind: Breakdown): Generator<Record<string, unknown>> {
@@ -65,29 +65,29 @@ export function* breakdownRows(items: ScoreResult[], kind: Breakdown): Generator
 
 export const breakdownColumns: Record<Breakdown, Column[]> = {
   sources: [
-    { path: 'supplierId', header: 'SUPPLIER' },
-    { path: 'dataSourceId', header: 'DATA SOURCE' },
-    { path: 'score', header: 'SCORE', align: 'right', format: num },
-    { path: 'label', header: 'LABEL' },
-    { path: 'entries', header: 'ENTRIES', align: 'right' },
+    { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+    { path: 'dataSourceId', header: 'DATA SOURCE', kind: 'id' },
+    { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
+    { path: 'label', header: 'LABEL', kind: 'state', hide: 1 },
+    { path: 'entries', header: 'ENTRIES', align: 'right', kind: 'number' },
   ],
   parameters: [
-    { path: 'supplierId', header: 'SUPPLIER' },
-    { path: 'policyParameterId', header: 'PARAMETER' },
-    { path: 'score', header: 'SCORE', align: 'right', format: num },
-    { path: 'label', header: 'LABEL' },
-    { path: 'riskLevel', header: 'RISK' },
-    { path: 'entries', header: 'ENTRIES', align: 'right' },
-    { path: 'contexts', header: 'CONTEXTS' },
+    { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+    { path: 'policyParameterId', header: 'PARAMETER', kind: 'id' },
+    { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
+    { path: 'label', header: 'LABEL', kind: 'state', hide: 2 },
+    { path: 'riskLevel', header: 'RISK', kind: 'state', hide: 4 },
+    { path: 'entries', header: 'ENTRIES', align: 'right', kind: 'number', hide: 3 },
+    { path: 'contexts', header: 'CONTEXTS', kind: 'text', hide: 1 },
   ],
   entries: [
-    { path: 'supplierId', header: 'SUPPLIER' },
-    { path: 'scope', header: 'FOR' },
-    { path: 'scopeId', header: 'SOURCE/PARAMETER' },
-    { path: 'entryId', header: 'ENTRY' },
-    { path: 'score', header: 'SCORE', align: 'right', format: num },
-    { path: 'isClaim', header: 'CLAIM' },
-    { path: 'issueDate', header: 'ISSUED' },
-    { path: 'expiryDate', header: 'EXPIRES' },
+    { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+    { path: 'scope', header: 'FOR', kind: 'state', hide: 3 },
+    { path: 'scopeId', header: 'SOURCE/PARAMETER', kind: 'id' },
+    { path: 'entryId', header: 'ENTRY', kind: 'id' },
+    { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
+    { path: 'isClaim', header: 'CLAIM', kind: 'state', hide: 2 },
+    { path: 'issueDate', header: 'ISSUED', kind: 'date', hide: 1 },
+    { path: 'expiryDate', header: 'EXPIRES', kind: 'date' },
   ],
 };
