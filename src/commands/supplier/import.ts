@@ -43,7 +43,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         retryUnknown: opts.retryUnknown === true,
         report: str(opts.report),
         failed: str(opts.failed),
-        quiet: opts.quiet === true,
+        quiet: ctx.quiet,
         csvRaw: !!ctx.globals.csvRaw,
       },
       {
@@ -54,7 +54,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         stderrIsTTY: ctx.io.stderrIsTTY,
         warn: (m) => ctx.warn(m),
         info: (m) => {
-          if (opts.quiet !== true) ctx.info(m);
+          ctx.note(m);
         },
         signal: controller.signal,
       },

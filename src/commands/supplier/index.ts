@@ -48,7 +48,6 @@ export function supplierCommand(invoke: Invoke): Command {
       .option('--retry-unknown', 'send again the rows whose outcome is unknown (risk: a second supplier if the first attempt went through)')
       .option('--report <file>', 'write a CSV with every row: line, state, supplierId, customerSupplierId, field, message')
       .option('--failed <file>', 'write the failed and invalid rows in the input\'s own columns, ready to fix and import again')
-      .option('--quiet', 'no progress on stderr (problems and the summary still show)')
       .action(invoke(async () => (await import('./import.js')).run)),
     'srs supplier import vendors.csv --report import-report.csv --failed to-fix.csv',
     'srs supplier import sap-export.txt --encoding windows-1252 --map "Lieferant=name" --map "Kreditor=customerSupplierId" --dry-run',
