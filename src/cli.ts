@@ -63,6 +63,8 @@ Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input, 3 che
   for (const make of [supplierCommand, scorecardsCommand, scoreCommand, emissionsCommand, newsCommand, dataEntryCommand, refCommand, authCommand, emulatorCommand, completionCommand, helpCommand, apiCommand, schemaCommand]) {
     program.addCommand(make(invoke));
   }
+  // Every subcommand's help lists the global options it inherits (gh's "INHERITED FLAGS").
+  for (const sub of allCommands(program)) sub.configureHelp({ ...sub.configureHelp(), showGlobalOptions: true });
   return program;
 }
 
@@ -174,7 +176,7 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       writeErr: (s: string) => void (json ? undefined : io.stderr.write(s)),
       outputError: (s: string) => void (parseError = { text: s, path: commandPath(cmd) }),
     });
-    cmd.configureHelp({ helpWidth: HELP_WIDTH });
+    cmd.configureHelp({ ...cmd.configureHelp(), helpWidth: HELP_WIDTH });
   }
   for (const sub of allCommands(program)) {
     if (sub.commands.length > 0 && !(sub as unknown as { _actionHandler?: unknown })._actionHandler) {
