@@ -152,6 +152,7 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       formatHint = globals.output ?? env.SRS_OUTPUT ?? formatHint;
       debug = debug || !!globals.debug;
       const ctx = new Context(io, env, globals);
+      ctx.commandPath = commandPath(command).replace(/^srs /, '');
       redact = (s) => ctx.redact(s);
       paintErr = (s) => ctx.paintErr.red(s);
       try {

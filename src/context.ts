@@ -106,6 +106,8 @@ export class Context {
   #settings: Promise<Settings> | undefined;
   #secrets: string[] = [];
   #query: ((data: unknown) => unknown) | undefined;
+  /** The command being run, without "srs" (e.g. "scorecards ls"): what --fields is checked against. */
+  commandPath: string | undefined;
 
   constructor(io: IO, env: Env, globals: GlobalOptions, now: () => Date = () => new Date()) {
     this.io = io;
@@ -137,6 +139,15 @@ export class Context {
       const { Chalk } = await import('chalk');
       if (this.color) this.#paint = new Chalk({ level: 1 });
       if (this.stderrColor) this.#paintErr = new Chalk({ level: 1 });
+    }
+    const fields = this.globals.fields !== undefined ? parseFieldList(this.globals.fields) : undefined;
+    if (fields !== undefined) {
+      if (fields.length === 0) throw new UsageError('--fields: give at least one field, e.g. --fields id,name');
+      if (this.commandPath) {
+        const { checkFields } = await import('./output/shapes.js');
+        const problem = checkFields(this.commandPath, fields);
+        if (problem) throw new UsageError(problem);
+      }
     }
     const expr = this.globals.query;
     if (expr === undefined) return;

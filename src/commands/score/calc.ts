@@ -163,7 +163,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
     // Scripts get each result as soon as its batch (and every earlier one) is in.
     const render = ctx.renderOptions();
-    if (!render.pretty && !render.query) await passThrough(ctx, client, batchRequests(ids, filters), concurrency);
+    if (!render.pretty && !render.query && !render.fields) await passThrough(ctx, client, batchRequests(ids, filters), concurrency);
     else await renderList(ctx.sink, calculateInOrder(ctx, client, batchRequests(ids, filters), concurrency), [], render);
     return;
   }
