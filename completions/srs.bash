@@ -16,7 +16,7 @@ _srs_subcommands() {
     'news') _srs_r=(ls list) ;;
     'data-entry') _srs_r=(get) ;;
     'ref') _srs_r=(countries industries sources categories) ;;
-    'auth') _srs_r=(login status logout) ;;
+    'auth') _srs_r=(login switch status logout) ;;
     'emulator') _srs_r=(start fixtures) ;;
     *) _srs_r=() ;;
   esac
@@ -53,6 +53,7 @@ _srs_child() {
     'ref/sources') _srs_w=sources ;;
     'ref/categories') _srs_w=categories ;;
     'auth/login') _srs_w=login ;;
+    'auth/switch') _srs_w=switch ;;
     'auth/status') _srs_w=status ;;
     'auth/logout') _srs_w=logout ;;
     'emulator/start') _srs_w=start ;;
@@ -99,7 +100,7 @@ _srs_options() {
     'ref industries') _srs_r=(--all-levels --limit --page --per-page --all) ;;
     'ref sources') _srs_r=(--limit --page --per-page --all) ;;
     'ref categories') _srs_r=(--limit --page --per-page --all) ;;
-    'auth login') _srs_r=(--with-key) ;;
+    'auth login') _srs_r=(--with-key --activate) ;;
     'emulator start') _srs_r=(--port --api-key --seed --suppliers --state --last-page --log --admin --latency --rate-limit --reset-rate --fail-rate --stall-rate --fail-after-commit-rate) ;;
     'emulator fixtures') _srs_r=(--seed --suppliers) ;;
     'api') _srs_r=(-f --field --input --paginate) ;;
@@ -149,6 +150,7 @@ _srs_positional() {
     'emissions ls') _srs_kind=none ;;
     'news ls') _srs_kind=none ;;
     'data-entry get') _srs_kind=none ;;
+    'auth switch') _srs_kind=none ;;
     'completion') _srs_kind=none; (( $2 == 0 )) && { _srs_kind=words; _srs_r=(bash zsh fish); } ;;
     'api') _srs_kind=none ;;
     'schema') _srs_kind=none ;;

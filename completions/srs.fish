@@ -62,6 +62,8 @@ function __srs_child --argument-names cmdpath word --description 'The subcommand
             echo categories
         case 'auth/login'
             echo login
+        case 'auth/switch'
+            echo switch
         case 'auth/status'
             echo status
         case 'auth/logout'
@@ -367,14 +369,17 @@ complete -c srs -n "__srs_at 'ref categories'" -l all -d 'fetch every page (the 
 
 # srs auth
 complete -c srs -n "__srs_at 'auth'" -a 'login' -d 'Check an API key with one cheap request, then store it in a profile (config file mode 0600)'
-complete -c srs -n "__srs_at 'auth'" -a 'status' -d 'Show the active profile, base URL, where the key comes from and its last 4 characters'
+complete -c srs -n "__srs_at 'auth'" -a 'switch' -d 'Make a stored profile the active one (the one commands use without --profile or SRS_PROFILE)'
+complete -c srs -n "__srs_at 'auth'" -a 'status' -d 'Show the profile in use, its base URL, where the key comes from (last 4 characters only), and every stored profile'
 complete -c srs -n "__srs_at 'auth'" -a 'logout' -d 'Remove a profile\'s stored API key'
 complete -c srs -n "__srs_at 'help auth'" -a 'login' -d 'Check an API key with one cheap request, then store it in a profile (config file mode 0600)'
-complete -c srs -n "__srs_at 'help auth'" -a 'status' -d 'Show the active profile, base URL, where the key comes from and its last 4 characters'
+complete -c srs -n "__srs_at 'help auth'" -a 'switch' -d 'Make a stored profile the active one (the one commands use without --profile or SRS_PROFILE)'
+complete -c srs -n "__srs_at 'help auth'" -a 'status' -d 'Show the profile in use, its base URL, where the key comes from (last 4 characters only), and every stored profile'
 complete -c srs -n "__srs_at 'help auth'" -a 'logout' -d 'Remove a profile\'s stored API key'
 
 # srs auth login
 complete -c srs -n "__srs_at 'auth login'" -l with-key -d 'read the key from stdin instead of prompting (for scripts)'
+complete -c srs -n "__srs_at 'auth login'" -l activate -d 'also make this profile the active one (otherwise the active profile stays as it is)'
 
 # srs emulator
 complete -c srs -n "__srs_at 'emulator'" -a 'start' -d 'Start the emulator on 127.0.0.1 and serve until Ctrl-C; prints its base URL'

@@ -220,8 +220,9 @@ export class Context {
     this.io.stderr.write(`${tag} ${this.redact(sanitizeKeepNewlines(msg))}\n`);
   }
 
+  /** A note for people on stderr (progress, what was saved, what more exists): silenced by --quiet. */
   info(msg: string): void {
-    this.stderr(msg);
+    this.note(msg);
   }
 
   debug(msg: string): void {
@@ -282,6 +283,7 @@ export class Context {
     const fromEnv = resolveSettings({ flags, env: this.env, lookup: () => undefined });
     if (fromEnv.apiKey && fromEnv.baseUrl && !flags.profile && !this.env.SRS_PROFILE) {
       this.addSecret(fromEnv.apiKey);
+      if (fromEnv.baseUrlNote) this.note(fromEnv.baseUrlNote);
       return fromEnv;
     }
     const store = await this.configStore();
@@ -294,6 +296,7 @@ export class Context {
       ...(store.currentProfile !== undefined ? { currentProfile: store.currentProfile } : {}),
     });
     this.addSecret(s.apiKey);
+    if (s.baseUrlNote) this.note(s.baseUrlNote);
     return s;
   }
 
@@ -369,7 +372,10 @@ export class Context {
         throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
       }
       if (!s.apiKey) {
-        throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY (or try --sandbox)`);
+        const store = await this.configStore();
+        const others = store.profileNames().filter((n) => n !== s.profile && store.getProfile(n)?.apiKey);
+        const hint = others.length ? `, or switch to a profile that has one ("srs auth switch ${others[0]}"; stored: ${others.join(', ')})` : ' (or try --sandbox)';
+        throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY${hint}`);
       }
       baseUrl = s.baseUrl;
       apiKey = s.apiKey;
