@@ -9,6 +9,7 @@ import type { Opts } from '../kit.js';
 import type { Bundle } from './bundle.js';
 import type { Breakdown } from './view.js';
 import { gatherIds } from './ids.js';
+import { count } from '../../util/plural.js';
 
 export const BATCH_SIZE = 100;
 /** Batches in flight (score calc --concurrency; score check uses it as is). */
@@ -50,7 +51,7 @@ function* resultsInRequestOrder(request: ScoreCalculationRequest, resultIds: rea
 }
 
 function warnMissing(ctx: Context, missing: string[]): void {
-  if (missing.length) ctx.warn(`the service returned no result for ${missing.length} supplier id(s): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
+  if (missing.length) ctx.warn(`the service returned no result for ${count(missing.length, 'supplier id')}: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
 }
 
 /**
@@ -167,7 +168,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     else await renderList(ctx.sink, calculateInOrder(ctx, client, batchRequests(ids, filters), concurrency), [], render);
     return;
   }
-  const { requests, items } = await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filters, concurrency));
+  const { requests, items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(ctx, client, ids, filters, concurrency));
 
   if (typeof opts.save === 'string') {
     const [{ MODEL_VERSION, todayUtc }, { BUNDLE_KIND, BUNDLE_VERSION, bundleOptions }, { writeFileAtomic }] = await Promise.all([
@@ -191,7 +192,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     };
     // Readable like any file the user writes (0666 less the umask); it never holds the API key.
     await writeFileAtomic(opts.save, JSON.stringify(bundle, null, 2) + '\n', { mode: 0o666 });
-    ctx.info(`saved the evidence bundle to ${opts.save} (${items.length} supplier(s), as of ${asOf})`);
+    ctx.info(`saved the evidence bundle to ${opts.save} (${count(items.length, 'supplier')}, as of ${asOf})`);
   }
 
   const breakdown = opts.breakdown as Breakdown | undefined;

@@ -18,6 +18,7 @@ import { evaluate, type CheckResult, type CheckRules } from './evaluate.js';
 import { gatherIds } from './ids.js';
 import { githubAnnotation, junitReport } from './junit.js';
 import { finiteNumber, optionalNumber } from './options.js';
+import { count } from '../../util/plural.js';
 
 const minOption = finiteNumber('--min');
 const expiringWithinOption = finiteNumber('--expiring-within');
@@ -78,7 +79,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const ids = await gatherIds(ctx, args, opts.idsFile);
     rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
     const client = await ctx.client();
-    items = (await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY))).items;
+    items = (await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(ctx, client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY))).items;
   }
   const results: CheckResult[] = items.map((i) => evaluate(i, rules));
   await renderList(ctx.sink, results, columns, ctx.renderOptions());
@@ -92,6 +93,6 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     writeFileSync(opts.junit, junitReport(results, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000 }));
   }
   const passed = results.length - failed.length - noData.length;
-  ctx.info(`checked ${results.length} supplier(s) as of ${rules.asOf}: ${passed} passed, ${failed.length} failed, ${noData.length} without data`);
-  if (failed.length) throw new CheckFailedError(`${failed.length} of ${results.length} supplier(s) failed the score check`);
+  ctx.info(`checked ${count(results.length, 'supplier')} as of ${rules.asOf}: ${passed} passed, ${failed.length} failed, ${noData.length} without data`);
+  if (failed.length) throw new CheckFailedError(`${failed.length} of ${count(results.length, 'supplier')} failed the score check`);
 }

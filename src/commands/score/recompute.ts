@@ -24,6 +24,7 @@ import {
   type BundleOptions,
 } from './bundle.js';
 import { DEFAULT_TOLERANCE, finiteNumber } from './options.js';
+import { count } from '../../util/plural.js';
 
 export { DEFAULT_TOLERANCE };
 
@@ -124,9 +125,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const shown = opts.onlyDifferences ? rows.filter((r) => !r.ok) : rows;
   await renderList(ctx.sink, shown, columns, ctx.renderOptions());
   const bad = rows.filter((r) => !r.ok);
-  ctx.info(`recomputed ${results.length} supplier(s) as of ${ev.asOf} (mode ${ev.options.mode}, claim weight ${ev.options.claimWeight}): ${rows.length - bad.length} of ${rows.length} values agree within ${tolerance}`);
+  ctx.info(`recomputed ${count(results.length, 'supplier')} as of ${ev.asOf} (mode ${ev.options.mode}, claim weight ${ev.options.claimWeight}): ${rows.length - bad.length} of ${count(rows.length, 'value')} agree within ${tolerance}`);
   if (opts.verify && bad.length) {
     const first = bad[0]!;
-    throw new CheckFailedError(`${bad.length} value(s) differ by more than ${tolerance}; first: ${first.supplierId} ${first.path} reported ${fmt(first.reported)}, recomputed ${fmt(first.recomputed)}`);
+    throw new CheckFailedError(`${count(bad.length, 'value')} differ${bad.length === 1 ? 's' : ''} by more than ${tolerance}; first: ${first.supplierId} ${first.path} reported ${fmt(first.reported)}, recomputed ${fmt(first.recomputed)}`);
   }
 }
