@@ -255,7 +255,7 @@ describe('score calc -o json|ndjson passes results through only when the body is
     scenario('scoreraw', (_q, res) => json(res, 200, raw));
     const r = await srs('scoreraw', ['score', 'calc', A, C, B, '-o', 'ndjson']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/the service returned no result for 1 supplier id\(s\): 01c{24}/);
+    expect(r.stderr).toMatch(/the service returned no result for 1 supplier id: 01c{24}/);
     expect(r.stdout).toBe(`{"supplierId":"${A}","score":{"value":1.50}}\n{"supplierId":"${B}","score":{"value":2e0},"note":"caf\\u00e9"}\n`);
   });
 

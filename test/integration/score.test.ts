@@ -166,7 +166,7 @@ describe('evidence bundle and offline recompute', () => {
     expect(r.code).toBe(3);
     const rows = JSON.parse(r.stdout) as Array<{ supplierId: string; path: string; ok: boolean }>;
     expect(rows).toEqual([expect.objectContaining({ supplierId: victim.supplierId, path: 'value', ok: false })]);
-    expect(r.stderr).toMatch(/1 value\(s\) differ by more than 0\.005/);
+    expect(r.stderr).toMatch(/1 value differs by more than 0\.005/);
     // A tolerance above the change accepts it.
     const loose = await runSrs(['score', 'recompute', tampered, '--verify', '--tolerance', '0.3'], baseEnv(h.home + '/offline'));
     expect(loose.code).toBe(0);
