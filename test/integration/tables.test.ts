@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
-import { displayWidth } from '../../src/output/render.js';
+import displayWidth from 'string-width';
 import { BIN, startHarness, type Harness } from './harness.js';
 
 const execFileAsync = promisify(execFile);
