@@ -1,18 +1,5 @@
-/** "Did you mean": the names closest to a mistyped word. */
-
-/** Edit distance (optimal string alignment). */
-export function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
+/** "Did you mean": the names closest to a mistyped word, as a list (src/util/suggest.ts words it for help). */
+import { distance } from './suggest.js';
 
 /** The names closest to `word` (ties all kept), within 40% of a name's length in edits; none when nothing is close. */
 export function closest(word: string, names: readonly string[]): string[] {

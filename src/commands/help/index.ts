@@ -1,12 +1,7 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import { suggest } from '../../util/suggest.js';
 import { examples } from '../kit.js';
-import { closest } from '../../util/similar.js';
-
-function suggest(word: string, names: string[]): string {
-  const best = closest(word, names);
-  return best.length ? ` (did you mean ${best.join(' or ')}?)` : '';
-}
 
 /**
  * `srs help [command...]`: the help of any command, nested ones included
