@@ -26,6 +26,7 @@ import type { Readable } from 'node:stream';
 import { ExitCode, SrsError, UsageError } from '../errors.js';
 import { mapHeaders, parseMapSpecs, unnamedColumns, type ColumnMapping } from './headers.js';
 import { Journal, JOURNAL_SUFFIX, readJournal, type JournalHistory } from './journal.js';
+import { JournalLock } from './lock.js';
 import { Progress } from './progress.js';
 import { openInput, ReadError, type InputFile, type SourceRecord } from './read.js';
 import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, ROW_STATES, type ImportSummary, type RowOutcome, type RowState } from './report.js';
@@ -169,18 +170,29 @@ function keepsCells(o: ImportOptions): boolean {
   return o.failed !== undefined;
 }
 
+/**
+ * plan (options) -> lock (the journal's) -> read (open the input) -> open the
+ * sinks -> loop (validate, dedupe, send, record per row) -> finish (wait,
+ * close, summarise).
+ */
 export async function runImport(o: ImportOptions, d: ImportDeps): Promise<ImportResult> {
   const started = performance.now();
   const p = plan(o, d);
   parseMapSpecs(o.maps ?? []); // a bad --map is a usage error before the file is opened
-  const input = await openStage(o, d, p);
-  const run = new ImportRun(o, d, p, input);
+  // One run at a time per journal: a second one stops here, before reading or sending (a dry run takes no lock).
+  const lock = !p.dryRun && p.journalPath !== undefined ? JournalLock.acquire(p.journalPath, { now: p.now, warn: d.warn }) : undefined;
   try {
-    await run.open();
-    await run.loop();
-    return await run.finish(started);
+    const input = await openStage(o, d, p);
+    const run = new ImportRun(o, d, p, input);
+    try {
+      await run.open();
+      await run.loop();
+      return await run.finish(started);
+    } finally {
+      await run.dispose();
+    }
   } finally {
-    await run.dispose();
+    lock?.release();
   }
 }
 
