@@ -27,6 +27,8 @@ import { ExitCode, SrsError, UsageError } from '../errors.js';
 import { mapHeaders, parseMapSpecs, unnamedColumns, type ColumnMapping } from './headers.js';
 import { Journal, JOURNAL_SUFFIX, readJournal, type JournalHistory } from './journal.js';
 import { JournalLock } from './lock.js';
+import { checkTarget } from './binding.js';
+import type { Target } from '../api/target.js';
 import { Progress } from './progress.js';
 import { openInput, ReadError, type InputFile, type SourceRecord } from './read.js';
 import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, ROW_STATES, type ImportSummary, type RowOutcome, type RowState } from './report.js';
@@ -80,6 +82,14 @@ export interface ImportDeps {
    * too (a sink then only checks).
    */
   sinks?: (run: SinkContext) => Promise<OutcomeSink[]> | OutcomeSink[];
+  /**
+   * The service and account this run is for (src/api/target.ts), recorded in
+   * and checked against the journal (src/import/binding.ts). Undefined: not
+   * known (a dry run without settings); the journal is then not checked.
+   */
+  target?: () => Promise<Target | undefined>;
+  /** GET /v1/suppliers/{id} with the run's key (resolves when found): asked once when a key meets a journal of another key. */
+  readSupplier?: (id: string) => Promise<void>;
   stdin?: Readable;
   stdinIsTTY?: boolean;
   /** Raw stderr writes (progress). */
@@ -149,13 +159,14 @@ async function openStage(o: ImportOptions, d: ImportDeps, p: Plan): Promise<Inpu
 async function openSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputFile, opened: OutcomeSink[]): Promise<void> {
   if (p.journalPath !== undefined) {
     let journal: Journal | undefined;
-    let history: JournalHistory | undefined;
-    if (p.dryRun) {
-      history = (await readJournal(p.journalPath, input.name, input.identity, d.warn))?.history;
-    } else {
-      const j = await Journal.open(p.journalPath, input.name, input.identity, { fsync: !!o.journalFsync, now: p.now, warn: d.warn });
+    const prior = await readJournal(p.journalPath, input.name, input.identity, d.warn);
+    const target = await d.target?.();
+    // Another service or account: refused before anything is written or sent (binding.ts).
+    const meta = prior ? await checkTarget(p.journalPath, prior.meta, prior.history, target, { dryRun: p.dryRun, now: p.now, warn: d.warn, info: d.info, readSupplier: d.readSupplier }) : [];
+    const history: JournalHistory | undefined = prior?.history;
+    if (!p.dryRun) {
+      const j = await Journal.open(p.journalPath, input.name, input.identity, { fsync: !!o.journalFsync, now: p.now, warn: d.warn, target, prior: prior ?? null, meta });
       journal = j.journal;
-      history = j.resumed ? j.history : undefined;
       if (j.resumed) d.info(`resuming from journal ${p.journalPath} (${j.history.size} rows recorded by earlier runs)`);
     }
     opened.push(new JournalSink(p.journalPath, journal, history, !!o.retryUnknown));

@@ -8,6 +8,7 @@
  * Exit codes: 0 every row created or skipped; 1 any row invalid, failed or
  * unknown, or interrupted; 2 the file is unusable (nothing sent); 4 authentication.
  */
+import { SANDBOX_TARGET, targetFor, type Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError } from '../../errors.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
@@ -15,6 +16,13 @@ import { problemLine } from '../../import/report.js';
 import { importSummaryColumns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
+
+/** The service and account of this run (the sandbox is its own); undefined when no base URL or key is configured (a dry run). */
+async function currentTarget(ctx: Context): Promise<Target | undefined> {
+  if (ctx.sandbox) return SANDBOX_TARGET;
+  const s = await ctx.settings();
+  return s.baseUrl && s.apiKey ? targetFor(s.baseUrl, s.apiKey) : undefined;
+}
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
@@ -48,6 +56,10 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       },
       {
         client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : undefined, longRun: true }),
+        target: () => currentTarget(ctx),
+        readSupplier: async (id) => {
+          await (await ctx.client()).getSupplier(id);
+        },
         stdin: ctx.io.stdin,
         stdinIsTTY: ctx.io.stdinIsTTY,
         stderrWrite: (s) => void ctx.io.stderr.write(s),
