@@ -12,8 +12,9 @@
  *   journal recorded as created, with the new key: 200 means the same account
  *   (an "alias" line links the fingerprint, not asked again); 401, 403 or 404
  *   means another account (exit 2); anything else leaves it unknown (exit 1,
- *   try again). A journal with no created supplier to ask about cannot be
- *   checked: exit 2.
+ *   try again). A journal that records only failed rows is simply rebound
+ *   (nothing in it could make a row be skipped); one with rows in doubt but no
+ *   created supplier to ask about cannot be checked: exit 2.
  * - A version 1 journal (no target) is checked the same way on first use, and
  *   then bound with a "target" line.
  * A dry run never asks the service: it warns and goes on.
@@ -80,8 +81,12 @@ export async function checkTarget(
   const at = d.now().toISOString();
   const id = history.someCreatedId();
   const what = recorded ? `was started with another key (account ${recorded.account}; this key: account ${current.account})` : 'was written by an older srs and does not record its service';
+  if (!history.holdsSends()) {
+    // Only failed rows (or none): a re-run sends them all anyway, so nothing could be skipped for another target.
+    if (recorded) d.info(`journal ${journalPath} was started with another key and records no row created or in doubt: bound to ${describeTarget(current)}`);
+    return d.dryRun ? [] : [{ target: current, at }];
+  }
   if (!id) {
-    if (!recorded) return [{ target: current, at }]; // nothing created under it: nothing another target could be skipped for
     throw new UsageError(
       `journal ${journalPath} ${what}, and records no created supplier srs could ask the service about, so it cannot tell whether both keys reach the same account. ` +
         `Pass --journal NEW to import with this key. Nothing was sent.`,

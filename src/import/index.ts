@@ -22,6 +22,7 @@
  * Rows after that point were not read: a re-run with the same command picks up
  * where this one stopped.
  */
+import { resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ExitCode, SrsError, UsageError } from '../errors.js';
 import { mapHeaders, parseMapSpecs, unnamedColumns, type ColumnMapping } from './headers.js';
@@ -30,7 +31,7 @@ import { JournalLock } from './lock.js';
 import { checkTarget } from './binding.js';
 import type { Target } from '../api/target.js';
 import { Progress } from './progress.js';
-import { openInput, ReadError, type InputFile, type SourceRecord } from './read.js';
+import { isStreamPath, openInput, ReadError, type InputFile, type SourceRecord } from './read.js';
 import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, ROW_STATES, type ImportSummary, type RowOutcome, type RowState } from './report.js';
 import { Sender, type SendOutcome, type SupplierCreator } from './send.js';
 import { Candidate, FailedSink, JournalSink, ReportSink, type OutcomeSink, type Verdict } from './sinks.js';
@@ -118,8 +119,9 @@ export interface ImportResult {
   requestsSent: number;
 }
 
+/** `<file>.srs-journal`; none for stdin, a FIFO, /dev/stdin or a process substitution (read once: --journal names one). */
 export function defaultJournalPath(file: string): string | undefined {
-  return file === '-' ? undefined : file + JOURNAL_SUFFIX;
+  return isStreamPath(file) ? undefined : file + JOURNAL_SUFFIX;
 }
 
 /** The options, checked before anything is opened. */
@@ -136,10 +138,15 @@ function plan(o: ImportOptions, d: ImportDeps): Plan {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency must be a whole number between 1 and ${MAX_CONCURRENCY} (got ${concurrency})`);
   }
+  const stream = isStreamPath(o.file);
   const journalPath = o.journal ?? defaultJournalPath(o.file);
+  if (journalPath !== undefined && /^\/dev(\/|$)/.test(resolvePath(journalPath))) {
+    throw new UsageError(`--journal ${journalPath}: a journal is a file srs appends to and reads back; it cannot live under /dev (pass --journal PATH to a regular file)`);
+  }
   checkOutputPaths(o.file, { '--journal': journalPath, '--report': o.report, '--failed': o.failed });
-  if (o.file === '-' && o.journal === undefined && !dryRun) {
-    d.warn('reading stdin without --journal: a re-run cannot tell which rows this run created; pass --journal FILE to make re-runs safe');
+  if (stream && o.journal === undefined && !dryRun) {
+    const what = o.file === '-' ? 'stdin' : `${o.file} (not a regular file: read once, like stdin)`;
+    d.warn(`reading ${what} without --journal: a re-run cannot tell which rows this run created; pass --journal FILE to make re-runs safe`);
   }
   return { dryRun, concurrency, journalPath, now: d.now ?? (() => new Date()) };
 }
@@ -205,6 +212,28 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
   } finally {
     lock?.release();
   }
+}
+
+/**
+ * A row must have the header's number of cells: more or fewer means a
+ * delimiter inside an unquoted value, a quote left open (which runs on into
+ * the next lines), or a cut-off row, and its cells would land in the wrong
+ * fields. Such a row is invalid on its own; it is never joined to a neighbour.
+ * Extra cells that are all empty (spreadsheets pad rows with ",,,") are fine.
+ */
+function cellCountProblem(rec: SourceRecord, width: number): string | undefined {
+  const n = rec.fields.length;
+  if (n === width) return undefined;
+  if (n > width) {
+    let empty = true;
+    for (let i = width; i < n; i++) if (rec.fields[i]!.trim() !== '') empty = false;
+    if (empty) return undefined;
+  }
+  const runOn = rec.fields.some((f) => f.includes('\n') || f.includes('\r'));
+  return (
+    `line ${rec.line} has ${n} cell${n === 1 ? '' : 's'}, the header has ${width}: not imported` +
+    (runOn ? ' (a quoted cell spans several lines: a quote left open?)' : n > width ? ' (an unquoted value holding the delimiter?)' : ' (a cut-off row?)')
+  );
 }
 
 /** One run's state, its stages as methods. */
@@ -301,7 +330,6 @@ class ImportRun {
     const unnamed = unnamedColumns(this.#mapping);
     const width = this.#input.header.length;
     let warnedUnnamed = false;
-    let warnedExtra = false;
     const keep = keepsCells(this.#o);
     // Promises only where the loop must wait (a full window, the parser out of
     // records): at thousands of rows a second, one per row is measurable.
@@ -317,13 +345,8 @@ class ImportRun {
         warnedUnnamed = true;
         this.#warn(`line ${rec.line}: a column without a header holds data; it is not imported (give the column a header to import it)`);
       }
-      if (!warnedExtra && rec.fields.length > width && rec.fields.slice(width).some((f) => f.trim() !== '')) {
-        warnedExtra = true;
-        this.#warn(`line ${rec.line}: more cells than the header has columns; the extra cells are not imported`);
-      }
-
       const seq = this.#seq++;
-      const row = this.#validate(seq, rec, keep);
+      const row = this.#validate(seq, rec, width, keep);
       if (!row) continue;
       if (this.#dedupe(seq, row, keep)) continue;
       if (this.#p.dryRun) {
@@ -375,7 +398,13 @@ class ImportRun {
   }
 
   /** Stage "validate" (and the in-file half of "dedupe": the validator remembers each customerSupplierId's first line). */
-  #validate(seq: number, rec: SourceRecord, keep: boolean): Candidate | undefined {
+  #validate(seq: number, rec: SourceRecord, width: number, keep: boolean): Candidate | undefined {
+    const cells = cellCountProblem(rec, width);
+    if (cells) {
+      const cid = this.#validator.customerSupplierId(rec);
+      this.#record(seq, { line: rec.line, state: 'invalid', customerSupplierId: cid, field: 'row', message: cells, fields: keep ? rec.fields : undefined });
+      return undefined;
+    }
     const v = this.#validator.check(rec);
     if (v.kind === 'invalid') {
       this.#record(seq, { line: v.line, state: 'invalid', customerSupplierId: v.customerSupplierId, field: v.field, message: v.message, fields: keep ? rec.fields : undefined });

@@ -5,7 +5,8 @@
  *    "target":{"baseUrl":"https://api.example.com","account":"3f9a1c0b2d4e"}}
  *   {"run":"2025-01-01T10:00:00.000Z"}
  *   {"alias":"7c21…","via":"01J…","at":"…"}         a rotated key shown to reach the same account
- *   {"target":{…},"via":"01J…","at":"…"}            a version 1 journal (no target) bound on first use
+ *   {"target":{…},"via":"01J…","at":"…"}            a version 1 journal (no target) bound on first use, or a
+ *                                                   journal of only failed rows rebound (the last one wins)
  *   {"l":12,"h":"3f2a9c81b7de","s":"sent"}            before the request leaves
  *   {"l":12,"s":"created","id":"01J…"}                 when the answer arrives
  *   {"l":13,"s":"failed","m":"HTTP 400: …"}            provably not created
@@ -174,6 +175,15 @@ export class JournalHistory {
   /** Lines with a record. */
   get size(): number {
     return this.#lines;
+  }
+
+  /** True when some line is recorded as created, sent or unknown (anything but failed: what a re-run would not send). */
+  holdsSends(): boolean {
+    for (let line = 1; line < this.#states.length; line++) {
+      const c = this.#states[line]!;
+      if (c !== 0 && c !== STATE_CODE.failed) return true;
+    }
+    return false;
   }
 
   /** The id of some supplier recorded as created (the first line's), to ask the service about. */
@@ -528,7 +538,12 @@ async function loadHistory(path: string, history: JournalHistory, warn: (msg: st
       return;
     }
     if (rec.target !== undefined) {
-      meta.target ??= validTarget(rec.target); // the header's (or the first binding) wins
+      // A (re)binding: the last one wins, and the keys linked to the earlier target no longer apply.
+      const t = validTarget(rec.target);
+      if (t) {
+        meta.target = t;
+        meta.aliases = [];
+      }
       return;
     }
     if (typeof rec.l !== 'number' || typeof rec.s !== 'string' || !(rec.s in STATE_CODE)) return;
