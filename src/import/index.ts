@@ -103,6 +103,11 @@ export interface ImportDeps {
   now?: () => Date;
   /** Test hook: called for every row outcome, in line order. */
   onRow?: (o: RowOutcome) => void;
+  /**
+   * The redaction stdout and stderr get (the API key replaced): applied to
+   * everything the import writes to files (report, --failed, journal).
+   */
+  redact?: (s: string) => string;
 }
 
 export interface ImportResult {
@@ -121,7 +126,12 @@ export interface ImportResult {
 
 /** `<file>.srs-journal`; none for stdin, a FIFO, /dev/stdin or a process substitution (read once: --journal names one). */
 export function defaultJournalPath(file: string): string | undefined {
-  return isStreamPath(file) ? undefined : file + JOURNAL_SUFFIX;
+  return isStreamPath(file) || underDev(file) ? undefined : file + JOURNAL_SUFFIX;
+}
+
+/** /dev/stdin redirected from a regular file, /dev/fd/N: devices, never a place for a journal. */
+function underDev(path: string): boolean {
+  return /^\/dev(\/|$)/.test(resolvePath(path));
 }
 
 /** The options, checked before anything is opened. */
@@ -138,9 +148,9 @@ function plan(o: ImportOptions, d: ImportDeps): Plan {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency must be a whole number between 1 and ${MAX_CONCURRENCY} (got ${concurrency})`);
   }
-  const stream = isStreamPath(o.file);
+  const stream = isStreamPath(o.file) || underDev(o.file);
   const journalPath = o.journal ?? defaultJournalPath(o.file);
-  if (journalPath !== undefined && /^\/dev(\/|$)/.test(resolvePath(journalPath))) {
+  if (journalPath !== undefined && underDev(journalPath)) {
     throw new UsageError(`--journal ${journalPath}: a journal is a file srs appends to and reads back; it cannot live under /dev (pass --journal PATH to a regular file)`);
   }
   checkOutputPaths(o.file, { '--journal': journalPath, '--report': o.report, '--failed': o.failed });
@@ -172,14 +182,15 @@ async function openSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputF
     const meta = prior ? await checkTarget(p.journalPath, prior.meta, prior.history, target, { dryRun: p.dryRun, now: p.now, warn: d.warn, info: d.info, readSupplier: d.readSupplier }) : [];
     const history: JournalHistory | undefined = prior?.history;
     if (!p.dryRun) {
-      const j = await Journal.open(p.journalPath, input.name, input.identity, { fsync: !!o.journalFsync, now: p.now, warn: d.warn, target, prior: prior ?? null, meta });
+      const j = await Journal.open(p.journalPath, input.name, input.identity, { fsync: !!o.journalFsync, now: p.now, warn: d.warn, target, prior: prior ?? null, meta, redact: d.redact });
       journal = j.journal;
       if (j.resumed) d.info(`resuming from journal ${p.journalPath} (${j.history.size} rows recorded by earlier runs)`);
     }
-    opened.push(new JournalSink(p.journalPath, journal, history, !!o.retryUnknown));
+    opened.push(new JournalSink(`journal ${p.journalPath}`, journal, history, !!o.retryUnknown));
   }
-  if (o.report !== undefined) opened.push(new ReportSink(o.report, new ReportWriter(o.report, { csvRaw: !!o.csvRaw })));
-  if (o.failed !== undefined) opened.push(new FailedSink(o.failed, new FailedWriter(o.failed, input)));
+  const cells = { csvRaw: !!o.csvRaw, redact: d.redact };
+  if (o.report !== undefined) opened.push(new ReportSink(`--report ${o.report}`, new ReportWriter(o.report, cells)));
+  if (o.failed !== undefined) opened.push(new FailedSink(`--failed ${o.failed}`, new FailedWriter(o.failed, input, cells)));
   if (d.sinks) opened.push(...(await d.sinks({ input, dryRun: p.dryRun, warn: d.warn })));
 }
 
@@ -234,6 +245,21 @@ function cellCountProblem(rec: SourceRecord, width: number): string | undefined 
     `line ${rec.line} has ${n} cell${n === 1 ? '' : 's'}, the header has ${width}: not imported` +
     (runOn ? ' (a quoted cell spans several lines: a quote left open?)' : n > width ? ' (an unquoted value holding the delimiter?)' : ' (a cut-off row?)')
   );
+}
+
+/** Thrown into the sender before a batch when a sink could not write: the batch does not leave. */
+class SinkWriteError extends Error {
+  readonly sink: OutcomeSink;
+  constructor(sink: OutcomeSink) {
+    super(`${sink.name} could not be written${sink.error ? ` (${describeWriteError(sink.error)})` : ''}`);
+    this.sink = sink;
+  }
+}
+
+/** "no space left on device" from "ENOSPC: no space left on device, write". */
+function describeWriteError(e: Error): string {
+  const m = /^[A-Z]+: (.*?)(, \w+.*)?$/.exec(e.message);
+  return m ? m[1]! : e.message;
 }
 
 /** One run's state, its stages as methods. */
@@ -321,8 +347,17 @@ class ImportRun {
     this.#progress.start();
   }
 
+  /** Before each batch of requests: a sink that failed to write stops it (nothing more leaves); then the journal's flush. */
   #beforeSend(): void {
+    const failed = this.#failedSink();
+    if (failed) throw new SinkWriteError(failed);
     for (const s of this.#sinks) s.beforeSend?.();
+  }
+
+  /** The first sink whose write failed. */
+  #failedSink(): OutcomeSink | undefined {
+    for (const s of this.#sinks) if (s.error) return s;
+    return undefined;
   }
 
   /** The main loop: read -> validate -> dedupe -> send, one record at a time, until the end or a stop. */
@@ -334,7 +369,8 @@ class ImportRun {
     // Promises only where the loop must wait (a full window, the parser out of
     // records): at thousands of rows a second, one per row is measurable.
     for (;;) {
-      if (this.#journal?.error) this.requestStop('cannot write the journal');
+      const failed = this.#failedSink();
+      if (failed) this.requestStop(failed === this.#journal ? 'cannot write the journal' : `cannot write ${failed.name}`);
       if (this.stopReason) break;
       if (!(await this.#waitForRoom())) break;
       const rec = await this.#read();
@@ -471,7 +507,7 @@ class ImportRun {
       for (const s of this.#ordered) if (s.record({ outcome: out }) === false) this.#needDrain = true;
     } catch (e) {
       this.writeError ??= e;
-      this.requestStop('cannot write the report');
+      this.requestStop(`cannot write ${this.#failedSink()?.name ?? 'the report'}`);
     }
   }
 
@@ -495,10 +531,25 @@ class ImportRun {
           'Rows answered after the failure are not recorded in the journal: a re-run reports them as unknown rather than sending them twice.',
       );
     }
-    for (const s of this.#ordered) await this.#close(s);
+    for (const s of this.#ordered) {
+      try {
+        await this.#close(s);
+      } catch (e) {
+        this.writeError ??= e;
+      }
+    }
     if (this.writeError) {
-      const msg = `cannot write the report: ${(this.writeError as Error).message ?? String(this.writeError)}`;
-      throw (sender?.sent ?? 0) > 0 ? new SrsError('runtime', ExitCode.failure, `${msg} (the journal has every row sent)`) : new UsageError(msg);
+      const failed = this.#failedSink();
+      const cause = failed?.error ?? (this.writeError instanceof SinkWriteError ? this.writeError.sink.error : undefined) ?? (this.writeError as Error);
+      const code = (cause as NodeJS.ErrnoException).code;
+      const what = failed ? `cannot write ${failed.name} (${code ? `${code}: ` : ''}${describeWriteError(cause)})` : `cannot write the report (${describeWriteError(cause)})`;
+      const sent = sender?.sent ?? 0;
+      const where = p.journalPath !== undefined ? `every row sent is recorded in the journal ${p.journalPath}: run the same command again to continue` : 'without a journal, a re-run cannot tell which rows were created';
+      throw new SrsError(
+        'runtime',
+        ExitCode.failure,
+        `${what}: the import stopped after line ${this.lastLine}, and no request left after the failure (${sent} sent, ${this.counts.created} created); ${where}`,
+      );
     }
 
     const elapsed = (performance.now() - started) / 1000;

@@ -291,12 +291,15 @@ export interface JournalOpenOptions {
   prior?: { header: JournalHeader; history: JournalHistory } | undefined | null;
   /** Lines about the target to record after this run's "run" line. */
   meta?: readonly MetaLine[];
+  /** Replaces secrets in what the journal records (the service's messages, ids), as on stdout and stderr. */
+  redact?: ((s: string) => string) | undefined;
 }
 
 export class Journal {
   readonly path: string;
   readonly #fd: number;
   readonly #fsync: boolean;
+  readonly #redact: (s: string) => string;
   #closed = false;
   /** Lines not yet written, and whether one of them is a "sent". */
   #pending = '';
@@ -304,10 +307,11 @@ export class Journal {
   /** The first write that failed; every later flush throws it. */
   #error: Error | undefined;
 
-  private constructor(path: string, fd: number, fsync: boolean) {
+  private constructor(path: string, fd: number, fsync: boolean, redact: ((s: string) => string) | undefined) {
     this.path = path;
     this.#fd = fd;
     this.#fsync = fsync;
+    this.#redact = redact ?? ((s) => s);
   }
 
   /** Opens (or starts) the journal for an input, loading what earlier runs recorded. */
@@ -321,7 +325,7 @@ export class Journal {
     } catch (e) {
       throw new UsageError(`cannot write journal ${journalPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); pass --journal PATH somewhere writable`);
     }
-    const j = new Journal(journalPath, fd, opts.fsync);
+    const j = new Journal(journalPath, fd, opts.fsync, opts.redact);
     if (!header) {
       const h: JournalHeader = {
         srs: JOURNAL_MAGIC,
@@ -403,7 +407,7 @@ export class Journal {
   }
 
   created(line: number, id: string): void {
-    this.#append(JSON.stringify({ l: line, s: 'created', id }) + '\n', false);
+    this.#append(JSON.stringify({ l: line, s: 'created', id: this.#redact(id) }) + '\n', false);
   }
 
   failed(line: number, message: string): void {
@@ -415,7 +419,7 @@ export class Journal {
   }
 
   #outcome(line: number, state: 'failed' | 'unknown', message: string): void {
-    this.#append(JSON.stringify({ l: line, s: state, m: message.slice(0, 300) }) + '\n', false);
+    this.#append(JSON.stringify({ l: line, s: state, m: this.#redact(message).slice(0, 300) }) + '\n', false);
   }
 
   close(): void {

@@ -407,8 +407,11 @@ export function isStreamPath(path: string): boolean {
   }
 }
 
+/** Names of this process's stdin: read as "-" (opening them fails when stdin is a socket, as under Node's spawn). */
+const STDIN_ALIASES: ReadonlySet<string> = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
 async function openSource(path: string, opts: ReadOptions): Promise<Source> {
-  if (path === '-') {
+  if (path === '-' || (STDIN_ALIASES.has(resolvePath(path)) && opts.stdin)) {
     const stdin = opts.stdin;
     if (!stdin) throw new UsageError('no stdin to read from');
     if (opts.stdinIsTTY) throw new UsageError('"-" reads the CSV from stdin, but stdin is a terminal; pipe or redirect the file in');

@@ -133,8 +133,8 @@ export class ReportSink implements OutcomeSink {
   readonly ordered = true;
   readonly #w: ReportWriter;
 
-  constructor(path: string, w: ReportWriter) {
-    this.name = path;
+  constructor(name: string, w: ReportWriter) {
+    this.name = name;
     this.#w = w;
   }
 
@@ -161,8 +161,8 @@ export class FailedSink implements OutcomeSink {
   readonly ordered = true;
   readonly #w: FailedWriter;
 
-  constructor(path: string, w: FailedWriter) {
-    this.name = path;
+  constructor(name: string, w: FailedWriter) {
+    this.name = name;
     this.#w = w;
   }
 

@@ -69,6 +69,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
           if (opts.quiet !== true) ctx.info(m);
         },
         signal: controller.signal,
+        redact: (s) => ctx.redact(s),
       },
     );
   } finally {
