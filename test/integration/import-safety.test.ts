@@ -141,8 +141,8 @@ describe('no secret in any file', () => {
       writeFileSync(file, ['name,country,customerSupplierId', ...Array.from({ length: 40 }, (_, i) => `Echo ${i},DEU,ECHO-${i}`)].join('\n') + '\n');
       const r = await h.run(importArgs(file, '--report', join(sub, 'report.csv'), '--failed', join(sub, 'failed.csv')));
       expect(r.code).toBe(1);
-      expect(h.emu.faultStats().echoedKeys).toBeGreaterThan(0);
-      expect(Number(summary(r).failed)).toBe(h.emu.faultStats().echoedKeys);
+      expect(h.emu.faultStats!().echoedKeys).toBeGreaterThan(0);
+      expect(Number(summary(r).failed)).toBe(h.emu.faultStats!().echoedKeys);
       const key = h.env.SRS_API_KEY!;
       const files = readdirSync(sub).filter((f) => statSync(join(sub, f)).isFile());
       expect(files.sort()).toEqual(['echo.csv', 'echo.csv.srs-journal', 'failed.csv', 'report.csv']);

@@ -6,7 +6,9 @@
  * second Ctrl-C falls through to Node's default and quits at once (the journal
  * is already consistent: every line is written before its request leaves).
  * Exit codes: 0 every row created or skipped; 1 any row invalid, failed or
- * unknown, or interrupted; 2 the file is unusable (nothing sent); 4 authentication.
+ * unknown, interrupted, or a journal/report write failed; 2 nothing sent (the
+ * file is unusable, or the journal is in use or bound to another file or
+ * target); 4 authentication.
  */
 import { SANDBOX_TARGET, targetFor, type Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
