@@ -143,3 +143,20 @@ describe('inputs that are not regular files', () => {
     expect(h.clients()).toBe(0);
   });
 });
+
+describe('what the import writes to files', () => {
+  it('--failed guards formula cells like the report (unless --csv-raw), and every file is redacted', async () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const redact = (s: string) => s.split(secret).join('****cdef');
+    const p = file(`name,country,customerSupplierId\n=HYPERLINK("x"),XX,F-1\nKey ${secret},XX,F-2\n`);
+    const failed = join(dir, `guard${n}.csv`);
+    const report = join(dir, `guard-report${n}.csv`);
+    const h = harness();
+    await runImport({ file: p, quiet: true, failed, report }, { ...h.deps, redact });
+    expect(readFileSync(failed, 'utf8')).toBe(`name,country,customerSupplierId\n"'=HYPERLINK(""x"")",XX,F-1\nKey ****cdef,XX,F-2\n`);
+    expect(readFileSync(report, 'utf8')).not.toContain(secret);
+    const raw = join(dir, `raw${n}.csv`);
+    await runImport({ file: p, quiet: true, failed: raw, csvRaw: true, dryRun: true }, { ...harness().deps, redact });
+    expect(readFileSync(raw, 'utf8')).toBe(`name,country,customerSupplierId\n"=HYPERLINK(""x"")",XX,F-1\nKey ****cdef,XX,F-2\n`);
+  });
+});
