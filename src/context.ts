@@ -10,6 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api/client.js';
 import type { ConfigStore } from './config/store.js';
 import { resolveSettings, type Settings } from './config/resolve.js';
+import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
 import { AuthError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
@@ -47,6 +48,7 @@ export interface GlobalOptions {
   insecureHttp?: boolean;
   timeout?: string;
   retries?: string;
+  maxPages?: string;
   query?: string;
   csvRaw?: boolean;
 }
@@ -287,6 +289,15 @@ export class Context {
     if (raw === undefined || raw === '') return undefined;
     if (!/^\d+$/.test(raw.trim()) || Number(raw) > 20) throw new UsageError(`--retries must be a whole number from 0 to 20 (got "${raw}")`);
     return Number(raw);
+  }
+
+  /** --max-pages (env SRS_MAX_PAGES): more pages than this in one list is an error. Default 10,000. */
+  maxPages(): number {
+    const raw = this.globals.maxPages ?? this.env.SRS_MAX_PAGES;
+    if (raw === undefined || raw === '') return DEFAULT_PAGE_LIMIT;
+    const n = Number(raw.trim());
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--max-pages must be a whole number >= 1 (got "${raw}")`);
+    return n;
   }
 
   /**
