@@ -74,13 +74,13 @@ export async function* paginate<T>(
     }
     items += res.items.length;
     const next = nextPageAfter(page, res, perPage);
-    if (next !== undefined && n >= pageLimit && n < maxPages) {
+    yield { page, items: res.items, hasMore: next !== undefined };
+    if (next === undefined) return;
+    if (n >= pageLimit && n < maxPages) {
       throw new RunawayPaginationError(
         `${label}the pagination does not end: more pages after ${fmt.format(n)} pages (${fmt.format(items)} items); raise --max-pages if the list is really that long, or use --limit`,
       );
     }
-    yield { page, items: res.items, hasMore: next !== undefined };
-    if (next === undefined) return;
     page = next;
   }
 }

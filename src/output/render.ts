@@ -90,9 +90,15 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
       const frame = listFraming(opts.format);
       const pretty = opts.format === 'json' && opts.pretty;
       const out = new Batcher(sink);
-      for await (const it of items) {
-        await out.add(frame.before(n) + (pretty ? indent(JSON.stringify(it, null, 2)) : JSON.stringify(it)) + frame.after);
-        n++;
+      try {
+        for await (const it of items) {
+          await out.add(frame.before(n) + (pretty ? indent(JSON.stringify(it, null, 2)) : JSON.stringify(it)) + frame.after);
+          n++;
+        }
+      } catch (e) {
+        // The source failed (a page that did not come): what it gave is printed, not lost.
+        await out.flush();
+        throw e;
       }
       await out.add(frame.end(n));
       await out.flush();
@@ -189,13 +195,19 @@ async function renderCsv(sink: Sink, items: AsyncIterable<unknown> | Iterable<un
   await sink.write(stringify([cols.map((c) => c.path)]));
   let n = 0;
   let batch: string[][] = [];
-  for await (const it of items) {
-    batch.push(cols.map((c) => cell(getPath(it, c.path))));
-    n++;
-    if (batch.length >= 500) {
-      await sink.write(stringify(batch));
-      batch = [];
+  try {
+    for await (const it of items) {
+      batch.push(cols.map((c) => cell(getPath(it, c.path))));
+      n++;
+      if (batch.length >= 500) {
+        await sink.write(stringify(batch));
+        batch = [];
+      }
     }
+  } catch (e) {
+    // The source failed: the rows it gave are printed, not lost.
+    if (batch.length) await sink.write(stringify(batch));
+    throw e;
   }
   if (batch.length) await sink.write(stringify(batch));
   return n;
