@@ -57,7 +57,8 @@ Examples:
   $ srs auth login --base-url https://api.example.com
   $ srs scorecards ls -o json | jq '.[].name'
 
-Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input, 3 check failed, 4 authentication.`,
+Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input, 3 check failed, 4 authentication,
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM).`,
     );
 
   for (const make of [supplierCommand, scorecardsCommand, scoreCommand, emissionsCommand, newsCommand, dataEntryCommand, refCommand, authCommand, emulatorCommand, completionCommand, helpCommand, apiCommand, schemaCommand]) {

@@ -5,6 +5,8 @@
  *   2 usage error or invalid input (nothing was sent)
  *   3 a check failed
  *   4 authentication missing or rejected
+ * 130 interrupted (SIGINT, Ctrl-C)
+ * 143 terminated (SIGTERM)
  * src/cli.ts is the one place that maps these to process exit codes.
  */
 export const ExitCode = {
@@ -13,6 +15,8 @@ export const ExitCode = {
   usage: 2,
   checkFailed: 3,
   auth: 4,
+  interrupted: 130,
+  terminated: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -26,6 +30,7 @@ export type ErrorCode =
   | 'timeout'
   | 'bad_response'
   | 'check_failed'
+  | 'interrupted'
   | 'runtime';
 
 export class SrsError extends Error {

@@ -420,7 +420,7 @@ describe('emulator commands', () => {
     expect(JSON.parse(r.stdout)).toHaveLength(2);
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code).toBe(0);
+    expect(code).toBe(143); // SIGTERM, like every command
   });
 });
 
