@@ -340,9 +340,9 @@ export class Context {
     if (this.sandbox) {
       // Never reads the config store: a stored profile's real key is never touched.
       const { startEmulator } = await import('./emulator/index.js');
-      const { mkdirSync } = await import('node:fs');
+      const { privateDir } = await import('./util/fs.js');
       const dir = dataDir(this.env);
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      privateDir(dir, !this.env.SRS_DATA_DIR);
       // node:crypto costs ~9 ms to load: only the sandbox needs it here.
       const { randomBytes } = await import('node:crypto');
       apiKey = randomBytes(24).toString('hex');
