@@ -7,28 +7,16 @@
  *   in every output format;
  * - bidirectional controls from the service never reach a table or an error line.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHostileServer, json, pageOf, runMeasured, type HostileServer } from '../support/hostile-server.js';
-import { assertBuilt, baseEnv, BIN, runSrs } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { json, pageOf, runMeasured, useHostileServer, type Handler } from '../support/hostile-server.js';
+import { BIN, runSrs } from './harness.js';
 
 const KEY = 'robust-test-key-0123456789-SECRET';
-let server: HostileServer;
-let env: Record<string, string>;
+const hostile = useHostileServer(KEY);
+const server = { scenario: (n: string, h: Handler) => hostile.server.scenario(n, h), count: (n: string) => hostile.server.count(n) };
 
-beforeAll(async () => {
-  assertBuilt();
-  server = await startHostileServer();
-  env = { ...baseEnv(mkdtempSync(join(tmpdir(), 'srs-robust-'))), SRS_API_KEY: KEY };
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-const srs = (base: string, args: string[], extra: Record<string, string> = {}) => runSrs(args, { ...env, SRS_BASE_URL: base, ...extra }, { timeoutMs: 60_000 });
+const srs = (base: string, args: string[], extra: Record<string, string> = {}) => runSrs(args, { ...hostile.env, SRS_BASE_URL: base, ...extra }, { timeoutMs: 60_000 });
 const country = (iso3Code: string, commonName = 'Name') => ({ iso3Code, iso2Code: iso3Code.slice(0, 2), commonName, officialName: commonName, regionName: 'Europe' });
 
 /** Headers at once, then one byte of a valid-looking body every 100 ms, forever (until srs hangs up). */
@@ -108,7 +96,7 @@ describe('pagination that never ends stops: exit 1, within 60 s and 300 MB peak 
 
     it(`new items on every page: -o ${format} stops at --max-pages (default 10,000) or the table's 10,000 rows`, async () => {
       const base = server.scenario(`fresh-${format}`, growing(true));
-      const r = await runMeasured(process.execPath, BIN, ['ref', 'countries', '-o', format], { ...env, SRS_BASE_URL: base }, 120_000);
+      const r = await runMeasured(process.execPath, BIN, ['ref', 'countries', '-o', format], { ...hostile.env, SRS_BASE_URL: base }, 120_000);
       console.info(`growing nextPage, -o ${format}: exit ${r.code} after ${(r.ms / 1000).toFixed(1)} s, ${server.count(`fresh-${format}`)} requests, ${(r.stdoutBytes / 1048576).toFixed(0)} MiB out, peak RSS ${r.peakMiB.toFixed(0)} MiB (taken under the suite's load)`);
       expect(r.code, r.stderr).toBe(1);
       expect(r.ms).toBeLessThan(60_000);

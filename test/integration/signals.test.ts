@@ -12,22 +12,13 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHostileServer, type HostileServer } from '../support/hostile-server.js';
-import { assertBuilt, baseEnv, runSrs } from './harness.js';
+import { useHostileServer, type Handler } from '../support/hostile-server.js';
+import { baseEnv, runSrs } from './harness.js';
 
 const KEY = 'signal-test-key-0123456789-SECRET';
 const ID = '01h58vrn1sad1y603je9gbpje8';
-let server: HostileServer;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  assertBuilt();
-  server = await startHostileServer();
-  env = { ...baseEnv(mkdtempSync(join(tmpdir(), 'srs-signals-'))), SRS_API_KEY: KEY };
-});
-afterAll(async () => {
-  await server?.close();
-});
+const hostile = useHostileServer(KEY);
+const server = { scenario: (n: string, h: Handler) => hostile.server.scenario(n, h), count: (n: string) => hostile.server.count(n) };
 
 /** Sends `sig` once the scenario has received `requests` requests (srs is then waiting on the service). */
 function killWhenWaiting(name: string, sig: NodeJS.Signals, requests = 1) {
@@ -60,7 +51,7 @@ describe.each([
     const base = server.scenario(scenario, () => {
       /* never answers */
     });
-    const r = await runSrs([...args, '-o', 'json'], { ...env, SRS_BASE_URL: base }, { onSpawn: killWhenWaiting(scenario, sig) });
+    const r = await runSrs([...args, '-o', 'json'], { ...hostile.env, SRS_BASE_URL: base }, { onSpawn: killWhenWaiting(scenario, sig) });
     expect(r.signal).toBeNull();
     expect(r.code, r.stderr).toBe(code);
     expect(r.stdout).toBe('');
@@ -95,7 +86,7 @@ describe('an import stopped by a signal keeps its journal guarantees', () => {
     });
     const dir = mkdtempSync(join(tmpdir(), 'srs-sig-import-'));
     const file = csv(dir, 50);
-    const r = await runSrs(['supplier', 'import', file, '--concurrency', '4', '--timeout', '1s', '--retries', '0', '-o', 'json', '--quiet'], { ...env, SRS_BASE_URL: base }, { onSpawn: killWhenWaiting('import-stall', 'SIGTERM', 4) });
+    const r = await runSrs(['supplier', 'import', file, '--concurrency', '4', '--timeout', '1s', '--retries', '0', '-o', 'json', '--quiet'], { ...hostile.env, SRS_BASE_URL: base }, { onSpawn: killWhenWaiting('import-stall', 'SIGTERM', 4) });
     expect(r.code, r.stderr).toBe(143);
     expect(r.stderr).toContain('SIGTERM: stopping');
     expect(r.stderr).toContain('interrupted after line');
@@ -113,7 +104,7 @@ describe('an import stopped by a signal keeps its journal guarantees', () => {
     const dir = mkdtempSync(join(tmpdir(), 'srs-sig-import-'));
     const file = csv(dir, 50);
     const t0 = performance.now();
-    const r = await runSrs(['supplier', 'import', file, '--concurrency', '4', '--timeout', '20s', '-o', 'json', '--quiet'], { ...env, SRS_BASE_URL: base }, {
+    const r = await runSrs(['supplier', 'import', file, '--concurrency', '4', '--timeout', '20s', '-o', 'json', '--quiet'], { ...hostile.env, SRS_BASE_URL: base }, {
       onSpawn: (kill) => {
         killWhenWaiting('import-stall2', 'SIGINT', 4)((s) => {
           kill(s);

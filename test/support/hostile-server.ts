@@ -8,6 +8,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { assertBuilt, baseEnv } from '../integration/harness.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, count: number, body: string) => void;
 
@@ -17,6 +22,8 @@ export interface HostileServer {
   scenario(name: string, h: Handler): string;
   /** Requests a scenario got. */
   count(name: string): number;
+  /** Every request: method, URL and the x-api-key header it carried. */
+  seen: Array<{ method: string; url: string; key: string | undefined }>;
   close(): Promise<void>;
 }
 
@@ -35,7 +42,10 @@ export async function startHostileServer(): Promise<HostileServer> {
   const routes = new Map<string, Handler>();
   const counts = new Map<string, number>();
   const sockets = new Set<Socket>();
+  const seen: HostileServer['seen'] = [];
   const server: Server = createServer((req, res) => {
+    const key = req.headers['x-api-key'];
+    seen.push({ method: req.method ?? '', url: req.url ?? '', key: typeof key === 'string' ? key : undefined });
     const name = /^\/s\/([^/]+)\//.exec(req.url ?? '')?.[1] ?? '';
     const n = (counts.get(name) ?? 0) + 1;
     counts.set(name, n);
@@ -59,9 +69,38 @@ export async function startHostileServer(): Promise<HostileServer> {
       return `${url}/s/${name}`;
     },
     count: (name) => counts.get(name) ?? 0,
+    seen,
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/**
+ * One hostile server for a test file: started before its tests (after checking
+ * that srs is built) and closed after them. `env` is a clean srs environment
+ * (isolated HOME, config and data) with SRS_API_KEY set to `key`.
+ */
+export function useHostileServer(key: string): { readonly server: HostileServer; readonly env: Record<string, string> } {
+  let server: HostileServer | undefined;
+  let env: Record<string, string> | undefined;
+  beforeAll(async () => {
+    assertBuilt();
+    server = await startHostileServer();
+    env = { ...baseEnv(mkdtempSync(join(tmpdir(), 'srs-hostile-'))), SRS_API_KEY: key };
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the hostile server starts in beforeAll');
+      return server;
+    },
+    get env() {
+      if (!env) throw new Error('the hostile server starts in beforeAll');
+      return env;
     },
   };
 }
