@@ -7,9 +7,11 @@
  *   in every output format;
  * - bidirectional controls from the service never reach a table or an error line.
  */
+import { spawn } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { json, pageOf, runMeasured, useHostileServer, type Handler } from '../support/hostile-server.js';
+import { onPath, optionalTool } from '../support/optional-tool.js';
 import { BIN, runSrs } from './harness.js';
 
 const KEY = 'robust-test-key-0123456789-SECRET';
@@ -168,5 +170,27 @@ describe('bidirectional controls never reach a table or an error line', () => {
     expect(d.code).toBe(1);
     expect(d.stderr).toMatch(/detail: /);
     expect(d.stderr).not.toMatch(BIDI);
+  });
+});
+
+describe('while srs retries, the spinner says so', () => {
+  const script = optionalTool({ name: 'script', pkg: 'util-linux', present: () => onPath('script') });
+  script.it('on a terminal: "retrying (attempt 2 of 4)" after a 503, then the table', async () => {
+    const base = server.scenario('retry-spinner', (_q, res, n) =>
+      n === 1 ? json(res, 503, { message: 'busy' }, { 'retry-after': '1' }) : json(res, 200, { items: [country('DEU', 'Germany')], pagination: { pageSize: 100, nextPage: null } }),
+    );
+    // util-linux script gives srs a pseudo-terminal (which reports 0 columns: stty gives it 100, or there is no spinner).
+    const cmd = `stty cols 100; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} ref countries`;
+    const r = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: { ...hostile.env, SRS_BASE_URL: base, TERM: 'xterm' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, out }));
+    });
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain('Fetching countries… HTTP 503: retrying (attempt 2 of 4)');
+    expect(r.out).toContain('Germany');
+    expect(server.count('retry-spinner')).toBe(2);
   });
 });
