@@ -8,6 +8,7 @@
  */
 import type { Column } from './columns.js';
 import { cellText, getPath } from './fields.js';
+import { collectQueryItems } from './bounded.js';
 import { guardCsvCell, sanitizeForTerminal } from './sanitize.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -77,9 +78,8 @@ export async function renderItem(sink: Sink, item: unknown, columns: Column[], o
 export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Iterable<unknown>, columns: Column[], opts: RenderOptions): Promise<number> {
   let n = 0;
   if (opts.query) {
-    // A query sees the whole document (the array), as in the AWS CLI.
-    const all: unknown[] = [];
-    for await (const it of items) all.push(it);
+    // A query sees the whole document (the array), as in the AWS CLI: from a bounded buffer (./bounded.ts).
+    const all = await collectQueryItems(items);
     await renderQueryResult(sink, opts.query(all), opts);
     return all.length;
   }

@@ -115,6 +115,17 @@ describe('pagination that never ends stops: exit 1, within 60 s and 300 MB peak 
     }, 150_000);
   }
 
+  it('--query, which sees the whole list at once, holds at most 100,000 items', async () => {
+    const base = server.scenario('fresh-query', growing(true));
+    const r = await runMeasured(process.execPath, BIN, ['ref', 'countries', '-o', 'json', '--query', 'length(@)'], { ...hostile.env, SRS_BASE_URL: base }, 120_000);
+    console.info(`growing nextPage, --query: exit ${r.code} after ${(r.ms / 1000).toFixed(1)} s, peak RSS ${r.peakMiB.toFixed(0)} MiB (taken under the suite's load)`);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('more than 100,000 items for --query, which holds the whole list in memory: use --limit N, or -o ndjson piped to jq');
+    expect(r.stdoutBytes).toBe(0);
+    expect(r.ms).toBeLessThan(60_000);
+    expect(r.peakMiB).toBeLessThan(300);
+  }, 150_000);
+
   it('--max-pages (and SRS_MAX_PAGES) sets the bound; a bad value is a usage error', async () => {
     const base = server.scenario('fresh-small', growing(true));
     const r = await srs(base, ['ref', 'countries', '-o', 'ndjson', '--max-pages', '3']);
