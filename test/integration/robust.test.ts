@@ -176,10 +176,14 @@ describe('bidirectional controls never reach a table or an error line', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/srs: GET \/v1\/countries failed with HTTP 500: denied \\u202edelif\\u202c for Acme/);
     expect(r.stderr).not.toMatch(BIDI);
-    const bad = server.scenario('bidi-detail', (_q, res) => json(res, 200, { items: [{ iso2Code: hostileName }], pagination: null }));
+    // A proxy's HTML page: --debug shows the body as the detail.
+    const bad = server.scenario('bidi-detail', (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<html><body>${hostileName}</body></html>`);
+    });
     const d = await srs(bad, ['ref', 'countries', '--retries', '0', '--debug', '-o', 'table']);
     expect(d.code).toBe(1);
-    expect(d.stderr).toMatch(/detail: /);
+    expect(d.stderr).toContain('detail: <html><body>Acme \\u202egnp.exe\\u202c');
     expect(d.stderr).not.toMatch(BIDI);
   });
 });
