@@ -522,7 +522,9 @@ export function duration(ms: number): string {
 /** "4 attempts over 11 s; see --timeout, --retries", plus why retrying stopped early. */
 function attemptsNote(attempts: number, elapsedMs: number, d: Decision, timedOut: boolean): string {
   const early = d.limit === 'time' ? ', retry time limit reached' : d.limit === 'budget' ? ', retry budget exhausted' : '';
-  return `${attempts} attempt${attempts === 1 ? '' : 's'} over ${duration(elapsedMs)}${early}; see ${timedOut ? '--timeout, ' : ''}--retries`;
+  // --retries is worth naming only when it was a retry limit that stopped (a create that timed out is never resent).
+  const see = [timedOut ? '--timeout' : '', d.limit !== undefined ? '--retries' : ''].filter(Boolean).join(', ');
+  return `${attempts} attempt${attempts === 1 ? '' : 's'} over ${duration(elapsedMs)}${early}${see ? `; see ${see}` : ''}`;
 }
 
 function ms(started: number): string {

@@ -59,6 +59,16 @@ describe('--timeout bounds each attempt as a whole', () => {
     expect(r.stderr).toMatch(/^srs: GET \/v1\/countries: no complete answer within 300 ms \(3 attempts over [\d.]+ m?s; see --timeout, --retries\)\n$/);
   });
 
+  it('a create that times out is sent once, and the line names only --timeout', async () => {
+    const base = server.scenario('create-never', () => {
+      /* never answers */
+    });
+    const r = await srs(base, ['supplier', 'create', '--name', 'Once Only', '--timeout', '300ms', '-o', 'table']);
+    expect(r.code).toBe(1);
+    expect(server.count('create-never')).toBe(1);
+    expect(r.stderr).toMatch(/^srs: POST \/v1\/suppliers: no complete answer within 300 ms \(1 attempt over [\d.]+ m?s; see --timeout\)\n$/);
+  });
+
   it('an error status after retries names them too', async () => {
     const base = server.scenario('busy', (_q, res) => json(res, 503, { message: 'busy' }));
     const r = await srs(base, ['ref', 'countries', '--retries', '2', '-o', 'table']);
