@@ -133,3 +133,18 @@ describe('paginate: pagination that never ends', () => {
     expect(one).toEqual([1]);
   });
 });
+
+describe('paginate: the seen-items table', () => {
+  it('200,000 distinct single-item pages: none is taken for a repeat; the 200,001st (a repeat) is', async () => {
+    const N = 200_000;
+    const fetch = async (page: number): Promise<PageResult<{ id: string }>> => ({
+      items: [{ id: page <= N ? `item-${page}` : 'item-17' }],
+      pagination: { pageSize: 1, nextPage: page + 1 },
+    });
+    let pages = 0;
+    await expect(async () => {
+      for await (const _ of paginate(fetch, { perPage: 1, pageLimit: N + 10 })) pages++;
+    }).rejects.toThrow(`page 200,001 holds only items that earlier pages held`);
+    expect(pages).toBe(N);
+  });
+});
