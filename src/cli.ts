@@ -42,6 +42,8 @@ export function buildProgram(invoke: Invoke): Command {
     .option('--retries <n>', 'retries for safe requests after a transient failure (env SRS_RETRIES; default 3)')
     .option('--insecure-http', 'allow sending the API key over plain http to a non-loopback host')
     .option('--csv-raw', 'do not guard CSV cells against spreadsheet formula injection')
+    .option('--catalog <path>', 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)')
+    .option('--no-catalog', 'do not read or write the local supplier catalog (env SRS_CATALOG=off)')
     .option('--no-color', 'no colour (also when NO_COLOR is set or stdout is not a terminal)')
     .option('--debug', 'trace requests and show error detail on stderr (the API key is redacted)')
     .showSuggestionAfterError(true)

@@ -3,7 +3,7 @@ import { collect, examples, positiveInt, type Invoke } from '../kit.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../import/limits.js';
 
 export function supplierCommand(invoke: Invoke): Command {
-  const cmd = new Command('supplier').description('Create, read and bulk-import suppliers');
+  const cmd = new Command('supplier').description('Create, read, find and bulk-import suppliers');
 
   examples(
     cmd
@@ -26,11 +26,35 @@ export function supplierCommand(invoke: Invoke): Command {
   examples(
     cmd
       .command('get')
-      .description("Show one supplier's profile")
-      .argument('<id>', 'supplier id')
+      .description("Show one supplier's profile, by id or by your own customer id (looked up in the local catalog)")
+      .argument('[id]', 'supplier id')
+      .option('--customer-id <id>', 'find the supplier id in the local catalog by customerSupplierId (exact, case-sensitive), then fetch it')
       .action(invoke(async () => (await import('./get.js')).run)),
     'srs supplier get 01h57nhc4sapk2v8c7tqxyz123',
     'srs supplier get 01h57nhc4sapk2v8c7tqxyz123 -o json | jq .averageScore',
+    'srs supplier get --customer-id SUPP-12345',
+  );
+
+  examples(
+    cmd
+      .command('ls')
+      .description('List the suppliers srs has created or read on this target (the local catalog; it knows nothing else)')
+      .addOption(new Option('--state <state>', 'only entries in this state').choices(['created', 'unknown']))
+      .action(invoke(async () => (await import('./ls.js')).run)),
+    'srs supplier ls',
+    'srs supplier ls --state unknown -o csv',
+    'srs supplier ls -o json --query "[?countryIso3Code==\'DEU\'].id"',
+  );
+
+  examples(
+    cmd
+      .command('find')
+      .description('Search the local catalog by name or customerSupplierId (substring, case- and accent-insensitive)')
+      .argument('<text>', 'text to look for')
+      .addOption(new Option('--state <state>', 'only entries in this state').choices(['created', 'unknown']))
+      .action(invoke(async () => (await import('./ls.js')).find)),
+    'srs supplier find giesserei',
+    'srs supplier find SUP-00 --fields id,customerSupplierId -o csv',
   );
 
   examples(
@@ -46,6 +70,7 @@ export function supplierCommand(invoke: Invoke): Command {
       .option('--journal <file>', 'journal of sent rows and outcomes that makes re-runs safe (default: FILE.srs-journal; none for stdin)')
       .option('--journal-fsync', 'fsync the journal before each request (survives power loss; slower)')
       .option('--retry-unknown', 'send again the rows whose outcome is unknown (risk: a second supplier if the first attempt went through)')
+      .option('--allow-existing', 'send rows whose customerSupplierId the catalog already knows as created on this target (default: state exists, not sent)')
       .option('--report <file>', 'write a CSV with every row: line, state, supplierId, customerSupplierId, field, message')
       .option('--failed <file>', 'write the failed and invalid rows in the input\'s own columns, ready to fix and import again')
       .option('--quiet', 'no progress on stderr (problems and the summary still show)')
@@ -59,6 +84,7 @@ export function supplierCommand(invoke: Invoke): Command {
     cmd,
     'srs supplier create --name "Rhine Castings" --country DEU',
     'srs supplier get 01h58vrn1sad1y603je9gbpje8',
+    'srs supplier find "rhine"',
     'srs supplier import vendors.csv --dry-run',
   );
 }
