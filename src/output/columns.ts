@@ -108,6 +108,7 @@ export function importSummaryColumns(s: ImportSummary): Column[] {
     col('file', 'FILE'),
     ...(s.dryRun ? [col('valid', 'VALID (WOULD SEND)', right)] : [col('created', 'CREATED', right)]),
     col('skipped', 'SKIPPED', right),
+    col('exists', 'EXISTS', right),
     col('invalid', 'INVALID', right),
     ...(s.dryRun ? [] : [col('failed', 'FAILED', right), col('unknown', 'UNKNOWN', right)]),
     col('total', 'TOTAL ROWS', right),

@@ -77,6 +77,7 @@ export const ImportSummarySchema = z.object({
   created: z.number().check(z.int()),
   valid: z.optional(z.number().check(z.int())),
   skipped: z.number().check(z.int()),
+  exists: z.number().check(z.int()),
   invalid: z.number().check(z.int()),
   failed: z.number().check(z.int()),
   unknown: z.number().check(z.int()),

@@ -138,6 +138,7 @@ export class Catalog {
   readonly path: string;
   readonly #db: Database;
   readonly #now: () => Date;
+  #lookup: ReturnType<Database['prepare']> | undefined;
 
   private constructor(path: string, db: Database, now: () => Date) {
     this.path = path;
@@ -283,26 +284,13 @@ export class Catalog {
     ).map(toEntry);
   }
 
-  /**
-   * For the import's pre-send check: customerSupplierId -> what the catalog knows (a created
-   * supplier's id, else `unknown`), for the ids asked. One query per batch of ids.
-   */
-  lookupCustomerIds(partition: number, ids: readonly string[]): Map<string, { state: CatalogState; id: string | null; source: string }> {
-    const out = new Map<string, { state: CatalogState; id: string | null; source: string }>();
-    const unique = [...new Set(ids)];
-    for (let i = 0; i < unique.length; i += 500) {
-      const chunk = unique.slice(i, i + 500);
-      const rows = this.#db
-        .prepare(
-          `SELECT customer_supplier_id, supplier_id, state, source FROM suppliers
-            WHERE partition_id = ? AND customer_supplier_id IN (${chunk.map(() => '?').join(',')})
-            ORDER BY (state = 'created') ASC, seq ASC`,
-        )
-        .all(partition, ...chunk) as Array<{ customer_supplier_id: string; supplier_id: string | null; state: string; source: string }>;
-      // Ordered so that a created entry (and the newest) is set last and wins.
-      for (const r of rows) out.set(r.customer_supplier_id, { state: r.state === 'created' ? 'created' : 'unknown', id: r.supplier_id, source: r.source });
-    }
-    return out;
+  /** What the catalog knows of one customerSupplierId (a created supplier wins over unknown attempts; newest first). */
+  lookupCustomerId(partition: number, customerSupplierId: string): { state: CatalogState; id: string | null; source: string } | undefined {
+    this.#lookup ??= this.#db.prepare(
+      `SELECT supplier_id, state, source FROM suppliers WHERE partition_id = ? AND customer_supplier_id = ? ORDER BY (state = 'created') DESC, seq DESC LIMIT 1`,
+    );
+    const r = this.#lookup.get(partition, customerSupplierId) as { supplier_id: string | null; state: string; source: string } | undefined;
+    return r ? { state: r.state === 'created' ? 'created' : 'unknown', id: r.supplier_id, source: r.source } : undefined;
   }
 
   /** How many entries a partition holds. */

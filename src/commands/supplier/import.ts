@@ -5,7 +5,8 @@
  * is printed, exit 1); the handlers are registered with process.once, so a
  * second Ctrl-C falls through to Node's default and quits at once (the journal
  * is already consistent: every line is written before its request leaves).
- * Exit codes: 0 every row created or skipped; 1 any row invalid, failed or
+ * Exit codes: 0 every row created, skipped or exists (the catalog knows it as
+ * created on this target: not sent); 1 any row invalid, failed or
  * unknown, or interrupted; 2 the file is unusable (nothing sent); 4 authentication.
  */
 import type { Context } from '../../context.js';
@@ -48,6 +49,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       },
       {
         client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : undefined, longRun: true }),
+        sinks: async ({ dryRun }) => {
+          const { openCatalogSink } = await import('./catalog-sink.js');
+          const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true });
+          return sink ? [sink] : [];
+        },
         stdin: ctx.io.stdin,
         stdinIsTTY: ctx.io.stdinIsTTY,
         stderrWrite: (s) => void ctx.io.stderr.write(s),
@@ -75,6 +81,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     for (const p of result.problems) ctx.stderr(`  ${problemLine(p)}`);
   }
   await renderItem(ctx.sink, summary, importSummaryColumns(summary), ctx.renderOptions());
+  if (summary.exists > 0 && opts.quiet !== true) {
+    ctx.info(
+      `${summary.exists} row${summary.exists === 1 ? '' : 's'} ${summary.dryRun ? 'would not be' : 'not'} sent: the supplier catalog knows ${summary.exists === 1 ? 'its' : 'their'} customerSupplierId as already created on this target` +
+        `${summary.report ? ` (${summary.report} has the supplier ids)` : ' (--report FILE lists them with their supplier ids)'}; --allow-existing sends them anyway`,
+    );
+  }
 
   if (result.fatal) throw result.fatal;
   if (result.readError) {
