@@ -226,6 +226,11 @@ export function migrateJsonState(from: string, to: string): string {
   return `migrated the JSON emulator state ${from} (${loaded.createdSuppliers.length} created suppliers) to SQLite at ${to}; the JSON is kept as ${backup}`;
 }
 
+/** Migrates `path` in place when it holds an older srs's JSON state. Returns a line to show, or undefined. */
+export function migrateJsonStateInPlace(path: string): string | undefined {
+  return kindOf(path) === 'json' ? migrateJsonState(path, path) : undefined;
+}
+
 /** The sandbox kept JSON in DATA_DIR/sandbox-state.json before: migrates it once. Returns a line to show, or undefined. */
 export function migrateLegacySandboxState(dir: string): string | undefined {
   const legacy = join(dir, LEGACY_SANDBOX_STATE_FILE);
