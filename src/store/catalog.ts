@@ -83,7 +83,9 @@ export const CATALOG_MIGRATIONS: readonly Migration[] = [
         recorded_at TEXT NOT NULL,
         seen_at TEXT NOT NULL,
         source TEXT NOT NULL,
-        folded TEXT NOT NULL
+        -- name and customer id as find compares them (foldText)
+        folded_name TEXT NOT NULL,
+        folded_cid TEXT
       );
       CREATE UNIQUE INDEX suppliers_by_id ON suppliers (partition_id, supplier_id) WHERE supplier_id IS NOT NULL;
       CREATE INDEX suppliers_by_customer_id ON suppliers (partition_id, customer_supplier_id);
@@ -230,15 +232,16 @@ export class Catalog {
     if (records.length === 0) return;
     const now = this.#now().toISOString();
     const withId = this.#db.prepare(
-      `INSERT INTO suppliers (partition_id, supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source, folded)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO suppliers (partition_id, supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source, folded_name, folded_cid)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (partition_id, supplier_id) WHERE supplier_id IS NOT NULL DO UPDATE SET
          name = excluded.name,
          customer_supplier_id = COALESCE(excluded.customer_supplier_id, customer_supplier_id),
          country = COALESCE(excluded.country, country),
          state = 'created',
          seen_at = excluded.seen_at,
-         folded = excluded.folded`,
+         folded_name = excluded.folded_name,
+         folded_cid = COALESCE(excluded.folded_cid, folded_cid)`,
     );
     // An unknown entry has no id: one per (source, customerSupplierId) so that a re-run does not pile them up.
     const unknownExists = this.#db.prepare(
@@ -256,8 +259,7 @@ export class Catalog {
             continue;
           }
         }
-        const folded = foldText(`${r.name}\u0000${cid ?? ''}`);
-        withId.run(partition, id, r.name, cid, r.countryIso3Code ?? null, id === null ? 'unknown' : 'created', now, now, r.source, folded);
+        withId.run(partition, id, r.name, cid, r.countryIso3Code ?? null, id === null ? 'unknown' : 'created', now, now, r.source, foldText(r.name), cid === null ? null : foldText(cid));
       }
     });
   }
@@ -270,9 +272,11 @@ export class Catalog {
   /** Entries whose name or customerSupplierId contains `text` (case- and accent-insensitive), oldest first. */
   find(partition: number, text: string): CatalogEntry[] {
     const q = foldText(text);
-    return (this.#db.prepare(`${SELECT} WHERE partition_id = ? AND instr(folded, ?) > 0 ORDER BY seq`).all(partition, q) as unknown as SupplierRow[])
-      .map(toEntry)
-      .filter((e) => foldText(e.name).includes(q) || foldText(e.customerSupplierId ?? '').includes(q));
+    return (
+      this.#db
+        .prepare(`${SELECT} WHERE partition_id = ? AND (instr(folded_name, ?) > 0 OR instr(folded_cid, ?) > 0) ORDER BY seq`)
+        .all(partition, q, q) as unknown as SupplierRow[]
+    ).map(toEntry);
   }
 
   /** Entries with exactly this customerSupplierId (case-sensitive, as the service compares), `created` first, then newest first. */
