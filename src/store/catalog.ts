@@ -73,7 +73,8 @@ export const CATALOG_MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (base_url, account)
       ) WITHOUT ROWID;
       CREATE TABLE suppliers (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        -- never deleted, so the rowid only grows: the order of recording
+        seq INTEGER PRIMARY KEY,
         partition_id INTEGER NOT NULL REFERENCES partitions(id),
         supplier_id TEXT,
         name TEXT NOT NULL,
@@ -134,6 +135,26 @@ function toEntry(r: SupplierRow): CatalogEntry {
   };
 }
 
+/** Rows per multi-row upsert (11 parameters each, well under SQLite's limit of 32,766). */
+const RECORD_CHUNK = 128;
+
+/** See Catalog.customerIdFilter. */
+export interface CustomerIdFilter {
+  mightHave(customerSupplierId: string): boolean;
+  /** Takes in what was recorded since (by this or another process). */
+  refresh(): void;
+}
+
+/** FNV-1a over UTF-16 code units: a quick 32-bit hash for the customer id filter. */
+function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
 const SELECT = 'SELECT supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source FROM suppliers';
 
 export class Catalog {
@@ -141,6 +162,8 @@ export class Catalog {
   readonly #db: Database;
   readonly #now: () => Date;
   #lookup: ReturnType<Database['prepare']> | undefined;
+  readonly #upserts = new Map<number, ReturnType<Database['prepare']>>();
+  #unknownStmt: { find: ReturnType<Database['prepare']>; touch: ReturnType<Database['prepare']> } | undefined;
 
   private constructor(path: string, db: Database, now: () => Date) {
     this.path = path;
@@ -231,37 +254,95 @@ export class Catalog {
   record(partition: number, records: readonly CatalogRecord[]): void {
     if (records.length === 0) return;
     const now = this.#now().toISOString();
-    const withId = this.#db.prepare(
-      `INSERT INTO suppliers (partition_id, supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source, folded_name, folded_cid)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (partition_id, supplier_id) WHERE supplier_id IS NOT NULL DO UPDATE SET
-         name = excluded.name,
-         customer_supplier_id = COALESCE(excluded.customer_supplier_id, customer_supplier_id),
-         country = COALESCE(excluded.country, country),
-         state = 'created',
-         seen_at = excluded.seen_at,
-         folded_name = excluded.folded_name,
-         folded_cid = COALESCE(excluded.folded_cid, folded_cid)`,
-    );
-    // An unknown entry has no id: one per (source, customerSupplierId) so that a re-run does not pile them up.
-    const unknownExists = this.#db.prepare(
-      `SELECT seq FROM suppliers WHERE partition_id = ? AND supplier_id IS NULL AND state = 'unknown' AND source = ? AND customer_supplier_id IS ? AND name = ?`,
-    );
-    const touch = this.#db.prepare('UPDATE suppliers SET seen_at = ? WHERE seq = ?');
+    const created: CatalogRecord[] = [];
+    const unknown: CatalogRecord[] = [];
+    for (const r of records) (r.state === 'created' && r.id ? created : unknown).push(r);
     transaction(this.#db, () => {
-      for (const r of records) {
-        const cid = r.customerSupplierId ?? null;
-        const id = r.state === 'created' ? (r.id ?? null) : null;
-        if (id === null) {
-          const existing = unknownExists.get(partition, r.source, cid, r.name) as { seq: number } | undefined;
-          if (existing) {
-            touch.run(now, existing.seq);
-            continue;
-          }
+      // Created suppliers: multi-row upserts (one statement per RECORD_CHUNK rows: most of the cost of a row is the call).
+      for (let i = 0; i < created.length; i += RECORD_CHUNK) {
+        const chunk = created.slice(i, i + RECORD_CHUNK);
+        const params: Array<string | number | null> = [];
+        for (const r of chunk) {
+          const cid = r.customerSupplierId ?? null;
+          params.push(partition, r.id!, r.name, cid, r.countryIso3Code ?? null, 'created', now, now, r.source, foldText(r.name), cid === null ? null : foldText(cid));
         }
-        withId.run(partition, id, r.name, cid, r.countryIso3Code ?? null, id === null ? 'unknown' : 'created', now, now, r.source, foldText(r.name), cid === null ? null : foldText(cid));
+        this.#upsert(chunk.length).run(...params);
+      }
+      // An unknown entry has no id: one per (source, customerSupplierId, name), so that a re-run does not pile them up.
+      for (const r of unknown) {
+        const cid = r.customerSupplierId ?? null;
+        this.#unknownStmt ??= {
+          find: this.#db.prepare(
+            `SELECT seq FROM suppliers WHERE partition_id = ? AND supplier_id IS NULL AND state = 'unknown' AND source = ? AND customer_supplier_id IS ? AND name = ?`,
+          ),
+          touch: this.#db.prepare('UPDATE suppliers SET seen_at = ? WHERE seq = ?'),
+        };
+        const existing = this.#unknownStmt.find.get(partition, r.source, cid, r.name) as { seq: number } | undefined;
+        if (existing) this.#unknownStmt.touch.run(now, existing.seq);
+        else this.#upsert(1).run(partition, null, r.name, cid, r.countryIso3Code ?? null, 'unknown', now, now, r.source, foldText(r.name), cid === null ? null : foldText(cid));
       }
     });
+  }
+
+  /** The upsert of `rows` suppliers at once, prepared once per size. */
+  #upsert(rows: number): ReturnType<Database['prepare']> {
+    let stmt = this.#upserts.get(rows);
+    if (!stmt) {
+      stmt = this.#db.prepare(
+        `INSERT INTO suppliers (partition_id, supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source, folded_name, folded_cid)
+         VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+         ON CONFLICT (partition_id, supplier_id) WHERE supplier_id IS NOT NULL DO UPDATE SET
+           name = excluded.name,
+           customer_supplier_id = COALESCE(excluded.customer_supplier_id, customer_supplier_id),
+           country = COALESCE(excluded.country, country),
+           state = 'created',
+           seen_at = excluded.seen_at,
+           folded_name = excluded.folded_name,
+           folded_cid = COALESCE(excluded.folded_cid, folded_cid)`,
+      );
+      this.#upserts.set(rows, stmt);
+    }
+    return stmt;
+  }
+
+  /**
+   * A quick, conservative membership test for the import's pre-send check: false means the
+   * partition has no entry with this customerSupplierId (as of the last refresh); true means
+   * "look it up" (lookupCustomerId). Built from 32-bit hashes (4 bytes per entry), refreshed
+   * incrementally with what other processes added since (refresh()).
+   */
+  customerIdFilter(partition: number): CustomerIdFilter {
+    const stmt = this.#db.prepare('SELECT seq, customer_supplier_id AS cid FROM suppliers WHERE partition_id = ? AND seq > ? AND customer_supplier_id IS NOT NULL');
+    const hashes: number[] = [];
+    let last = 0;
+    for (const r of stmt.iterate(partition, 0) as Iterable<{ seq: number; cid: string }>) {
+      hashes.push(hash32(r.cid));
+      if (r.seq > last) last = r.seq;
+    }
+    const base = Uint32Array.from(hashes).sort();
+    const added = new Set<number>();
+    return {
+      mightHave(cid: string): boolean {
+        const h = hash32(cid);
+        if (added.has(h)) return true;
+        let lo = 0;
+        let hi = base.length - 1;
+        while (lo <= hi) {
+          const mid = (lo + hi) >>> 1;
+          const v = base[mid]!;
+          if (v === h) return true;
+          if (v < h) lo = mid + 1;
+          else hi = mid - 1;
+        }
+        return false;
+      },
+      refresh(): void {
+        for (const r of stmt.iterate(partition, last) as Iterable<{ seq: number; cid: string }>) {
+          added.add(hash32(r.cid));
+          if (r.seq > last) last = r.seq;
+        }
+      },
+    };
   }
 
   /** Every entry of a partition, oldest first. */

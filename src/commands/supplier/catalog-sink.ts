@@ -15,13 +15,15 @@ import type { Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
 import type { Candidate, OutcomeSink, Recorded, Verdict } from '../../import/sinks.js';
 import { ExitCode, SrsError } from '../../errors.js';
-import type { Catalog, CatalogRecord } from '../../store/catalog.js';
+import type { Catalog, CatalogRecord, CustomerIdFilter } from '../../store/catalog.js';
 import { openCatalog, type OpenCatalog } from './catalog-access.js';
 
 /** Outcomes held before one transaction writes them. */
 const BATCH_ROWS = 512;
 /** ...or after this long, so that a long slow run keeps the catalog close behind the journal. */
 const BATCH_MS = 1000;
+/** How often the pre-send check takes in what other processes recorded. */
+const REFRESH_MS = 1000;
 
 export class CatalogSink implements OutcomeSink {
   readonly name: string;
@@ -34,6 +36,8 @@ export class CatalogSink implements OutcomeSink {
   readonly #retryUnknown: boolean;
   #pending: CatalogRecord[] = [];
   #lastFlush = performance.now();
+  readonly #filter: CustomerIdFilter;
+  #lastRefresh = performance.now();
   #error: Error | undefined;
   #closed = false;
   /** Rows this sink itself kept back (already in the catalog: nothing to repair). */
@@ -47,11 +51,19 @@ export class CatalogSink implements OutcomeSink {
     this.#dryRun = opts.dryRun;
     this.#allowExisting = opts.allowExisting;
     this.#retryUnknown = opts.retryUnknown;
+    // Most rows of an import are new: a hash filter answers those without a query (about 0.3 µs instead of 7).
+    this.#filter = opts.catalog.customerIdFilter(opts.partition);
   }
 
   check(row: Candidate): Verdict | undefined {
     const cid = row.customerSupplierId;
     if (cid === undefined || cid === '') return undefined;
+    // What other processes recorded meanwhile (another import, a create) is taken in once a second.
+    if (performance.now() - this.#lastRefresh >= REFRESH_MS) {
+      this.#lastRefresh = performance.now();
+      this.#filter.refresh();
+    }
+    if (!this.#filter.mightHave(cid)) return undefined;
     const known = this.#catalog.lookupCustomerId(this.#partition, cid);
     if (!known) return undefined;
     if (known.state === 'created') {
