@@ -11,6 +11,8 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type StartedEmulator } from '../../src/emulator/index.js';
 import { StateDb } from '../../src/emulator/state.js';
+import { CatalogEntrySchema } from '../../src/schema/registry.js';
+import * as z from 'zod/mini';
 import { assertBuilt, baseEnv, BIN, runSrs, startHarness, type Harness, type RunResult } from './harness.js';
 
 interface Entry {
@@ -98,6 +100,11 @@ describe('import and the catalog', () => {
     const ls = await h.run(['supplier', 'ls', '-o', 'json']);
     expect(ls.code, ls.stderr).toBe(0);
     const all = json<Entry[]>(ls);
+    // The shape `srs schema supplier ls` documents.
+    expect(z.array(CatalogEntrySchema).safeParse(all).success).toBe(true);
+    const schema = await h.run(['schema', 'supplier ls']);
+    expect(schema.code, schema.stderr).toBe(0);
+    expect(JSON.parse(schema.stdout).items.required).toEqual(expect.arrayContaining(['id', 'name', 'customerSupplierId', 'state', 'source']));
     expect(all.find((e) => e.id === id)).toMatchObject({ name: 'Rhein Gießerei GmbH', customerSupplierId: 'V-ÄÖ-1', state: 'created', source: 'supplier create' });
     expect(all.filter((e) => e.customerSupplierId?.startsWith('C-') && e.state === 'created').length).toBeGreaterThanOrEqual(50);
     expect(all.find((e) => e.customerSupplierId === 'C-1')?.source).toBe('march.csv:2');
