@@ -177,7 +177,7 @@ try {
     pushCpu('emuBare', emuBare, 20_000);
     if (bare.code !== 0) throw new Error(`bare undici client failed (exit ${bare.code}): ${bare.stderr.slice(0, 300)}`);
     bareRates.push(20_000 / bare.seconds);
-    note(`round ${i + 1}: ceiling ${Math.round(ceilings[i])} POST/s; import ${imp.seconds.toFixed(2)} s wall clock = ${Math.round(rates[i])} rows/s (its own summary: ${summary.rowsPerSecond} rows/s); bare undici ${Math.round(bareRates[i])} req/s; --no-catalog ${Math.round(noCatalogRates[i])} rows/s; CPU µs/request (client, emulator): autocannon ${cpu.cannon.at(-1)?.toFixed(0)}, ${cpu.emuCannon.at(-1)?.toFixed(0)}; import ${cpu.imp.at(-1)?.toFixed(0)}, ${cpu.emuImp.at(-1)?.toFixed(0)}; bare ${cpu.bare.at(-1)?.toFixed(0)}, ${cpu.emuBare.at(-1)?.toFixed(0)}`);
+    note(`round ${i + 1}: ceiling ${Math.round(ceilings[i])} POST/s; import ${imp.seconds.toFixed(2)} s wall clock = ${Math.round(rates[i])} rows/s (its own summary: ${summary.rowsPerSecond} rows/s); bare undici ${Math.round(bareRates[i])} req/s; --no-catalog ${Math.round(noCatalogRates[i])} rows/s, CPU ${cpu.impNoCatalog.at(-1)?.toFixed(0)} µs/row; CPU µs/request (client, emulator): autocannon ${cpu.cannon.at(-1)?.toFixed(0)}, ${cpu.emuCannon.at(-1)?.toFixed(0)}; import ${cpu.imp.at(-1)?.toFixed(0)}, ${cpu.emuImp.at(-1)?.toFixed(0)}; bare ${cpu.bare.at(-1)?.toFixed(0)}, ${cpu.emuBare.at(-1)?.toFixed(0)}`);
   }
   const ceiling = median(ceilings);
   const rate = median(rates);

@@ -35,6 +35,16 @@ export function sameAccountCheck(ctx: Context, target: Target): SameAccountCheck
 }
 
 /**
+ * Closes the catalog when the command ends, unless the process exits right after (the CLI): closing
+ * the last connection checkpoints the WAL into the database file with an fsync (10-30 ms on a busy
+ * disk, more than the whole `supplier get`). Left open, every commit is already in the WAL, which
+ * the next open (or an automatic checkpoint) takes in: nothing is lost.
+ */
+export function closeWithRun(ctx: Context, catalog: Catalog): void {
+  if (!ctx.io.exitsAfter) ctx.onCleanup(() => catalog.close());
+}
+
+/**
  * Opens the catalog for this run's target. `required` (supplier ls / find) turns "the catalog is
  * off" into a usage error; otherwise an off catalog gives undefined.
  */
@@ -47,7 +57,7 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
   const target = await ctx.target();
   const { Catalog } = await import('../../store/catalog.js');
   const catalog = Catalog.open(path);
-  ctx.onCleanup(() => catalog.close());
+  closeWithRun(ctx, catalog);
   const partition = await catalog.resolvePartition(target, sameAccountCheck(ctx, target));
   return { catalog, partition, target };
 }

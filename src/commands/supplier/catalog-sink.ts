@@ -16,7 +16,7 @@ import type { Context } from '../../context.js';
 import type { Candidate, OutcomeSink, Recorded, Verdict } from '../../import/sinks.js';
 import { ExitCode, SrsError } from '../../errors.js';
 import type { Catalog, CatalogRecord, CustomerIdFilter } from '../../store/catalog.js';
-import { openCatalog, type OpenCatalog } from './catalog-access.js';
+import { closeWithRun, openCatalog, type OpenCatalog } from './catalog-access.js';
 
 /** Outcomes held before one transaction writes them. */
 const BATCH_ROWS = 512;
@@ -156,7 +156,7 @@ export async function openCatalogSink(
     }
     const { Catalog } = await import('../../store/catalog.js');
     const catalog = Catalog.open(path);
-    ctx.onCleanup(() => catalog.close());
+    closeWithRun(ctx, catalog);
     const partition = catalog.knownPartition(target);
     if (partition === undefined) return undefined;
     open = { catalog, partition, target };
