@@ -92,6 +92,20 @@ describe('import and the catalog', () => {
     expect(json<{ created: number; exists: number }>(again)).toMatchObject({ created: 30, exists: 0 });
   });
 
+  it('a catalog that missed an import (a crash between journal and catalog) is repaired from the journal by the re-run', async () => {
+    const f = csvFile(h.home, 'repair.csv', rowsFor(501, 520));
+    // Stands in for a crash after the journal, before the catalog: the first run records nothing in the catalog.
+    const first = await h.run(['--no-catalog', 'supplier', 'import', f, '-o', 'json']);
+    expect(json<{ created: number }>(first).created).toBe(20);
+    const before = json<Entry[]>(await h.run(['supplier', 'find', 'C-50', '-o', 'json']));
+    expect(before.filter((e) => /^C-5(0[1-9]|1\d|20)$/.test(e.customerSupplierId ?? ''))).toEqual([]);
+    const again = await h.run(['supplier', 'import', f, '-o', 'json']);
+    expect(json<{ created: number; skipped: number }>(again)).toMatchObject({ created: 0, skipped: 20 });
+    const after = json<Entry[]>(await h.run(['supplier', 'ls', '-o', 'json'])).filter((e) => /^C-5(0[1-9]|1\d|20)$/.test(e.customerSupplierId ?? ''));
+    expect(after).toHaveLength(20);
+    expect(after.every((e) => e.state === 'created' && e.id && e.source.startsWith('repair.csv:'))).toBe(true);
+  });
+
   it('supplier ls, find and get --customer-id in every output format, --fields and --query', async () => {
     const created = await h.run(['supplier', 'create', '--name', 'Rhein Gießerei GmbH', '--country', 'DEU', '--customer-id', 'V-ÄÖ-1', '-o', 'json']);
     expect(created.code, created.stderr).toBe(0);
