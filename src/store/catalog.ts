@@ -169,20 +169,27 @@ export class Catalog {
   readonly #upserts = new Map<number, ReturnType<Database['prepare']>>();
   #unknownStmt: { find: ReturnType<Database['prepare']>; touch: ReturnType<Database['prepare']> } | undefined;
 
-  private constructor(path: string, db: Database, now: () => Date) {
+  readonly #redact: (s: string) => string;
+
+  private constructor(path: string, db: Database, now: () => Date, redact: (s: string) => string) {
     this.path = path;
     this.#db = db;
     this.#now = now;
+    this.#redact = redact;
   }
 
-  /** Opens (creating or migrating) the catalog file; a StoreError (exit 1) names the file when it cannot be used. */
-  static open(path: string, opts: { now?: () => Date; busyTimeoutMs?: number } = {}): Catalog {
+  /**
+   * Opens (creating or migrating) the catalog file; a StoreError (exit 1) names the file when it
+   * cannot be used. `redact` (the run's: the API key replaced) is applied to every text recorded,
+   * so no secret reaches the file even when the service echoes one.
+   */
+  static open(path: string, opts: { now?: () => Date; busyTimeoutMs?: number; redact?: (s: string) => string } = {}): Catalog {
     const db = openDatabase(path, {
       name: 'supplier catalog',
       migrations: CATALOG_MIGRATIONS,
       ...(opts.busyTimeoutMs !== undefined ? { busyTimeoutMs: opts.busyTimeoutMs } : {}),
     });
-    return new Catalog(path, db, opts.now ?? (() => new Date()));
+    return new Catalog(path, db, opts.now ?? (() => new Date()), opts.redact ?? ((s) => s));
   }
 
   close(): void {
@@ -260,7 +267,12 @@ export class Catalog {
     const now = this.#now().toISOString();
     const created: CatalogRecord[] = [];
     const unknown: CatalogRecord[] = [];
-    for (const r of records) (r.state === 'created' && r.id ? created : unknown).push(r);
+    const red = this.#redact;
+    for (const given of records) {
+      const cid = given.customerSupplierId;
+      const r: CatalogRecord = { ...given, name: red(given.name), source: red(given.source), id: given.id ? red(given.id) : given.id, customerSupplierId: cid ? red(cid) : cid };
+      (r.state === 'created' && r.id ? created : unknown).push(r);
+    }
     transaction(this.#db, () => {
       // Created suppliers: multi-row upserts (one statement per RECORD_CHUNK rows: most of the cost of a row is the call).
       for (let i = 0; i < created.length; i += RECORD_CHUNK) {

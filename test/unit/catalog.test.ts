@@ -104,6 +104,21 @@ describe('recording and lookups', () => {
     c.close();
   });
 
+  it('every text recorded goes through the run\'s redaction (no key reaches the file)', async () => {
+    const path = join(dir, 'redacted.db');
+    const key = 'sk-live-0123456789abcdef';
+    const c = Catalog.open(path, { redact: (s) => s.split(key).join('****cdef') });
+    const p = await c.resolvePartition(target('r'), never);
+    c.record(p, [{ id: 'S1', name: `Echo ${key} Ltd`, customerSupplierId: `C-${key}`, state: 'created', source: 'supplier create' }]);
+    c.close();
+    const { readFileSync } = await import('node:fs');
+    const bytes = Buffer.concat([readFileSync(path), ...['-wal'].map((x) => { try { return readFileSync(path + x); } catch { return Buffer.alloc(0); } })]);
+    expect(bytes.includes(key)).toBe(false);
+    const again = Catalog.open(path);
+    expect(again.list(p)[0]).toMatchObject({ name: 'Echo ****cdef Ltd', customerSupplierId: 'C-****cdef' });
+    again.close();
+  });
+
   it('a catalog written by a newer srs is refused, naming the file', async () => {
     const path = join(dir, 'newer.db');
     Catalog.open(path).close();

@@ -56,7 +56,7 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
   }
   const target = await ctx.target();
   const { Catalog } = await import('../../store/catalog.js');
-  const catalog = Catalog.open(path);
+  const catalog = Catalog.open(path, { redact: (s) => ctx.redact(s) });
   closeWithRun(ctx, catalog);
   const partition = await catalog.resolvePartition(target, sameAccountCheck(ctx, target));
   return { catalog, partition, target };

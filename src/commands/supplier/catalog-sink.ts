@@ -155,7 +155,7 @@ export async function openCatalogSink(
       return undefined; // a dry run needs no key; without one there is no target to look up
     }
     const { Catalog } = await import('../../store/catalog.js');
-    const catalog = Catalog.open(path);
+    const catalog = Catalog.open(path, { redact: (s) => ctx.redact(s) });
     closeWithRun(ctx, catalog);
     const partition = catalog.knownPartition(target);
     if (partition === undefined) return undefined;
