@@ -20,11 +20,12 @@ export function supplierCommand(invoke: Invoke): Command {
       .addHelpText(
         'after',
         `
-The supplier is recorded in the local catalog (see srs supplier ls). When the request may have
-reached the service without an answer (connection dropped or timed out after sending), srs exits 1
-with error code outcome_unknown: the supplier may exist. Do not create it again before checking
-(srs supplier find TEXT, srs supplier ls --state unknown). If the catalog cannot be written after
-the service created the supplier, the supplier is still printed (exit 0) with a warning.`,
+The supplier is recorded in the local catalog (see srs supplier ls). When the
+request may have reached the service without an answer (connection dropped or
+timed out after sending), srs exits 1 with error code outcome_unknown: the
+supplier may exist. Do not create it again before checking (srs supplier find
+TEXT, srs supplier ls --state unknown). If the catalog cannot be written after
+the service created the supplier, it is still printed (exit 0), with a warning.`,
       )
       .action(invoke(async () => (await import('./create.js')).run)),
     'srs supplier create --name "Embudo Valley Organics" --country USA --website https://example.com --industry 30202030 --customer-id SUPP-12345',
@@ -38,7 +39,7 @@ the service created the supplier, the supplier is still printed (exit 0) with a 
       .description("Show one supplier's profile, by id or by your own customer id (looked up in the local catalog)")
       .argument('[id]', 'supplier id')
       .option('--customer-id <id>', 'find the supplier id in the local catalog by customerSupplierId (exact, case-sensitive), then fetch it')
-      .addHelpText('after', '\nWhat it reads is recorded in the local catalog (srs supplier ls); --no-catalog skips that.')
+      .addHelpText('after', '\nWhat it reads is recorded in the local catalog (srs supplier ls);\n--no-catalog skips that.')
       .action(invoke(async () => (await import('./get.js')).run)),
     'srs supplier get 01h57nhc4sapk2v8c7tqxyz123',
     'srs supplier get 01h57nhc4sapk2v8c7tqxyz123 -o json | jq .averageScore',
@@ -52,9 +53,10 @@ the service created the supplier, the supplier is still printed (exit 0) with a 
       .addHelpText(
         'after',
         `
-The catalog is DATA_DIR/catalog.db, or --catalog PATH / SRS_CATALOG for a team's shared file.
-It knows only what srs has seen: suppliers created elsewhere are not in it. State "unknown" is a
-create whose answer was lost: it may or may not exist.`,
+The catalog is DATA_DIR/catalog.db, or --catalog PATH / SRS_CATALOG for a
+team's shared file. It knows only what srs has seen: suppliers created
+elsewhere are not in it. State "unknown" is a create whose answer was lost: it
+may or may not exist.`,
       )
       .addOption(new Option('--state <state>', 'only entries in this state').choices(['created', 'unknown']))
       .action(invoke(async () => (await import('./ls.js')).run)),
