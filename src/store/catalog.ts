@@ -145,7 +145,9 @@ const RECORD_CHUNK = 128;
 /** See Catalog.customerIdFilter. */
 export interface CustomerIdFilter {
   mightHave(customerSupplierId: string): boolean;
-  /** Takes in what was recorded since (by this or another process). */
+  /** Rows this process wrote itself (Catalog.record's answer): refresh() does not read them again. */
+  skip(range: { first: number; last: number }): void;
+  /** Takes in what other processes recorded since. */
   refresh(): void;
 }
 
@@ -261,9 +263,13 @@ export class Catalog {
     return { partition: row.partition_id, how: row.how as 'first' | 'new-account' | 'linked', checkedId: row.checked_id };
   }
 
-  /** Records suppliers in one transaction (the import batches its outcomes through this). */
-  record(partition: number, records: readonly CatalogRecord[]): void {
-    if (records.length === 0) return;
+  /**
+   * Records suppliers in one transaction (the import batches its outcomes through this). Returns
+   * the range of row numbers the transaction wrote (every row in it is this call's: writers hold
+   * the write lock for the whole transaction), for CustomerIdFilter.skip.
+   */
+  record(partition: number, records: readonly CatalogRecord[]): { first: number; last: number } | undefined {
+    if (records.length === 0) return undefined;
     const now = this.#now().toISOString();
     const created: CatalogRecord[] = [];
     const unknown: CatalogRecord[] = [];
@@ -273,7 +279,9 @@ export class Catalog {
       const r: CatalogRecord = { ...given, name: red(given.name), source: red(given.source), id: given.id ? red(given.id) : given.id, customerSupplierId: cid ? red(cid) : cid };
       (r.state === 'created' && r.id ? created : unknown).push(r);
     }
-    transaction(this.#db, () => {
+    const maxSeq = () => Number((this.#db.prepare('SELECT coalesce(max(seq), 0) AS m FROM suppliers').get() as { m: number }).m);
+    return transaction(this.#db, () => {
+      const before = maxSeq();
       // Created suppliers: multi-row upserts (one statement per RECORD_CHUNK rows: most of the cost of a row is the call).
       for (let i = 0; i < created.length; i += RECORD_CHUNK) {
         const chunk = created.slice(i, i + RECORD_CHUNK);
@@ -297,6 +305,7 @@ export class Catalog {
         if (existing) this.#unknownStmt.touch.run(now, existing.seq);
         else this.#upsert(1).run(partition, null, r.name, cid, r.countryIso3Code ?? null, 'unknown', now, now, r.source, foldText(r.name), cid === null ? null : foldText(cid));
       }
+      return { first: before + 1, last: maxSeq() };
     });
   }
 
@@ -337,6 +346,14 @@ export class Catalog {
     }
     const base = Uint32Array.from(hashes).sort();
     const added = new Set<number>();
+    const between = this.#db.prepare(
+      'SELECT seq, customer_supplier_id AS cid FROM suppliers WHERE partition_id = ? AND seq > ? AND seq < ? AND customer_supplier_id IS NOT NULL',
+    );
+    /** Ranges of rows this process wrote since the last refresh: nothing to learn there. */
+    let own: Array<{ first: number; last: number }> = [];
+    const take = (rows: Iterable<{ seq: number; cid: string }>) => {
+      for (const r of rows) added.add(hash32(r.cid));
+    };
     return {
       mightHave(cid: string): boolean {
         const h = hash32(cid);
@@ -352,7 +369,17 @@ export class Catalog {
         }
         return false;
       },
+      skip(range: { first: number; last: number }): void {
+        own.push(range);
+      },
       refresh(): void {
+        // Only the gaps between this process's own writes are read (rows are never deleted, so row numbers only grow).
+        for (const r of own.sort((a, b) => a.first - b.first)) {
+          if (r.last <= last) continue;
+          if (r.first > last + 1) take(between.iterate(partition, last, r.first) as Iterable<{ seq: number; cid: string }>);
+          last = Math.max(last, r.last);
+        }
+        own = [];
         for (const r of stmt.iterate(partition, last) as Iterable<{ seq: number; cid: string }>) {
           added.add(hash32(r.cid));
           if (r.seq > last) last = r.seq;

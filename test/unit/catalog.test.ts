@@ -104,6 +104,32 @@ describe('recording and lookups', () => {
     c.close();
   });
 
+  it('the customer id filter: no false "absent", and what another process records is seen after refresh()', async () => {
+    const path = join(dir, 'filter.db');
+    const mine = Catalog.open(path);
+    const other = Catalog.open(path);
+    const p = await mine.resolvePartition(target('f'), never);
+    mine.record(p, [{ id: 'S0', name: 'Before', customerSupplierId: 'B-0', state: 'created', source: 'x' }]);
+    const f = mine.customerIdFilter(p);
+    expect(f.mightHave('B-0')).toBe(true);
+    expect(f.mightHave('N-1')).toBe(false);
+    other.record(p, [{ id: 'S1', name: 'Theirs', customerSupplierId: 'T-1', state: 'created', source: 'y' }]);
+    const own = mine.record(p, [{ id: 'S2', name: 'Mine', customerSupplierId: 'M-2', state: 'created', source: 'z' }]);
+    expect(own).toBeDefined();
+    f.skip(own!);
+    other.record(p, [{ name: 'Theirs too', customerSupplierId: 'T-3', state: 'unknown', source: 'y' }]);
+    expect(f.mightHave('T-1')).toBe(false); // not yet refreshed
+    f.refresh();
+    expect(f.mightHave('T-1')).toBe(true);
+    expect(f.mightHave('T-3')).toBe(true);
+    // A false "maybe" only costs a lookup; with 32-bit hashes they are rare.
+    let maybes = 0;
+    for (let i = 0; i < 2000; i++) if (f.mightHave(`absent-${i}`)) maybes++;
+    expect(maybes).toBeLessThan(3);
+    mine.close();
+    other.close();
+  });
+
   it('every text recorded goes through the run\'s redaction (no key reaches the file)', async () => {
     const path = join(dir, 'redacted.db');
     const key = 'sk-live-0123456789abcdef';

@@ -105,7 +105,8 @@ export class CatalogSink implements OutcomeSink {
     const batch = this.#pending;
     this.#pending = [];
     try {
-      this.#catalog.record(this.#partition, batch);
+      const range = this.#catalog.record(this.#partition, batch);
+      if (range) this.#filter.skip(range);
     } catch (e) {
       this.#error = new SrsError(
         'runtime',
