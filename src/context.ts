@@ -173,7 +173,7 @@ export class Context {
 
   redact(s: string): string {
     let out = s;
-    for (const k of this.#secrets) out = out.split(k).join('****' + k.slice(-4));
+    for (const k of this.#secrets) if (out.includes(k)) out = out.split(k).join('****' + k.slice(-4));
     return out;
   }
 

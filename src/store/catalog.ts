@@ -273,12 +273,8 @@ export class Catalog {
     const now = this.#now().toISOString();
     const created: CatalogRecord[] = [];
     const unknown: CatalogRecord[] = [];
+    for (const r of records) (r.state === 'created' && r.id ? created : unknown).push(r);
     const red = this.#redact;
-    for (const given of records) {
-      const cid = given.customerSupplierId;
-      const r: CatalogRecord = { ...given, name: red(given.name), source: red(given.source), id: given.id ? red(given.id) : given.id, customerSupplierId: cid ? red(cid) : cid };
-      (r.state === 'created' && r.id ? created : unknown).push(r);
-    }
     const maxSeq = () => Number((this.#db.prepare('SELECT coalesce(max(seq), 0) AS m FROM suppliers').get() as { m: number }).m);
     return transaction(this.#db, () => {
       const before = maxSeq();
@@ -287,14 +283,16 @@ export class Catalog {
         const chunk = created.slice(i, i + RECORD_CHUNK);
         const params: Array<string | number | null> = [];
         for (const r of chunk) {
-          const cid = r.customerSupplierId ?? null;
-          params.push(partition, r.id!, r.name, cid, r.countryIso3Code ?? null, 'created', now, now, r.source, foldText(r.name), cid === null ? null : foldText(cid));
+          const cid = r.customerSupplierId ? red(r.customerSupplierId) : null;
+          const name = red(r.name);
+          params.push(partition, red(r.id!), name, cid, r.countryIso3Code ?? null, 'created', now, now, red(r.source), foldText(name), cid === null ? null : foldText(cid));
         }
         this.#upsert(chunk.length).run(...params);
       }
       // An unknown entry has no id: one per (source, customerSupplierId, name), so that a re-run does not pile them up.
-      for (const r of unknown) {
-        const cid = r.customerSupplierId ?? null;
+      for (const given of unknown) {
+        const r = { ...given, name: red(given.name), source: red(given.source) };
+        const cid = given.customerSupplierId ? red(given.customerSupplierId) : null;
         this.#unknownStmt ??= {
           find: this.#db.prepare(
             `SELECT seq FROM suppliers WHERE partition_id = ? AND supplier_id IS NULL AND state = 'unknown' AND source = ? AND customer_supplier_id IS ? AND name = ?`,

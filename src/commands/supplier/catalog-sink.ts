@@ -81,21 +81,17 @@ export class CatalogSink implements OutcomeSink {
     const o = r.outcome;
     const row = r.sent ?? r.kept;
     if (!row || this.#ownVerdicts.has(row)) return;
-    const base = {
+    // Sent and created, or kept back by the journal as already created (the catalog learns it too, if it missed it).
+    const created = (r.sent ? o.state === 'created' : o.state === 'skipped') && !!o.supplierId;
+    if (!created && o.state !== 'unknown') return;
+    this.#pending.push({
+      id: created ? o.supplierId : null,
       name: row.request.name,
       customerSupplierId: row.customerSupplierId ?? null,
       countryIso3Code: row.request.countryIso3Code ?? null,
+      state: created ? 'created' : 'unknown',
       source: `${this.#source}:${row.line}`,
-    };
-    if (r.sent) {
-      if (o.state === 'created' && o.supplierId) this.#pending.push({ ...base, id: o.supplierId, state: 'created' });
-      else if (o.state === 'unknown') this.#pending.push({ ...base, state: 'unknown' });
-    } else if (o.state === 'skipped' && o.supplierId) {
-      // The journal knows this row as created: the catalog learns it too, if it missed it.
-      this.#pending.push({ ...base, id: o.supplierId, state: 'created' });
-    } else if (o.state === 'unknown') {
-      this.#pending.push({ ...base, state: 'unknown' });
-    }
+    });
     if (this.#pending.length >= BATCH_ROWS || performance.now() - this.#lastFlush >= BATCH_MS) this.#flush();
   }
 
