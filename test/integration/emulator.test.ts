@@ -752,7 +752,7 @@ describe('state file', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('created suppliers survive a restart; the file is 0600 and records seed and count', async () => {
-    const statePath = join(dir, 'state.json');
+    const statePath = join(dir, 'state.db');
     const first = await startEmulator({ statePath, seed: 5, suppliers: 160 });
     const ids: string[] = [];
     for (const name of ['Alpha Foods Ltd', 'Beta Freight GmbH']) {

@@ -34,7 +34,7 @@ request's API key in a 400 message (to check that srs keeps the key out of every
       )
       .action(invoke(async () => (await import('./start.js')).run)),
     'srs emulator start --port 8787',
-    'srs emulator start --seed 7 --suppliers 1000 --state ./emulator-state.json',
+    'srs emulator start --seed 7 --suppliers 1000 --state ./emulator-state.db',
     'srs emulator start --seed 7 --fail-rate 0.2 --reset-rate 0.05 --fail-after-commit-rate 0.02 --rate-limit 200/s --admin',
     'srs emulator start --latency 50-400 --stall-rate 0.01 --log',
   );
