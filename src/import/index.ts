@@ -177,7 +177,8 @@ async function openSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputF
   if (p.journalPath !== undefined) {
     let journal: Journal | undefined;
     const prior = await readJournal(p.journalPath, input.name, input.identity, d.warn);
-    const target = await d.target?.();
+    // A dry run asks for the target only to check an existing journal (resolving settings may load the profile store).
+    const target = p.dryRun && !prior ? undefined : await d.target?.();
     // Another service or account: refused before anything is written or sent (binding.ts).
     const meta = prior ? await checkTarget(p.journalPath, prior.meta, prior.history, target, { dryRun: p.dryRun, now: p.now, warn: d.warn, info: d.info, readSupplier: d.readSupplier }) : [];
     const history: JournalHistory | undefined = prior?.history;

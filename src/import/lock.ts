@@ -106,7 +106,7 @@ export class JournalLock {
         const how =
           h && h.host !== me.host
             ? `if that run is over (srs cannot check a process on another host), delete ${path}`
-            : `wait for it to finish${h ? '' : `, or delete ${path} if no import is running`}`;
+            : `wait for it to finish (if no srs import is running, delete ${path}${h ? `: process ${h.pid} is then another program that reused the id` : ''})`;
         throw new UsageError(`journal ${journalPath} is in use by ${describeHolder(h)} (lock ${path}): ${how}. Nothing was read or sent.`, { code: 'usage' });
       }
       try {

@@ -23,8 +23,9 @@ import { requireArg, type Opts } from '../kit.js';
 /** The service and account of this run (the sandbox is its own); undefined when no base URL or key is configured (a dry run). */
 async function currentTarget(ctx: Context): Promise<Target | undefined> {
   if (ctx.sandbox) return SANDBOX_TARGET;
-  const s = await ctx.settings();
-  return s.baseUrl && s.apiKey ? targetFor(s.baseUrl, s.apiKey) : undefined;
+  // A real run has resolved these already (its client needs them); a dry run may have none (it needs no key).
+  const s = await ctx.settings().catch(() => undefined);
+  return s?.baseUrl && s.apiKey ? targetFor(s.baseUrl, s.apiKey) : undefined;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
