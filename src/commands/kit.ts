@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Page } from '../api/paginate.js';
 import type { Column } from '../output/columns.js';
+import { collectTableRows } from '../output/bounded.js';
 import { renderList } from '../output/render.js';
 import { count, singularOf } from '../util/plural.js';
 
@@ -71,7 +72,7 @@ export function listFlags(opts: Opts): ListFlags {
  */
 export async function printPages<T>(
   ctx: Context,
-  pages: (opts: { startPage?: number; perPage?: number; maxPages?: number }) => AsyncGenerator<Page<T>, void, undefined>,
+  pages: (opts: { startPage?: number; perPage?: number; maxPages?: number; pageLimit?: number }) => AsyncGenerator<Page<T>, void, undefined>,
   columns: Column[],
   flags: ListFlags,
   what: string,
@@ -86,6 +87,7 @@ export async function printPages<T>(
     startPage,
     ...(flags.perPage !== undefined ? { perPage: flags.perPage } : flags.limit !== undefined ? { perPage: Math.min(100, flags.limit) } : {}),
     ...(flags.page !== undefined ? { maxPages: 1 } : {}),
+    pageLimit: ctx.maxPages(),
   });
   // Whether items exist beyond what was printed (for the note on stderr).
   let more = false;
@@ -106,7 +108,8 @@ export async function printPages<T>(
       if ((flags.limit !== undefined && n >= flags.limit) || flags.page !== undefined) return;
     }
   }
-  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${what}…`, () => Array.fromAsync(items())) : items();
+  // A table needs all its rows at once: from a bounded buffer (src/output/bounded.ts).
+  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${what}…`, () => collectTableRows(items(), what)) : items();
   const n = await renderList(ctx.sink, source, columns, ctx.renderOptions());
   if (flags.page !== undefined && n === 0 && startPage > 1) {
     // Said in every format: an empty answer to --page N usually means N is wrong, not that nothing exists.

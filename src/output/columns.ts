@@ -126,6 +126,17 @@ export const columns = {
   category: [id('id', 'ID'), text('name', 'NAME')],
 } satisfies Record<string, Column[]>;
 
+/** An entry of the local supplier catalog (supplier ls, supplier find; src/store/catalog.ts CatalogEntry, not a service resource). */
+export const catalogEntryColumns: Column[] = [
+  id('id', 'ID'),
+  text('name', 'NAME'),
+  col('customerSupplierId', 'CUSTOMER ID', { kind: 'code' }),
+  col('countryIso3Code', 'COUNTRY', { kind: 'code' }),
+  col('state', 'STATE', { kind: 'state' }),
+  col('source', 'FROM', { kind: 'state', hide: 2 }),
+  col('recordedAt', 'RECORDED', { format: date, kind: 'date', hide: 1 }),
+];
+
 /** Columns for --fields: each path becomes a column headed by the path itself. */
 export function columnsFromFields(fields: string[]): Column[] {
   return fields.map((f) => ({ path: f, header: f }));
@@ -139,6 +150,7 @@ export function importSummaryColumns(s: ImportSummary): Column[] {
     col('file', 'FILE'),
     ...(s.dryRun ? [col('valid', 'VALID (WOULD SEND)', right)] : [col('created', 'CREATED', right)]),
     col('skipped', 'SKIPPED', right),
+    col('exists', 'EXISTS', right),
     col('invalid', 'INVALID', right),
     ...(s.dryRun ? [] : [col('failed', 'FAILED', right), col('unknown', 'UNKNOWN', right)]),
     col('total', 'TOTAL ROWS', right),

@@ -49,6 +49,8 @@ const views: Array<{ name: string; args: () => string[]; whole: (data: unknown) 
   { name: 'emissions ls', args: () => ['emissions', 'ls', supplier.id], whole: (d) => ids(d, ['id']) },
   { name: 'scorecards get', args: () => ['scorecards', 'get', scorecard.id], whole: (d) => [...ids([d], ['id']), ...ids((d as { items: unknown[] }).items, ['policyParameter', 'id'])] },
   { name: 'supplier get', args: () => ['supplier', 'get', supplier.id], whole: (d) => ids([d], ['id'], ['countryIso3Code'], ['publicSupplierProfileUrl']) },
+  // The local catalog: the supplier get above recorded its supplier.
+  { name: 'supplier ls', args: () => ['supplier', 'ls'], whole: (d) => ids(d, ['id'], ['countryIso3Code']) },
   { name: 'data-entry get', args: () => ['data-entry', 'get', entry.id], whole: (d) => ids([d], ['id'], ['supplier', 'id']) },
   { name: 'score calc', args: () => ['score', 'calc', supplier.id, other.id], whole: (d) => ids(d, ['supplierId']) },
   { name: 'score calc --breakdown parameters', args: () => ['score', 'calc', supplier.id, '--breakdown', 'parameters'], whole: (d) => ids(d, ['policyParameterId']) },
