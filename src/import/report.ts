@@ -62,6 +62,11 @@ class CsvFile {
     });
   }
 
+  /** The first error of any stage, once there is one. */
+  get error(): Error | undefined {
+    return this.#error;
+  }
+
   /** False when the caller should await drain() before writing more. */
   write(record: readonly string[]): boolean {
     if (this.#error) throw new Error(`cannot write ${this.path}: ${this.#error.message}`);
@@ -106,6 +111,10 @@ export class ReportWriter {
     return this.#file.drain();
   }
 
+  get error(): Error | undefined {
+    return this.#file.error;
+  }
+
   close(): Promise<void> {
     return this.#file.close();
   }
@@ -142,6 +151,10 @@ export class FailedWriter {
 
   drain(): Promise<void> {
     return this.#file.drain();
+  }
+
+  get error(): Error | undefined {
+    return this.#file.error;
   }
 
   close(): Promise<void> {
