@@ -5,17 +5,21 @@
  *
  * - slow start: the limit starts small (4) and grows by one per answer that came
  *   back near the lowest latency seen (so it doubles each round trip) until the
- *   first sign of congestion; after that it grows by 1/limit per such answer
- *   (one per round trip);
+ *   first sign of congestion; after that by sqrt(limit)/limit per such answer
+ *   (sqrt(limit) per round trip: 16 to 64 in a dozen round trips, not 48);
  * - it grows only while the limit is in use (at least half of it in flight): a
  *   run held back by reading or by the retry pause does not inflate it;
  * - a throttle (429, 503) or a timeout shrinks it multiplicatively (x0.7), at
  *   most once per round trip: the answers to requests sent before the cut are
  *   not counted again (TCP's one reduction per window);
- * - rising latency (a round's mean above 1.5x the baseline) shrinks it by the
- *   ratio of the two (between x0.5 and x0.9): the service is queueing;
- * - the baseline is the lowest per-round mean latency of the last two epochs
- *   (30 s each), so a service that gets slower for good re-bases;
+ * - rising latency (the median latency of two rounds in a row above twice the
+ *   baseline) shrinks it by the ratio (between x0.5 and x0.9): the service is
+ *   queueing. A round is about one round trip and at least half the limit of
+ *   answers; the median and the two-in-a-row rule keep a GC pause or a busy
+ *   machine's scheduling hiccup (which delays every answer of the moment) from
+ *   passing for queueing;
+ * - the baseline is the lowest round median of the last two epochs (30 s
+ *   each), so a service that gets slower for good re-bases;
  * - `fixed` pins it (--concurrency N): nothing moves.
  *
  * Pure: no timers, no I/O; the clock is injected. The import's Sender asks
@@ -47,9 +51,9 @@ export interface AttemptSample {
 /** Multiplicative decrease on a throttle or a timeout. */
 export const BACKOFF = 0.7;
 /** A round whose mean latency is above this multiple of the baseline is queueing. */
-const QUEUEING = 1.5;
+const QUEUEING = 2;
 /** An answer within this multiple of the baseline lets the limit grow. */
-const NEAR_MIN = 1.25;
+const NEAR_MIN = 1.5;
 /** Latency differences below this many ms are noise (loopback, GC pauses), not queueing. */
 const SLACK_MS = 3;
 /** Latency shrink bounds. */
@@ -70,10 +74,11 @@ export class ConcurrencyLimiter {
   #slowStart = true;
   /** Attempts that started before this time do not cut the limit again. */
   #lastCutAt = -Infinity;
-  // The current round: answers since it began.
+  // The current round: the latencies of the answers since it began.
   #roundStart: number;
-  #roundSum = 0;
-  #roundCount = 0;
+  #round: number[] = [];
+  /** The last judged round was queueing. */
+  #queueing = false;
   // Baseline: the lowest round mean of this epoch and of the one before.
   #epochStart: number;
   #epochMin = Infinity;
@@ -149,24 +154,22 @@ export class ConcurrencyLimiter {
     }
     if (s.kind === 'error') return; // a reset or a refused connection says nothing about load
     // Answers to requests sent before the last cut belong to the old limit: they do not judge the new one.
-    if (sentAt >= this.#lastCutAt) {
-      this.#roundSum += s.latencyMs;
-      this.#roundCount++;
-    }
+    if (sentAt >= this.#lastCutAt) this.#round.push(s.latencyMs);
     const base = this.baselineMs;
     // Grow on an answer near the baseline, while the limit is in use (not held back by the reader).
     if (base !== Infinity && s.latencyMs <= Math.max(base * NEAR_MIN, base + SLACK_MS) && this.#inFlight * 2 >= this.#limit) {
-      this.#set(this.#limit + (this.#slowStart ? 1 : 1 / this.#limit));
+      this.#set(this.#limit + (this.#slowStart ? 1 : Math.sqrt(this.#limit) / this.#limit));
     }
     // A round lasts about one round trip, and holds enough answers to judge its mean.
     const roundMs = base === Infinity ? 0 : base;
-    if (this.#roundCount > 0 && now - this.#roundStart >= roundMs && this.#roundCount >= Math.min(MIN_ROUND_SAMPLES, Math.max(1, this.limit))) this.#endRound(now);
+    const n = this.#round.length;
+    if (n > 0 && now - this.#roundStart >= roundMs && n >= Math.min(this.limit, Math.max(MIN_ROUND_SAMPLES, this.limit / 2))) this.#endRound(now);
   }
 
   #endRound(now: number): void {
-    const mean = this.#roundSum / this.#roundCount;
-    this.#roundSum = 0;
-    this.#roundCount = 0;
+    const round = this.#round.sort((a, b) => a - b);
+    const median = round[round.length >> 1]!;
+    this.#round = [];
     this.#roundStart = now;
     if (now - this.#epochStart >= EPOCH_MS) {
       this.#prevEpochMin = this.#epochMin;
@@ -174,11 +177,14 @@ export class ConcurrencyLimiter {
       this.#epochStart = now;
     }
     const base = this.baselineMs;
-    if (mean < this.#epochMin) this.#epochMin = mean;
+    if (median < this.#epochMin) this.#epochMin = median;
     if (base === Infinity) return;
-    if (mean > base * QUEUEING && mean - base > SLACK_MS) {
-      const gradient = Math.min(GRADIENT_MAX, Math.max(GRADIENT_MIN, (base * NEAR_MIN) / mean));
+    const queueing = median > base * QUEUEING && median - base > SLACK_MS;
+    if (queueing && this.#queueing) {
+      const gradient = Math.min(GRADIENT_MAX, Math.max(GRADIENT_MIN, (base * NEAR_MIN) / median));
       this.#cut(gradient, now);
+    } else {
+      this.#queueing = queueing;
     }
   }
 
@@ -187,8 +193,8 @@ export class ConcurrencyLimiter {
     this.#lastCutAt = now;
     this.#set(Math.max(this.min, this.#limit * factor));
     // A new round: the answers of the old limit do not judge the new one.
-    this.#roundSum = 0;
-    this.#roundCount = 0;
+    this.#round = [];
+    this.#queueing = false;
     this.#roundStart = now;
   }
 
