@@ -14,7 +14,10 @@
  *   not counted again (TCP's one reduction per window);
  * - rising latency (the median latency of two rounds in a row above twice the
  *   baseline) shrinks it by the ratio (between x0.5 and x0.9): the service is
- *   queueing. A round is about one round trip and at least half the limit of
+ *   queueing; but latency alone never takes it below LATENCY_FLOOR (8, the old
+ *   fixed default): on loopback or a busy machine the client's own scheduling
+ *   moves latency more than the service does, and a service that is really
+ *   overloaded says so with 503s, which can. A round is about one round trip and at least half the limit of
  *   answers; the median and the two-in-a-row rule keep a GC pause or a busy
  *   machine's scheduling hiccup (which delays every answer of the moment) from
  *   passing for queueing;
@@ -56,6 +59,8 @@ const QUEUEING = 2;
 const NEAR_MIN = 1.5;
 /** Latency differences below this many ms are noise (loopback, GC pauses), not queueing. */
 const SLACK_MS = 3;
+/** Rising latency alone does not cut the limit below this (nor below `min`). */
+export const LATENCY_FLOOR = 8;
 /** Latency shrink bounds. */
 const GRADIENT_MIN = 0.5;
 const GRADIENT_MAX = 0.9;
@@ -182,16 +187,16 @@ export class ConcurrencyLimiter {
     const queueing = median > base * QUEUEING && median - base > SLACK_MS;
     if (queueing && this.#queueing) {
       const gradient = Math.min(GRADIENT_MAX, Math.max(GRADIENT_MIN, (base * NEAR_MIN) / median));
-      this.#cut(gradient, now);
+      this.#cut(gradient, now, Math.min(this.#limit, LATENCY_FLOOR));
     } else {
       this.#queueing = queueing;
     }
   }
 
-  #cut(factor: number, now: number): void {
+  #cut(factor: number, now: number, floor = this.min): void {
     this.#slowStart = false;
     this.#lastCutAt = now;
-    this.#set(Math.max(this.min, this.#limit * factor));
+    this.#set(Math.max(this.min, floor, this.#limit * factor));
     // A new round: the answers of the old limit do not judge the new one.
     this.#round = [];
     this.#queueing = false;
