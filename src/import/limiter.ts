@@ -6,7 +6,9 @@
  * - slow start: the limit starts small (4) and grows by one per answer that came
  *   back near the lowest latency seen (so it doubles each round trip) until the
  *   first sign of congestion; after that by sqrt(limit)/limit per such answer
- *   (sqrt(limit) per round trip: 16 to 64 in a dozen round trips, not 48);
+ *   (sqrt(limit) per round trip: 16 to 64 in a dozen round trips, not 48),
+ *   or, after a throttle or a timeout, by 1/limit (one per round trip, as
+ *   Reno does): a rate limit is a hard wall, approached gently;
  * - it grows only while the limit is in use (at least half of it in flight): a
  *   run held back by reading or by the retry pause does not inflate it;
  * - a throttle (429, 503) or a timeout shrinks it multiplicatively (x0.7), at
@@ -77,6 +79,8 @@ export class ConcurrencyLimiter {
   #limit: number;
   #inFlight = 0;
   #slowStart = true;
+  /** The last cut was a throttle or a timeout: grow by one a round trip. */
+  #gentle = false;
   /** Attempts that started before this time do not cut the limit again. */
   #lastCutAt = -Infinity;
   // The current round: the latencies of the answers since it began.
@@ -154,7 +158,10 @@ export class ConcurrencyLimiter {
     const now = this.#now();
     const sentAt = now - s.latencyMs;
     if (s.kind === 'throttled' || s.kind === 'timeout') {
-      if (sentAt >= this.#lastCutAt) this.#cut(BACKOFF, now);
+      if (sentAt >= this.#lastCutAt) {
+        this.#cut(BACKOFF, now);
+        this.#gentle = true;
+      }
       return;
     }
     if (s.kind === 'error') return; // a reset or a refused connection says nothing about load
@@ -163,7 +170,7 @@ export class ConcurrencyLimiter {
     const base = this.baselineMs;
     // Grow on an answer near the baseline, while the limit is in use (not held back by the reader).
     if (base !== Infinity && s.latencyMs <= Math.max(base * NEAR_MIN, base + SLACK_MS) && this.#inFlight * 2 >= this.#limit) {
-      this.#set(this.#limit + (this.#slowStart ? 1 : Math.sqrt(this.#limit) / this.#limit));
+      this.#set(this.#limit + (this.#slowStart ? 1 : (this.#gentle ? 1 : Math.sqrt(this.#limit)) / this.#limit));
     }
     // A round lasts about one round trip, and holds enough answers to judge its mean.
     const roundMs = base === Infinity ? 0 : base;
@@ -188,6 +195,7 @@ export class ConcurrencyLimiter {
     if (queueing && this.#queueing) {
       const gradient = Math.min(GRADIENT_MAX, Math.max(GRADIENT_MIN, (base * NEAR_MIN) / median));
       this.#cut(gradient, now, Math.min(this.#limit, LATENCY_FLOOR));
+      this.#gentle = false;
     } else {
       this.#queueing = queueing;
     }
