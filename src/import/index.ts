@@ -151,7 +151,10 @@ async function openStage(o: ImportOptions, d: ImportDeps, p: Plan): Promise<Inpu
   return openInput(o.file, {
     encoding: o.encoding,
     delimiter: o.delimiter,
-    queue: Math.max(4, 2 * (p.concurrency ?? p.maxConcurrency)),
+    // Records parsed ahead. Not sized to --max-concurrency: a 128-record queue (2 x 64) made a loopback
+    // import 1.5-2x slower than --concurrency 8 with its 16 (bench/import.bench.mjs, 2026-11-23, under load);
+    // 16 keeps even 64 requests in flight fed, since the parser is far faster than any service.
+    queue: Math.max(4, 2 * (p.concurrency ?? 8)),
     ...(d.stdin ? { stdin: d.stdin as NodeJS.ReadableStream & Readable } : {}),
     stdinIsTTY: !!d.stdinIsTTY,
   });
