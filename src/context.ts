@@ -8,13 +8,15 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api/client.js';
+import type { Target } from './api/target.js';
 import type { ConfigStore } from './config/store.js';
 import { resolveSettings, type Settings } from './config/resolve.js';
+import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
 import { AuthError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
-import { sanitizeKeepNewlines } from './output/sanitize.js';
+import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
 
 export interface IO {
   stdout: Writable;
@@ -47,8 +49,11 @@ export interface GlobalOptions {
   insecureHttp?: boolean;
   timeout?: string;
   retries?: string;
+  maxPages?: string;
   query?: string;
   csvRaw?: boolean;
+  /** --catalog PATH (a string), --no-catalog (false), or neither (undefined). */
+  catalog?: string | boolean;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -104,6 +109,8 @@ export class Context {
   #settings: Promise<Settings> | undefined;
   #secrets: string[] = [];
   #query: ((data: unknown) => unknown) | undefined;
+  /** The spinner showing now, and its own text (a retry note goes after it). */
+  #spinner: { text: string; base: string } | undefined;
 
   constructor(io: IO, env: Env, globals: GlobalOptions, now: () => Date = () => new Date()) {
     this.io = io;
@@ -170,7 +177,7 @@ export class Context {
 
   redact(s: string): string {
     let out = s;
-    for (const k of this.#secrets) out = out.split(k).join('****' + k.slice(-4));
+    for (const k of this.#secrets) if (out.includes(k)) out = out.split(k).join('****' + k.slice(-4));
     return out;
   }
 
@@ -200,12 +207,22 @@ export class Context {
     const width = (this.io.stderr as { columns?: number }).columns;
     if (!(typeof width === 'number' && width > 0)) return work();
     const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.io.stderr as NodeJS.WritableStream & Writable, isEnabled: true, discardStdin: false }).start();
+    const base = sanitizeForTerminal(text);
+    const spinner = ora({ text: base, stream: this.io.stderr as NodeJS.WritableStream & Writable, isEnabled: true, discardStdin: false }).start();
+    const outer = this.#spinner;
+    this.#spinner = { base, set text(t: string) { spinner.text = t; }, get text() { return spinner.text; } };
     try {
       return await work();
     } finally {
       spinner.stop();
+      this.#spinner = outer;
     }
+  }
+
+  /** A retry is coming: the spinner (if one shows) says so. */
+  #retrying(note: string): void {
+    const sp = this.#spinner;
+    if (sp) sp.text = `${sp.base} ${this.redact(sanitizeForTerminal(note))}`;
   }
 
   onCleanup(fn: () => Promise<void> | void): void {
@@ -277,6 +294,41 @@ export class Context {
     return Number(raw);
   }
 
+  /** --max-pages (env SRS_MAX_PAGES): more pages than this in one list is an error. Default 10,000. */
+  maxPages(): number {
+    const raw = this.globals.maxPages ?? this.env.SRS_MAX_PAGES;
+    if (raw === undefined || raw === '') return DEFAULT_PAGE_LIMIT;
+    const n = Number(raw.trim());
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--max-pages must be a whole number >= 1 (got "${raw}")`);
+    return n;
+  }
+
+  /**
+   * The supplier catalog's file: --catalog PATH, else SRS_CATALOG, else DATA_DIR/catalog.db;
+   * undefined when it is off (--no-catalog, or SRS_CATALOG=off).
+   */
+  catalogPath(): string | undefined {
+    const flag = this.globals.catalog;
+    if (flag === false) return undefined;
+    if (typeof flag === 'string') {
+      if (flag.trim() === '') throw new UsageError('--catalog needs a file path (or --no-catalog to turn the catalog off)');
+      return flag;
+    }
+    const env = this.env.SRS_CATALOG;
+    if (env !== undefined && env !== '') return env.toLowerCase() === 'off' ? undefined : env;
+    return join(dataDir(this.env), 'catalog.db');
+  }
+
+  /** The service and account this run talks to (the sandbox is its own target). Reads the settings; sends nothing. */
+  async target(): Promise<Target> {
+    const { SANDBOX_TARGET, targetFor } = await import('./api/target.js');
+    if (this.sandbox) return SANDBOX_TARGET;
+    const s = await this.settings();
+    if (!s.baseUrl) throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
+    if (!s.apiKey) throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY (or try --sandbox)`);
+    return targetFor(s.baseUrl, s.apiKey);
+  }
+
   /**
    * The API client, created once: from settings, or against an in-process
    * emulator under --sandbox. `connections` sizes its keep-alive pool (at least
@@ -303,6 +355,7 @@ export class Context {
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(retries !== undefined ? { retry: { retries } } : {}),
       ...(this.debugEnabled ? { trace: (line: string) => this.debug(line) } : {}),
+      onRetry: (note: string) => this.#retrying(note),
       insecureHttp: !!this.globals.insecureHttp,
       userAgent: 'srs-cli',
       connections,
@@ -316,16 +369,20 @@ export class Context {
     if (this.sandbox) {
       // Never reads the config store: a stored profile's real key is never touched.
       const { startEmulator } = await import('./emulator/index.js');
-      const { mkdirSync } = await import('node:fs');
+      const { privateDir } = await import('./util/fs.js');
       const dir = dataDir(this.env);
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      privateDir(dir, !this.env.SRS_DATA_DIR);
       // node:crypto costs ~9 ms to load: only the sandbox needs it here.
       const { randomBytes } = await import('node:crypto');
       apiKey = randomBytes(24).toString('hex');
       this.addSecret(apiKey);
-      const emu = await startEmulator({ port: 0, apiKey, statePath: join(dir, 'sandbox-state.json') });
+      const { SANDBOX_STATE_FILE, migrateLegacySandboxState } = await import('./emulator/state.js');
+      const statePath = join(dir, SANDBOX_STATE_FILE);
+      const migrated = migrateLegacySandboxState(dir);
+      if (migrated) this.info(migrated);
+      const emu = await startEmulator({ port: 0, apiKey, statePath });
       this.onCleanup(() => emu.close());
-      this.debug(`sandbox emulator on ${emu.url}, state in ${join(dir, 'sandbox-state.json')}`);
+      this.debug(`sandbox emulator on ${emu.url}, state in ${statePath}`);
       baseUrl = emu.url;
     } else {
       const s = await this.settings();

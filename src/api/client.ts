@@ -85,7 +85,7 @@ export class ApiClient {
   }
 
   listNewsEvents(supplierId: string, q: Omit<NewsEventQuery, 'page' | 'perPage'> = {}, opts?: PaginateOptions) {
-    return paginate((page, perPage) => this.listNewsEventsPage(supplierId, { ...q, page, perPage }), opts);
+    return paginate((page, perPage) => this.listNewsEventsPage(supplierId, { ...q, page, perPage }), { label: `GET /v1/suppliers/${supplierId}/news-events`, ...opts });
   }
 
   // ------------------------------------------------------------ scorecards
@@ -96,7 +96,7 @@ export class ApiClient {
   }
 
   listScorecards(q: Omit<ScorecardQuery, 'page' | 'perPage'> = {}, opts?: PaginateOptions) {
-    return paginate((page, perPage) => this.listScorecardsPage({ ...q, page, perPage }), opts);
+    return paginate((page, perPage) => this.listScorecardsPage({ ...q, page, perPage }), { label: 'GET /v1/scorecards', ...opts });
   }
 
   async getScorecard(id: string) {
@@ -139,7 +139,7 @@ export class ApiClient {
   }
 
   listDataSources(opts?: PaginateOptions) {
-    return paginate((page, perPage) => this.listDataSourcesPage({ page, perPage }), opts);
+    return paginate((page, perPage) => this.listDataSourcesPage({ page, perPage }), { label: 'GET /v1/data-sources', ...opts });
   }
 
   listCountriesPage(q: PageQuery = {}) {
@@ -148,7 +148,7 @@ export class ApiClient {
   }
 
   listCountries(opts?: PaginateOptions) {
-    return paginate((page, perPage) => this.listCountriesPage({ page, perPage }), opts);
+    return paginate((page, perPage) => this.listCountriesPage({ page, perPage }), { label: 'GET /v1/countries', ...opts });
   }
 
   listStandardIndustriesPage(q: StandardIndustryQuery = {}) {
@@ -157,7 +157,7 @@ export class ApiClient {
   }
 
   listStandardIndustries(q: Omit<StandardIndustryQuery, 'page' | 'perPage'> = {}, opts?: PaginateOptions) {
-    return paginate((page, perPage) => this.listStandardIndustriesPage({ ...q, page, perPage }), opts);
+    return paginate((page, perPage) => this.listStandardIndustriesPage({ ...q, page, perPage }), { label: 'GET /v1/standard-industries', ...opts });
   }
 
   listCategoriesPage(q: PageQuery = {}) {
@@ -166,6 +166,6 @@ export class ApiClient {
   }
 
   listCategories(opts?: PaginateOptions) {
-    return paginate((page, perPage) => this.listCategoriesPage({ page, perPage }), opts);
+    return paginate((page, perPage) => this.listCategoriesPage({ page, perPage }), { label: 'GET /v1/categories', ...opts });
   }
 }

@@ -23,14 +23,18 @@
  * Rows after that point were not read: a re-run with the same command picks up
  * where this one stopped.
  */
+import { resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ExitCode, SrsError, UsageError } from '../errors.js';
 import { mapHeaders, parseMapSpecs, unnamedColumns, type ColumnMapping } from './headers.js';
 import { Journal, JOURNAL_SUFFIX, readJournal, type JournalHistory } from './journal.js';
 import { countableEncoding, countRecords } from './count.js';
 import { ConcurrencyLimiter } from './limiter.js';
+import { JournalLock } from './lock.js';
+import { checkTarget } from './binding.js';
+import type { Target } from '../api/target.js';
 import { Progress } from './progress.js';
-import { openInput, ReadError, type InputFile, type SourceRecord } from './read.js';
+import { isStreamPath, openInput, ReadError, type InputFile, type SourceRecord } from './read.js';
 import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, ROW_STATES, type ImportSummary, type RowOutcome, type RowState } from './report.js';
 import { Sender, type SendOutcome, type SupplierCreator } from './send.js';
 import { Candidate, FailedSink, JournalSink, ReportSink, type OutcomeSink, type Verdict } from './sinks.js';
@@ -85,6 +89,14 @@ export interface ImportDeps {
    * too (a sink then only checks).
    */
   sinks?: (run: SinkContext) => Promise<OutcomeSink[]> | OutcomeSink[];
+  /**
+   * The service and account this run is for (src/api/target.ts), recorded in
+   * and checked against the journal (src/import/binding.ts). Undefined: not
+   * known (a dry run without settings); the journal is then not checked.
+   */
+  target?: () => Promise<Target | undefined>;
+  /** GET /v1/suppliers/{id} with the run's key (resolves when found): asked once when a key meets a journal of another key. */
+  readSupplier?: (id: string) => Promise<void>;
   stdin?: Readable;
   stdinIsTTY?: boolean;
   /** Raw stderr writes (progress). */
@@ -97,6 +109,11 @@ export interface ImportDeps {
   now?: () => Date;
   /** Test hook: called for every row outcome, in line order. */
   onRow?: (o: RowOutcome) => void;
+  /**
+   * The redaction stdout and stderr get (the API key replaced): applied to
+   * everything the import writes to files (report, --failed, journal).
+   */
+  redact?: (s: string) => string;
 }
 
 export interface ImportResult {
@@ -115,8 +132,14 @@ export interface ImportResult {
   concurrency?: { mode: 'fixed' | 'adaptive'; peak: number; final: number; throttled: number } | undefined;
 }
 
+/** `<file>.srs-journal`; none for stdin, a FIFO, /dev/stdin or a process substitution (read once: --journal names one). */
 export function defaultJournalPath(file: string): string | undefined {
-  return file === '-' ? undefined : file + JOURNAL_SUFFIX;
+  return isStreamPath(file) || underDev(file) ? undefined : file + JOURNAL_SUFFIX;
+}
+
+/** /dev/stdin redirected from a regular file, /dev/fd/N: devices, never a place for a journal. */
+function underDev(path: string): boolean {
+  return /^\/dev(\/|$)/.test(resolvePath(path));
 }
 
 /** The options, checked before anything is opened. */
@@ -138,10 +161,15 @@ function plan(o: ImportOptions, d: ImportDeps): Plan {
       throw new UsageError(`${flag} must be a whole number between 1 and ${MAX_CONCURRENCY} (got ${v})`);
     }
   }
+  const stream = isStreamPath(o.file) || underDev(o.file);
   const journalPath = o.journal ?? defaultJournalPath(o.file);
+  if (journalPath !== undefined && underDev(journalPath)) {
+    throw new UsageError(`--journal ${journalPath}: a journal is a file srs appends to and reads back; it cannot live under /dev (pass --journal PATH to a regular file)`);
+  }
   checkOutputPaths(o.file, { '--journal': journalPath, '--report': o.report, '--failed': o.failed });
-  if (o.file === '-' && o.journal === undefined && !dryRun) {
-    d.warn('reading stdin without --journal: a re-run cannot tell which rows this run created; pass --journal FILE to make re-runs safe');
+  if (stream && o.journal === undefined && !dryRun) {
+    const what = o.file === '-' ? 'stdin' : `${o.file} (not a regular file: read once, like stdin)`;
+    d.warn(`reading ${what} without --journal: a re-run cannot tell which rows this run created; pass --journal FILE to make re-runs safe`);
   }
   return { dryRun, concurrency, maxConcurrency, journalPath, now: d.now ?? (() => new Date()) };
 }
@@ -164,19 +192,22 @@ async function openStage(o: ImportOptions, d: ImportDeps, p: Plan): Promise<Inpu
 async function openSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputFile, opened: OutcomeSink[]): Promise<void> {
   if (p.journalPath !== undefined) {
     let journal: Journal | undefined;
-    let history: JournalHistory | undefined;
-    if (p.dryRun) {
-      history = (await readJournal(p.journalPath, input.name, input.identity, d.warn))?.history;
-    } else {
-      const j = await Journal.open(p.journalPath, input.name, input.identity, { fsync: !!o.journalFsync, now: p.now, warn: d.warn });
+    const prior = await readJournal(p.journalPath, input.name, input.identity, d.warn);
+    // A dry run asks for the target only to check an existing journal (resolving settings may load the profile store).
+    const target = p.dryRun && !prior ? undefined : await d.target?.();
+    // Another service or account: refused before anything is written or sent (binding.ts).
+    const meta = prior ? await checkTarget(p.journalPath, prior.meta, prior.history, target, { dryRun: p.dryRun, now: p.now, warn: d.warn, info: d.info, readSupplier: d.readSupplier }) : [];
+    const history: JournalHistory | undefined = prior?.history;
+    if (!p.dryRun) {
+      const j = await Journal.open(p.journalPath, input.name, input.identity, { fsync: !!o.journalFsync, now: p.now, warn: d.warn, target, prior: prior ?? null, meta, redact: d.redact });
       journal = j.journal;
-      history = j.resumed ? j.history : undefined;
       if (j.resumed) d.info(`resuming from journal ${p.journalPath} (${j.history.size} rows recorded by earlier runs)`);
     }
-    opened.push(new JournalSink(p.journalPath, journal, history, !!o.retryUnknown));
+    opened.push(new JournalSink(`journal ${p.journalPath}`, journal, history, !!o.retryUnknown));
   }
-  if (o.report !== undefined) opened.push(new ReportSink(o.report, new ReportWriter(o.report, { csvRaw: !!o.csvRaw })));
-  if (o.failed !== undefined) opened.push(new FailedSink(o.failed, new FailedWriter(o.failed, input)));
+  const cells = { csvRaw: !!o.csvRaw, redact: d.redact };
+  if (o.report !== undefined) opened.push(new ReportSink(`--report ${o.report}`, new ReportWriter(o.report, cells)));
+  if (o.failed !== undefined) opened.push(new FailedSink(`--failed ${o.failed}`, new FailedWriter(o.failed, input, cells)));
   if (d.sinks) opened.push(...(await d.sinks({ input, dryRun: p.dryRun, warn: d.warn })));
 }
 
@@ -185,19 +216,67 @@ function keepsCells(o: ImportOptions): boolean {
   return o.failed !== undefined;
 }
 
+/**
+ * plan (options) -> lock (the journal's) -> read (open the input) -> open the
+ * sinks -> loop (validate, dedupe, send, record per row) -> finish (wait,
+ * close, summarise).
+ */
 export async function runImport(o: ImportOptions, d: ImportDeps): Promise<ImportResult> {
   const started = performance.now();
   const p = plan(o, d);
   parseMapSpecs(o.maps ?? []); // a bad --map is a usage error before the file is opened
-  const input = await openStage(o, d, p);
-  const run = new ImportRun(o, d, p, input);
+  // One run at a time per journal: a second one stops here, before reading or sending (a dry run takes no lock).
+  const lock = !p.dryRun && p.journalPath !== undefined ? JournalLock.acquire(p.journalPath, { now: p.now, warn: d.warn }) : undefined;
   try {
-    await run.open();
-    await run.loop();
-    return await run.finish(started);
+    const input = await openStage(o, d, p);
+    const run = new ImportRun(o, d, p, input);
+    try {
+      await run.open();
+      await run.loop();
+      return await run.finish(started);
+    } finally {
+      await run.dispose();
+    }
   } finally {
-    await run.dispose();
+    lock?.release();
   }
+}
+
+/**
+ * A row must have the header's number of cells: more or fewer means a
+ * delimiter inside an unquoted value, a quote left open (which runs on into
+ * the next lines), or a cut-off row, and its cells would land in the wrong
+ * fields. Such a row is invalid on its own; it is never joined to a neighbour.
+ * Extra cells that are all empty (spreadsheets pad rows with ",,,") are fine.
+ */
+function cellCountProblem(rec: SourceRecord, width: number): string | undefined {
+  const n = rec.fields.length;
+  if (n === width) return undefined;
+  if (n > width) {
+    let empty = true;
+    for (let i = width; i < n; i++) if (rec.fields[i]!.trim() !== '') empty = false;
+    if (empty) return undefined;
+  }
+  const runOn = rec.fields.some((f) => f.includes('\n') || f.includes('\r'));
+  return (
+    `line ${rec.line} has ${n} cell${n === 1 ? '' : 's'}, the header has ${width}: not imported` +
+    (runOn ? ' (a quoted cell spans several lines: a quote left open?)' : n > width ? ' (an unquoted value holding the delimiter?)' : ' (a cut-off row?)')
+  );
+}
+
+/** Thrown into the sender before a batch when a sink could not write: the batch does not leave. */
+class SinkWriteError extends Error {
+  readonly sink: OutcomeSink;
+  constructor(sink: OutcomeSink) {
+    super(`${sink.name} could not be written${sink.error ? ` (${describeWriteError(sink.error)})` : ''}`);
+    this.sink = sink;
+  }
+}
+
+/** "no space left on device" from "ENOSPC: no space left on device, write". */
+function describeWriteError(e: Error): string {
+  const m = /^[A-Z]+: (.*?)(, \w+.*)?$/.exec(e.message);
+  return m ? m[1]! : e.message;
 }
 
 /** One run's state, its stages as methods. */
@@ -304,8 +383,17 @@ class ImportRun {
     this.#progress.start();
   }
 
+  /** Before each batch of requests: a sink that failed to write stops it (nothing more leaves); then the journal's flush. */
   #beforeSend(): void {
+    const failed = this.#failedSink();
+    if (failed) throw new SinkWriteError(failed);
     for (const s of this.#sinks) s.beforeSend?.();
+  }
+
+  /** The first sink whose write failed. */
+  #failedSink(): OutcomeSink | undefined {
+    for (const s of this.#sinks) if (s.error) return s;
+    return undefined;
   }
 
   /** The main loop: read -> validate -> dedupe -> send, one record at a time, until the end or a stop. */
@@ -313,12 +401,12 @@ class ImportRun {
     const unnamed = unnamedColumns(this.#mapping);
     const width = this.#input.header.length;
     let warnedUnnamed = false;
-    let warnedExtra = false;
     const keep = keepsCells(this.#o);
     // Promises only where the loop must wait (a full window, the parser out of
     // records): at thousands of rows a second, one per row is measurable.
     for (;;) {
-      if (this.#journal?.error) this.requestStop('cannot write the journal');
+      const failed = this.#failedSink();
+      if (failed) this.requestStop(failed === this.#journal ? 'cannot write the journal' : `cannot write ${failed.name}`);
       if (this.stopReason) break;
       if (!(await this.#waitForRoom())) break;
       const rec = await this.#read();
@@ -329,13 +417,8 @@ class ImportRun {
         warnedUnnamed = true;
         this.#warn(`line ${rec.line}: a column without a header holds data; it is not imported (give the column a header to import it)`);
       }
-      if (!warnedExtra && rec.fields.length > width && rec.fields.slice(width).some((f) => f.trim() !== '')) {
-        warnedExtra = true;
-        this.#warn(`line ${rec.line}: more cells than the header has columns; the extra cells are not imported`);
-      }
-
       const seq = this.#seq++;
-      const row = this.#validate(seq, rec, keep);
+      const row = this.#validate(seq, rec, width, keep);
       if (!row) continue;
       if (this.#dedupe(seq, row, keep)) continue;
       if (this.#p.dryRun) {
@@ -387,7 +470,13 @@ class ImportRun {
   }
 
   /** Stage "validate" (and the in-file half of "dedupe": the validator remembers each customerSupplierId's first line). */
-  #validate(seq: number, rec: SourceRecord, keep: boolean): Candidate | undefined {
+  #validate(seq: number, rec: SourceRecord, width: number, keep: boolean): Candidate | undefined {
+    const cells = cellCountProblem(rec, width);
+    if (cells) {
+      const cid = this.#validator.customerSupplierId(rec);
+      this.#record(seq, { line: rec.line, state: 'invalid', customerSupplierId: cid, field: 'row', message: cells, fields: keep ? rec.fields : undefined });
+      return undefined;
+    }
     const v = this.#validator.check(rec);
     if (v.kind === 'invalid') {
       this.#record(seq, { line: v.line, state: 'invalid', customerSupplierId: v.customerSupplierId, field: v.field, message: v.message, fields: keep ? rec.fields : undefined });
@@ -415,7 +504,7 @@ class ImportRun {
       customerSupplierId: row.customerSupplierId,
       message: verdict.message,
       fields: keep && verdict.state === 'invalid' ? row.fields : undefined,
-    });
+    }, undefined, row);
     return true;
   }
 
@@ -439,11 +528,11 @@ class ImportRun {
   }
 
   /** Stage "record": counts, then the sinks that take outcomes as they arrive, then (in line order) the others. */
-  #record(seq: number, out: RowOutcome, sent?: Candidate): void {
+  #record(seq: number, out: RowOutcome, sent?: Candidate, kept?: Candidate): void {
     this.counts[out.state]++;
     this.total++;
     if (isProblem(out)) this.problemCount++;
-    for (const s of this.#unordered) s.record({ outcome: out, sent });
+    for (const s of this.#unordered) s.record({ outcome: out, sent, kept });
     this.#reorder.done(seq, out);
   }
 
@@ -454,7 +543,7 @@ class ImportRun {
       for (const s of this.#ordered) if (s.record({ outcome: out }) === false) this.#needDrain = true;
     } catch (e) {
       this.writeError ??= e;
-      this.requestStop('cannot write the report');
+      this.requestStop(`cannot write ${this.#failedSink()?.name ?? 'the report'}`);
     }
   }
 
@@ -479,10 +568,25 @@ class ImportRun {
           'Rows answered after the failure are not recorded in the journal: a re-run reports them as unknown rather than sending them twice.',
       );
     }
-    for (const s of this.#ordered) await this.#close(s);
+    for (const s of this.#ordered) {
+      try {
+        await this.#close(s);
+      } catch (e) {
+        this.writeError ??= e;
+      }
+    }
     if (this.writeError) {
-      const msg = `cannot write the report: ${(this.writeError as Error).message ?? String(this.writeError)}`;
-      throw (sender?.sent ?? 0) > 0 ? new SrsError('runtime', ExitCode.failure, `${msg} (the journal has every row sent)`) : new UsageError(msg);
+      const failed = this.#failedSink();
+      const cause = failed?.error ?? (this.writeError instanceof SinkWriteError ? this.writeError.sink.error : undefined) ?? (this.writeError as Error);
+      const code = (cause as NodeJS.ErrnoException).code;
+      const what = failed ? `cannot write ${failed.name} (${code ? `${code}: ` : ''}${describeWriteError(cause)})` : `cannot write the report (${describeWriteError(cause)})`;
+      const sent = sender?.sent ?? 0;
+      const where = p.journalPath !== undefined ? `every row sent is recorded in the journal ${p.journalPath}: run the same command again to continue` : 'without a journal, a re-run cannot tell which rows were created';
+      throw new SrsError(
+        'runtime',
+        ExitCode.failure,
+        `${what}: the import stopped after line ${this.lastLine}, and no request left after the failure (${sent} sent, ${this.counts.created} created); ${where}`,
+      );
     }
 
     const elapsed = (performance.now() - started) / 1000;
@@ -493,6 +597,7 @@ class ImportRun {
       created: c.created,
       ...(p.dryRun ? { valid: c.valid } : {}),
       skipped: c.skipped,
+      exists: c.exists,
       invalid: c.invalid,
       failed: c.failed,
       unknown: c.unknown,

@@ -56,6 +56,8 @@ export interface Recorded {
   outcome: RowOutcome;
   /** Set when this run sent the row. */
   sent?: Candidate | undefined;
+  /** Set when a sink's verdict kept a valid row from being sent (the catalog repairs itself from the journal's). */
+  kept?: Candidate | undefined;
 }
 
 export interface OutcomeSink {
@@ -127,60 +129,51 @@ export class JournalSink implements OutcomeSink {
   }
 }
 
-/** --report FILE: every row, in line order. */
-export class ReportSink implements OutcomeSink {
+/** What a file sink needs from its writer (ReportWriter, FailedWriter). */
+interface FileWriter {
+  drain(): Promise<void>;
+  close(): Promise<void>;
+  readonly error: Error | undefined;
+}
+
+/** A file written in line order: back-pressure, the write error and close come from its writer. */
+abstract class FileSink<W extends FileWriter> implements OutcomeSink {
   readonly name: string;
   readonly ordered = true;
-  readonly #w: ReportWriter;
+  protected readonly w: W;
 
-  constructor(path: string, w: ReportWriter) {
-    this.name = path;
-    this.#w = w;
+  constructor(name: string, w: W) {
+    this.name = name;
+    this.w = w;
   }
 
-  record(r: Recorded): boolean {
-    return this.#w.write(r.outcome);
-  }
+  abstract record(r: Recorded): boolean;
 
   drain(): Promise<void> {
-    return this.#w.drain();
+    return this.w.drain();
   }
 
   get error(): Error | undefined {
-    return this.#w.error;
+    return this.w.error;
   }
 
   close(): Promise<void> {
-    return this.#w.close();
+    return this.w.close();
+  }
+}
+
+/** --report FILE: every row, in line order. */
+export class ReportSink extends FileSink<ReportWriter> {
+  record(r: Recorded): boolean {
+    return this.w.write(r.outcome);
   }
 }
 
 /** --failed FILE: the failed and invalid rows, in the input's own shape, in line order. */
-export class FailedSink implements OutcomeSink {
-  readonly name: string;
-  readonly ordered = true;
-  readonly #w: FailedWriter;
-
-  constructor(path: string, w: FailedWriter) {
-    this.name = path;
-    this.#w = w;
-  }
-
+export class FailedSink extends FileSink<FailedWriter> {
   record(r: Recorded): boolean {
     const o = r.outcome;
     if (!o.fields || (o.state !== 'failed' && o.state !== 'invalid')) return true;
-    return this.#w.write(o.fields);
-  }
-
-  drain(): Promise<void> {
-    return this.#w.drain();
-  }
-
-  get error(): Error | undefined {
-    return this.#w.error;
-  }
-
-  close(): Promise<void> {
-    return this.#w.close();
+    return this.w.write(o.fields);
   }
 }

@@ -11,7 +11,7 @@ export function emulatorCommand(invoke: Invoke): Command {
       .option('--api-key <key>', 'key clients must send (default: SRS_EMULATOR_API_KEY, else generated and printed)')
       .addOption(new Option('--seed <n>', 'seed of the deterministic dataset').argParser(positiveInt('--seed', 0)))
       .addOption(new Option('--suppliers <n>', 'number of seeded suppliers (default 150)').argParser(positiveInt('--suppliers', 1, 1_000_000)))
-      .option('--state <file>', 'keep created data in this file across restarts (written atomically)')
+      .option('--state <file>', 'keep created suppliers in this SQLite file across restarts (each committed before its 201; an older JSON state file is migrated)')
       .addOption(new Option('--last-page <style>', 'what nextPage holds on the last page').choices(['null', 'absent', 'zero', 'same', 'past']).default('null'))
       .option('--log', 'log each request (method, path, status, time) and each injected fault to stderr')
       .option('--admin', 'also serve GET /_emulator/suppliers (same x-api-key): every stored supplier with its customerSupplierId')
@@ -22,6 +22,7 @@ export function emulatorCommand(invoke: Invoke): Command {
       .option('--fail-rate <r>', 'share of /v1 requests answered 500/502/503 before processing (nothing stored), 0..1 (default 0)')
       .option('--stall-rate <r>', 'share of /v1 requests never answered (ended after 5 minutes or at shutdown), 0..1 (default 0)')
       .option('--fail-after-commit-rate <r>', 'share of POST /v1/suppliers stored, then dropped without an answer, 0..1 (default 0)')
+      .option('--echo-key-rate <r>', 'share of POST /v1/suppliers answered 400 with the API key quoted in the message (nothing stored), 0..1 (default 0)')
       .addHelpText(
         'after',
         `
@@ -29,12 +30,14 @@ Faults apply to /v1/* requests only (never to /_emulator/*), at most one per req
 rate limit, reset, fail, stall, capacity, latency, processing, fail after commit. Each rate applies to the
 requests that got no earlier fault. Decisions are deterministic under --seed for a given sequence
 of requests (only the rate limit depends on the clock). Half of the 503s carry Retry-After: 1;
-502s have an HTML body, like a proxy's. With --capacity N the emulator behaves like a saturated
-service: N requests in progress at once, the next N queue (their latency grows), beyond that 503.`,
+502s have an HTML body, like a proxy's. --echo-key-rate plays a careless service that quotes the
+request's API key in a 400 message (to check that srs keeps the key out of every file it writes).
+With --capacity N the emulator behaves like a saturated service: N requests in progress at once,
+the next N queue (their latency grows), beyond that 503.`,
       )
       .action(invoke(async () => (await import('./start.js')).run)),
     'srs emulator start --port 8787',
-    'srs emulator start --seed 7 --suppliers 1000 --state ./emulator-state.json',
+    'srs emulator start --seed 7 --suppliers 1000 --state ./emulator-state.db',
     'srs emulator start --seed 7 --fail-rate 0.2 --reset-rate 0.05 --fail-after-commit-rate 0.02 --rate-limit 200/s --admin',
     'srs emulator start --latency 50-400 --stall-rate 0.01 --log',
     'srs emulator start --capacity 16 --latency 20',

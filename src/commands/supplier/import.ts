@@ -1,33 +1,47 @@
 /**
  * srs supplier import FILE|- : the command around src/import/index.ts.
- * Signals: the first SIGINT/SIGTERM stops the run gracefully (no more rows are
- * read, in-flight requests finish, journal and reports are written, the summary
- * is printed, exit 1); the handlers are registered with process.once, so a
- * second Ctrl-C falls through to Node's default and quits at once (the journal
- * is already consistent: every line is written before its request leaves).
- * Exit codes: 0 every row created or skipped; 1 any row invalid, failed or
- * unknown, or interrupted; 2 the file is unusable (nothing sent); 4 authentication.
+ * Signals (src/util/signals.ts): the first SIGINT/SIGTERM stops the run
+ * gracefully (no more rows are read, in-flight requests finish, journal and
+ * reports are written, the summary is printed, exit 130/143); a second one quits
+ * at once, with the same code (the journal is already consistent: every line is
+ * written before its request leaves, so rows in flight are unknown).
+ * Exit codes: 0 every row created, skipped or exists (the catalog knows it as
+ * created on this target: not sent); 1 any row invalid, failed or unknown, or a
+ * journal/report/catalog write failed; 2 nothing sent (the file is unusable, or
+ * the journal is in use or bound to another file or target); 4 authentication;
+ * 130/143 interrupted.
  */
+import { SANDBOX_TARGET, targetFor, type Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError } from '../../errors.js';
+import { InterruptedError, onInterrupt, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
 import { problemLine } from '../../import/report.js';
 import { importSummaryColumns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
 
+/** The service and account of this run (the sandbox is its own); undefined when no base URL or key is configured (a dry run). */
+async function currentTarget(ctx: Context): Promise<Target | undefined> {
+  if (ctx.sandbox) return SANDBOX_TARGET;
+  // A real run has resolved these already (its client needs them); a dry run may have none (it needs no key).
+  const s = await ctx.settings().catch(() => undefined);
+  return s?.baseUrl && s.apiKey ? targetFor(s.baseUrl, s.apiKey) : undefined;
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const file = requireArg(args, 0, 'FILE (a CSV file, or - for stdin)');
   const controller = new AbortController();
-  const onSignal = (sig: NodeJS.Signals) => {
+  let stoppedBy: StopSignal = 'SIGINT';
+  const onSignal = (sig: StopSignal) => {
+    stoppedBy = sig;
     if (ctx.io.stderrIsTTY) ctx.io.stderr.write('\n'); // below the progress line
     ctx.warn(`${sig}: stopping: no more rows are read, waiting for the requests in flight to finish (press Ctrl-C again to quit at once)`);
     controller.abort();
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const offSignal = onInterrupt(onSignal);
   let result: ImportResult;
   try {
     result = await runImport(
@@ -50,6 +64,15 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       {
         // One keep-alive connection per request the limit can have in flight.
         client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : typeof opts.maxConcurrency === 'number' ? opts.maxConcurrency : undefined, longRun: true }),
+        sinks: async ({ dryRun }) => {
+          const { openCatalogSink } = await import('./catalog-sink.js');
+          const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true });
+          return sink ? [sink] : [];
+        },
+        target: () => currentTarget(ctx),
+        readSupplier: async (id) => {
+          await (await ctx.client()).getSupplier(id);
+        },
         stdin: ctx.io.stdin,
         stdinIsTTY: ctx.io.stdinIsTTY,
         stderrWrite: (s) => void ctx.io.stderr.write(s),
@@ -59,11 +82,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
           if (opts.quiet !== true) ctx.info(m);
         },
         signal: controller.signal,
+        redact: (s) => ctx.redact(s),
       },
     );
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    offSignal();
   }
 
   const { summary } = result;
@@ -77,6 +100,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     for (const p of result.problems) ctx.stderr(`  ${problemLine(p)}`);
   }
   await renderItem(ctx.sink, summary, importSummaryColumns(summary), ctx.renderOptions());
+  if (summary.exists > 0 && opts.quiet !== true) {
+    ctx.info(
+      `${summary.exists} row${summary.exists === 1 ? '' : 's'} ${summary.dryRun ? 'would not be' : 'not'} sent: the supplier catalog knows ${summary.exists === 1 ? 'its' : 'their'} customerSupplierId as already created on this target` +
+        `${summary.report ? ` (${summary.report} has the supplier ids)` : ' (--report FILE lists them with their supplier ids)'}; --allow-existing sends them anyway`,
+    );
+  }
 
   if (result.fatal) throw result.fatal;
   if (result.readError) {
@@ -84,7 +113,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     throw new SrsError('invalid_input', ExitCode.failure, `${result.readError.message} (rows up to line ${summary.stoppedAfterLine} were processed; fix the file and run the same command again)`);
   }
   if (result.interrupted) {
-    throw new SrsError('runtime', ExitCode.failure, `interrupted after line ${summary.stoppedAfterLine}: run the same command again to continue${summary.journal ? ` (journal ${summary.journal})` : ''}`);
+    throw new InterruptedError(stoppedBy, `interrupted after line ${summary.stoppedAfterLine}: run the same command again to continue${summary.journal ? ` (journal ${summary.journal})` : ''}`);
   }
   const bad = summary.invalid + summary.failed + summary.unknown;
   if (bad > 0) {
