@@ -73,7 +73,9 @@ export async function verifyEvidence(
 ): Promise<EvidenceVerifier> {
   const v = new EvidenceVerifier(vo);
   let sawRaw = false;
-  for await (const ev of readEvidence(ctx, file, vo.what)) {
+  const d = vo.digestFirst;
+  const trusted = !!d && d.declared !== null && d.declared === d.computed;
+  for await (const ev of readEvidence(ctx, file, vo.what, { digest: !d, trusted })) {
     switch (ev.t) {
       case 'header':
         v.header(ev);
@@ -86,7 +88,7 @@ export async function verifyEvidence(
         v.scorecard(ev.scorecard);
         break;
       case 'result':
-        await onResult(ev.item, v.result(ev.item, ev.scorecards).rows, v);
+        await onResult(ev.item, v.result(ev.item, ev.scorecards, ev.validated ? undefined : `${vo.what} line ${ev.line}`).rows, v);
         break;
       case 'error':
         v.error(ev.supplierId, ev.message);
