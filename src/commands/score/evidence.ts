@@ -76,6 +76,8 @@ export type EvidenceEvent =
   /** Format 2: the digest the bundle declares and the one computed over what was read (null for other formats). */
   | { t: 'end'; declared: { suppliers: number; digest: string } | null; computed: string | null };
 
+const mib = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(3));
+
 /** A runtime limit, not a usage error: exit 1. */
 function tooLarge(message: string): SrsError {
   return new SrsError('runtime', ExitCode.failure, message);
@@ -108,7 +110,7 @@ async function* chunksOf(ctx: Context, file: string, what: string): AsyncGenerat
 }
 
 /** Splits a byte stream into lines, each with its LF (the last one may have none). Lines point into the chunks read. */
-async function* linesOf(chunks: AsyncIterable<Buffer>, where: string): AsyncGenerator<Buffer> {
+async function* linesOf(chunks: AsyncIterable<Buffer>, where: string, maxLine: number): AsyncGenerator<Buffer> {
   let rest: Buffer | undefined;
   for await (const chunk of chunks) {
     const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
@@ -120,7 +122,7 @@ async function* linesOf(chunks: AsyncIterable<Buffer>, where: string): AsyncGene
       start = nl + 1;
     }
     rest = start < buf.length ? buf.subarray(start) : undefined;
-    if (rest && rest.length > MAX_LINE_BYTES) throw tooLarge(`${where}: a line longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not a bundle srs can read (too large)`);
+    if (rest && rest.length > maxLine) throw tooLarge(`${where}: a line longer than ${mib(maxLine)} MiB: too large to read (srs reads lines of at most ${mib(maxLine)} MiB)`);
   }
   if (rest && rest.length) yield rest;
 }
@@ -134,6 +136,7 @@ async function* linesOf(chunks: AsyncIterable<Buffer>, where: string): AsyncGene
 export async function digestOfFile(ctx: Context, file: string, what: string): Promise<{ computed: string; declared: string | null }> {
   const hash = createHash(DIGEST_ALGORITHM);
   let held: Buffer = Buffer.alloc(0);
+  let overlong = false;
   for await (const chunk of chunksOf(ctx, file, what)) {
     const data = held.length ? Buffer.concat([held, chunk]) : chunk;
     // The last line break that is not the data's final byte: everything up to it is not the last line.
@@ -141,15 +144,23 @@ export async function digestOfFile(ctx: Context, file: string, what: string): Pr
     if (p >= 0) {
       hash.update(data.subarray(0, p + 1));
       held = data.subarray(p + 1);
+      overlong = false;
     } else held = data;
-    if (held.length > MAX_LINE_BYTES) throw tooLarge(`${what}: a line longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not a bundle srs can read (too large)`);
+    if (held.length > MAX_LINE_BYTES) {
+      // Longer than any line of a format-2 bundle: whatever this is, it is not the end record.
+      hash.update(held);
+      held = Buffer.alloc(0);
+      overlong = true;
+    }
   }
   let declared: string | null = null;
-  try {
-    const end = EndLine.safeParse(JSON.parse(held.toString('utf8')));
-    if (end.success) declared = end.data.digest.value;
-  } catch {
-    declared = null;
+  if (!overlong) {
+    try {
+      const end = EndLine.safeParse(JSON.parse(held.toString('utf8')));
+      if (end.success) declared = end.data.digest.value;
+    } catch {
+      declared = null;
+    }
   }
   return { computed: hash.digest('hex'), declared };
 }
@@ -172,9 +183,19 @@ function parseLine<T>(schema: z.ZodMiniType<T>, value: unknown, where: string): 
  * and as much garbage). The verifier still checks every number it compares and
  * validates an item with the contract as soon as anything in it misbehaves.
  */
-export async function* readEvidence(ctx: Context, file: string, what: string, opts: { digest?: boolean; trusted?: boolean } = {}): AsyncGenerator<EvidenceEvent> {
+export interface ReadLimits {
+  /** Largest format-1 bundle or raw response (read whole). Default MAX_WHOLE_DOCUMENT_BYTES. */
+  maxWholeBytes?: number;
+  /** Longest line of a format-2 bundle. Default MAX_LINE_BYTES. */
+  maxLineBytes?: number;
+}
+
+export async function* readEvidence(ctx: Context, file: string, what: string, opts: { digest?: boolean; trusted?: boolean } & ReadLimits = {}): AsyncGenerator<EvidenceEvent> {
   const name = file === '-' ? 'stdin' : file;
-  const lines = linesOf(chunksOf(ctx, file, what), name);
+  const maxWhole = opts.maxWholeBytes ?? MAX_WHOLE_DOCUMENT_BYTES;
+  const maxLine = opts.maxLineBytes ?? MAX_LINE_BYTES;
+  // A format-1 or raw document may be one long line (up to maxWhole); format-2 lines are held to maxLine below.
+  const lines = linesOf(chunksOf(ctx, file, what), name, Math.max(maxLine, maxWhole));
   const first = await lines.next();
   if (first.done) throw invalid(name, 'empty: neither an srs score bundle nor a score-calculation response');
   let head: unknown;
@@ -184,7 +205,7 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
     head = undefined;
   }
   if (head && typeof head === 'object' && (head as { kind?: unknown }).kind === BUNDLE_KIND && (head as { bundleVersion?: unknown }).bundleVersion === BUNDLE_VERSION) {
-    yield* readFormat2(head, first.value, lines, name, opts.digest !== false, !!opts.trusted);
+    yield* readFormat2(head, first.value, lines, name, opts.digest !== false, !!opts.trusted, maxLine);
     return;
   }
   if (head && typeof head === 'object' && (head as { kind?: unknown }).kind === BUNDLE_KIND && typeof (head as { bundleVersion?: unknown }).bundleVersion === 'number' && (head as { bundleVersion: number }).bundleVersion > BUNDLE_VERSION) {
@@ -195,8 +216,8 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
   let size = first.value.length;
   for await (const line of lines) {
     size += line.length;
-    if (size > MAX_WHOLE_DOCUMENT_BYTES) {
-      throw tooLarge(`${name}: a single JSON document over ${MAX_WHOLE_DOCUMENT_BYTES / 1024 / 1024} MiB is too large to read at once (format-1 bundles and raw responses are read whole); save the evidence again with this srs (format ${BUNDLE_VERSION} is read as a stream)`);
+    if (size > maxWhole) {
+      throw tooLarge(`${name}: a single JSON document over ${mib(maxWhole)} MiB is too large to read at once (format-1 bundles and raw responses are read whole); save the evidence again with this srs (format ${BUNDLE_VERSION} is read as a stream)`);
     }
     parts.push(line);
   }
@@ -224,17 +245,17 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
   yield { t: 'end', declared: null, computed: null };
 }
 
-async function* readFormat2(head: unknown, first: Buffer, lines: AsyncGenerator<Buffer>, name: string, digest: boolean, trusted: boolean): AsyncGenerator<EvidenceEvent> {
+async function* readFormat2(head: unknown, first: Buffer, lines: AsyncGenerator<Buffer>, name: string, digest: boolean, trusted: boolean, maxLine: number): AsyncGenerator<EvidenceEvent> {
   const h = parseLine(BundleHeader, head, `${name} line 1 (the header)`);
   yield { t: 'header', format: 2, modelVersion: h.modelVersion, asOf: h.asOf, options: h.options, baseUrl: h.service.baseUrl };
   // The header's own bytes are hashed as read (re-serialising could differ from the file).
   const hash = digest ? createHash(DIGEST_ALGORITHM) : undefined;
   hash?.update(first);
-  yield* restOfFormat2(lines, name, hash, trusted);
+  yield* restOfFormat2(lines, name, hash, trusted, maxLine);
 }
 
 /** The records after the header; `hash` (absent when the digest was computed beforehand) takes every line but the last. */
-async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash: Hash | undefined, trusted: boolean): AsyncGenerator<EvidenceEvent> {
+async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash: Hash | undefined, trusted: boolean, maxLine: number): AsyncGenerator<EvidenceEvent> {
   let n = 1;
   let pending: { line: Buffer; n: number } | undefined;
   const handle = function* (line: Buffer, at: number): Generator<EvidenceEvent> {
@@ -275,6 +296,7 @@ async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash:
   };
   for await (const line of lines) {
     n++;
+    if (line.length > maxLine) throw tooLarge(`${name} line ${n}: longer than ${mib(maxLine)} MiB: too large to read (srs reads bundle lines of at most ${mib(maxLine)} MiB)`);
     if (pending) {
       hash?.update(pending.line);
       yield* handle(pending.line, pending.n);
