@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { scoreSupplier, toScoreResult, MODEL_VERSION } from '../dist/scoring.js';
-import { BIN, NODE, peakRss, srsEnv, startEmulatorProcess, tempDir } from './common.mjs';
+import { BIN, NODE, mulberry32, peakRss, srsEnv, startEmulatorProcess, tempDir } from './common.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
@@ -28,14 +28,7 @@ const dir = tempDir('srs-bench-bundle-');
 
 // ---------------------------------------------------------------- a generated format-2 bundle
 
-let seed = 17;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rnd = mulberry32(17);
 const pick = (n) => Math.floor(rnd() * n);
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 const ulid = (n, prefix) => {

@@ -20,6 +20,17 @@ export function srsEnv(extra = {}) {
   return { PATH: process.env.PATH, HOME: home, SRS_CONFIG_DIR: join(home, 'config'), SRS_DATA_DIR: join(home, 'data'), ...extra };
 }
 
+/** A small deterministic generator (mulberry32): the same data on every run. */
+export function mulberry32(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);

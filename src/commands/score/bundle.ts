@@ -39,14 +39,19 @@ export const BundleOptions = z.object({
 });
 export type BundleOptions = z.infer<typeof BundleOptions>;
 
-export const Bundle = z.object({
+/** What every bundle format records about itself (format 2 in its header line). */
+export const bundleCommonFields = {
   kind: z.literal(BUNDLE_KIND),
-  bundleVersion: z.literal(BUNDLE_VERSION_1),
   modelVersion: z.string(),
   createdAt: z.string(),
   asOf: IsoDate.check(z.refine(isCalendarDate, 'expected a real calendar date YYYY-MM-DD')),
   service: z.object({ baseUrl: z.nullable(z.string()) }),
   options: BundleOptions,
+};
+
+export const Bundle = z.object({
+  ...bundleCommonFields,
+  bundleVersion: z.literal(BUNDLE_VERSION_1),
   requests: z.array(ScoreCalculationRequest),
   response: ScoreCalculationResponse,
   /** supplierId -> ids of the scorecards that apply to it. */

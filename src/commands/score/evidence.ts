@@ -23,9 +23,7 @@ import { ScoreCalculationRequest, ScoreResult, Scorecard, describeZodError } fro
 import type { ScoreCalculationRequest as RequestT, ScoreResult as ScoreResultT, Scorecard as ScorecardT } from '../../api/contract.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
-import { BUNDLE_KIND, BundleOptions, parseBundleOrResponse, type BundleOptions as BundleOptionsT } from './bundle.js';
-import { IsoDate } from '../../api/contract.js';
-import { isCalendarDate } from '../../scoring/index.js';
+import { BUNDLE_KIND, bundleCommonFields, parseBundleOrResponse, type BundleOptions as BundleOptionsT } from './bundle.js';
 
 /** The format `score calc --save` writes. Format 1 is still read. */
 export const BUNDLE_VERSION = 2;
@@ -36,15 +34,7 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export const DIGEST_ALGORITHM = 'sha256';
 
-export const BundleHeader = z.object({
-  kind: z.literal(BUNDLE_KIND),
-  bundleVersion: z.literal(BUNDLE_VERSION),
-  modelVersion: z.string(),
-  createdAt: z.string(),
-  asOf: IsoDate.check(z.refine(isCalendarDate, 'expected a real calendar date YYYY-MM-DD')),
-  service: z.object({ baseUrl: z.nullable(z.string()) }),
-  options: BundleOptions,
-});
+export const BundleHeader = z.object({ ...bundleCommonFields, bundleVersion: z.literal(BUNDLE_VERSION) });
 export type BundleHeader = z.infer<typeof BundleHeader>;
 
 /** Why a requested supplier has no result in a bundle. */
