@@ -271,13 +271,13 @@ complete -c srs -n "__srs_at 'scorecards ls'" -l all -d 'fetch every page (the d
 # srs score
 complete -c srs -n "__srs_at 'score'" -a 'calc' -d 'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order)'
 complete -c srs -n "__srs_at 'score'" -a 'recompute' -d 'Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)'
-complete -c srs -n "__srs_at 'score'" -a 'check' -d 'CI gate: exit 3 when any supplier breaks a threshold (scores from the service, or --from a saved bundle)'
+complete -c srs -n "__srs_at 'score'" -a 'check' -d 'CI gate, failing closed: exit 3 when any supplier breaks a threshold, is unknown to the service or has no data; exit 2 for ids that are not ULIDs (scores from the service, or --from a saved bundle, verified first). Appends a Markdown summary to $GITHUB_STEP_SUMMARY when set'
 complete -c srs -n "__srs_at 'help score'" -a 'calc' -d 'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order)'
 complete -c srs -n "__srs_at 'help score'" -a 'recompute' -d 'Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)'
-complete -c srs -n "__srs_at 'help score'" -a 'check' -d 'CI gate: exit 3 when any supplier breaks a threshold (scores from the service, or --from a saved bundle)'
+complete -c srs -n "__srs_at 'help score'" -a 'check' -d 'CI gate, failing closed: exit 3 when any supplier breaks a threshold, is unknown to the service or has no data; exit 2 for ids that are not ULIDs (scores from the service, or --from a saved bundle, verified first). Appends a Markdown summary to $GITHUB_STEP_SUMMARY when set'
 
 # srs score calc
-complete -c srs -n "__srs_at 'score calc'" -l ids-file -r -F -d 'more supplier ids, one per line (or - for stdin)'
+complete -c srs -n "__srs_at 'score calc'" -l ids-file -r -F -d 'more supplier ids, one per line; blank lines and # comments ignored (- for stdin)'
 complete -c srs -n "__srs_at 'score calc'" -l policy-parameter -x -d 'only this policy parameter; repeatable'
 complete -c srs -n "__srs_at 'score calc'" -l data-source -x -d 'only this data source; repeatable'
 complete -c srs -n "__srs_at 'score calc'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
@@ -298,7 +298,7 @@ complete -c srs -n "__srs_at 'score recompute'" -l claim-weight -x -d 'weight of
 complete -c srs -n "__srs_at 'score recompute'" -F
 
 # srs score check
-complete -c srs -n "__srs_at 'score check'" -l ids-file -r -F -d 'more supplier ids, one per line (or - for stdin)'
+complete -c srs -n "__srs_at 'score check'" -l ids-file -r -F -d 'more supplier ids, one per line; blank lines and # comments ignored (- for stdin)'
 complete -c srs -n "__srs_at 'score check'" -l policy-parameter -x -d 'only this policy parameter; repeatable'
 complete -c srs -n "__srs_at 'score check'" -l data-source -x -d 'only this data source; repeatable'
 complete -c srs -n "__srs_at 'score check'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'

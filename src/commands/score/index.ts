@@ -7,7 +7,7 @@ export function scoreCommand(invoke: Invoke): Command {
 
   const filters = (c: Command) =>
     c
-      .option('--ids-file <file>', 'more supplier ids, one per line (or - for stdin)')
+      .option('--ids-file <file>', 'more supplier ids, one per line; blank lines and # comments ignored (- for stdin)')
       .option('--policy-parameter <id>', 'only this policy parameter; repeatable', collect)
       .option('--data-source <id>', 'only this data source; repeatable', collect)
       .option('--exclude-zero-values', 'leave entries whose value is 0 out of the calculation');
@@ -52,7 +52,9 @@ export function scoreCommand(invoke: Invoke): Command {
     filters(
       cmd
         .command('check')
-        .description('CI gate: exit 3 when any supplier breaks a threshold (scores from the service, or --from a saved bundle)')
+        .description(
+          'CI gate, failing closed: exit 3 when any supplier breaks a threshold, is unknown to the service or has no data; exit 2 for ids that are not ULIDs (scores from the service, or --from a saved bundle, verified first). Appends a Markdown summary to $GITHUB_STEP_SUMMARY when set',
+        )
         .argument('[ids...]', 'supplier ids'),
     )
       .option('--from <file>', 'check a saved bundle offline instead of calling the service (verified first, as score recompute --verify does)')
