@@ -109,4 +109,23 @@ describe('BundleWriter and readEvidence', () => {
     writeFileSync(path, `${JSON.stringify(header)}\n{"t":"surprise"}\n`);
     expect((await rejection(events(path))).message).toMatch(/line 2: unknown record type "surprise"/);
   });
+
+  it('chunk boundaries: an end record in a chunk of its own, and a one-line document over many chunks', async () => {
+    const header = { kind: 'srs.score-bundle', bundleVersion: 2, modelVersion: '1', createdAt: 'now', asOf: '2025-01-01', service: { baseUrl: null }, options: bundleOptions() };
+    const head = JSON.stringify(header) + '\n' + JSON.stringify({ t: 'request', request: { supplierIds: ['a'] } }) + '\n';
+    const base = JSON.stringify({ t: 'result', scorecards: [], item: { ...item('a', 1), pad: '' } }) + '\n';
+    // Pad the result so that everything before the end record is exactly one read chunk (1 MiB).
+    const body = head + base.replace('"pad":""', `"pad":"${'x'.repeat((1 << 20) - head.length - base.length)}"`);
+    expect(Buffer.byteLength(body)).toBe(1 << 20);
+    const digest = createHash('sha256').update(body).digest('hex');
+    const path = join(dir, 'boundary.jsonl');
+    writeFileSync(path, body + JSON.stringify({ t: 'end', suppliers: 1, digest: { algorithm: 'sha256', value: digest } }) + '\n');
+    expect(await digestOfFile(ctx, path, 'test')).toEqual({ computed: digest, declared: digest });
+    expect((await events(path)).at(-1)).toMatchObject({ declared: { digest }, computed: digest });
+
+    const one = join(dir, 'one-line.json');
+    writeFileSync(one, JSON.stringify({ items: Array.from({ length: 20_000 }, (_, k) => item(`s${k}`, 1)) }));
+    expect(readFileSync(one).length).toBeGreaterThan(3 << 20);
+    expect((await events(one)).filter((x) => x.t === 'result')).toHaveLength(20_000);
+  });
 });

@@ -99,54 +99,82 @@ async function* chunksOf(ctx: Context, file: string, what: string): AsyncGenerat
   }
 }
 
-/** Splits a byte stream into lines, each with its LF (the last one may have none). Lines point into the chunks read. */
+/**
+ * Splits a byte stream into lines, each with its LF (the last one may have
+ * none). Lines within a chunk point into it (chunks are never reused); a line
+ * spread over chunks is joined once, when its end arrives.
+ */
 async function* linesOf(chunks: AsyncIterable<Buffer>, where: string, maxLine: number): AsyncGenerator<Buffer> {
-  let rest: Buffer | undefined;
+  let pending: Buffer[] = [];
+  let pendingLength = 0;
   for await (const chunk of chunks) {
-    const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
     let start = 0;
-    for (;;) {
-      const nl = buf.indexOf(10, start);
-      if (nl < 0) break;
-      yield buf.subarray(start, nl + 1);
+    let nl = chunk.indexOf(10);
+    if (nl >= 0 && pendingLength) {
+      pending.push(chunk.subarray(0, nl + 1));
+      yield Buffer.concat(pending);
+      pending = [];
+      pendingLength = 0;
       start = nl + 1;
+      nl = chunk.indexOf(10, start);
     }
-    rest = start < buf.length ? buf.subarray(start) : undefined;
-    if (rest && rest.length > maxLine) throw tooLarge(`${where}: a line longer than ${mib(maxLine)} MiB: too large to read (srs reads lines of at most ${mib(maxLine)} MiB)`);
+    while (nl >= 0) {
+      yield chunk.subarray(start, nl + 1);
+      start = nl + 1;
+      nl = chunk.indexOf(10, start);
+    }
+    if (start < chunk.length) {
+      pending.push(chunk.subarray(start));
+      pendingLength += chunk.length - start;
+      if (pendingLength > maxLine) throw tooLarge(`${where}: a line longer than ${mib(maxLine)} MiB: too large to read (srs reads lines of at most ${mib(maxLine)} MiB)`);
+    }
   }
-  if (rest && rest.length) yield rest;
+  if (pendingLength) yield Buffer.concat(pending);
 }
 
 /**
  * The SHA-256 of every line of a file but the last (the end record, whose
  * digest is returned beside it): computed in a pass of its own, before
  * anything is parsed, so an altered bundle is known first. Hashes whole
- * chunks, holding back only what follows the last line break.
+ * chunks, holding back only what may belong to the last line.
  */
 export async function digestOfFile(ctx: Context, file: string, what: string): Promise<{ computed: string; declared: string | null }> {
   const hash = createHash(DIGEST_ALGORITHM);
-  let held: Buffer = Buffer.alloc(0);
+  let held: Buffer[] = [];
+  let heldLength = 0;
   let overlong = false;
   for await (const chunk of chunksOf(ctx, file, what)) {
-    const data = held.length ? Buffer.concat([held, chunk]) : chunk;
-    // The last line break that is not the data's final byte: everything up to it is not the last line.
-    const p = data.length >= 2 ? data.lastIndexOf(10, data.length - 2) : -1;
+    // The chunk's last line break that is not its final byte: what precedes it is not the last line.
+    const p = chunk.length >= 2 ? chunk.lastIndexOf(10, chunk.length - 2) : -1;
     if (p >= 0) {
-      hash.update(data.subarray(0, p + 1));
-      held = data.subarray(p + 1);
+      for (const h of held) hash.update(h);
+      hash.update(chunk.subarray(0, p + 1));
+      held = [chunk.subarray(p + 1)];
+      heldLength = chunk.length - p - 1;
       overlong = false;
-    } else held = data;
-    if (held.length > MAX_LINE_BYTES) {
+    } else {
+      held.push(chunk);
+      heldLength += chunk.length;
+    }
+    if (heldLength > 2 * MAX_LINE_BYTES) {
       // Longer than any line of a format-2 bundle: whatever this is, it is not the end record.
-      hash.update(held);
-      held = Buffer.alloc(0);
+      for (const h of held) hash.update(h);
+      held = [];
+      heldLength = 0;
       overlong = true;
     }
+  }
+  // What is held may still hold line breaks (one at a chunk's end): the last line is after the last inner one.
+  const tail = Buffer.concat(held);
+  const p = tail.length >= 2 ? tail.lastIndexOf(10, tail.length - 2) : -1;
+  if (p >= 0) {
+    hash.update(tail.subarray(0, p + 1));
+    overlong = false;
   }
   let declared: string | null = null;
   if (!overlong) {
     try {
-      const end = EndLine.safeParse(JSON.parse(held.toString('utf8')));
+      const end = EndLine.safeParse(JSON.parse(tail.subarray(p + 1).toString('utf8')));
       if (end.success) declared = end.data.digest.value;
     } catch {
       declared = null;
