@@ -119,6 +119,12 @@ describe('2. baseline', () => {
     const strict = await h.run(['score', 'check', a!.supplierId, b!.supplierId, c!.supplierId, '--baseline', basePath, '--max-drop', '3', '--baseline-strict', '-o', 'json']);
     expect(strict.code).toBe(3);
     expect(strict.stdout).toMatch(/in the baseline \([^)]*\) but not in this run/);
+    // A baseline edited after it was saved is not compared with: the gate fails.
+    const edited = join(h.home, 'baseline-edited.jsonl');
+    writeFileSync(edited, readFileSync(basePath, 'utf8').replace('"claimWeight":0.5', '"claimWeight":0.4'));
+    const altered = await h.run(['score', 'check', a!.supplierId, '--baseline', edited, '--max-drop', '3']);
+    expect(altered.code).toBe(3);
+    expect(altered.stderr).toMatch(/baseline altered/);
 
     // The current bundle, with a's score gone: a fell from a value to no data.
     const current = structuredClone(records);

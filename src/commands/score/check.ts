@@ -21,7 +21,7 @@ import type { Opts } from '../kit.js';
 import { riskRank, RISK_LEVELS_HELP } from './bundle.js';
 import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
-import { readEvidence } from './evidence.js';
+import { contractError, digestOfFile, readEvidence } from './evidence.js';
 import { gatherIds } from './ids.js';
 import { githubAnnotation, junitReport, markdownSummary } from './junit.js';
 import { finiteNumber, optionalNumber } from './options.js';
@@ -30,11 +30,23 @@ const minOption = finiteNumber('--min');
 const expiringWithinOption = finiteNumber('--expiring-within');
 const maxDropOption = finiteNumber('--max-drop', 0);
 
-/** The baseline's overall scores (null: no data then), read as a stream from a bundle of either format or a raw response. */
+/**
+ * The baseline's overall scores (null: no data then), read as a stream from a
+ * bundle of either format or a raw response. A format-2 baseline whose digest
+ * does not match was altered: the gate fails rather than compare with it.
+ */
 export async function readBaseline(ctx: Context, file: string): Promise<Map<string, number | null>> {
   const baseline = new Map<string, number | null>();
-  for await (const ev of readEvidence(ctx, file, '--baseline')) {
-    if (ev.t === 'result' && !baseline.has(ev.item.supplierId)) baseline.set(ev.item.supplierId, ev.item.score?.value ?? null);
+  const d = file === '-' ? undefined : await digestOfFile(ctx, file, '--baseline');
+  const trusted = !!d && d.declared !== null && d.declared === d.computed;
+  for await (const ev of readEvidence(ctx, file, '--baseline', { digest: !d, trusted })) {
+    if (ev.t === 'header' && ev.format === 2 && d && !trusted) throw new CheckFailedError(`baseline altered: ${file}'s content does not match its digest (or its end record is missing)`);
+    if (ev.t === 'end' && ev.declared && ev.computed !== null && ev.declared.digest !== ev.computed) throw new CheckFailedError('baseline altered: its content does not match its digest');
+    if (ev.t === 'result' && !baseline.has(ev.item.supplierId)) {
+      const v: unknown = ev.item.score?.value;
+      if (v !== null && v !== undefined && typeof v !== 'number') throw contractError(ev.item, `--baseline ${file} line ${ev.line}`) ?? new UsageError(`--baseline ${file} line ${ev.line}: the score is not a number`, { code: 'invalid_input' });
+      baseline.set(ev.item.supplierId, (v as number | null | undefined) ?? null);
+    }
     else if (ev.t === 'error' && !baseline.has(ev.supplierId)) baseline.set(ev.supplierId, null);
   }
   return baseline;
