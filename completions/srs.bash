@@ -73,8 +73,8 @@ _srs_takes_value() {
     'supplier import/--concurrency'|'supplier import/--max-concurrency'|'supplier import/--encoding'|'supplier import/--delimiter'|'supplier import/--map'|'supplier import/--journal'|'supplier import/--report'|'supplier import/--failed') return 0 ;;
     'scorecards ls/--supplier'|'scorecards ls/--limit'|'scorecards ls/--page'|'scorecards ls/--per-page') return 0 ;;
     'score calc/--ids-file'|'score calc/--policy-parameter'|'score calc/--data-source'|'score calc/--breakdown'|'score calc/--save'|'score calc/--concurrency') return 0 ;;
-    'score recompute/--scorecards'|'score recompute/--tolerance'|'score recompute/--as-of'|'score recompute/--mode'|'score recompute/--claim-weight') return 0 ;;
-    'score check/--ids-file'|'score check/--policy-parameter'|'score check/--data-source'|'score check/--from'|'score check/--min'|'score check/--min-parameter'|'score check/--max-risk'|'score check/--expiring-within'|'score check/--baseline'|'score check/--max-drop'|'score check/--junit') return 0 ;;
+    'score recompute/--scorecards'|'score recompute/--tolerance'|'score recompute/--accept-model'|'score recompute/--as-of'|'score recompute/--mode'|'score recompute/--claim-weight') return 0 ;;
+    'score check/--ids-file'|'score check/--policy-parameter'|'score check/--data-source'|'score check/--from'|'score check/--accept-model'|'score check/--min'|'score check/--min-parameter'|'score check/--max-risk'|'score check/--expiring-within'|'score check/--baseline'|'score check/--max-drop'|'score check/--junit') return 0 ;;
     'news ls/--data-entry'|'news ls/--limit'|'news ls/--page'|'news ls/--per-page') return 0 ;;
     'ref countries/--limit'|'ref countries/--page'|'ref countries/--per-page') return 0 ;;
     'ref industries/--limit'|'ref industries/--page'|'ref industries/--per-page') return 0 ;;
@@ -100,8 +100,8 @@ _srs_options() {
     'supplier import') _srs_r=(--dry-run --concurrency --max-concurrency --encoding --delimiter --map --journal --journal-fsync --retry-unknown --allow-existing --report --failed --quiet) ;;
     'scorecards ls') _srs_r=(--supplier --limit --page --per-page --all) ;;
     'score calc') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --breakdown --save --concurrency) ;;
-    'score recompute') _srs_r=(--scorecards --verify --tolerance --only-differences --as-of --mode --claim-weight) ;;
-    'score check') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --from --min --min-parameter --max-risk --expiring-within --baseline --max-drop --require-score --junit) ;;
+    'score recompute') _srs_r=(--scorecards --verify --tolerance --accept-model --allow-undigested --only-differences --as-of --mode --claim-weight) ;;
+    'score check') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --from --no-verify --accept-model --allow-undigested --min --min-parameter --max-risk --expiring-within --baseline --max-drop --baseline-strict --allow-no-data --require-score --junit) ;;
     'news ls') _srs_r=(--data-entry --limit --page --per-page --all) ;;
     'ref countries') _srs_r=(--limit --page --per-page --all) ;;
     'ref industries') _srs_r=(--all-levels --limit --page --per-page --all) ;;
