@@ -89,15 +89,15 @@ function __srs_takes_value --argument-names cmdpath flag --description 'Whether 
             return 0
         case 'supplier find/--state'
             return 0
-        case 'supplier import/--concurrency' 'supplier import/--encoding' 'supplier import/--delimiter' 'supplier import/--map' 'supplier import/--journal' 'supplier import/--report' 'supplier import/--failed'
+        case 'supplier import/--concurrency' 'supplier import/--max-concurrency' 'supplier import/--encoding' 'supplier import/--delimiter' 'supplier import/--map' 'supplier import/--journal' 'supplier import/--report' 'supplier import/--failed'
             return 0
         case 'scorecards ls/--supplier' 'scorecards ls/--limit' 'scorecards ls/--page' 'scorecards ls/--per-page'
             return 0
         case 'score calc/--ids-file' 'score calc/--policy-parameter' 'score calc/--data-source' 'score calc/--breakdown' 'score calc/--save' 'score calc/--concurrency'
             return 0
-        case 'score recompute/--scorecards' 'score recompute/--tolerance' 'score recompute/--as-of' 'score recompute/--mode' 'score recompute/--claim-weight'
+        case 'score recompute/--scorecards' 'score recompute/--tolerance' 'score recompute/--accept-model' 'score recompute/--as-of' 'score recompute/--mode' 'score recompute/--claim-weight'
             return 0
-        case 'score check/--ids-file' 'score check/--policy-parameter' 'score check/--data-source' 'score check/--from' 'score check/--min' 'score check/--min-parameter' 'score check/--max-risk' 'score check/--expiring-within' 'score check/--baseline' 'score check/--max-drop' 'score check/--junit'
+        case 'score check/--ids-file' 'score check/--policy-parameter' 'score check/--data-source' 'score check/--from' 'score check/--accept-model' 'score check/--min' 'score check/--min-parameter' 'score check/--max-risk' 'score check/--expiring-within' 'score check/--baseline' 'score check/--max-drop' 'score check/--junit'
             return 0
         case 'news ls/--data-entry' 'news ls/--limit' 'news ls/--page' 'news ls/--per-page'
             return 0
@@ -109,7 +109,7 @@ function __srs_takes_value --argument-names cmdpath flag --description 'Whether 
             return 0
         case 'ref categories/--limit' 'ref categories/--page' 'ref categories/--per-page'
             return 0
-        case 'emulator start/--port' 'emulator start/--api-key' 'emulator start/--seed' 'emulator start/--suppliers' 'emulator start/--state' 'emulator start/--last-page' 'emulator start/--latency' 'emulator start/--rate-limit' 'emulator start/--reset-rate' 'emulator start/--fail-rate' 'emulator start/--stall-rate' 'emulator start/--fail-after-commit-rate' 'emulator start/--echo-key-rate'
+        case 'emulator start/--port' 'emulator start/--api-key' 'emulator start/--seed' 'emulator start/--suppliers' 'emulator start/--state' 'emulator start/--last-page' 'emulator start/--latency' 'emulator start/--rate-limit' 'emulator start/--capacity' 'emulator start/--reset-rate' 'emulator start/--fail-rate' 'emulator start/--stall-rate' 'emulator start/--fail-after-commit-rate' 'emulator start/--echo-key-rate'
             return 0
         case 'emulator fixtures/--seed' 'emulator fixtures/--suppliers'
             return 0
@@ -273,7 +273,8 @@ complete -c srs -n "__srs_at 'supplier find'" -l state -x -a 'created unknown' -
 
 # srs supplier import
 complete -c srs -n "__srs_at 'supplier import'" -l dry-run -d 'validate every row and print the summary; send nothing (no API key needed)'
-complete -c srs -n "__srs_at 'supplier import'" -l concurrency -x -d 'requests in flight at once, 1 to 64'
+complete -c srs -n "__srs_at 'supplier import'" -l concurrency -x -d 'pin the requests in flight at N, 1 to 256 (default: adaptive, see below)'
+complete -c srs -n "__srs_at 'supplier import'" -l max-concurrency -x -d 'ceiling of the adaptive concurrency, 1 to 256'
 complete -c srs -n "__srs_at 'supplier import'" -l encoding -x -d 'file encoding: auto (BOM, else UTF-8 if valid, else Windows-1252), utf-8, utf-16le, utf-16be, windows-1252, ...'
 complete -c srs -n "__srs_at 'supplier import'" -l delimiter -x -d 'field delimiter: , ; | or tab (default: detected from the header line)'
 complete -c srs -n "__srs_at 'supplier import'" -l map -x -d 'map a column to a field (or to "ignore"), e.g. --map "Lieferant=name"; repeatable'
@@ -301,24 +302,26 @@ complete -c srs -n "__srs_at 'scorecards ls'" -l all -d 'fetch every page (the d
 # srs score
 complete -c srs -n "__srs_at 'score'" -a 'calc' -d 'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order)'
 complete -c srs -n "__srs_at 'score'" -a 'recompute' -d 'Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)'
-complete -c srs -n "__srs_at 'score'" -a 'check' -d 'CI gate: exit 3 when any supplier breaks a threshold (scores from the service, or --from a saved bundle)'
+complete -c srs -n "__srs_at 'score'" -a 'check' -d 'CI gate, failing closed: exit 3 when any supplier breaks a threshold, is unknown to the service or has no data; exit 2 for ids that are not ULIDs (scores from the service, or --from a saved bundle, verified first). Appends a Markdown summary to $GITHUB_STEP_SUMMARY when set'
 complete -c srs -n "__srs_at 'help score'" -a 'calc' -d 'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order)'
 complete -c srs -n "__srs_at 'help score'" -a 'recompute' -d 'Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)'
-complete -c srs -n "__srs_at 'help score'" -a 'check' -d 'CI gate: exit 3 when any supplier breaks a threshold (scores from the service, or --from a saved bundle)'
+complete -c srs -n "__srs_at 'help score'" -a 'check' -d 'CI gate, failing closed: exit 3 when any supplier breaks a threshold, is unknown to the service or has no data; exit 2 for ids that are not ULIDs (scores from the service, or --from a saved bundle, verified first). Appends a Markdown summary to $GITHUB_STEP_SUMMARY when set'
 
 # srs score calc
-complete -c srs -n "__srs_at 'score calc'" -l ids-file -r -F -d 'more supplier ids, one per line (or - for stdin)'
+complete -c srs -n "__srs_at 'score calc'" -l ids-file -r -F -d 'more supplier ids, one per line; blank lines and # comments ignored (- for stdin)'
 complete -c srs -n "__srs_at 'score calc'" -l policy-parameter -x -d 'only this policy parameter; repeatable'
 complete -c srs -n "__srs_at 'score calc'" -l data-source -x -d 'only this data source; repeatable'
 complete -c srs -n "__srs_at 'score calc'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
 complete -c srs -n "__srs_at 'score calc'" -l breakdown -x -a 'sources parameters entries' -d 'rows per data source, policy parameter or data entry instead of one per supplier'
-complete -c srs -n "__srs_at 'score calc'" -l save -r -F -d 'write an evidence bundle (request, raw response, scorecards, asOf, model version) for offline recompute'
+complete -c srs -n "__srs_at 'score calc'" -l save -r -F -d 'write an evidence bundle (requests, results, scorecards, asOf, model version, digest; streamed, one record per line) for offline recompute'
 complete -c srs -n "__srs_at 'score calc'" -l concurrency -x -d 'batches in flight'
 
 # srs score recompute
 complete -c srs -n "__srs_at 'score recompute'" -l scorecards -r -F -d 'scorecards for a raw response: a JSON array (srs scorecards ls -o json) or {supplierId: [...]}'
-complete -c srs -n "__srs_at 'score recompute'" -l verify -d 'exit 3 when any value differs by more than the tolerance'
+complete -c srs -n "__srs_at 'score recompute'" -l verify -d 'exit 3 unless the bundle is intact (digest), from this model, complete, without conflicting entries, and every value agrees within the tolerance'
 complete -c srs -n "__srs_at 'score recompute'" -l tolerance -x -d 'largest accepted difference'
+complete -c srs -n "__srs_at 'score recompute'" -l accept-model -x -d 'accept a bundle computed with this other model version'
+complete -c srs -n "__srs_at 'score recompute'" -l allow-undigested -d 'accept evidence without a digest (format-1 bundles, raw responses) under --verify'
 complete -c srs -n "__srs_at 'score recompute'" -l only-differences -d 'print only the values that differ'
 complete -c srs -n "__srs_at 'score recompute'" -l as-of -x -d 'recompute as of this date (YYYY-MM-DD) instead of the bundle\'s'
 complete -c srs -n "__srs_at 'score recompute'" -l mode -x -a 'parameters scorecards' -d 'how parameter scores combine (default: the bundle\'s, else parameters)'
@@ -326,18 +329,23 @@ complete -c srs -n "__srs_at 'score recompute'" -l claim-weight -x -d 'weight of
 complete -c srs -n "__srs_at 'score recompute'" -F
 
 # srs score check
-complete -c srs -n "__srs_at 'score check'" -l ids-file -r -F -d 'more supplier ids, one per line (or - for stdin)'
+complete -c srs -n "__srs_at 'score check'" -l ids-file -r -F -d 'more supplier ids, one per line; blank lines and # comments ignored (- for stdin)'
 complete -c srs -n "__srs_at 'score check'" -l policy-parameter -x -d 'only this policy parameter; repeatable'
 complete -c srs -n "__srs_at 'score check'" -l data-source -x -d 'only this data source; repeatable'
 complete -c srs -n "__srs_at 'score check'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
-complete -c srs -n "__srs_at 'score check'" -l from -r -F -d 'check a saved bundle offline instead of calling the service'
+complete -c srs -n "__srs_at 'score check'" -l from -r -F -d 'check a saved bundle offline instead of calling the service (verified first, as score recompute --verify does)'
+complete -c srs -n "__srs_at 'score check'" -l no-verify -d 'with --from: gate on the bundle\'s values without verifying it'
+complete -c srs -n "__srs_at 'score check'" -l accept-model -x -d 'with --from: accept a bundle computed with this other model version'
+complete -c srs -n "__srs_at 'score check'" -l allow-undigested -d 'with --from: accept evidence without a digest (format-1 bundles, raw responses)'
 complete -c srs -n "__srs_at 'score check'" -l min -x -d 'minimum overall score'
 complete -c srs -n "__srs_at 'score check'" -l min-parameter -x -d 'minimum score of one policy parameter; repeatable'
 complete -c srs -n "__srs_at 'score check'" -l max-risk -x -d 'highest acceptable risk level (Low, Medium, High)'
 complete -c srs -n "__srs_at 'score check'" -l expiring-within -x -d 'fail when counting evidence expires within this many days'
-complete -c srs -n "__srs_at 'score check'" -l baseline -r -F -d 'a saved bundle to compare against (with --max-drop)'
-complete -c srs -n "__srs_at 'score check'" -l max-drop -x -d 'largest accepted fall of the overall score since --baseline'
-complete -c srs -n "__srs_at 'score check'" -l require-score -d 'a supplier with no score (no counting data) fails instead of being reported as no data'
+complete -c srs -n "__srs_at 'score check'" -l baseline -r -F -d 'a saved bundle to compare against (with --max-drop); suppliers not in it are reported new'
+complete -c srs -n "__srs_at 'score check'" -l max-drop -x -d 'largest accepted fall of the overall score since --baseline (a fall to no data is a drop)'
+complete -c srs -n "__srs_at 'score check'" -l baseline-strict -d 'fail when a supplier of the baseline is not in this run (otherwise a warning)'
+complete -c srs -n "__srs_at 'score check'" -l allow-no-data -d 'a supplier, parameter or risk level without data passes as "no data" instead of failing'
+complete -c srs -n "__srs_at 'score check'" -l require-score -d 'accepted for old pipelines: failing on no data is now the default'
 complete -c srs -n "__srs_at 'score check'" -l junit -r -F -d 'also write a JUnit XML report'
 
 # srs emissions
@@ -425,6 +433,7 @@ complete -c srs -n "__srs_at 'emulator start'" -l log -d 'log each request (meth
 complete -c srs -n "__srs_at 'emulator start'" -l admin -d 'also serve GET /_emulator/suppliers (same x-api-key): every stored supplier with its customerSupplierId'
 complete -c srs -n "__srs_at 'emulator start'" -l latency -x -d 'delay before processing each /v1 request without an earlier fault: MS, or MS-MS for uniform in a range (default 0)'
 complete -c srs -n "__srs_at 'emulator start'" -l rate-limit -x -d 'token bucket of N requests per second, burst N; above it 429 with Retry-After (default no limit)'
+complete -c srs -n "__srs_at 'emulator start'" -l capacity -x -d 'process at most N /v1 requests at once (latency included); N more wait in line, the rest get 503 with Retry-After: 1 (default no bound)'
 complete -c srs -n "__srs_at 'emulator start'" -l reset-rate -x -d 'share of /v1 requests whose connection is reset before processing, 0..1 (default 0)'
 complete -c srs -n "__srs_at 'emulator start'" -l fail-rate -x -d 'share of /v1 requests answered 500/502/503 before processing (nothing stored), 0..1 (default 0)'
 complete -c srs -n "__srs_at 'emulator start'" -l stall-rate -x -d 'share of /v1 requests never answered (ended after 5 minutes or at shutdown), 0..1 (default 0)'
