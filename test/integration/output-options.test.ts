@@ -26,7 +26,7 @@ describe('plurals', () => {
     expect(two.stderr).toContain('showing the first 2 countries;');
     const bundle = join(mkdtempSync(join(tmpdir(), 'srs-plural-')), 'b.json');
     const saved = await h.run(['score', 'calc', fx.suppliers[0]!.id, '--save', bundle]);
-    expect(saved.stderr).toContain('(1 supplier, as of');
+    expect(saved.stderr).toContain('(1 supplier with a result, as of');
     const re = await h.run(['score', 'recompute', bundle]);
     expect(re.stderr).toMatch(/^recomputed 1 supplier as of/);
     for (const r of [one, two, saved, re]) expect(r.stderr).not.toContain('(s)');
