@@ -195,9 +195,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
 
   const breakdown = opts.breakdown as Breakdown | undefined;
-  const { breakdownRows, breakdownColumns, summaryColumns, summaryRow } = await import('./view.js');
+  const { breakdownRows, breakdownColumns, namesNeeded, summaryColumns, summaryRow } = await import('./view.js');
   if (breakdown) {
-    await renderList(ctx.sink, breakdownRows(items, breakdown), breakdownColumns[breakdown], ctx.renderOptions());
+    // Names for people (table, csv); JSON rows keep the service's ids only.
+    const names = ctx.format === 'table' || ctx.format === 'csv' ? await (await import('../names.js')).namesFor(ctx, client, namesNeeded(breakdown)) : undefined;
+    await renderList(ctx.sink, breakdownRows(items, breakdown, names), breakdownColumns[breakdown], ctx.renderOptions());
     return;
   }
   if (ctx.format === 'table' || ctx.format === 'csv') {
