@@ -30,6 +30,23 @@ export function scoreCommand(invoke: Invoke): Command {
 
   examples(
     cmd
+      .command('explain')
+      .description('One supplier\'s score as a picture: bars on the -3..+3 scale per scorecard and parameter, with names, weights, entry counts and expiring evidence')
+      .argument('<id>', 'supplier id')
+      .option('--policy-parameter <id>', 'only this policy parameter; repeatable', collect)
+      .option('--data-source <id>', 'only this data source; repeatable', collect)
+      .option('--exclude-zero-values', 'leave entries whose value is 0 out of the calculation')
+      .option('--from <file>', 'explain from a saved bundle (score calc --save) instead of calling the service')
+      .option('--expiring-within <days>', 'flag evidence that expires within this many days (default 90)')
+      .option('--ascii', 'draw with ASCII characters (the default when the locale is not UTF-8)')
+      .action(invoke(async () => (await import('./explain.js')).run)),
+    'srs score explain 01h58vrn1sad1y603je9gbpje8',
+    'srs score explain 01h58vrn1sad1y603je9gbpje8 --from evidence.json --ascii',
+    'srs score explain 01h58vrn1sad1y603je9gbpje8 -o json | jq .scorecards',
+  );
+
+  examples(
+    cmd
       .command('recompute')
       .description('Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)')
       .argument('[file]', 'bundle from score calc --save, or a raw score-calculation response; - for stdin', '-')
