@@ -89,7 +89,7 @@ _srs_takes_value() {
 _srs_options() {
   case $1 in
     'supplier create') _srs_r=(--name --country --website --industry --category --contact --customer-id --json) ;;
-    'supplier import') _srs_r=(--dry-run --concurrency --encoding --delimiter --map --journal --journal-fsync --retry-unknown --report --failed --quiet) ;;
+    'supplier import') _srs_r=(--dry-run --concurrency --encoding --delimiter --map --journal --journal-fsync --retry-unknown --report --failed) ;;
     'scorecards ls') _srs_r=(--supplier --limit --page --per-page --all) ;;
     'score calc') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --breakdown --save --concurrency) ;;
     'score recompute') _srs_r=(--scorecards --verify --tolerance --only-differences --as-of --mode --claim-weight) ;;
@@ -105,7 +105,7 @@ _srs_options() {
     'api') _srs_r=(-f --field --input --paginate) ;;
     *) _srs_r=() ;;
   esac
-  _srs_r+=(-V --version -o --output --fields --query --profile --base-url --sandbox --timeout --retries --insecure-http --csv-raw --no-color --debug -h --help)
+  _srs_r+=(-V --version -o --output --fields --query --profile --base-url --sandbox --timeout --retries --insecure-http --csv-raw --wide -q --quiet --no-color --debug -h --help)
 }
 
 # What the value of an option can be: _srs_kind is words (listed in _srs_r), files, cache:NAME or none.

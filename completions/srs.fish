@@ -192,6 +192,8 @@ complete -c srs -l timeout -x -d 'network timeout per phase, e.g. 30s or 500ms (
 complete -c srs -l retries -x -d 'retries for safe requests after a transient failure (env SRS_RETRIES; default 3)'
 complete -c srs -l insecure-http -d 'allow sending the API key over plain http to a non-loopback host'
 complete -c srs -l csv-raw -d 'do not guard CSV cells against spreadsheet formula injection'
+complete -c srs -l wide -d 'tables show every column, even when they are wider than the terminal'
+complete -c srs -s q -l quiet -d 'no notes or warnings that are not problems on stderr (errors still show)'
 complete -c srs -l no-color -d 'no colour (also when NO_COLOR is set or stdout is not a terminal)'
 complete -c srs -l debug -d 'trace requests and show error detail on stderr (the API key is redacted)'
 complete -c srs -s h -l help -d 'display help for command'
@@ -252,7 +254,6 @@ complete -c srs -n "__srs_at 'supplier import'" -l journal-fsync -d 'fsync the j
 complete -c srs -n "__srs_at 'supplier import'" -l retry-unknown -d 'send again the rows whose outcome is unknown (risk: a second supplier if the first attempt went through)'
 complete -c srs -n "__srs_at 'supplier import'" -l report -r -F -d 'write a CSV with every row: line, state, supplierId, customerSupplierId, field, message'
 complete -c srs -n "__srs_at 'supplier import'" -l failed -r -F -d 'write the failed and invalid rows in the input\'s own columns, ready to fix and import again'
-complete -c srs -n "__srs_at 'supplier import'" -l quiet -d 'no progress on stderr (problems and the summary still show)'
 complete -c srs -n "__srs_at 'supplier import'" -F
 
 # srs scorecards

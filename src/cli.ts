@@ -42,6 +42,8 @@ export function buildProgram(invoke: Invoke): Command {
     .option('--retries <n>', 'retries for safe requests after a transient failure (env SRS_RETRIES; default 3)')
     .option('--insecure-http', 'allow sending the API key over plain http to a non-loopback host')
     .option('--csv-raw', 'do not guard CSV cells against spreadsheet formula injection')
+    .option('--wide', 'tables show every column, even when they are wider than the terminal')
+    .option('-q, --quiet', 'no notes or warnings that are not problems on stderr (errors still show)')
     .option('--no-color', 'no colour (also when NO_COLOR is set or stdout is not a terminal)')
     .option('--debug', 'trace requests and show error detail on stderr (the API key is redacted)')
     .showSuggestionAfterError(true)

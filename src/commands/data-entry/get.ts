@@ -7,9 +7,9 @@ const score = (v: unknown): string => (typeof v === 'number' ? v.toFixed(2) : ''
 
 /** The per-parameter scores of a data entry, as rows with the parameter's name (table view only). */
 const parameterColumns: Column[] = [
-  { path: 'policyParameterId', header: 'PARAMETER ID' },
-  { path: 'name', header: 'PARAMETER' },
-  { path: 'score', header: 'SCORE', align: 'right', format: score },
+  { path: 'policyParameterId', header: 'PARAMETER ID', kind: 'id' },
+  { path: 'name', header: 'PARAMETER', kind: 'text' },
+  { path: 'score', header: 'SCORE', align: 'right', format: score, kind: 'number' },
 ];
 
 export async function run(ctx: Context, args: string[], _opts: Opts): Promise<void> {

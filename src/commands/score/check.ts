@@ -57,11 +57,11 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string): Promise
 }
 
 const columns: Column[] = [
-  { path: 'supplierId', header: 'SUPPLIER' },
-  { path: 'status', header: 'STATUS', format: (v) => String(v).toUpperCase() },
-  { path: 'score', header: 'SCORE', align: 'right', format: (v) => (typeof v === 'number' ? v.toFixed(2) : '—') },
-  { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—') },
-  { path: 'reasons', header: 'REASONS' },
+  { path: 'supplierId', header: 'SUPPLIER', kind: 'id' },
+  { path: 'status', header: 'STATUS', format: (v) => String(v).toUpperCase(), kind: 'state' },
+  { path: 'score', header: 'SCORE', align: 'right', format: (v) => (typeof v === 'number' ? v.toFixed(2) : '—'), kind: 'number' },
+  { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—'), kind: 'state' },
+  { path: 'reasons', header: 'REASONS', kind: 'text' },
 ];
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {

@@ -94,12 +94,12 @@ export function recomputeAll(ev: LoadedEvidence): Recomputed[] {
 
 const fmt = (v: unknown) => (typeof v === 'number' ? v.toFixed(4) : v === null || v === undefined ? '—' : String(v));
 const columns: Column[] = [
-  { path: 'supplierId', header: 'SUPPLIER' },
-  { path: 'path', header: 'VALUE' },
-  { path: 'reported', header: 'REPORTED', align: 'right', format: fmt },
-  { path: 'recomputed', header: 'RECOMPUTED', align: 'right', format: fmt },
-  { path: 'delta', header: 'DELTA', align: 'right', format: fmt },
-  { path: 'ok', header: 'OK', format: (v) => (v ? 'yes' : 'NO') },
+  { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+  { path: 'path', header: 'VALUE', kind: 'code' },
+  { path: 'reported', header: 'REPORTED', align: 'right', format: fmt, kind: 'number' },
+  { path: 'recomputed', header: 'RECOMPUTED', align: 'right', format: fmt, kind: 'number' },
+  { path: 'delta', header: 'DELTA', align: 'right', format: fmt, kind: 'number', hide: 1 },
+  { path: 'ok', header: 'OK', format: (v) => (v ? 'yes' : 'NO'), kind: 'state' },
 ];
 
 const toleranceOption = finiteNumber('--tolerance', 0);
