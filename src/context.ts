@@ -14,7 +14,7 @@ import { AuthError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
-import { sanitizeKeepNewlines } from './output/sanitize.js';
+import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
 
 export interface IO {
   stdout: Writable;
@@ -108,6 +108,8 @@ export class Context {
   #settings: Promise<Settings> | undefined;
   #secrets: string[] = [];
   #query: ((data: unknown) => unknown) | undefined;
+  /** The spinner showing now, and its own text (a retry note goes after it). */
+  #spinner: { text: string; base: string } | undefined;
 
   constructor(io: IO, env: Env, globals: GlobalOptions, now: () => Date = () => new Date()) {
     this.io = io;
@@ -227,12 +229,22 @@ export class Context {
     const width = (this.io.stderr as { columns?: number }).columns;
     if (!(typeof width === 'number' && width > 0)) return work();
     const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.io.stderr as NodeJS.WritableStream & Writable, isEnabled: true, discardStdin: false }).start();
+    const base = sanitizeForTerminal(text);
+    const spinner = ora({ text: base, stream: this.io.stderr as NodeJS.WritableStream & Writable, isEnabled: true, discardStdin: false }).start();
+    const outer = this.#spinner;
+    this.#spinner = { base, set text(t: string) { spinner.text = t; }, get text() { return spinner.text; } };
     try {
       return await work();
     } finally {
       spinner.stop();
+      this.#spinner = outer;
     }
+  }
+
+  /** A retry is coming: the spinner (if one shows) says so. */
+  #retrying(note: string): void {
+    const sp = this.#spinner;
+    if (sp) sp.text = `${sp.base} ${this.redact(sanitizeForTerminal(note))}`;
   }
 
   onCleanup(fn: () => Promise<void> | void): void {
@@ -330,6 +342,7 @@ export class Context {
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(retries !== undefined ? { retry: { retries } } : {}),
       ...(this.debugEnabled ? { trace: (line: string) => this.debug(line) } : {}),
+      onRetry: (note: string) => this.#retrying(note),
       insecureHttp: !!this.globals.insecureHttp,
       userAgent: 'srs-cli',
       connections,
