@@ -46,6 +46,24 @@ export function scoreCommand(invoke: Invoke): Command {
   );
 
   examples(
+    filters(
+      cmd
+        .command('report')
+        .description('Write a self-contained HTML report (inline CSS and SVG, no network): overall scores and their distribution, per-parameter breakdowns with names, expiring evidence, digest and verification')
+        .argument('[bundle-or-ids...]', 'a saved bundle (score calc --save; - for stdin), or supplier ids to calculate now'),
+    )
+      .requiredOption('--html <file>', 'the HTML file to write (- for stdout)')
+      .option('--title <text>', 'the report\'s title', 'Supplier score report')
+      .option('--expiring-within <days>', 'list evidence that expires within this many days (default 90)')
+      .option('--tolerance <n>', 'largest accepted difference when recomputing the values offline', String(DEFAULT_TOLERANCE))
+      .addOption(new Option('--concurrency <n>', 'batches in flight (with ids)').default(8).argParser(positiveInt('--concurrency', 1, 64)))
+      .action(invoke(async () => (await import('./report.js')).run)),
+    'srs score report evidence.json --html report.html',
+    'srs score report 01h58vrn1sad1y603je9gbpje8 01h59065wk9v9eamxv2ykspbbp --html report.html',
+    'srs score report --ids-file suppliers.txt --html report.html --title "Q3 suppliers"',
+  );
+
+  examples(
     cmd
       .command('recompute')
       .description('Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)')
