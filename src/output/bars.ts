@@ -19,10 +19,12 @@ export interface Glyphs {
   track: string;
   axis: string;
   ellipsis: string;
+  /** Shown for a missing number. */
+  none: string;
 }
 
-export const UNICODE: Glyphs = { full: '█', halfLeft: '▐', halfRight: '▌', eighths: ['▏', '▎', '▍', '▌', '▋', '▊', '▉'], track: '·', axis: '│', ellipsis: '…' };
-export const ASCII: Glyphs = { full: '#', halfLeft: '', halfRight: '', eighths: [], track: ' ', axis: '|', ellipsis: '~' };
+export const UNICODE: Glyphs = { full: '█', halfLeft: '▐', halfRight: '▌', eighths: ['▏', '▎', '▍', '▌', '▋', '▊', '▉'], track: '·', axis: '│', ellipsis: '…', none: '—' };
+export const ASCII: Glyphs = { full: '#', halfLeft: '', halfRight: '', eighths: [], track: ' ', axis: '|', ellipsis: '~', none: '-' };
 
 /**
  * Whether the terminal's character set is UTF-8, from the locale as the C

@@ -24,7 +24,7 @@ export interface PictureOptions {
   width: number;
 }
 
-const fmt = (v: number | null): string => (v === null ? '—' : (Math.round(v * 100) / 100).toFixed(2).replace(/^-0\.00$/, '0.00'));
+const fmtWith = (none: string) => (v: number | null): string => (v === null ? none : (Math.round(v * 100) / 100).toFixed(2).replace(/^-0\.00$/, '0.00'));
 const weightText = (w: number | null): string => (w === null ? '' : String(Math.round(w * 100) / 100));
 const scoreText = (v: number | null) => (v === null ? 'no data' : '');
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -47,6 +47,7 @@ function layoutFor(width: number, longestName: number): Layout {
 
 export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   const { glyphs: g, paint } = o;
+  const fmt = fmtWith(g.none);
   const clean = (s: string | null, fallback: string) => sanitizeForTerminal(s ?? fallback);
   const lines: string[] = [];
   const allNames = [...x.scorecards.map((c) => clean(c.name, c.scorecardId)), ...x.scorecards.flatMap((c) => c.parameters.map((p) => clean(p.name, p.policyParameterId))), ...x.dataSources.map((d) => clean(d.name, d.dataSourceId))];
