@@ -9,7 +9,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScoreResult } from '../../src/api/contract.js';
 import { fixtures } from '../../src/emulator/index.js';
-import type { Explanation } from '../../src/output/explanation.js';
+import { ExplanationSchema, type Explanation } from '../../src/output/explanation.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -99,6 +99,7 @@ describe('score explain', () => {
     const r = await h.run(['score', 'explain', first, '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const x = JSON.parse(r.stdout) as Explanation;
+    expect(ExplanationSchema.safeParse(x).success).toBe(true);
     const calc = (JSON.parse((await h.run(['score', 'calc', first, '-o', 'json'])).stdout) as ScoreResult[])[0]!;
     expect(x.supplierId).toBe(first);
     expect(x.score.value).toBe(calc.score.value);
