@@ -2,10 +2,10 @@
  * Horizontal bars for the terminal: a diverging bar on the score scale
  * (-3..+3, centred on 0) and a magnitude bar (0..max). Unicode block
  * characters where the locale is UTF-8, plain ASCII elsewhere or on request.
- * Pure functions: colour is applied by the caller's paint, text widths come
- * from string-width (names may hold wide characters).
+ * Pure functions: colour is applied by the caller's paint; text widths are
+ * measured as tables measure them (names may hold wide characters).
  */
-import stringWidth from 'string-width';
+import { cutToWidth, displayWidth } from './render.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -111,28 +111,18 @@ export function magnitudeBar(value: number, max: number, width: number, g: Glyph
   return g.full.repeat(full) + (rest ? g.eighths[rest - 1]! : '');
 }
 
-/** Display width of a text (wide characters count 2). */
-export function textWidth(s: string): number {
-  return stringWidth(s);
-}
+/** Display width of a text (wide characters count 2): the tables' own measure. */
+export const textWidth = displayWidth;
 
-/** Cuts `s` to at most `width` display columns, ending with the ellipsis when cut. */
+/** Cuts `s` to at most `width` display columns, ending with the glyphs' ellipsis when cut (as tables cut text). */
 export function fitText(s: string, width: number, g: Glyphs): string {
   if (width <= 0) return '';
-  if (stringWidth(s) <= width) return s;
-  let out = '';
-  let w = 0;
-  for (const ch of s) {
-    const cw = stringWidth(ch);
-    if (w + cw > width - 1) break;
-    out += ch;
-    w += cw;
-  }
-  return out + g.ellipsis;
+  const cut = cutToWidth(s, width);
+  return cut === s || g.ellipsis === '…' ? cut : cut.slice(0, -1) + g.ellipsis;
 }
 
 /** Pads `s` with spaces to `width` display columns (left-aligned, or right-aligned). */
 export function pad(s: string, width: number, align: 'left' | 'right' = 'left'): string {
-  const fill = ' '.repeat(Math.max(0, width - stringWidth(s)));
+  const fill = ' '.repeat(Math.max(0, width - displayWidth(s)));
   return align === 'left' ? s + fill : fill + s;
 }
