@@ -12,7 +12,7 @@ import { readJsonInput, requireArg, type Opts } from '../kit.js';
 import { filtersFrom } from './calc.js';
 import { parseBundleOrResponse } from './bundle.js';
 import { DEFAULT_EXPIRING_DAYS, explain, type Explanation } from './explanation.js';
-import { evidenceFromBundle, evidenceFromService, type Evidence } from './evidence.js';
+import { evidenceFromBundle, evidenceFromService, type Evidence } from './picture-input.js';
 
 /** --expiring-within: whole days >= 0. */
 export function expiringDays(v: unknown): number {

@@ -16,7 +16,7 @@ import { filtersFrom, DEFAULT_CONCURRENCY } from './calc.js';
 import { parseBundleOrResponse, toScoringScorecard } from './bundle.js';
 import { explain } from './explanation.js';
 import { expiringDays } from './explain.js';
-import { evidenceFromBundle, evidenceFromService, type Evidence } from './evidence.js';
+import { evidenceFromBundle, evidenceFromService, type Evidence } from './picture-input.js';
 import { gatherIds } from './ids.js';
 import { DEFAULT_TOLERANCE, finiteNumber } from './options.js';
 
