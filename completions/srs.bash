@@ -71,9 +71,9 @@ _srs_takes_value() {
     'scorecards ls/--supplier'|'scorecards ls/--limit'|'scorecards ls/--page'|'scorecards ls/--per-page') return 0 ;;
     'score calc/--ids-file'|'score calc/--policy-parameter'|'score calc/--data-source'|'score calc/--breakdown'|'score calc/--save'|'score calc/--concurrency') return 0 ;;
     'score explain/--policy-parameter'|'score explain/--data-source'|'score explain/--from'|'score explain/--expiring-within') return 0 ;;
-    'score report/--ids-file'|'score report/--policy-parameter'|'score report/--data-source'|'score report/--html'|'score report/--title'|'score report/--expiring-within'|'score report/--tolerance'|'score report/--concurrency') return 0 ;;
-    'score recompute/--scorecards'|'score recompute/--tolerance'|'score recompute/--as-of'|'score recompute/--mode'|'score recompute/--claim-weight') return 0 ;;
-    'score check/--ids-file'|'score check/--policy-parameter'|'score check/--data-source'|'score check/--from'|'score check/--min'|'score check/--min-parameter'|'score check/--max-risk'|'score check/--expiring-within'|'score check/--baseline'|'score check/--max-drop'|'score check/--junit') return 0 ;;
+    'score report/--ids-file'|'score report/--policy-parameter'|'score report/--data-source'|'score report/--html'|'score report/--title'|'score report/--expiring-within'|'score report/--tolerance'|'score report/--accept-model'|'score report/--concurrency') return 0 ;;
+    'score recompute/--scorecards'|'score recompute/--tolerance'|'score recompute/--accept-model'|'score recompute/--as-of'|'score recompute/--mode'|'score recompute/--claim-weight') return 0 ;;
+    'score check/--ids-file'|'score check/--policy-parameter'|'score check/--data-source'|'score check/--from'|'score check/--accept-model'|'score check/--min'|'score check/--min-parameter'|'score check/--max-risk'|'score check/--expiring-within'|'score check/--baseline'|'score check/--max-drop'|'score check/--junit') return 0 ;;
     'news ls/--data-entry'|'news ls/--limit'|'news ls/--page'|'news ls/--per-page') return 0 ;;
     'ref countries/--limit'|'ref countries/--page'|'ref countries/--per-page') return 0 ;;
     'ref industries/--limit'|'ref industries/--page'|'ref industries/--per-page') return 0 ;;
@@ -97,9 +97,9 @@ _srs_options() {
     'scorecards ls') _srs_r=(--supplier --limit --page --per-page --all) ;;
     'score calc') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --breakdown --save --concurrency) ;;
     'score explain') _srs_r=(--policy-parameter --data-source --exclude-zero-values --from --expiring-within --ascii) ;;
-    'score report') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --html --title --expiring-within --tolerance --concurrency) ;;
-    'score recompute') _srs_r=(--scorecards --verify --tolerance --only-differences --as-of --mode --claim-weight) ;;
-    'score check') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --from --min --min-parameter --max-risk --expiring-within --baseline --max-drop --require-score --junit) ;;
+    'score report') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --html --title --expiring-within --tolerance --verify --accept-model --allow-undigested --concurrency) ;;
+    'score recompute') _srs_r=(--scorecards --verify --tolerance --accept-model --allow-undigested --only-differences --as-of --mode --claim-weight) ;;
+    'score check') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --from --no-verify --accept-model --allow-undigested --min --min-parameter --max-risk --expiring-within --baseline --max-drop --baseline-strict --allow-no-data --require-score --junit) ;;
     'emissions ls') _srs_r=(--ascii) ;;
     'news ls') _srs_r=(--data-entry --limit --page --per-page --all) ;;
     'ref countries') _srs_r=(--limit --page --per-page --all) ;;

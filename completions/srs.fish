@@ -89,11 +89,11 @@ function __srs_takes_value --argument-names cmdpath flag --description 'Whether 
             return 0
         case 'score explain/--policy-parameter' 'score explain/--data-source' 'score explain/--from' 'score explain/--expiring-within'
             return 0
-        case 'score report/--ids-file' 'score report/--policy-parameter' 'score report/--data-source' 'score report/--html' 'score report/--title' 'score report/--expiring-within' 'score report/--tolerance' 'score report/--concurrency'
+        case 'score report/--ids-file' 'score report/--policy-parameter' 'score report/--data-source' 'score report/--html' 'score report/--title' 'score report/--expiring-within' 'score report/--tolerance' 'score report/--accept-model' 'score report/--concurrency'
             return 0
-        case 'score recompute/--scorecards' 'score recompute/--tolerance' 'score recompute/--as-of' 'score recompute/--mode' 'score recompute/--claim-weight'
+        case 'score recompute/--scorecards' 'score recompute/--tolerance' 'score recompute/--accept-model' 'score recompute/--as-of' 'score recompute/--mode' 'score recompute/--claim-weight'
             return 0
-        case 'score check/--ids-file' 'score check/--policy-parameter' 'score check/--data-source' 'score check/--from' 'score check/--min' 'score check/--min-parameter' 'score check/--max-risk' 'score check/--expiring-within' 'score check/--baseline' 'score check/--max-drop' 'score check/--junit'
+        case 'score check/--ids-file' 'score check/--policy-parameter' 'score check/--data-source' 'score check/--from' 'score check/--accept-model' 'score check/--min' 'score check/--min-parameter' 'score check/--max-risk' 'score check/--expiring-within' 'score check/--baseline' 'score check/--max-drop' 'score check/--junit'
             return 0
         case 'news ls/--data-entry' 'news ls/--limit' 'news ls/--page' 'news ls/--per-page'
             return 0
@@ -295,7 +295,7 @@ complete -c srs -n "__srs_at 'score calc'" -l policy-parameter -x -d 'only this 
 complete -c srs -n "__srs_at 'score calc'" -l data-source -x -d 'only this data source; repeatable'
 complete -c srs -n "__srs_at 'score calc'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
 complete -c srs -n "__srs_at 'score calc'" -l breakdown -x -a 'sources parameters entries' -d 'rows per data source, policy parameter or data entry instead of one per supplier'
-complete -c srs -n "__srs_at 'score calc'" -l save -r -F -d 'write an evidence bundle (request, raw response, scorecards, asOf, model version) for offline recompute'
+complete -c srs -n "__srs_at 'score calc'" -l save -r -F -d 'write an evidence bundle (requests, results, scorecards, asOf, model version, digest; streamed, one record per line) for offline recompute'
 complete -c srs -n "__srs_at 'score calc'" -l concurrency -x -d 'batches in flight'
 
 # srs score explain
@@ -315,12 +315,17 @@ complete -c srs -n "__srs_at 'score report'" -l html -r -F -d 'the HTML file to 
 complete -c srs -n "__srs_at 'score report'" -l title -x -d 'the report\'s title'
 complete -c srs -n "__srs_at 'score report'" -l expiring-within -x -d 'list evidence that expires within this many days (default 90)'
 complete -c srs -n "__srs_at 'score report'" -l tolerance -x -d 'largest accepted difference when recomputing the values offline'
+complete -c srs -n "__srs_at 'score report'" -l verify -d 'after writing the report, exit 3 unless the evidence is intact (digest), from this model, complete, without conflicts, and every value agrees'
+complete -c srs -n "__srs_at 'score report'" -l accept-model -x -d 'with a bundle: accept one computed with this other model version'
+complete -c srs -n "__srs_at 'score report'" -l allow-undigested -d 'with a bundle: accept a format-1 bundle (no digest)'
 complete -c srs -n "__srs_at 'score report'" -l concurrency -x -d 'batches in flight (with ids)'
 
 # srs score recompute
 complete -c srs -n "__srs_at 'score recompute'" -l scorecards -r -F -d 'scorecards for a raw response: a JSON array (srs scorecards ls -o json) or {supplierId: [...]}'
-complete -c srs -n "__srs_at 'score recompute'" -l verify -d 'exit 3 when any value differs by more than the tolerance'
+complete -c srs -n "__srs_at 'score recompute'" -l verify -d 'exit 3 unless the bundle is intact (digest), from this model, complete, without conflicting entries, and every value agrees within the tolerance'
 complete -c srs -n "__srs_at 'score recompute'" -l tolerance -x -d 'largest accepted difference'
+complete -c srs -n "__srs_at 'score recompute'" -l accept-model -x -d 'accept a bundle computed with this other model version'
+complete -c srs -n "__srs_at 'score recompute'" -l allow-undigested -d 'accept evidence without a digest (format-1 bundles, raw responses) under --verify'
 complete -c srs -n "__srs_at 'score recompute'" -l only-differences -d 'print only the values that differ'
 complete -c srs -n "__srs_at 'score recompute'" -l as-of -x -d 'recompute as of this date (YYYY-MM-DD) instead of the bundle\'s'
 complete -c srs -n "__srs_at 'score recompute'" -l mode -x -a 'parameters scorecards' -d 'how parameter scores combine (default: the bundle\'s, else parameters)'
@@ -332,14 +337,19 @@ complete -c srs -n "__srs_at 'score check'" -l ids-file -r -F -d 'more supplier 
 complete -c srs -n "__srs_at 'score check'" -l policy-parameter -x -d 'only this policy parameter; repeatable'
 complete -c srs -n "__srs_at 'score check'" -l data-source -x -d 'only this data source; repeatable'
 complete -c srs -n "__srs_at 'score check'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
-complete -c srs -n "__srs_at 'score check'" -l from -r -F -d 'check a saved bundle offline instead of calling the service'
+complete -c srs -n "__srs_at 'score check'" -l from -r -F -d 'check a saved bundle offline instead of calling the service (verified first, as score recompute --verify does)'
+complete -c srs -n "__srs_at 'score check'" -l no-verify -d 'with --from: gate on the bundle\'s values without verifying it'
+complete -c srs -n "__srs_at 'score check'" -l accept-model -x -d 'with --from: accept a bundle computed with this other model version'
+complete -c srs -n "__srs_at 'score check'" -l allow-undigested -d 'with --from: accept evidence without a digest (format-1 bundles, raw responses)'
 complete -c srs -n "__srs_at 'score check'" -l min -x -d 'minimum overall score'
 complete -c srs -n "__srs_at 'score check'" -l min-parameter -x -d 'minimum score of one policy parameter; repeatable'
 complete -c srs -n "__srs_at 'score check'" -l max-risk -x -d 'highest acceptable risk level (Low, Medium, High)'
 complete -c srs -n "__srs_at 'score check'" -l expiring-within -x -d 'fail when counting evidence expires within this many days'
-complete -c srs -n "__srs_at 'score check'" -l baseline -r -F -d 'a saved bundle to compare against (with --max-drop)'
-complete -c srs -n "__srs_at 'score check'" -l max-drop -x -d 'largest accepted fall of the overall score since --baseline'
-complete -c srs -n "__srs_at 'score check'" -l require-score -d 'a supplier with no score (no counting data) fails instead of being reported as no data'
+complete -c srs -n "__srs_at 'score check'" -l baseline -r -F -d 'a saved bundle to compare against (with --max-drop); suppliers not in it are reported new'
+complete -c srs -n "__srs_at 'score check'" -l max-drop -x -d 'largest accepted fall of the overall score since --baseline (a fall to no data is a drop)'
+complete -c srs -n "__srs_at 'score check'" -l baseline-strict -d 'fail when a supplier of the baseline is not in this run (otherwise a warning)'
+complete -c srs -n "__srs_at 'score check'" -l allow-no-data -d 'a supplier, parameter or risk level without data passes as "no data" instead of failing'
+complete -c srs -n "__srs_at 'score check'" -l require-score -d 'accepted for old pipelines: failing on no data is now the default'
 complete -c srs -n "__srs_at 'score check'" -l junit -r -F -d 'also write a JUnit XML report'
 
 # srs emissions

@@ -1,5 +1,5 @@
 /**
- * Adapts the emulator's store to the score model (src/scoring/model.ts) and
+ * Adapts the emulator's store to the score model (src/scoring/) and
  * the model's result to the service's score-result shape. The model is the one
  * the CLI uses offline, so the emulator and `srs score recompute` cannot drift.
  *

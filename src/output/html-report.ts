@@ -20,8 +20,8 @@ export interface RecomputeCheck {
   agree: number;
   total: number;
   tolerance: number;
-  /** The first differences, for the reader ("supplier path reported recomputed"). */
-  differences: string[];
+  /** What the verification found (altered, model version, incomplete, conflicts, differences), one line each, most serious first. */
+  findings: string[];
 }
 
 export interface ReportData {
@@ -158,8 +158,10 @@ function verification(d: ReportData): string {
   const r = d.recompute;
   const ok = r.agree === r.total;
   const recomputeLine = `${ok ? '<span class="ok">agrees</span>' : '<span class="bad">differs</span>'}: ${r.agree} of ${r.total} values agree within ${esc(r.tolerance)}`;
-  const diffs = r.differences.length ? `<ul class="mono">${r.differences.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : '';
-  return `<div class="box"><div><b>Digest:</b> ${digestLine} <span class="muted">${esc(dg.note)}</span></div><div><b>Recomputed offline</b> (local model ${esc(d.modelVersion)}): ${recomputeLine}</div>${diffs}</div>`;
+  const findings = r.findings.length
+    ? `<div><b class="bad">Findings:</b><ul>${r.findings.map((x) => `<li>${esc(x)}</li>`).join('')}</ul></div>`
+    : '<div><b>Findings:</b> <span class="ok">none</span> (digest, model version, completeness, conflicting entries, recomputation)</div>';
+  return `<div class="box"><div><b>Digest:</b> ${digestLine} <span class="muted">${esc(dg.note)}</span></div><div><b>Recomputed offline</b> (local model ${esc(d.modelVersion)}): ${recomputeLine}</div>${findings}</div>`;
 }
 
 export function renderHtmlReport(d: ReportData): string {

@@ -24,7 +24,7 @@ import {
   SupplierCreateResponse,
   SupplierDetail,
 } from '../api/contract.js';
-import type { CheckResult } from '../commands/score/evaluate.js';
+import type { CheckResult } from '../scoring/gate.js';
 import type { ImportSummary } from '../import/report.js';
 import type { ScoreDifference } from '../scoring/recompute.js';
 import { ExplanationSchema } from '../output/explanation.js';
@@ -46,14 +46,15 @@ export interface SchemaEntry {
 
 // ---------------------------------------------------------------- command-output shapes not in the contract
 
-/** One row of `srs score check -o json` (src/commands/score/evaluate.ts CheckResult). */
+/** One row of `srs score check -o json` (src/scoring/gate.ts CheckResult). */
 export const CheckResultSchema = z.object({
   supplierId: z.string(),
-  status: z.enum(['pass', 'fail', 'no data']),
+  /** pass and new (not in --baseline) pass; no data passes only with --allow-no-data; unknown and fail fail. */
+  status: z.enum(['pass', 'new', 'no data', 'unknown', 'fail']),
   /** The overall score, null when the supplier has no counting data. */
   score: z.nullable(z.number()),
   riskLevel: z.nullable(z.string()),
-  /** Why it failed (or why there is no data); empty when it passed. */
+  /** Why it failed (or why there is no data, or that it is new); empty when it simply passed. */
   reasons: z.array(z.string()),
 });
 

@@ -195,49 +195,93 @@ describe('emissions ls', () => {
   });
 });
 
+/** The records of a format-2 bundle (JSON Lines). */
+const bundleLines = (path: string) => readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown> & { t?: string });
+type CardLine = { t: 'scorecard'; scorecard: { id: string; name: string; items: Array<{ policyParameter: { name: string } }> } };
+
 describe('score report --html', () => {
-  it('from a bundle, offline: one file with the scores, the names, the distribution and "no digest"', async () => {
+  it('from a bundle, offline: one file with the scores, the names, the distribution and the verified digest', async () => {
     const out = join(h.home, 'report.html');
-    const { result: r, requests } = await requestsDuring(() => h.run(['score', 'report', bundlePath, '--html', out], { env: { SRS_API_KEY: undefined, SRS_BASE_URL: undefined } }));
+    const { result: r, requests } = await requestsDuring(() => h.run(['score', 'report', bundlePath, '--html', out, '--verify'], { env: { SRS_API_KEY: undefined, SRS_BASE_URL: undefined } }));
     expect(r.code, r.stderr).toBe(0);
     expect(requests).toEqual([]);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/wrote .*report\.html \(6 supplier\(s\)/);
+    expect(r.stderr).toMatch(/wrote .*report\.html \(6 supplier\(s\).*digest verified; (\d+) of \1 values agree/);
     const html = readFileSync(out, 'utf8');
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain(`default-src 'none'`);
     expect(html).not.toMatch(/<script|<link|<img|src=|url\(|https?:\/\//i);
     for (const s of fx.suppliers.slice(0, 6)) expect(html).toContain(s.id);
     expect(html).toContain('class="hist"');
-    expect(html).toContain('no digest');
+    const end = bundleLines(bundlePath).at(-1) as { digest: { value: string } };
+    expect(html).toContain(`<span class="ok">verified</span> sha256 <span class="mono">${end.digest.value}</span>`);
     expect(html).toMatch(/agrees<\/span>: (\d+) of \1 values agree/);
-    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as { scorecardDefinitions: Record<string, { name: string; items: Array<{ policyParameter: { name: string } }> }> };
-    for (const card of Object.values(bundle.scorecardDefinitions)) {
-      expect(html).toContain(card.name.replace(/&/g, '&#38;'));
-      for (const it of card.items) expect(html).toContain(it.policyParameter.name.replace(/&/g, '&#38;'));
+    expect(html).toMatch(/Findings:<\/b> <span class="ok">none/);
+    for (const line of bundleLines(bundlePath).filter((l): l is CardLine => l.t === 'scorecard')) {
+      expect(html).toContain(line.scorecard.name.replace(/&/g, '&#38;'));
+      for (const it of line.scorecard.items) expect(html).toContain(it.policyParameter.name.replace(/&/g, '&#38;'));
     }
   });
 
-  it('escapes hostile text from the bundle; ids from the service work too; a raw response or no --html is exit 2', async () => {
-    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as { scorecardDefinitions: Record<string, { name: string; items: Array<{ policyParameter: { name: string } }> }> };
-    const card = Object.values(bundle.scorecardDefinitions)[0]!;
-    card.name = '</td><script>alert(1)</script>';
-    card.items[0]!.policyParameter.name = '"><img src=x onerror=alert(2)>';
-    const hostile = join(h.home, 'hostile.json');
-    writeFileSync(hostile, JSON.stringify(bundle));
+  it('an edited bundle: hostile text is escaped, the digest mismatch is shown and warned about, and --verify exits 3', async () => {
+    const lines = bundleLines(bundlePath);
+    const card = lines.find((l): l is CardLine => l.t === 'scorecard')!;
+    card.scorecard.name = '</td><script>alert(1)</script>';
+    card.scorecard.items[0]!.policyParameter.name = '"><img src=x onerror=alert(2)>';
+    const hostile = join(h.home, 'hostile.jsonl');
+    writeFileSync(hostile, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const r = await h.run(['score', 'report', hostile, '--html', '-']);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: bundle altered/);
     expect(r.stdout).not.toMatch(/<script|<img/i);
     expect(r.stdout).toContain('&#60;/td&#62;&#60;script&#62;alert(1)&#60;/script&#62;');
     expect(r.stdout).toContain('&#34;&#62;&#60;img src=x onerror=alert(2)&#62;');
+    expect(r.stdout).toContain('does not match the content');
+    expect(r.stdout).not.toContain('class="ok">verified');
+
+    const out = join(h.home, 'hostile.html');
+    const v = await h.run(['score', 'report', hostile, '--html', out, '--verify']);
+    expect(v.code).toBe(3);
+    expect(v.stderr).toMatch(/bundle altered.*\(the report says so too\)/);
+    expect(readFileSync(out, 'utf8')).toContain('does not match the content');
+
+    const ex = await h.run(['score', 'explain', first, '--from', hostile]);
+    expect(ex.code).toBe(3);
+    expect(ex.stdout).toBe('');
+    expect(ex.stderr).toMatch(/bundle altered/);
+  });
+
+  it('an old (format 1) bundle says "no digest"; ids from the service work too; a raw response or no --html is exit 2', async () => {
+    const lines = bundleLines(bundlePath);
+    const header = lines[0]!;
+    const results = lines.filter((l) => l.t === 'result') as Array<{ item: ScoreResult; scorecards: string[] }>;
+    const old = {
+      kind: header.kind,
+      bundleVersion: 1,
+      modelVersion: header.modelVersion,
+      createdAt: header.createdAt,
+      asOf: header.asOf,
+      service: header.service,
+      options: header.options,
+      requests: lines.filter((l) => l.t === 'request').map((l) => l.request),
+      response: { items: results.map((l) => l.item) },
+      scorecards: Object.fromEntries(results.map((l) => [l.item.supplierId, l.scorecards])),
+      scorecardDefinitions: Object.fromEntries(lines.filter((l): l is CardLine => l.t === 'scorecard').map((l) => [l.scorecard.id, l.scorecard])),
+    };
+    const v1 = join(h.home, 'v1.json');
+    writeFileSync(v1, JSON.stringify(old, null, 2));
+    const r = await h.run(['score', 'report', v1, '--html', '-', '--allow-undigested']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('<span class="warn">no digest</span>');
+    expect(r.stdout).toMatch(/agrees<\/span>: (\d+) of \1 values agree/);
 
     const live = await h.run(['score', 'report', first, fx.suppliers[1]!.id, '--html', '-', '--title', 'Live <now>']);
     expect(live.code, live.stderr).toBe(0);
     expect(live.stdout).toContain('<title>Live &#60;now&#62;</title>');
+    expect(live.stdout).toMatch(/calculated for this report/);
     // A fresh calculation also names the data sources (from GET /v1/data-sources).
     const calc = (JSON.parse((await h.run(['score', 'calc', first, '-o', 'json'])).stdout) as ScoreResult[])[0]!;
     for (const d of calc.dataSourceScores) expect(live.stdout).toContain(sourceName.get(d.dataSourceId)!.replace(/&/g, '&#38;'));
-    expect(live.stdout).toMatch(/calculated for this report/);
 
     const raw = join(h.home, 'raw.json');
     writeFileSync(raw, (await h.run(['score', 'calc', first, '-o', 'json'])).stdout);

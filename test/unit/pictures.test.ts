@@ -196,7 +196,7 @@ describe('html report', () => {
       modelVersion: '1.0.0',
       explanations: [x],
       digest: { state: 'none', note: 'no digest here' },
-      recompute: { agree: 3, total: 3, tolerance: 0.005, differences: [] },
+      recompute: { agree: 3, total: 3, tolerance: 0.005, findings: ['bundle altered: <b>x</b>'] },
     });
     expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
     expect(html).not.toMatch(/<script|<img|<svg onload|<link|@import|url\(|https?:\/\//i);
@@ -204,5 +204,6 @@ describe('html report', () => {
     expect(html).toContain('T &#60;b&#62;');
     expect(html).toContain('no digest');
     expect(html).toContain('3 of 3 values agree');
+    expect(html).toContain('<li>bundle altered: &#60;b&#62;x&#60;/b&#62;</li>');
   });
 });

@@ -5,14 +5,14 @@
  * service, or offline from a saved bundle with --from.
  */
 import type { Context } from '../../context.js';
-import { SrsError, ExitCode, UsageError } from '../../errors.js';
+import { CheckFailedError, SrsError, ExitCode, UsageError } from '../../errors.js';
 import { renderItem, renderList } from '../../output/render.js';
 import type { Column } from '../../output/columns.js';
-import { readJsonInput, requireArg, type Opts } from '../kit.js';
+import { requireArg, type Opts } from '../kit.js';
 import { filtersFrom } from './calc.js';
-import { parseBundleOrResponse } from './bundle.js';
 import { DEFAULT_EXPIRING_DAYS, explain, type Explanation } from './explanation.js';
-import { evidenceFromBundle, evidenceFromService, type Evidence } from './picture-input.js';
+import { inputFromBundle, inputFromService, type PictureInput } from './picture-input.js';
+import { DEFAULT_TOLERANCE } from './options.js';
 
 /** --expiring-within: whole days >= 0. */
 export function expiringDays(v: unknown): number {
@@ -52,19 +52,22 @@ export function terminalWidth(ctx: Context): number {
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const id = requireArg(args, 0, 'supplier id');
   const withinDays = expiringDays(opts.expiringWithin);
-  let ev: Evidence;
+  let input: PictureInput;
   if (typeof opts.from === 'string') {
-    const file = opts.from;
-    const parsed = parseBundleOrResponse(await readJsonInput(ctx, file, '--from'), file);
-    if (!parsed.bundle) throw new UsageError(`--from: ${file} is a raw score-calculation response; explain needs a bundle from srs score calc --save (it holds the scorecards)`, { code: 'invalid_input' });
-    ev = await evidenceFromBundle(parsed.bundle);
+    input = await inputFromBundle(ctx, opts.from, opts);
+    // An altered bundle explains nothing; other findings (no digest, another model version) are said.
+    if (input.trust.digest.state === 'mismatch') throw new CheckFailedError(`bundle altered: ${input.trust.digest.note}; nothing was explained`);
+    for (const f of input.trust.findings) ctx.warn(f.message);
   } else {
     const client = await ctx.client();
-    ev = await evidenceFromService(ctx, client, [id], filtersFrom(opts), 1);
+    input = await inputFromService(ctx, client, [id], filtersFrom(opts), 1, DEFAULT_TOLERANCE);
   }
-  const item = ev.items.find((i) => i.supplierId === id);
-  if (!item) throw new SrsError('not_found', ExitCode.failure, typeof opts.from === 'string' ? `--from: the bundle holds no score for supplier ${id}` : `the service returned no score for supplier ${id}`);
-  const x = explain(item, ev.cardsFor(id), ev.names, ev.asOf, ev.options, withinDays);
+  const item = input.items.find((i) => i.supplierId === id);
+  if (!item) {
+    const why = input.errors.get(id);
+    throw new SrsError('not_found', ExitCode.failure, typeof opts.from === 'string' ? `--from: the bundle holds no score for supplier ${id}${why ? ` (${why})` : ''}` : `the service returned no score for supplier ${id}`);
+  }
+  const x = explain(item, input.cardsFor(id), input.names, input.asOf, input.options, withinDays);
   const ro = ctx.renderOptions();
   if (ctx.format === 'table' && !ro.fields && !ro.query) {
     const [{ glyphsFor }, { renderScorePicture }] = await Promise.all([import('../../output/bars.js'), import('../../output/score-picture.js')]);
