@@ -2,7 +2,8 @@
  * Verifying evidence, record by record as it streams in (`score recompute`
  * and `score check --from`). The findings, in the order they take precedence:
  *
- *   altered       the digest does not match the content (or there is none)
+ *   undigested    format-1 bundles and raw responses carry no digest (unless --allow-undigested)
+ *   altered       the digest does not match the content, or the end record is missing
  *   model         the bundle's modelVersion is not the running model's (unless --accept-model)
  *   incomplete    a requested id without a result or a recorded error, a result nobody asked for,
  *                 a scorecard id without its definition
@@ -23,10 +24,11 @@ import { UsageError } from '../../errors.js';
 import { bundleOptions, cardsByIds, checkScoringOptions, withOverrides, type BundleOptions, type ScoringOverrides } from './bundle.js';
 import type { EvidenceEvent } from './evidence.js';
 
-export type FindingKind = 'altered' | 'model' | 'incomplete' | 'conflict' | 'differs';
-const ORDER: FindingKind[] = ['altered', 'model', 'incomplete', 'conflict', 'differs'];
+export type FindingKind = 'undigested' | 'altered' | 'model' | 'incomplete' | 'conflict' | 'differs';
+const ORDER: FindingKind[] = ['undigested', 'altered', 'model', 'incomplete', 'conflict', 'differs'];
 
 export const FINDING_TITLES: Record<FindingKind, string> = {
+  undigested: 'cannot verify',
   altered: 'bundle altered',
   model: 'model version differs',
   incomplete: 'bundle incomplete',
@@ -119,7 +121,7 @@ export class EvidenceVerifier {
       if (d.declared === null) this.find('altered', 'no end record with a digest (the file was cut short or edited)');
       else if (d.declared !== d.computed) this.find('altered', `its content does not match its digest (sha256 ${d.declared.slice(0, 12)}…, content ${d.computed.slice(0, 12)}…)`);
     } else if (ev.format !== 2 && !this.opts.allowUndigested) {
-      this.find('altered', `cannot tell: ${ev.format === 1 ? 'a format-1 bundle' : 'a raw score-calculation response'} carries no digest (save the evidence again with score calc --save, or accept this with --allow-undigested)`);
+      this.find('undigested', `${ev.format === 1 ? 'a format-1 bundle' : 'a raw score-calculation response'} carries no digest, so srs cannot tell whether it was altered (save the evidence again with score calc --save, or accept this with --allow-undigested)`);
     }
     if (ev.format !== 'response' && ev.modelVersion !== MODEL_VERSION && ev.modelVersion !== this.opts.acceptModel) {
       this.find('model', `the bundle was computed with model ${ev.modelVersion}, this srs runs model ${MODEL_VERSION} (--accept-model ${ev.modelVersion} recomputes it anyway)`);
