@@ -41,7 +41,7 @@ export function scoreCommand(invoke: Invoke): Command {
       .option('--ascii', 'draw with ASCII characters (the default when the locale is not UTF-8)')
       .action(invoke(async () => (await import('./explain.js')).run)),
     'srs score explain 01h58vrn1sad1y603je9gbpje8',
-    'srs score explain 01h58vrn1sad1y603je9gbpje8 --from evidence.json --ascii',
+    'srs score explain 01h58vrn1sad1y603je9gbpje8 --from evidence.jsonl --ascii',
     'srs score explain 01h58vrn1sad1y603je9gbpje8 -o json | jq .scorecards',
   );
 
@@ -61,7 +61,7 @@ export function scoreCommand(invoke: Invoke): Command {
       .option('--allow-undigested', 'with a bundle: accept a format-1 bundle (no digest)')
       .addOption(new Option('--concurrency <n>', 'batches in flight (with ids)').default(8).argParser(positiveInt('--concurrency', 1, 64)))
       .action(invoke(async () => (await import('./report.js')).run)),
-    'srs score report evidence.json --html report.html',
+    'srs score report evidence.jsonl --html report.html',
     'srs score report 01h58vrn1sad1y603je9gbpje8 01h59065wk9v9eamxv2ykspbbp --html report.html',
     'srs score report --ids-file suppliers.txt --html report.html --title "Q3 suppliers"',
   );
