@@ -3,6 +3,7 @@
  * emission totals as bars, and score report --html, with the built binary
  * against the emulator.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -10,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScoreResult } from '../../src/api/contract.js';
 import { fixtures } from '../../src/emulator/index.js';
 import { ExplanationSchema, type Explanation } from '../../src/output/explanation.js';
-import { startHarness, type Harness } from './harness.js';
+import { onPath, optionalTool } from '../support/optional-tool.js';
+import { BIN, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 const fx = fixtures();
@@ -18,6 +20,17 @@ const first = fx.suppliers[0]!.id;
 const parameterName = new Map(fx.policyParameters.map((p) => [p.id, p.name]));
 const sourceName = new Map(fx.dataSources.map((d) => [d.id, d.name]));
 const UTF8 = { LANG: 'C.UTF-8' };
+const pty = optionalTool({ name: 'script (util-linux)', pkg: 'util-linux', present: () => onPath('script') });
+
+/** Runs srs on a pseudo-terminal (util-linux script), so stdout is a TTY; returns what the terminal got. Asynchronous: the emulator answering srs lives in this process. */
+async function onTerminal(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  return new Promise((resolve) => {
+    execFile('script', ['-qec', [process.execPath, BIN, ...args].map(quote).join(' '), '/dev/null'], { env: { ...h.env, ...env }, encoding: 'utf8', timeout: 20_000 }, (err, stdout) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout });
+    });
+  });
+}
 let bundlePath: string;
 
 beforeAll(async () => {
@@ -138,6 +151,20 @@ describe('score explain', () => {
     }
     const forced = await h.run(['score', 'explain', first, '-o', 'table', '--ascii'], { env: UTF8 });
     expect(/^[\x20-\x7e\n]*$/.test(forced.stdout)).toBe(true);
+  });
+
+  pty.it('colour on a terminal only: red and green bars on a TTY, none with NO_COLOR or --no-color', async () => {
+    const env = { ...UTF8, COLUMNS: '80' };
+    const coloured = await onTerminal(['score', 'explain', first], env);
+    expect(coloured.code, coloured.out).toBe(0);
+    expect(coloured.out).toMatch(/\u001b\[31m[▐█]+\u001b\[39m│/);
+    expect(coloured.out).toMatch(/│\u001b\[32m[█▌]+\u001b\[39m/);
+    for (const [extra, flag] of [[{ NO_COLOR: '1' }, []], [{}, ['--no-color']]] as const) {
+      const plain = await onTerminal(['score', 'explain', first, ...flag], { ...env, ...extra });
+      expect(plain.code).toBe(0);
+      expect(plain.out).toContain('Overall score');
+      expect(plain.out).not.toContain('\u001b[');
+    }
   });
 
   it('flags expiring evidence, and explains a saved bundle offline (no request, no key)', async () => {
