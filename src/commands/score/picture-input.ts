@@ -17,9 +17,9 @@ import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, toScoringScorecard, type BundleOptions } from './bundle.js';
 import { calculate, scorecardsOf } from './calc.js';
-import { DIGEST_ALGORITHM, readEvidence } from './evidence.js';
-import { verifyOptions } from './recompute.js';
-import { EvidenceVerifier, show, type FindingKind } from './verify.js';
+import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
+import { verifyEvidence, verifyOptions } from './recompute.js';
+import { show, type FindingKind } from './verify.js';
 
 export interface Trust {
   /** verified: format 2 and the digest matches; mismatch: it does not (or the end record is missing); none: no digest (format 1, or a fresh calculation). */
@@ -103,42 +103,27 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
 export async function inputFromBundle(ctx: Context, file: string, opts: Opts): Promise<PictureInput> {
   const what = file === '-' ? 'stdin' : file;
   const vo = await verifyOptions(ctx, file, opts, what);
-  const v = new EvidenceVerifier(vo);
   const definitions = new Map<string, Scorecard>();
   const applies = new Map<string, string[]>();
   const items: ScoreResult[] = [];
+  let end: Extract<EvidenceEvent, { t: 'end' }> | undefined;
+  let format: 1 | 2 | 'response' | undefined;
+  const v = await verifyEvidence(ctx, file, vo, () => undefined, (ev) => {
+    if (ev.t === 'header') {
+      if (ev.format === 'response') throw new UsageError(`${what} is a raw score-calculation response; this needs a bundle from srs score calc --save (it holds the scorecards and the date)`, { code: 'invalid_input' });
+      format = ev.format;
+    } else if (ev.t === 'scorecard') definitions.set(ev.scorecard.id, ev.scorecard);
+    else if (ev.t === 'result') {
+      items.push(ev.item);
+      applies.set(ev.item.supplierId, ev.scorecards ?? []);
+    } else if (ev.t === 'end') end = ev;
+  });
   let digest: Trust['digest'] = { state: 'none', note: 'this bundle was saved without a digest (format 1); its values are checked by recomputation only' };
-  for await (const ev of readEvidence(ctx, file, what)) {
-    switch (ev.t) {
-      case 'header':
-        if (ev.format === 'response') throw new UsageError(`${what} is a raw score-calculation response; this needs a bundle from srs score calc --save (it holds the scorecards and the date)`, { code: 'invalid_input' });
-        v.header(ev);
-        break;
-      case 'request':
-        v.request(ev.request.supplierIds);
-        break;
-      case 'scorecard':
-        v.scorecard(ev.scorecard);
-        definitions.set(ev.scorecard.id, ev.scorecard);
-        break;
-      case 'result':
-        v.result(ev.item, ev.scorecards);
-        items.push(ev.item);
-        applies.set(ev.item.supplierId, ev.scorecards ?? []);
-        break;
-      case 'error':
-        v.error(ev.supplierId, ev.message);
-        break;
-      case 'end': {
-        v.end(ev);
-        if (v.format !== 2) break;
-        const declared = vo.digestFirst ? vo.digestFirst.declared : (ev.declared?.digest ?? null);
-        const computed = vo.digestFirst ? vo.digestFirst.computed : ev.computed;
-        if (declared !== null && declared === computed) digest = { state: 'verified', algorithm: DIGEST_ALGORITHM, value: declared, note: 'the content matches the digest recorded when it was saved' };
-        else digest = { state: 'mismatch', algorithm: DIGEST_ALGORITHM, ...(declared !== null ? { value: declared } : {}), note: declared === null ? 'the end record with the digest is missing: the file was cut short or edited' : `the content hashes to ${computed ?? '?'}: the file was changed after it was saved` };
-        break;
-      }
-    }
+  if (format === 2) {
+    const declared = vo.digestFirst ? vo.digestFirst.declared : (end?.declared?.digest ?? null);
+    const computed = vo.digestFirst ? vo.digestFirst.computed : (end?.computed ?? null);
+    if (declared !== null && declared === computed) digest = { state: 'verified', algorithm: DIGEST_ALGORITHM, value: declared, note: 'the content matches the digest recorded when it was saved' };
+    else digest = { state: 'mismatch', algorithm: DIGEST_ALGORITHM, ...(declared !== null ? { value: declared } : {}), note: declared === null ? 'the end record with the digest is missing: the file was cut short or edited' : `the content hashes to ${computed ?? '?'}: the file was changed after it was saved` };
   }
   const { namesFromScorecards } = await import('../../api/names.js');
   const { parameters, scorecards } = namesFromScorecards(definitions.values());
