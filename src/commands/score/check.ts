@@ -106,11 +106,11 @@ const parametersOf = (item: ScoreResult, into: Set<string>) => {
 };
 
 const columns: Column[] = [
-  { path: 'supplierId', header: 'SUPPLIER' },
-  { path: 'status', header: 'STATUS', format: (v) => String(v).toUpperCase() },
-  { path: 'score', header: 'SCORE', align: 'right', format: (v) => (typeof v === 'number' ? v.toFixed(2) : '—') },
-  { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—') },
-  { path: 'reasons', header: 'REASONS' },
+  { path: 'supplierId', header: 'SUPPLIER', kind: 'id' },
+  { path: 'status', header: 'STATUS', format: (v) => String(v).toUpperCase(), kind: 'state' },
+  { path: 'score', header: 'SCORE', align: 'right', format: (v) => (typeof v === 'number' ? v.toFixed(2) : '—'), kind: 'number' },
+  { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—'), kind: 'state' },
+  { path: 'reasons', header: 'REASONS', kind: 'text' },
 ];
 
 /** Entries whose expiry date is before their issue date: they never count (EXPIRY_BEFORE_ISSUE), and the user hears of it. */
