@@ -11,7 +11,7 @@ _srs_subcommands() {
     '') _srs_r=(supplier scorecards score emissions news data-entry ref auth emulator completion api schema) ;;
     'supplier') _srs_r=(create get ls find import) ;;
     'scorecards') _srs_r=(ls list get) ;;
-    'score') _srs_r=(calc recompute check) ;;
+    'score') _srs_r=(calc explain report recompute check) ;;
     'emissions') _srs_r=(ls list) ;;
     'news') _srs_r=(ls list) ;;
     'data-entry') _srs_r=(get) ;;
@@ -45,6 +45,8 @@ _srs_child() {
     'scorecards/ls'|'scorecards/list') _srs_w=ls ;;
     'scorecards/get') _srs_w=get ;;
     'score/calc') _srs_w=calc ;;
+    'score/explain') _srs_w=explain ;;
+    'score/report') _srs_w=report ;;
     'score/recompute') _srs_w=recompute ;;
     'score/check') _srs_w=check ;;
     'emissions/ls'|'emissions/list') _srs_w=ls ;;
@@ -74,6 +76,8 @@ _srs_takes_value() {
     'supplier import/--concurrency'|'supplier import/--max-concurrency'|'supplier import/--encoding'|'supplier import/--delimiter'|'supplier import/--map'|'supplier import/--journal'|'supplier import/--report'|'supplier import/--failed') return 0 ;;
     'scorecards ls/--supplier'|'scorecards ls/--limit'|'scorecards ls/--page'|'scorecards ls/--per-page') return 0 ;;
     'score calc/--ids-file'|'score calc/--policy-parameter'|'score calc/--data-source'|'score calc/--breakdown'|'score calc/--save'|'score calc/--concurrency') return 0 ;;
+    'score explain/--policy-parameter'|'score explain/--data-source'|'score explain/--from'|'score explain/--expiring-within') return 0 ;;
+    'score report/--ids-file'|'score report/--policy-parameter'|'score report/--data-source'|'score report/--html'|'score report/--title'|'score report/--expiring-within'|'score report/--tolerance'|'score report/--accept-model'|'score report/--concurrency') return 0 ;;
     'score recompute/--scorecards'|'score recompute/--tolerance'|'score recompute/--accept-model'|'score recompute/--as-of'|'score recompute/--mode'|'score recompute/--claim-weight') return 0 ;;
     'score check/--ids-file'|'score check/--policy-parameter'|'score check/--data-source'|'score check/--from'|'score check/--accept-model'|'score check/--min'|'score check/--min-parameter'|'score check/--max-risk'|'score check/--expiring-within'|'score check/--baseline'|'score check/--max-drop'|'score check/--junit') return 0 ;;
     'news ls/--data-entry'|'news ls/--limit'|'news ls/--page'|'news ls/--per-page') return 0 ;;
@@ -101,8 +105,11 @@ _srs_options() {
     'supplier import') _srs_r=(--dry-run --concurrency --max-concurrency --encoding --delimiter --map --journal --journal-fsync --retry-unknown --allow-existing --report --failed) ;;
     'scorecards ls') _srs_r=(--supplier --limit --page --per-page --all) ;;
     'score calc') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --breakdown --save --concurrency) ;;
+    'score explain') _srs_r=(--policy-parameter --data-source --exclude-zero-values --from --expiring-within --ascii) ;;
+    'score report') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --html --title --expiring-within --tolerance --verify --accept-model --allow-undigested --concurrency) ;;
     'score recompute') _srs_r=(--scorecards --verify --tolerance --accept-model --allow-undigested --only-differences --as-of --mode --claim-weight) ;;
     'score check') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --from --no-verify --accept-model --allow-undigested --min --min-parameter --max-risk --expiring-within --baseline --max-drop --baseline-strict --allow-no-data --require-score --junit) ;;
+    'emissions ls') _srs_r=(--ascii) ;;
     'news ls') _srs_r=(--data-entry --limit --page --per-page --all) ;;
     'ref countries') _srs_r=(--limit --page --per-page --all) ;;
     'ref industries') _srs_r=(--all-levels --limit --page --per-page --all) ;;
@@ -132,6 +139,9 @@ _srs_option_values() {
     'score calc/--ids-file') _srs_kind=files; return ;;
     'score calc/--breakdown') _srs_kind=words; _srs_r=(sources parameters entries); return ;;
     'score calc/--save') _srs_kind=files; return ;;
+    'score explain/--from') _srs_kind=files; return ;;
+    'score report/--ids-file') _srs_kind=files; return ;;
+    'score report/--html') _srs_kind=files; return ;;
     'score recompute/--scorecards') _srs_kind=files; return ;;
     'score recompute/--mode') _srs_kind=words; _srs_r=(parameters scorecards); return ;;
     'score check/--ids-file') _srs_kind=files; return ;;
@@ -156,6 +166,8 @@ _srs_positional() {
     'supplier import') _srs_kind=none; (( $2 == 0 )) && { _srs_kind=files; } ;;
     'scorecards get') _srs_kind=none ;;
     'score calc') _srs_kind=none ;;
+    'score explain') _srs_kind=none ;;
+    'score report') _srs_kind=none ;;
     'score recompute') _srs_kind=none; (( $2 == 0 )) && { _srs_kind=files; } ;;
     'score check') _srs_kind=none ;;
     'emissions ls') _srs_kind=none ;;

@@ -46,6 +46,10 @@ function __srs_child --argument-names cmdpath word --description 'The subcommand
             echo get
         case 'score/calc'
             echo calc
+        case 'score/explain'
+            echo explain
+        case 'score/report'
+            echo report
         case 'score/recompute'
             echo recompute
         case 'score/check'
@@ -94,6 +98,10 @@ function __srs_takes_value --argument-names cmdpath flag --description 'Whether 
         case 'scorecards ls/--supplier' 'scorecards ls/--limit' 'scorecards ls/--page' 'scorecards ls/--per-page'
             return 0
         case 'score calc/--ids-file' 'score calc/--policy-parameter' 'score calc/--data-source' 'score calc/--breakdown' 'score calc/--save' 'score calc/--concurrency'
+            return 0
+        case 'score explain/--policy-parameter' 'score explain/--data-source' 'score explain/--from' 'score explain/--expiring-within'
+            return 0
+        case 'score report/--ids-file' 'score report/--policy-parameter' 'score report/--data-source' 'score report/--html' 'score report/--title' 'score report/--expiring-within' 'score report/--tolerance' 'score report/--accept-model' 'score report/--concurrency'
             return 0
         case 'score recompute/--scorecards' 'score recompute/--tolerance' 'score recompute/--accept-model' 'score recompute/--as-of' 'score recompute/--mode' 'score recompute/--claim-weight'
             return 0
@@ -301,9 +309,13 @@ complete -c srs -n "__srs_at 'scorecards ls'" -l all -d 'fetch every page (the d
 
 # srs score
 complete -c srs -n "__srs_at 'score'" -a 'calc' -d 'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order)'
+complete -c srs -n "__srs_at 'score'" -a 'explain' -d 'One supplier\'s score as a picture: bars on the -3..+3 scale per scorecard and parameter, with names, weights, entry counts and expiring evidence'
+complete -c srs -n "__srs_at 'score'" -a 'report' -d 'Write a self-contained HTML report (inline CSS and SVG, no network): overall scores and their distribution, per-parameter breakdowns with names, expiring evidence, digest and verification'
 complete -c srs -n "__srs_at 'score'" -a 'recompute' -d 'Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)'
 complete -c srs -n "__srs_at 'score'" -a 'check' -d 'CI gate, failing closed: exit 3 when any supplier breaks a threshold, is unknown to the service or has no data; exit 2 for ids that are not ULIDs (scores from the service, or --from a saved bundle, verified first). Appends a Markdown summary to $GITHUB_STEP_SUMMARY when set'
 complete -c srs -n "__srs_at 'help score'" -a 'calc' -d 'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order)'
+complete -c srs -n "__srs_at 'help score'" -a 'explain' -d 'One supplier\'s score as a picture: bars on the -3..+3 scale per scorecard and parameter, with names, weights, entry counts and expiring evidence'
+complete -c srs -n "__srs_at 'help score'" -a 'report' -d 'Write a self-contained HTML report (inline CSS and SVG, no network): overall scores and their distribution, per-parameter breakdowns with names, expiring evidence, digest and verification'
 complete -c srs -n "__srs_at 'help score'" -a 'recompute' -d 'Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)'
 complete -c srs -n "__srs_at 'help score'" -a 'check' -d 'CI gate, failing closed: exit 3 when any supplier breaks a threshold, is unknown to the service or has no data; exit 2 for ids that are not ULIDs (scores from the service, or --from a saved bundle, verified first). Appends a Markdown summary to $GITHUB_STEP_SUMMARY when set'
 
@@ -315,6 +327,28 @@ complete -c srs -n "__srs_at 'score calc'" -l exclude-zero-values -d 'leave entr
 complete -c srs -n "__srs_at 'score calc'" -l breakdown -x -a 'sources parameters entries' -d 'rows per data source, policy parameter or data entry instead of one per supplier'
 complete -c srs -n "__srs_at 'score calc'" -l save -r -F -d 'write an evidence bundle (requests, results, scorecards, asOf, model version, digest; streamed, one record per line) for offline recompute'
 complete -c srs -n "__srs_at 'score calc'" -l concurrency -x -d 'batches in flight'
+
+# srs score explain
+complete -c srs -n "__srs_at 'score explain'" -l policy-parameter -x -d 'only this policy parameter; repeatable'
+complete -c srs -n "__srs_at 'score explain'" -l data-source -x -d 'only this data source; repeatable'
+complete -c srs -n "__srs_at 'score explain'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
+complete -c srs -n "__srs_at 'score explain'" -l from -r -F -d 'explain from a saved bundle (score calc --save) instead of calling the service'
+complete -c srs -n "__srs_at 'score explain'" -l expiring-within -x -d 'flag evidence that expires within this many days (default 90)'
+complete -c srs -n "__srs_at 'score explain'" -l ascii -d 'draw with ASCII characters (the default when the locale is not UTF-8)'
+
+# srs score report
+complete -c srs -n "__srs_at 'score report'" -l ids-file -r -F -d 'more supplier ids, one per line; blank lines and # comments ignored (- for stdin)'
+complete -c srs -n "__srs_at 'score report'" -l policy-parameter -x -d 'only this policy parameter; repeatable'
+complete -c srs -n "__srs_at 'score report'" -l data-source -x -d 'only this data source; repeatable'
+complete -c srs -n "__srs_at 'score report'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
+complete -c srs -n "__srs_at 'score report'" -l html -r -F -d 'the HTML file to write (- for stdout)'
+complete -c srs -n "__srs_at 'score report'" -l title -x -d 'the report\'s title'
+complete -c srs -n "__srs_at 'score report'" -l expiring-within -x -d 'list evidence that expires within this many days (default 90)'
+complete -c srs -n "__srs_at 'score report'" -l tolerance -x -d 'largest accepted difference when recomputing the values offline'
+complete -c srs -n "__srs_at 'score report'" -l verify -d 'after writing the report, exit 3 unless the evidence is intact (digest), from this model, complete, without conflicts, and every value agrees'
+complete -c srs -n "__srs_at 'score report'" -l accept-model -x -d 'with a bundle: accept one computed with this other model version'
+complete -c srs -n "__srs_at 'score report'" -l allow-undigested -d 'with a bundle: accept a format-1 bundle (no digest)'
+complete -c srs -n "__srs_at 'score report'" -l concurrency -x -d 'batches in flight (with ids)'
 
 # srs score recompute
 complete -c srs -n "__srs_at 'score recompute'" -l scorecards -r -F -d 'scorecards for a raw response: a JSON array (srs scorecards ls -o json) or {supplierId: [...]}'
@@ -349,8 +383,11 @@ complete -c srs -n "__srs_at 'score check'" -l require-score -d 'accepted for ol
 complete -c srs -n "__srs_at 'score check'" -l junit -r -F -d 'also write a JUnit XML report'
 
 # srs emissions
-complete -c srs -n "__srs_at 'emissions'" -a 'ls list' -d 'List a supplier\'s emission reports (the service does not page this list)'
-complete -c srs -n "__srs_at 'help emissions'" -a 'ls list' -d 'List a supplier\'s emission reports (the service does not page this list)'
+complete -c srs -n "__srs_at 'emissions'" -a 'ls list' -d 'List a supplier\'s emission reports (the service does not page this list); a table ends with bars of the totals per year'
+complete -c srs -n "__srs_at 'help emissions'" -a 'ls list' -d 'List a supplier\'s emission reports (the service does not page this list); a table ends with bars of the totals per year'
+
+# srs emissions ls
+complete -c srs -n "__srs_at 'emissions ls'" -l ascii -d 'draw the totals bars with ASCII characters (the default when the locale is not UTF-8)'
 
 # srs news
 complete -c srs -n "__srs_at 'news'" -a 'ls list' -d 'List a supplier\'s news events with their articles, every page by default'

@@ -74,9 +74,11 @@ export interface Paint {
   bold(text: string): string;
   red(text: string): string;
   yellow(text: string): string;
+  green(text: string): string;
+  dim(text: string): string;
 }
 
-const PLAIN: Paint = { bold: (t) => t, red: (t) => t, yellow: (t) => t };
+const PLAIN: Paint = { bold: (t) => t, red: (t) => t, yellow: (t) => t, green: (t) => t, dim: (t) => t };
 
 export class Context {
   readonly io: IO;

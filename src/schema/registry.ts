@@ -28,6 +28,7 @@ import type { CheckResult } from '../scoring/gate.js';
 import type { ImportSummary } from '../import/report.js';
 import type { CatalogEntry } from '../store/catalog.js';
 import type { ScoreDifference } from '../scoring/recompute.js';
+import { ExplanationSchema } from '../output/explanation.js';
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -164,6 +165,7 @@ export const COMMAND_OUTPUTS: readonly SchemaEntry[] = [
   command('score calc', 'One score result per supplier, in input order (without --breakdown).', z.array(ScoreResult)),
   command('score check', 'One check result per supplier.', z.array(CheckResultSchema)),
   command('score recompute', 'One row per compared value per supplier.', z.array(RecomputeRowSchema)),
+  command('score explain', 'One supplier\'s score explained: scorecards and parameters with names and weights, data sources, expiring evidence.', ExplanationSchema),
   command('emissions ls', 'The supplier\'s emission reports.', z.array(EmissionReport)),
   command('news ls', 'The supplier\'s news events.', z.array(NewsEvent)),
   command('data-entry get', 'The data entry (= data-entry).', DataEntry),

@@ -252,12 +252,14 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     return;
   }
   const breakdown = opts.breakdown as Breakdown | undefined;
-  const { breakdownRows, breakdownColumns, summaryColumns, summaryRow } = await import('./view.js');
+  const { breakdownRows, breakdownColumns, namesNeeded, summaryColumns, summaryRow } = await import('./view.js');
+  // Names for people (table, csv); JSON rows keep the service's ids only.
+  const names = breakdown && (ctx.format === 'table' || ctx.format === 'csv') ? await (await import('../names.js')).namesFor(ctx, client, namesNeeded(breakdown)) : undefined;
   if (typeof opts.save === 'string') {
     // Streamed: the bundle and the output grow together, batch by batch.
     const items = calculateAndSave(ctx, client, ids, filters, concurrency, opts.save);
     const render = async () => {
-      if (breakdown) await renderList(ctx.sink, flatten(items, (it) => breakdownRows([it], breakdown)), breakdownColumns[breakdown], ctx.renderOptions());
+      if (breakdown) await renderList(ctx.sink, flatten(items, (it) => breakdownRows([it], breakdown, names)), breakdownColumns[breakdown], ctx.renderOptions());
       else if (ctx.format === 'table' || ctx.format === 'csv') await renderList(ctx.sink, mapAsync(items, summaryRow), summaryColumns, ctx.renderOptions());
       else await renderList(ctx.sink, items, [], ctx.renderOptions());
     };
@@ -267,7 +269,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(ctx, client, ids, filters, concurrency));
 
   if (breakdown) {
-    await renderList(ctx.sink, breakdownRows(items, breakdown), breakdownColumns[breakdown], ctx.renderOptions());
+    await renderList(ctx.sink, breakdownRows(items, breakdown, names), breakdownColumns[breakdown], ctx.renderOptions());
     return;
   }
   if (ctx.format === 'table' || ctx.format === 'csv') {

@@ -30,6 +30,44 @@ export function scoreCommand(invoke: Invoke): Command {
 
   examples(
     cmd
+      .command('explain')
+      .description('One supplier\'s score as a picture: bars on the -3..+3 scale per scorecard and parameter, with names, weights, entry counts and expiring evidence')
+      .argument('<id>', 'supplier id')
+      .option('--policy-parameter <id>', 'only this policy parameter; repeatable', collect)
+      .option('--data-source <id>', 'only this data source; repeatable', collect)
+      .option('--exclude-zero-values', 'leave entries whose value is 0 out of the calculation')
+      .option('--from <file>', 'explain from a saved bundle (score calc --save) instead of calling the service')
+      .option('--expiring-within <days>', 'flag evidence that expires within this many days (default 90)')
+      .option('--ascii', 'draw with ASCII characters (the default when the locale is not UTF-8)')
+      .action(invoke(async () => (await import('./explain.js')).run)),
+    'srs score explain 01h58vrn1sad1y603je9gbpje8',
+    'srs score explain 01h58vrn1sad1y603je9gbpje8 --from evidence.jsonl --ascii',
+    'srs score explain 01h58vrn1sad1y603je9gbpje8 -o json | jq .scorecards',
+  );
+
+  examples(
+    filters(
+      cmd
+        .command('report')
+        .description('Write a self-contained HTML report (inline CSS and SVG, no network): overall scores and their distribution, per-parameter breakdowns with names, expiring evidence, digest and verification')
+        .argument('[bundle-or-ids...]', 'a saved bundle (score calc --save; - for stdin), or supplier ids to calculate now'),
+    )
+      .requiredOption('--html <file>', 'the HTML file to write (- for stdout)')
+      .option('--title <text>', 'the report\'s title', 'Supplier score report')
+      .option('--expiring-within <days>', 'list evidence that expires within this many days (default 90)')
+      .option('--tolerance <n>', 'largest accepted difference when recomputing the values offline', String(DEFAULT_TOLERANCE))
+      .option('--verify', 'after writing the report, exit 3 unless the evidence is intact (digest), from this model, complete, without conflicts, and every value agrees')
+      .option('--accept-model <version>', 'with a bundle: accept one computed with this other model version')
+      .option('--allow-undigested', 'with a bundle: accept a format-1 bundle (no digest)')
+      .addOption(new Option('--concurrency <n>', 'batches in flight (with ids)').default(8).argParser(positiveInt('--concurrency', 1, 64)))
+      .action(invoke(async () => (await import('./report.js')).run)),
+    'srs score report evidence.jsonl --html report.html',
+    'srs score report 01h58vrn1sad1y603je9gbpje8 01h59065wk9v9eamxv2ykspbbp --html report.html',
+    'srs score report --ids-file suppliers.txt --html report.html --title "Q3 suppliers"',
+  );
+
+  examples(
+    cmd
       .command('recompute')
       .description('Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)')
       .argument('[file]', 'bundle from score calc --save, or a raw score-calculation response; - for stdin', '-')

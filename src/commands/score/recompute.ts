@@ -15,7 +15,7 @@ import { todayUtc, type ScoreDifference, type ScoringScorecard } from '../../sco
 import * as z from 'zod/mini';
 import { readJsonInput, type Opts } from '../kit.js';
 import { scoringOverrides, toScoringScorecard } from './bundle.js';
-import { digestOfFile, readEvidence } from './evidence.js';
+import { digestOfFile, readEvidence, type EvidenceEvent } from './evidence.js';
 import { DEFAULT_TOLERANCE, finiteNumber } from './options.js';
 import { count } from '../../util/plural.js';
 import { EvidenceVerifier, type VerifyOptions } from './verify.js';
@@ -64,19 +64,23 @@ export async function verifyOptions(ctx: Context, file: string, opts: Opts, what
 /**
  * Reads and verifies evidence as a stream, calling `onResult` with each
  * supplier's result and its compared values, and `onError` with each
- * recorded error. Returns the verifier, whose findings are complete.
+ * recorded error. `observe` sees every record first (score explain and
+ * report keep the scorecards and results). Returns the verifier, whose
+ * findings are complete.
  */
 export async function verifyEvidence(
   ctx: Context,
   file: string,
   vo: VerifyOptions,
   onResult: (item: ScoreResult, rows: ScoreDifference[], verifier: EvidenceVerifier) => void | Promise<void>,
+  observe?: (ev: EvidenceEvent) => void,
 ): Promise<EvidenceVerifier> {
   const v = new EvidenceVerifier(vo);
   let sawRaw = false;
   const d = vo.digestFirst;
   const trusted = !!d && d.declared !== null && d.declared === d.computed;
   for await (const ev of readEvidence(ctx, file, vo.what, { digest: !d, trusted })) {
+    observe?.(ev);
     switch (ev.t) {
       case 'header':
         v.header(ev);

@@ -1,5 +1,6 @@
 /** How score results look as rows: the summary per supplier and the three breakdowns. */
 import type { ScoreResult } from '../../api/contract.js';
+import type { Names } from '../../api/names.js';
 import type { Column } from '../../output/columns.js';
 import { roundScore, scoreLabel } from '../../scoring/index.js';
 import { supplierRiskLevel } from './bundle.js';
@@ -30,17 +31,27 @@ export const summaryColumns: Column[] = [
   { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—'), kind: 'state' },
 ];
 
-export function* breakdownRows(items: ScoreResult[], kind: Breakdown): Generator<Record<string, unknown>> {
+/**
+ * The rows of a breakdown. With `names` (tables and CSV), each row also
+ * carries the name of its data source or policy parameter (null when the
+ * service did not name it); without (JSON), rows hold the service's ids only.
+ */
+export function* breakdownRows(items: ScoreResult[], kind: Breakdown, names?: Names): Generator<Record<string, unknown>> {
+  const sourceName = (id: string) => (names ? { dataSourceName: names.dataSources.get(id) ?? null } : {});
+  const parameterName = (id: string) => (names ? { policyParameterName: names.parameters.get(id) ?? null } : {});
+  const scopeName = (scope: 'dataSource' | 'policyParameter', id: string) =>
+    names ? { scopeName: (scope === 'dataSource' ? names.dataSources : names.parameters).get(id) ?? null } : {};
   for (const item of items) {
     if (kind === 'sources') {
       for (const ds of item.dataSourceScores) {
-        yield { supplierId: item.supplierId, dataSourceId: ds.dataSourceId, score: ds.score.value, label: scoreLabel(ds.score.value), entries: ds.dataPoints.dataEntries.length };
+        yield { supplierId: item.supplierId, dataSourceId: ds.dataSourceId, ...sourceName(ds.dataSourceId), score: ds.score.value, label: scoreLabel(ds.score.value), entries: ds.dataPoints.dataEntries.length };
       }
     } else if (kind === 'parameters') {
       for (const p of item.policyParameterScores) {
         yield {
           supplierId: item.supplierId,
           policyParameterId: p.policyParameterId,
+          ...parameterName(p.policyParameterId),
           score: p.score.value,
           label: scoreLabel(p.score.value),
           riskLevel: p.dataPoints.risk?.riskLevel ?? null,
@@ -51,22 +62,28 @@ export function* breakdownRows(items: ScoreResult[], kind: Breakdown): Generator
     } else {
       for (const ds of item.dataSourceScores) {
         for (const e of ds.dataPoints.dataEntries) {
-          yield { supplierId: item.supplierId, scope: 'dataSource', scopeId: ds.dataSourceId, entryId: e.id, dataSourceId: e.dataSourceId, score: e.score.value, isClaim: e.isClaim, issueDate: e.issueDate ?? null, expiryDate: e.expiryDate ?? null };
+          yield { supplierId: item.supplierId, scope: 'dataSource', scopeId: ds.dataSourceId, ...scopeName('dataSource', ds.dataSourceId), entryId: e.id, dataSourceId: e.dataSourceId, score: e.score.value, isClaim: e.isClaim, issueDate: e.issueDate ?? null, expiryDate: e.expiryDate ?? null };
         }
       }
       for (const p of item.policyParameterScores) {
         for (const e of p.dataPoints.dataEntries) {
-          yield { supplierId: item.supplierId, scope: 'policyParameter', scopeId: p.policyParameterId, entryId: e.id, dataSourceId: e.dataSourceId, score: e.score.value, isClaim: e.isClaim, issueDate: e.issueDate ?? null, expiryDate: e.expiryDate ?? null };
+          yield { supplierId: item.supplierId, scope: 'policyParameter', scopeId: p.policyParameterId, ...scopeName('policyParameter', p.policyParameterId), entryId: e.id, dataSourceId: e.dataSourceId, score: e.score.value, isClaim: e.isClaim, issueDate: e.issueDate ?? null, expiryDate: e.expiryDate ?? null };
         }
       }
     }
   }
 }
 
+/** Which names a breakdown shows. */
+export function namesNeeded(kind: Breakdown): { parameters: boolean; dataSources: boolean } {
+  return { parameters: kind !== 'sources', dataSources: kind !== 'parameters' };
+}
+
 export const breakdownColumns: Record<Breakdown, Column[]> = {
   sources: [
     { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
     { path: 'dataSourceId', header: 'DATA SOURCE', kind: 'id' },
+    { path: 'dataSourceName', header: 'NAME', kind: 'text' },
     { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
     { path: 'label', header: 'LABEL', kind: 'state', hide: 1 },
     { path: 'entries', header: 'ENTRIES', align: 'right', kind: 'number' },
@@ -74,6 +91,7 @@ export const breakdownColumns: Record<Breakdown, Column[]> = {
   parameters: [
     { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
     { path: 'policyParameterId', header: 'PARAMETER', kind: 'id' },
+    { path: 'policyParameterName', header: 'NAME', kind: 'text' },
     { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
     { path: 'label', header: 'LABEL', kind: 'state', hide: 2 },
     { path: 'riskLevel', header: 'RISK', kind: 'state', hide: 4 },
@@ -84,6 +102,7 @@ export const breakdownColumns: Record<Breakdown, Column[]> = {
     { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
     { path: 'scope', header: 'FOR', kind: 'state', hide: 3 },
     { path: 'scopeId', header: 'SOURCE/PARAMETER', kind: 'id' },
+    { path: 'scopeName', header: 'NAME', kind: 'text', hide: 4 },
     { path: 'entryId', header: 'ENTRY', kind: 'id' },
     { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
     { path: 'isClaim', header: 'CLAIM', kind: 'state', hide: 2 },
