@@ -6,6 +6,7 @@
  * - csv: header row plus flattened dot-path columns (csv-stringify), formula cells guarded;
  * - table: aligned columns (cli-table3) for people, sanitised, coloured headers on a TTY.
  */
+import stringWidth from 'string-width';
 import type { Column, ColumnKind } from './columns.js';
 import { cellText, getPath, pickFields } from './fields.js';
 import { fitColumns } from './fit.js';
@@ -241,18 +242,9 @@ const BORDERLESS = {
   right: '', 'right-mid': '', middle: '  ',
 };
 
-/** string-width, loaded by the first table (most runs print none). */
-let stringWidth: ((s: string) => number) | undefined;
-
-async function loadStringWidth(): Promise<void> {
-  stringWidth ??= (await import('string-width')).default;
-}
-
-/** Display width: wide characters count two cells (string-width, loaded by the table functions); plain ASCII is its length. */
+/** Display width: wide characters count two cells (string-width); plain ASCII is its length. */
 export function displayWidth(s: string): number {
-  if (/^[\x20-\x7e]*$/.test(s)) return s.length;
-  if (!stringWidth) throw new Error('displayWidth: string-width is not loaded (call it from a table function)');
-  return stringWidth(s);
+  return /^[\x20-\x7e]*$/.test(s) ? s.length : stringWidth(s);
 }
 
 /** Cuts text to a display width, ending in "…" when anything was cut. */
@@ -323,7 +315,6 @@ function naturalWidths(head: string[] | undefined, rows: string[][], n: number):
  */
 export async function horizontalTable(rows: unknown[], cols: Column[], opts: RenderOptions): Promise<string> {
   if (rows.length === 0) return '';
-  await loadStringWidth();
   const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
   const raw = rows.map((r) => cols.map((c) => getPath(r, c.path)));
   const cells = rows.map((r, ri) => cols.map((c, ci) => tableCell(raw[ri]![ci], r, c)));
@@ -355,7 +346,6 @@ export async function horizontalTable(rows: unknown[], cols: Column[], opts: Ren
  * line wraps instead).
  */
 export async function verticalTable(item: unknown, cols: Column[], opts: RenderOptions): Promise<string> {
-  await loadStringWidth();
   const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
   const rows = cols.map((c) => [c.header, tableCell(getPath(item, c.path), item, c)] as [string, string]);
   if (opts.width !== undefined && opts.width > 0) {
