@@ -24,7 +24,7 @@ import {
   SupplierCreateResponse,
   SupplierDetail,
 } from '../api/contract.js';
-import type { CheckResult } from '../commands/score/evaluate.js';
+import type { CheckResult } from '../scoring/check-types.js';
 import type { ImportSummary } from '../import/report.js';
 import type { ScoreDifference } from '../scoring/recompute.js';
 
@@ -45,7 +45,7 @@ export interface SchemaEntry {
 
 // ---------------------------------------------------------------- command-output shapes not in the contract
 
-/** One row of `srs score check -o json` (src/commands/score/evaluate.ts CheckResult). */
+/** One row of `srs score check -o json` (CheckResult, src/scoring/check-types.ts). */
 export const CheckResultSchema = z.object({
   supplierId: z.string(),
   status: z.enum(['pass', 'fail', 'no data']),

@@ -2,6 +2,9 @@
 import type { ScoreResult } from '../../api/contract.js';
 import { roundScore } from '../../scoring/index.js';
 import { riskRank, supplierRiskLevel } from './bundle.js';
+// The result types live below the commands (the schema registry describes them too).
+import type { CheckResult, CheckStatus } from '../../scoring/check-types.js';
+export type { CheckResult, CheckStatus } from '../../scoring/check-types.js';
 
 export interface CheckRules {
   min?: number;
@@ -13,16 +16,6 @@ export interface CheckRules {
   maxDrop?: number;
   requireScore: boolean;
   asOf: string;
-}
-
-export type CheckStatus = 'pass' | 'fail' | 'no data';
-
-export interface CheckResult {
-  supplierId: string;
-  status: CheckStatus;
-  score: number | null;
-  riskLevel: string | null;
-  reasons: string[];
 }
 
 const show = (n: number) => String(roundScore(n, 3));
