@@ -125,10 +125,9 @@ export class EmulatorScoring {
       // store knows: risk and industry contexts. The answer is serialised at once and never changed,
       // so every parameter shares the supplier's contexts and the store's risk records (whose fields
       // are exactly the wire shape: riskLevel, riskEntries[{riskDataSourceId, year, riskIndicators}]).
-      const shaped: ScoreResult = toScoreResult(result);
+      const shaped = toScoreResult(result);
       for (const pp of shaped.policyParameterScores) {
-        pp.dataPoints.risk = this.store.riskOf(supplierId, pp.policyParameterId) ?? NO_RISK;
-        pp.dataPoints.contexts = contexts as ScoreContext[];
+        Object.assign(pp.dataPoints, { risk: this.store.riskOf(supplierId, pp.policyParameterId) ?? NO_RISK, contexts });
       }
       items.push(shaped);
     }

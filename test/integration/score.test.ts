@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScoreResult } from '../../src/api/contract.js';
+// The emulator sends complete results for seeded suppliers: the test reads them in the complete shape.
+import type { ScoreResultShape as ScoreResult } from '../../src/scoring/recompute.js';
 import { breakdownColumns, type Breakdown } from '../../src/commands/score/view.js';
 import { fixtures } from '../../src/emulator/index.js';
 import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';

@@ -145,6 +145,8 @@ export async function fetchScorecards(client: ApiClient, ids: string[], concurre
     const mine: string[] = [];
     for await (const page of client.listScorecards({ supplierId: id })) {
       for (const card of page.items) {
+        // A scorecard without an id cannot be referenced from the bundle (the document does not mark id required).
+        if (typeof card.id !== 'string') continue;
         mine.push(card.id);
         scorecardDefinitions[card.id] ??= card;
       }

@@ -47,7 +47,7 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string): Promise
   if ((maxDrop === undefined) !== (opts.baseline === undefined)) throw new UsageError('--baseline FILE and --max-drop N go together');
   if (maxDrop !== undefined && typeof opts.baseline === 'string') {
     const { items } = parseBundleOrResponse(await readJsonInput(ctx, opts.baseline, '--baseline'), opts.baseline);
-    rules.baseline = new Map(items.map((i) => [i.supplierId, i.score.value]));
+    rules.baseline = new Map(items.map((i) => [i.supplierId, i.score?.value ?? null]));
     rules.maxDrop = maxDrop;
   }
   if (rules.min === undefined && !minParameter.size && rules.maxRisk === undefined && rules.expiringWithinDays === undefined && !rules.baseline && !rules.requireScore) {

@@ -28,13 +28,13 @@ export function addDays(date: string, days: number): string {
 export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   const fails: string[] = [];
   const noData: string[] = [];
-  const score = item.score.value;
+  const score = item.score?.value ?? null; // absent and null alike: no score
   if (score === null) noData.push('no score (no counting data)');
   else if (rules.min !== undefined && score < rules.min) fails.push(`score ${show(score)} is below the minimum ${rules.min}`);
 
   for (const [pid, min] of rules.minParameter) {
-    const p = item.policyParameterScores.find((x) => x.policyParameterId === pid);
-    const v = p?.score.value ?? null;
+    const p = item.policyParameterScores?.find((x) => x.policyParameterId === pid);
+    const v = p?.score?.value ?? null;
     if (v === null) noData.push(`parameter ${pid} has no score`);
     else if (v < min) fails.push(`parameter ${pid} score ${show(v)} is below the minimum ${min}`);
   }
@@ -50,11 +50,11 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   if (rules.expiringWithinDays !== undefined) {
     const limit = addDays(rules.asOf, rules.expiringWithinDays);
     let soonest: { id: string; date: string } | undefined;
-    const consider = (id: string, date: string | null | undefined) => {
-      if (date && date <= limit && (!soonest || date < soonest.date)) soonest = { id, date };
+    const consider = (id: string | null | undefined, date: string | null | undefined) => {
+      if (date && date <= limit && (!soonest || date < soonest.date)) soonest = { id: id ?? '(no id)', date };
     };
-    for (const ds of item.dataSourceScores) for (const e of ds.dataPoints.dataEntries) consider(e.id, e.expiryDate);
-    for (const p of item.policyParameterScores) for (const e of p.dataPoints.dataEntries) consider(e.id, e.expiryDate);
+    for (const ds of item.dataSourceScores ?? []) for (const e of ds.dataPoints?.dataEntries ?? []) consider(e.id, e.expiryDate);
+    for (const p of item.policyParameterScores ?? []) for (const e of p.dataPoints?.dataEntries ?? []) consider(e.id, e.expiryDate);
     if (soonest) fails.push(`evidence expires within ${rules.expiringWithinDays} days (entry ${soonest.id} on ${soonest.date})`);
   }
 

@@ -1,5 +1,5 @@
 /** How score results look as rows: the summary per supplier and the three breakdowns. */
-import type { ScoreResult } from '../../api/contract.js';
+import type { ScoreDataEntry, ScoreResult } from '../../api/contract.js';
 import type { Column } from '../../output/columns.js';
 import { roundScore, scoreLabel } from '../../scoring/index.js';
 import { supplierRiskLevel } from './bundle.js';
@@ -11,13 +11,13 @@ const num = (v: unknown): string => (typeof v === 'number' ? roundScore(v).toFix
 export function summaryRow(item: ScoreResult) {
   return {
     supplierId: item.supplierId,
-    score: item.score.value,
-    label: scoreLabel(item.score.value),
-    dataSourcesScore: item.score.dataSourcesScore.value,
-    policyParametersScore: item.score.policyParametersScore.value,
+    score: item.score?.value ?? null,
+    label: scoreLabel(item.score?.value ?? null),
+    dataSourcesScore: item.score?.dataSourcesScore?.value ?? null,
+    policyParametersScore: item.score?.policyParametersScore?.value ?? null,
     riskLevel: supplierRiskLevel(item),
-    dataSources: item.dataSourceScores.length,
-    parameters: item.policyParameterScores.length,
+    dataSources: item.dataSourceScores?.length ?? 0,
+    parameters: item.policyParameterScores?.length ?? 0,
   };
 }
 
@@ -33,34 +33,41 @@ export const summaryColumns: Column[] = [
 export function* breakdownRows(items: ScoreResult[], kind: Breakdown): Generator<Record<string, unknown>> {
   for (const item of items) {
     if (kind === 'sources') {
-      for (const ds of item.dataSourceScores) {
-        yield { supplierId: item.supplierId, dataSourceId: ds.dataSourceId, score: ds.score.value, label: scoreLabel(ds.score.value), entries: ds.dataPoints.dataEntries.length };
+      for (const ds of item.dataSourceScores ?? []) {
+        const value = ds.score?.value ?? null;
+        yield { supplierId: item.supplierId, dataSourceId: ds.dataSourceId ?? null, score: value, label: scoreLabel(value), entries: ds.dataPoints?.dataEntries?.length ?? 0 };
       }
     } else if (kind === 'parameters') {
-      for (const p of item.policyParameterScores) {
+      for (const p of item.policyParameterScores ?? []) {
+        const value = p.score?.value ?? null;
         yield {
           supplierId: item.supplierId,
-          policyParameterId: p.policyParameterId,
-          score: p.score.value,
-          label: scoreLabel(p.score.value),
-          riskLevel: p.dataPoints.risk?.riskLevel ?? null,
-          entries: p.dataPoints.dataEntries.length,
-          contexts: (p.dataPoints.contexts ?? []).map((c) => `${c.type}:${c.code}`),
+          policyParameterId: p.policyParameterId ?? null,
+          score: value,
+          label: scoreLabel(value),
+          riskLevel: p.dataPoints?.risk?.riskLevel ?? null,
+          entries: p.dataPoints?.dataEntries?.length ?? 0,
+          contexts: (p.dataPoints?.contexts ?? []).map((c) => `${c.type ?? '—'}:${c.code ?? '—'}`),
         };
       }
     } else {
-      for (const ds of item.dataSourceScores) {
-        for (const e of ds.dataPoints.dataEntries) {
-          yield { supplierId: item.supplierId, scope: 'dataSource', scopeId: ds.dataSourceId, entryId: e.id, dataSourceId: e.dataSourceId, score: e.score.value, isClaim: e.isClaim, issueDate: e.issueDate ?? null, expiryDate: e.expiryDate ?? null };
+      for (const ds of item.dataSourceScores ?? []) {
+        for (const e of ds.dataPoints?.dataEntries ?? []) {
+          yield { supplierId: item.supplierId, scope: 'dataSource', scopeId: ds.dataSourceId ?? null, ...entryRow(e) };
         }
       }
-      for (const p of item.policyParameterScores) {
-        for (const e of p.dataPoints.dataEntries) {
-          yield { supplierId: item.supplierId, scope: 'policyParameter', scopeId: p.policyParameterId, entryId: e.id, dataSourceId: e.dataSourceId, score: e.score.value, isClaim: e.isClaim, issueDate: e.issueDate ?? null, expiryDate: e.expiryDate ?? null };
+      for (const p of item.policyParameterScores ?? []) {
+        for (const e of p.dataPoints?.dataEntries ?? []) {
+          yield { supplierId: item.supplierId, scope: 'policyParameter', scopeId: p.policyParameterId ?? null, ...entryRow(e) };
         }
       }
     }
   }
+}
+
+/** An entry's row fields; what the service left out is null (shown as —). */
+function entryRow(e: ScoreDataEntry) {
+  return { entryId: e.id ?? null, dataSourceId: e.dataSourceId ?? null, score: e.score?.value ?? null, isClaim: e.isClaim ?? null, issueDate: e.issueDate ?? null, expiryDate: e.expiryDate ?? null };
 }
 
 export const breakdownColumns: Record<Breakdown, Column[]> = {
