@@ -371,6 +371,24 @@ describe('pagination', () => {
     expect((await get(emu, '/v1/countries?perPage=1&page=250')).json.items).toHaveLength(1);
   });
 
+  it('page and perPage are numbers as the document types them: a whole number in any JSON spelling is accepted, a fraction is a 400', async () => {
+    const page2 = (await get(emu, '/v1/countries?perPage=100&page=2')).json;
+    for (const spelling of ['2.0', '2.', '2e0', '+2', '02', '0.2e1']) {
+      const a = await get(emu, `/v1/countries?perPage=100&page=${encodeURIComponent(spelling)}`);
+      expect(a.status, spelling).toBe(200);
+      expect(a.json, spelling).toEqual(page2);
+    }
+    expect((await get(emu, '/v1/countries?perPage=1e1')).json.items).toHaveLength(10);
+    const frac = await get(emu, '/v1/countries?page=2.5');
+    expectError(frac, 400, 'page');
+    expect(frac.json.error.message).toContain('whole number');
+    expectError(await get(emu, '/v1/countries?perPage=2.5'), 400, 'perPage');
+    expectError(await get(emu, '/v1/countries?page=0x2'), 400, 'page');
+    expectError(await get(emu, '/v1/countries?page=Infinity'), 400, 'page');
+    // Unknown query parameters are not the document's business: ignored.
+    expect((await get(emu, '/v1/countries?perPage=100&page=2&colour=blue')).json).toEqual(page2);
+  });
+
   it('walking the pages returns every item exactly once, in order', async () => {
     const reference = (await get(emu, '/v1/countries?perPage=100')).json.items.concat(
       (await get(emu, '/v1/countries?perPage=100&page=2')).json.items,
@@ -519,6 +537,33 @@ describe('POST /v1/suppliers', () => {
       expect(a.json.error.message).toContain(field);
     }
     expect((await post(emu, '/v1/suppliers', { name: 'x'.repeat(255) })).status).toBe(201);
+  });
+
+  it('unknown top-level keys in a request body are ignored (the document does not forbid them): not stored, named in x-emulator-ignored-keys', async () => {
+    const res = await fetch(`${emu.url}/v1/suppliers`, {
+      method: 'POST',
+      headers: { 'x-api-key': emu.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Extra Keys Ltd', colour: 'blue', 'über key': 1, contacts: [{ email: 'a@example.com', phone: '123' }] }),
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-emulator-ignored-keys')).toBe(`colour, ${encodeURIComponent('über key')}`);
+    const created = SupplierCreateResponse.parse(await res.json());
+    expect(created).not.toHaveProperty('colour');
+    const { item } = parseOk(SupplierDetailResponse, await get(emu, `/v1/suppliers/${created.id}`));
+    expect(item).not.toHaveProperty('colour');
+    // Known keys only: no header.
+    const plain = await fetch(`${emu.url}/v1/suppliers`, { method: 'POST', headers: { 'x-api-key': emu.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Plain' }) });
+    expect(plain.status).toBe(201);
+    expect(plain.headers.get('x-emulator-ignored-keys')).toBeNull();
+    const calc = await fetch(`${emu.url}/v1/score-calculation`, {
+      method: 'POST',
+      headers: { 'x-api-key': emu.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ supplierIds: [S0.id], asOf: '2020-01-01' }),
+    });
+    expect(calc.status).toBe(200);
+    expect(calc.headers.get('x-emulator-ignored-keys')).toBe('asOf');
+    // A known key of the wrong type is still a 400 naming it.
+    expectError(await post(emu, '/v1/suppliers', { name: 'A', colour: 'blue', website: 42 }), 400, 'website');
   });
 
   it('400 for invalid JSON or a non-object body, 415 for another content type, 413 over 1 MB', async () => {
