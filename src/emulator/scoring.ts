@@ -4,15 +4,17 @@
  * the CLI uses offline, so the emulator and `srs score recompute` cannot drift.
  *
  * Decisions (the spec leaves them open):
+ * - No data is null here; the server leaves every such null out of the answer
+ *   unless the emulator runs with --nulls (shape.ts, docs/emulator.md).
  * - Unknown supplier ids in POST /v1/score-calculation are not an error: each
- *   one is answered as an item with all-null scores and empty arrays
- *   ({supplierId, score:{value:null, dataSourcesScore:{value:null},
- *   policyParametersScore:{value:null}}, dataSourceScores:[], policyParameterScores:[]}).
+ *   one is answered as an item with no score values and empty arrays
+ *   ({supplierId, score:{dataSourcesScore:{}, policyParametersScore:{}},
+ *   dataSourceScores:[], policyParameterScores:[]} on the wire).
  *   Duplicate ids are answered once, in request order.
  * - Scores are not rounded (the model never rounds; rounding is for display).
  * - asOf is today (UTC) unless the emulator runs with a fixed clock (`asOf` option).
  * - Each policy parameter score carries dataPoints.risk (the supplier's risk
- *   data for that parameter; {riskLevel:null, riskEntries:[]} when there is
+ *   data for that parameter; {riskEntries:[]} on the wire when there is
  *   none) and dataPoints.contexts (the supplier's industries, type "industry").
  * - A supplier's averageScore (supplier detail) is the model's overall value
  *   with default options over the scorecards that apply to it: null without data.
