@@ -44,7 +44,8 @@ describe('score calc', () => {
     expect(r.stderr).toMatch(/60 duplicate supplier ids ignored/);
     const posts = h.requests.slice(before).filter((l) => l.startsWith('POST /v1/score-calculation'));
     expect(posts).toHaveLength(2);
-    expect(items.at(-1)!.score.value).toBeNull();
+    // An unknown id has no data: its score value is left out (spec-strict), never null.
+    expect(items.at(-1)!.score).not.toHaveProperty('value');
   });
 
   it('-o json|ndjson pass the service bytes through: the same output as parsing, validating and re-serialising every result', async () => {
@@ -159,7 +160,7 @@ describe('evidence bundle and offline recompute', () => {
 
   it('a bundle with one tampered value exits 3 and names it', async () => {
     const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as { response: { items: Array<{ supplierId: string; score: { value: number | null } }> } };
-    const victim = bundle.response.items.find((i) => i.score.value !== null)!;
+    const victim = bundle.response.items.find((i) => typeof i.score.value === "number")!;
     victim.score.value = victim.score.value! + 0.25;
     const tampered = join(h.home, 'tampered.json');
     writeFileSync(tampered, JSON.stringify(bundle));
@@ -199,7 +200,7 @@ describe('score check', () => {
 
   it('passes when every score meets --min, fails (exit 3) naming each failing supplier otherwise', async () => {
     const items = await scores();
-    const scored = items.filter((i) => i.score.value !== null);
+    const scored = items.filter((i) => typeof i.score.value === 'number');
     const lowest = Math.min(...scored.map((i) => i.score.value!));
     const highest = Math.max(...scored.map((i) => i.score.value!));
     const scoredIds = scored.map((i) => i.supplierId);
@@ -234,7 +235,7 @@ describe('score check', () => {
     expect(expiring.code).toBe(3);
     expect(expiring.stderr).toMatch(/evidence expires within 100000 days/);
     const calc = JSON.parse((await h.run(['score', 'calc', first, '-o', 'json'])).stdout) as Array<{ policyParameterScores: Array<{ policyParameterId: string; score: { value: number | null } }> }>;
-    const param = calc[0]!.policyParameterScores.find((p) => p.score.value !== null)!;
+    const param = calc[0]!.policyParameterScores.find((p) => typeof p.score.value === "number")!;
     const above = await h.run(['score', 'check', first, '--min-parameter', `${param.policyParameterId}=${param.score.value! + 0.1}`]);
     expect(above.code).toBe(3);
     expect(above.stderr).toContain(`parameter ${param.policyParameterId} score`);
@@ -252,7 +253,7 @@ describe('score check', () => {
   it('--from a bundle offline, --baseline/--max-drop, JUnit XML and GitHub annotations', async () => {
     const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as { response: { items: Array<{ supplierId: string; score: { value: number | null } }> } };
     const baseline = structuredClone(bundle);
-    const victim = baseline.response.items.find((i) => i.score.value !== null)!;
+    const victim = baseline.response.items.find((i) => typeof i.score.value === "number")!;
     victim.score.value = victim.score.value! + 1;
     const basePath = join(h.home, 'baseline.json');
     writeFileSync(basePath, JSON.stringify(baseline));
