@@ -322,7 +322,7 @@ export function calculateScores(ctx: HandlerContext, req: EmulatorRequest): Emul
     ...(body.policyParameterIds ? { policyParameterIds: body.policyParameterIds } : {}),
     ...(body.dataSourceIds ? { dataSourceIds: body.dataSourceIds } : {}),
     ...(body.includeZeroValues !== undefined ? { includeZeroValues: body.includeZeroValues } : {}),
-  });
+  }, ctx.shape === 'nulls');
   return headers ? { status: 200, body: answer, headers } : { status: 200, body: answer };
 }
 

@@ -22,6 +22,8 @@ export interface Route {
    * it (shape.ts), and the tests validate them against /openapi.json.
    */
   response?: ResponseSchema;
+  /** The handler already answers in wire form (and with nulls under --nulls): no reshaping for 'wire'. */
+  wireNative?: boolean;
 }
 
 export type ResponseSchema = keyof typeof Wire &
@@ -47,7 +49,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/v1/suppliers/:id/news-events', handler: h.listNewsEvents, response: 'NewsEventList' },
   { method: 'GET', pattern: '/v1/scorecards', handler: h.listScorecards, response: 'ScorecardList' },
   { method: 'GET', pattern: '/v1/scorecards/:id', handler: h.getScorecard, response: 'ScorecardResponse' },
-  { method: 'POST', pattern: '/v1/score-calculation', handler: h.calculateScores, body: true, response: 'ScoreCalculationResponse' },
+  { method: 'POST', pattern: '/v1/score-calculation', handler: h.calculateScores, body: true, response: 'ScoreCalculationResponse', wireNative: true },
   { method: 'GET', pattern: '/v1/data-entries/:id', handler: h.getDataEntry, response: 'DataEntry' },
   { method: 'GET', pattern: '/v1/data-sources', handler: h.listDataSources, response: 'DataSourceList' },
   { method: 'GET', pattern: '/v1/countries', handler: h.listCountries, response: 'CountryList' },

@@ -55,7 +55,7 @@ export interface ServerOptions {
 
 /** A successful answer in the emulator's response shape (shape.ts): wire by default. */
 function shapeAnswer(shape: ResponseShape, route: Route, answer: EmulatorResponse): EmulatorResponse {
-  if (shape === 'nulls' || route.response === undefined || answer.status < 200 || answer.status > 299) return answer;
+  if (shape === 'nulls' || (shape === 'wire' && route.wireNative) || route.response === undefined || answer.status < 200 || answer.status > 299) return answer;
   const schema = shape === 'wire' ? Wire[route.response] : Reader[route.response];
   const body = reshape(schema, answer.body, shape);
   return body === answer.body ? answer : { ...answer, body };

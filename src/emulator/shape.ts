@@ -32,26 +32,52 @@ interface Def {
   shape?: Record<string, z.ZodMiniType>;
   innerType?: z.ZodMiniType;
   element?: z.ZodMiniType;
-  getter?: () => z.ZodMiniType;
 }
 
-const defOf = (s: z.ZodMiniType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+interface Internals {
+  def: Def;
+  /** A lazy schema's resolved schema (built once and cached by zod; def.getter would build a new one each call). */
+  innerType?: z.ZodMiniType;
+}
 
-/** The schema under lazy/optional/nullable wrappers. */
-function core(s: z.ZodMiniType): Def {
-  let def = defOf(s);
+const internals = (s: z.ZodMiniType): Internals => (s as unknown as { _zod: Internals })._zod;
+
+/** What reshape() needs of a schema, worked out once per schema. */
+type Plan =
+  | { kind: 'leaf' }
+  | { kind: 'array'; element: z.ZodMiniType }
+  | { kind: 'object'; fields: ReadonlyArray<{ key: string; optional: boolean; schema: z.ZodMiniType }> };
+
+const plans = new WeakMap<z.ZodMiniType, Plan>();
+
+/** The schema under lazy/optional/nullable wrappers, and whether the outermost non-lazy wrapper is optional. */
+function unwrap(s: z.ZodMiniType): { core: Def; optional: boolean } {
+  let zod = internals(s);
+  while (zod.def.type === 'lazy' && zod.innerType) zod = internals(zod.innerType);
+  const optional = zod.def.type === 'optional';
   for (;;) {
-    if (def.type === 'lazy' && def.getter) def = defOf(def.getter());
-    else if ((def.type === 'optional' || def.type === 'nullable') && def.innerType) def = defOf(def.innerType);
-    else return def;
+    if (zod.def.type === 'lazy' && zod.innerType) zod = internals(zod.innerType);
+    else if ((zod.def.type === 'optional' || zod.def.type === 'nullable') && zod.def.innerType) zod = internals(zod.def.innerType);
+    else return { core: zod.def, optional };
   }
 }
 
-/** A field may be absent: its schema is optional (possibly under lazy). */
-function isOptional(s: z.ZodMiniType): boolean {
-  let def = defOf(s);
-  while (def.type === 'lazy' && def.getter) def = defOf(def.getter());
-  return def.type === 'optional';
+function planOf(schema: z.ZodMiniType): Plan {
+  let plan = plans.get(schema);
+  if (plan) return plan;
+  const { core } = unwrap(schema);
+  if (core.type === 'array' && core.element) plan = { kind: 'array', element: core.element };
+  else if (core.type === 'object' && core.shape) {
+    plan = {
+      kind: 'object',
+      // The pagination object is never reshaped (see above).
+      fields: Object.entries(core.shape)
+        .filter(([key]) => key !== 'pagination')
+        .map(([key, field]) => ({ key, optional: unwrap(field).optional, schema: field })),
+    };
+  } else plan = { kind: 'leaf' };
+  plans.set(schema, plan);
+  return plan;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -63,23 +89,22 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
  */
 export function reshape(schema: z.ZodMiniType, value: unknown, mode: Exclude<ResponseShape, 'nulls'>): unknown {
   if (value === null || typeof value !== 'object') return value;
-  const def = core(schema);
-  if (def.type === 'array' && def.element && Array.isArray(value)) {
+  const plan = planOf(schema);
+  if (plan.kind === 'array' && Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const next = reshape(def.element, value[i], mode);
+      const next = reshape(plan.element, value[i], mode);
       if (next !== value[i]) (out ??= value.slice())[i] = next;
     }
     return out ?? value;
   }
-  if (def.type === 'object' && def.shape && isRecord(value)) {
+  if (plan.kind === 'object' && isRecord(value)) {
     let out: Record<string, unknown> | undefined;
     const copy = () => (out ??= { ...value });
-    for (const [key, field] of Object.entries(def.shape)) {
-      if (key === 'pagination') continue;
+    for (const { key, optional, schema: field } of plan.fields) {
       const has = Object.hasOwn(value, key);
       const v = value[key];
-      if (isOptional(field)) {
+      if (optional) {
         if (mode === 'minimal') {
           if (has) delete copy()[key];
           continue;
