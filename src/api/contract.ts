@@ -429,24 +429,6 @@ export const Category = Reader.Category;
 export type Category = z.infer<typeof Category>;
 export const CategoryList = Reader.CategoryList;
 
-/** The wire view's types: what the emulator builds (never null where the document types a value). */
-export namespace WireTypes {
-  export type Pagination = z.infer<typeof Wire.Pagination>;
-  export type SupplierCreateResponse = z.infer<typeof Wire.SupplierCreateResponse>;
-  export type SupplierDetail = z.infer<typeof Wire.SupplierDetail>;
-  export type Scorecard = z.infer<typeof Wire.Scorecard>;
-  export type EmissionReport = z.infer<typeof Wire.EmissionReport>;
-  export type ScoreResult = z.infer<typeof Wire.ScoreResult>;
-  export type Risk = z.infer<typeof Wire.Risk>;
-  export type ScoreContext = z.infer<typeof Wire.ScoreContext>;
-  export type Article = z.infer<typeof Wire.Article>;
-  export type NewsEvent = z.infer<typeof Wire.NewsEvent>;
-  export type DataEntry = z.infer<typeof Wire.DataEntry>;
-  export type DataSource = z.infer<typeof Wire.DataSource>;
-  export type Country = z.infer<typeof Wire.Country>;
-  export type StandardIndustry = z.infer<typeof Wire.StandardIndustry>;
-  export type Category = z.infer<typeof Wire.Category>;
-}
 
 // ---------------------------------------------------------------- errors
 

@@ -25,8 +25,8 @@
  *   created at run time have no data entries.
  */
 import { scoreSupplier } from '../scoring/model.js';
-import { toScoreResult } from '../scoring/recompute.js';
-import type { CountedEntry, ScoringOptions, ScoringScorecard, SupplierScore } from '../scoring/types.js';
+import { toScoreResult, type ScoreResultShape } from '../scoring/recompute.js';
+import type { ScoringOptions, ScoringScorecard, SupplierScore } from '../scoring/types.js';
 import type { Risk, ScoreCalculationRequest, ScoreContext, ScoreResult } from '../api/contract.js';
 import { SUB_INDUSTRY_BY_CODE } from './reference.js';
 import type { ScorecardRec } from './records.js';
@@ -134,7 +134,7 @@ export class EmulatorScoring {
       // store knows: risk and industry contexts. The answer is serialised at once and never changed,
       // so every parameter shares the supplier's contexts and the store's risk records (whose fields
       // are exactly the wire shape: riskLevel, riskEntries[{riskDataSourceId, year, riskIndicators}]).
-      const shaped = nulls ? toScoreResult(result) : wireScoreResult(result);
+      const shaped = nulls ? toScoreResult(result) : toWire(toScoreResult(result));
       for (const pp of shaped.policyParameterScores) {
         Object.assign(pp.dataPoints, { risk: this.store.riskOf(supplierId, pp.policyParameterId) ?? (nulls ? NO_RISK : NO_RISK_WIRE), contexts: contexts as ScoreContext[] });
       }
@@ -154,32 +154,26 @@ export function emptyResult(supplierId: string, nulls = false): ScoreResult {
 }
 
 /** A score value on the wire: { value } for a number, {} for no data (never null). */
-const wireValue = (value: number | null): { value?: number } => (value === null ? {} : { value });
+const wireValue = (value: number | null | undefined): { value?: number } => (value === null || value === undefined ? {} : { value });
 
-function wireEntry(c: CountedEntry) {
-  return {
-    id: c.id,
-    supplierId: c.supplierId,
-    dataSourceId: c.dataSourceId,
-    score: { value: c.value },
-    isClaim: c.isClaim,
-    ...(c.expiryDate !== null ? { expiryDate: c.expiryDate } : {}),
-    ...(c.issueDate !== null ? { issueDate: c.issueDate } : {}),
-  };
-}
-
-/** toScoreResult (src/scoring/recompute.ts) in wire form: the same fields, no data left out. */
-function wireScoreResult(score: SupplierScore) {
-  return {
-    supplierId: score.supplierId,
-    score: { ...wireValue(score.value), dataSourcesScore: wireValue(score.dataSourcesScore), policyParametersScore: wireValue(score.policyParametersScore) },
-    dataSourceScores: score.dataSources.map((ds) => ({ dataSourceId: ds.dataSourceId, score: wireValue(ds.value), dataPoints: { dataEntries: ds.entries.map(wireEntry) } })),
-    policyParameterScores: score.parameters.map((pp) => ({
-      policyParameterId: pp.policyParameterId,
-      score: wireValue(pp.value),
-      dataPoints: { dataEntries: pp.entries.map(wireEntry) } as { dataEntries: ReturnType<typeof wireEntry>[]; risk?: Risk; contexts?: ScoreContext[] },
-    })),
-  };
+/**
+ * toScoreResult's answer (src/scoring/recompute.ts) in wire form, in place (it
+ * is freshly built): score values without a number become {}, entry dates
+ * that are null are left out.
+ */
+function toWire(r: ScoreResultShape): ScoreResultShape {
+  const score = r.score as Record<string, unknown>;
+  if (r.score.value === null) delete score.value;
+  score.dataSourcesScore = wireValue(r.score.dataSourcesScore.value);
+  score.policyParametersScore = wireValue(r.score.policyParametersScore.value);
+  for (const part of [...r.dataSourceScores, ...r.policyParameterScores]) {
+    if (part.score.value === null) part.score = wireValue(null) as { value: number | null };
+    for (const e of part.dataPoints.dataEntries) {
+      if (e.issueDate === null) delete (e as Partial<typeof e>).issueDate;
+      if (e.expiryDate === null) delete (e as Partial<typeof e>).expiryDate;
+    }
+  }
+  return r;
 }
 
 export function toScoringScorecard(s: ScorecardRec): ScoringScorecard {
