@@ -323,8 +323,17 @@ function contract<V extends View>(view: V) {
   };
 }
 
-/** The wire view: what the document promises (the emulator sends it; /openapi.json describes it). */
-export const Wire = contract('wire');
+type ContractView<V extends View> = ReturnType<typeof contract<V>>;
+
+/**
+ * The wire view: what the document promises (the emulator sends it; /openapi.json
+ * describes it). Built on first use: the client never needs it, and building a
+ * view costs start-up time.
+ */
+export const Wire: ContractView<'wire'> = (() => {
+  let built: ContractView<'wire'> | undefined;
+  return new Proxy({} as ContractView<'wire'>, { get: (_target, key) => (built ??= contract('wire'))[key as keyof ContractView<'wire'>] });
+})();
 /** The reader view: what the client tolerates. Exported below under the contract's plain names. */
 export const Reader = contract('reader');
 
