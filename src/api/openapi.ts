@@ -116,7 +116,12 @@ interface Op {
 
 function operation(o: Op): Json {
   const responses: Json = {
-    [o.status]: { description: o.responseDescription, content: { 'application/json': { schema: ref(o.response) } } },
+    [o.status]: {
+      description: o.responseDescription,
+      // Request bodies may carry keys the specification does not define: the srs emulator ignores them and names them here.
+      ...(o.body ? { headers: { 'x-emulator-ignored-keys': { description: 'srs emulator only: the top-level body keys it ignored (not defined by the specification), percent-encoded, comma-separated.', schema: { type: 'string' } } } } : {}),
+      content: { 'application/json': { schema: ref(o.response) } },
+    },
   };
   if (o.badRequest !== false) responses['400'] = errRef('BadRequest');
   responses['401'] = errRef('Unauthorized');
