@@ -422,6 +422,38 @@ describe('emulator commands', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
   });
+
+  it('start answers spec-strict by default; --nulls answers no data with null; --nulls and --shape must agree', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('./harness.js');
+    const noScore = async (extra: string[]) => {
+      const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '-o', 'json', ...extra], { env: baseEnv(h.home + '/emu'), stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        const first = await new Promise<string>((resolve) => {
+          let buf = '';
+          child.stdout.setEncoding('utf8').on('data', (d: string) => {
+            buf += d;
+            if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
+          });
+        });
+        const info = JSON.parse(first) as { url: string; apiKey: string };
+        const res = await fetch(`${info.url}/v1/score-calculation`, {
+          method: 'POST',
+          headers: { 'x-api-key': info.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ supplierIds: ['no-such-supplier'] }),
+        });
+        return ((await res.json()) as { items: Array<{ score: Record<string, unknown> }> }).items[0]!.score;
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.on('close', resolve));
+      }
+    };
+    expect(await noScore([])).toEqual({ dataSourcesScore: {}, policyParametersScore: {} });
+    expect(await noScore(['--nulls'])).toEqual({ value: null, dataSourcesScore: { value: null }, policyParametersScore: { value: null } });
+    const r = await runSrs(['emulator', 'start', '--port', '0', '--nulls', '--shape', 'minimal'], baseEnv(h.home + '/emu'), { timeoutMs: 10_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--nulls and --shape minimal disagree/);
+  });
 });
 
 describe('on a terminal', () => {
