@@ -75,7 +75,7 @@ _srs_takes_value() {
     'ref industries/--limit'|'ref industries/--page'|'ref industries/--per-page') return 0 ;;
     'ref sources/--limit'|'ref sources/--page'|'ref sources/--per-page') return 0 ;;
     'ref categories/--limit'|'ref categories/--page'|'ref categories/--per-page') return 0 ;;
-    'emulator start/--port'|'emulator start/--api-key'|'emulator start/--seed'|'emulator start/--suppliers'|'emulator start/--state'|'emulator start/--last-page'|'emulator start/--latency'|'emulator start/--rate-limit'|'emulator start/--reset-rate'|'emulator start/--fail-rate'|'emulator start/--stall-rate'|'emulator start/--fail-after-commit-rate') return 0 ;;
+    'emulator start/--port'|'emulator start/--api-key'|'emulator start/--seed'|'emulator start/--suppliers'|'emulator start/--state'|'emulator start/--last-page'|'emulator start/--latency'|'emulator start/--rate-limit'|'emulator start/--reset-rate'|'emulator start/--fail-rate'|'emulator start/--stall-rate'|'emulator start/--fail-after-commit-rate'|'emulator start/--echo-key-rate') return 0 ;;
     'emulator fixtures/--seed'|'emulator fixtures/--suppliers') return 0 ;;
     'api/-f'|'api/--field'|'api/--input') return 0 ;;
   esac
@@ -100,7 +100,7 @@ _srs_options() {
     'ref sources') _srs_r=(--limit --page --per-page --all) ;;
     'ref categories') _srs_r=(--limit --page --per-page --all) ;;
     'auth login') _srs_r=(--with-key) ;;
-    'emulator start') _srs_r=(--port --api-key --seed --suppliers --state --last-page --nulls --log --admin --latency --rate-limit --reset-rate --fail-rate --stall-rate --fail-after-commit-rate) ;;
+    'emulator start') _srs_r=(--port --api-key --seed --suppliers --state --last-page --nulls --log --admin --latency --rate-limit --reset-rate --fail-rate --stall-rate --fail-after-commit-rate --echo-key-rate) ;;
     'emulator fixtures') _srs_r=(--seed --suppliers) ;;
     'api') _srs_r=(-f --field --input --paginate) ;;
     *) _srs_r=() ;;

@@ -97,7 +97,7 @@ function __srs_takes_value --argument-names cmdpath flag --description 'Whether 
             return 0
         case 'ref categories/--limit' 'ref categories/--page' 'ref categories/--per-page'
             return 0
-        case 'emulator start/--port' 'emulator start/--api-key' 'emulator start/--seed' 'emulator start/--suppliers' 'emulator start/--state' 'emulator start/--last-page' 'emulator start/--latency' 'emulator start/--rate-limit' 'emulator start/--reset-rate' 'emulator start/--fail-rate' 'emulator start/--stall-rate' 'emulator start/--fail-after-commit-rate'
+        case 'emulator start/--port' 'emulator start/--api-key' 'emulator start/--seed' 'emulator start/--suppliers' 'emulator start/--state' 'emulator start/--last-page' 'emulator start/--latency' 'emulator start/--rate-limit' 'emulator start/--reset-rate' 'emulator start/--fail-rate' 'emulator start/--stall-rate' 'emulator start/--fail-after-commit-rate' 'emulator start/--echo-key-rate'
             return 0
         case 'emulator fixtures/--seed' 'emulator fixtures/--suppliers'
             return 0
@@ -247,7 +247,7 @@ complete -c srs -n "__srs_at 'supplier import'" -l concurrency -x -d 'requests i
 complete -c srs -n "__srs_at 'supplier import'" -l encoding -x -d 'file encoding: auto (BOM, else UTF-8 if valid, else Windows-1252), utf-8, utf-16le, utf-16be, windows-1252, ...'
 complete -c srs -n "__srs_at 'supplier import'" -l delimiter -x -d 'field delimiter: , ; | or tab (default: detected from the header line)'
 complete -c srs -n "__srs_at 'supplier import'" -l map -x -d 'map a column to a field (or to "ignore"), e.g. --map "Lieferant=name"; repeatable'
-complete -c srs -n "__srs_at 'supplier import'" -l journal -r -F -d 'journal of sent rows and outcomes that makes re-runs safe (default: FILE.srs-journal; none for stdin)'
+complete -c srs -n "__srs_at 'supplier import'" -l journal -r -F -d 'journal of sent rows and outcomes that makes re-runs safe; locked while a run uses it, bound to the file and to the service and account (default: FILE.srs-journal; none for stdin)'
 complete -c srs -n "__srs_at 'supplier import'" -l journal-fsync -d 'fsync the journal before each request (survives power loss; slower)'
 complete -c srs -n "__srs_at 'supplier import'" -l retry-unknown -d 'send again the rows whose outcome is unknown (risk: a second supplier if the first attempt went through)'
 complete -c srs -n "__srs_at 'supplier import'" -l report -r -F -d 'write a CSV with every row: line, state, supplierId, customerSupplierId, field, message'
@@ -397,6 +397,7 @@ complete -c srs -n "__srs_at 'emulator start'" -l reset-rate -x -d 'share of /v1
 complete -c srs -n "__srs_at 'emulator start'" -l fail-rate -x -d 'share of /v1 requests answered 500/502/503 before processing (nothing stored), 0..1 (default 0)'
 complete -c srs -n "__srs_at 'emulator start'" -l stall-rate -x -d 'share of /v1 requests never answered (ended after 5 minutes or at shutdown), 0..1 (default 0)'
 complete -c srs -n "__srs_at 'emulator start'" -l fail-after-commit-rate -x -d 'share of POST /v1/suppliers stored, then dropped without an answer, 0..1 (default 0)'
+complete -c srs -n "__srs_at 'emulator start'" -l echo-key-rate -x -d 'share of POST /v1/suppliers answered 400 with the API key quoted in the message (nothing stored), 0..1 (default 0)'
 
 # srs emulator fixtures
 complete -c srs -n "__srs_at 'emulator fixtures'" -l seed -x -d 'seed of the dataset (default: the one the sandbox uses)'

@@ -22,6 +22,11 @@
  *   7. fail after commit   only POST /v1/suppliers answered 201: the supplier
  *                   is stored, then the connection is destroyed without an answer
  *
+ *   echo key        (instead of 5-7) only POST /v1/suppliers: a 400 whose error
+ *                   message quotes the request's x-api-key, as a careless service
+ *                   might; nothing stored. It tests that srs redacts the key in
+ *                   every file it writes (report, --failed, journal).
+ *
  * Steps 1-6 never store anything. Rates are per request and conditional: each
  * rate applies to the requests that got no earlier fault (--reset-rate 0.1
  * --fail-rate 0.5 fails 45% of all requests).
@@ -55,6 +60,8 @@ export interface FaultOptions {
   failAfterCommitRate?: number;
   /** Share of requests whose connection is reset before processing, 0..1. Default 0. */
   resetRate?: number;
+  /** Share of POST /v1/suppliers answered 400 with the request's API key in the message (nothing stored), 0..1. Default 0. */
+  echoKeyRate?: number;
   /** Requests per second (burst the same): a number or the text "N/s" / "N". Default: no limit. */
   rateLimit?: number | string;
   /** Share of requests that never get an answer, 0..1. Default 0. */
@@ -69,6 +76,7 @@ export interface FaultConfig {
   failRate: number;
   failAfterCommitRate: number;
   resetRate: number;
+  echoKeyRate: number;
   /** Requests per second, undefined: no limit. */
   rateLimit: number | undefined;
   stallRate: number;
@@ -84,6 +92,8 @@ export interface FaultStats {
   failures: number;
   stalls: number;
   failedAfterCommit: number;
+  /** 400s quoting the API key (echo key). */
+  echoedKeys: number;
 }
 
 // ---------------------------------------------------------------- parsing and validation
@@ -162,6 +172,7 @@ export function resolveFaults(opts: FaultOptions | undefined, prefix = 'faults.'
     failRate: o.failRate === undefined ? 0 : parseRate(o.failRate, `${prefix}failRate`),
     failAfterCommitRate: o.failAfterCommitRate === undefined ? 0 : parseRate(o.failAfterCommitRate, `${prefix}failAfterCommitRate`),
     resetRate: o.resetRate === undefined ? 0 : parseRate(o.resetRate, `${prefix}resetRate`),
+    echoKeyRate: o.echoKeyRate === undefined ? 0 : parseRate(o.echoKeyRate, `${prefix}echoKeyRate`),
     rateLimit: o.rateLimit === undefined ? undefined : parseRateLimit(o.rateLimit, `${prefix}rateLimit`),
     stallRate: o.stallRate === undefined ? 0 : parseRate(o.stallRate, `${prefix}stallRate`),
     stallTimeoutMs,
@@ -173,6 +184,7 @@ export function describeFaults(c: FaultConfig): string {
   const parts: string[] = [];
   if (c.rateLimit !== undefined) parts.push(`rate limit ${c.rateLimit}/s`);
   if (c.resetRate > 0) parts.push(`reset ${c.resetRate}`);
+  if (c.echoKeyRate > 0) parts.push(`echo key ${c.echoKeyRate}`);
   if (c.failRate > 0) parts.push(`fail ${c.failRate}`);
   if (c.stallRate > 0) parts.push(`stall ${c.stallRate}`);
   if (c.latency) parts.push(`latency ${c.latency.min === c.latency.max ? c.latency.min : `${c.latency.min}-${c.latency.max}`}ms`);
@@ -195,11 +207,14 @@ export interface FaultDecision {
   latencyMs: number;
   /** Destroy the connection after a successful POST /v1/suppliers. */
   failAfterCommit: boolean;
+  /** Answer POST /v1/suppliers 400, quoting the API key. */
+  echoKey: boolean;
 }
 
 /**
  * Every decision of one request from its own generator, always with the same
- * seven draws whatever is configured. `createsSupplier`: POST /v1/suppliers.
+ * eight draws whatever is configured (the eighth, echo key, came last so the
+ * first seven decide as they did before it). `createsSupplier`: POST /v1/suppliers.
  */
 export function decide(c: FaultConfig, r: Rng, createsSupplier: boolean): FaultDecision {
   const uReset = r.next();
@@ -209,6 +224,7 @@ export function decide(c: FaultConfig, r: Rng, createsSupplier: boolean): FaultD
   const uStall = r.next();
   const uLatency = r.next();
   const uCommit = r.next();
+  const uEcho = r.next();
   const before: FaultKind | undefined =
     uReset < c.resetRate ? 'reset' : uFail < c.failRate ? 'fail' : uStall < c.stallRate ? 'stall' : undefined;
   const status = uStatus < 1 / 3 ? 500 : uStatus < 2 / 3 ? 502 : 503;
@@ -219,6 +235,7 @@ export function decide(c: FaultConfig, r: Rng, createsSupplier: boolean): FaultD
     retryAfter: status === 503 && uRetry < 0.5,
     latencyMs,
     failAfterCommit: before === undefined && createsSupplier && uCommit < c.failAfterCommitRate,
+    echoKey: before === undefined && createsSupplier && uEcho < c.echoKeyRate,
   };
 }
 
@@ -259,7 +276,7 @@ const HTML_502 =
 export class FaultInjector {
   private readonly rng: Rng;
   private readonly bucket: TokenBucket | undefined;
-  private readonly counts: FaultStats = { requests: 0, rateLimited: 0, resets: 0, failures: 0, stalls: 0, failedAfterCommit: 0 };
+  private readonly counts: FaultStats = { requests: 0, rateLimited: 0, resets: 0, failures: 0, stalls: 0, failedAfterCommit: 0, echoedKeys: 0 };
   private readonly stalled = new Set<ServerResponse>();
   /** Whether anything besides counting can happen. */
   readonly active: boolean;
@@ -277,6 +294,7 @@ export class FaultInjector {
       config.failRate > 0 ||
       config.failAfterCommitRate > 0 ||
       config.resetRate > 0 ||
+      config.echoKeyRate > 0 ||
       config.stallRate > 0;
   }
 
@@ -344,6 +362,13 @@ export class FaultInjector {
         return HANDLED;
       case undefined:
         break;
+    }
+
+    if (decision.echoKey) {
+      this.counts.echoedKeys++;
+      note('echo-key');
+      const key = String(req.headers['x-api-key'] ?? '');
+      return errorResponse(400, 'invalid_request', `supplier rejected for API key ${key}: request refused (injected by the emulator)`);
     }
 
     if (decision.latencyMs > 0) await new Promise((r) => setTimeout(r, decision.latencyMs));

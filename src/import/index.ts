@@ -1,29 +1,46 @@
 /**
- * `srs supplier import`, pure of Commander: file -> rows -> validation ->
- * journal -> bounded-concurrency POST /v1/suppliers -> report, failed-rows
- * file and summary. Every row read ends in exactly one state: created,
- * skipped, invalid, failed or unknown (valid instead of created in a dry run).
+ * `srs supplier import`, pure of Commander. A run goes through named stages,
+ * top to bottom:
+ *
+ *   read      the file (or stdin) -> records with their line numbers (read.ts)
+ *   validate  a record -> a supplier request, or `invalid` (validate.ts)
+ *   dedupe    a duplicate customerSupplierId in this file -> `skipped`; then
+ *             each sink's check(): the journal's resume rules (and any other
+ *             sink, such as a catalog) may keep a row from being sent
+ *   send      bounded-concurrency POST /v1/suppliers (send.ts)
+ *   record    every outcome goes to the sinks (sinks.ts): the journal as the
+ *             answers arrive, the --report and --failed files in line order
+ *
+ * Every row read ends in exactly one state: created, skipped, invalid, failed
+ * or unknown (valid instead of created in a dry run), or a state a sink's
+ * verdict names.
  *
  * Stopping (Ctrl-C through `signal`, an authentication failure, a file that
- * turns out to be malformed half-way): no more rows are read, the requests in
- * flight finish (or time out) and are recorded, the reports are written, and
- * the result says where and why the run stopped. Rows after that point were
- * not read: a re-run with the same command picks up where this one stopped.
+ * turns out to be malformed half-way, a sink that cannot write): no more rows
+ * are read, the requests in flight finish (or time out) and are recorded, the
+ * reports are written, and the result says where and why the run stopped.
+ * Rows after that point were not read: a re-run with the same command picks up
+ * where this one stopped.
  */
+import { resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ExitCode, SrsError, UsageError } from '../errors.js';
-import { mapHeaders, parseMapSpecs, unnamedColumns } from './headers.js';
-import { Journal, JOURNAL_SUFFIX, readJournal, decideResume, type JournalHistory } from './journal.js';
-import { rowHash } from './hash.js';
+import { mapHeaders, parseMapSpecs, unnamedColumns, type ColumnMapping } from './headers.js';
+import { Journal, JOURNAL_SUFFIX, readJournal, type JournalHistory } from './journal.js';
+import { JournalLock } from './lock.js';
+import { checkTarget } from './binding.js';
+import type { Target } from '../api/target.js';
 import { Progress } from './progress.js';
-import { openInput, ReadError, type InputFile, type SourceRecord } from './read.js';
-import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, type ImportSummary, type RowOutcome, type RowState } from './report.js';
+import { isStreamPath, openInput, ReadError, type InputFile, type SourceRecord } from './read.js';
+import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, ROW_STATES, type ImportSummary, type RowOutcome, type RowState } from './report.js';
 import { Sender, type SendOutcome, type SupplierCreator } from './send.js';
+import { Candidate, FailedSink, JournalSink, ReportSink, type OutcomeSink, type Verdict } from './sinks.js';
 import { RowValidator, rowShape } from './validate.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 
 export type { ImportSummary, RowOutcome, RowState } from './report.js';
 export type { SupplierCreator } from './send.js';
+export type { Candidate, OutcomeSink, Recorded, Verdict } from './sinks.js';
 
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 export const MAX_PROBLEMS_SHOWN = 20;
@@ -50,9 +67,30 @@ export interface ImportOptions {
   csvRaw?: boolean;
 }
 
+/** What a sink factory learns about the run (ImportDeps.sinks). */
+export interface SinkContext {
+  input: InputFile;
+  dryRun: boolean;
+  warn: (msg: string) => void;
+}
+
 export interface ImportDeps {
   /** Called once before the first row of a real run; never in a dry run. */
   client: () => Promise<SupplierCreator>;
+  /**
+   * Further sinks (a catalog), opened after the journal: their check() runs
+   * after the journal's, their record() sees every outcome. Called in dry runs
+   * too (a sink then only checks).
+   */
+  sinks?: (run: SinkContext) => Promise<OutcomeSink[]> | OutcomeSink[];
+  /**
+   * The service and account this run is for (src/api/target.ts), recorded in
+   * and checked against the journal (src/import/binding.ts). Undefined: not
+   * known (a dry run without settings); the journal is then not checked.
+   */
+  target?: () => Promise<Target | undefined>;
+  /** GET /v1/suppliers/{id} with the run's key (resolves when found): asked once when a key meets a journal of another key. */
+  readSupplier?: (id: string) => Promise<void>;
   stdin?: Readable;
   stdinIsTTY?: boolean;
   /** Raw stderr writes (progress). */
@@ -65,6 +103,11 @@ export interface ImportDeps {
   now?: () => Date;
   /** Test hook: called for every row outcome, in line order. */
   onRow?: (o: RowOutcome) => void;
+  /**
+   * The redaction stdout and stderr get (the API key replaced): applied to
+   * everything the import writes to files (report, --failed, journal).
+   */
+  redact?: (s: string) => string;
 }
 
 export interface ImportResult {
@@ -81,278 +124,470 @@ export interface ImportResult {
   requestsSent: number;
 }
 
+/** `<file>.srs-journal`; none for stdin, a FIFO, /dev/stdin or a process substitution (read once: --journal names one). */
 export function defaultJournalPath(file: string): string | undefined {
-  return file === '-' ? undefined : file + JOURNAL_SUFFIX;
+  return isStreamPath(file) || underDev(file) ? undefined : file + JOURNAL_SUFFIX;
 }
 
-export async function runImport(o: ImportOptions, d: ImportDeps): Promise<ImportResult> {
-  const started = performance.now();
-  const now = d.now ?? (() => new Date());
+/** /dev/stdin redirected from a regular file, /dev/fd/N: devices, never a place for a journal. */
+function underDev(path: string): boolean {
+  return /^\/dev(\/|$)/.test(resolvePath(path));
+}
+
+/** The options, checked before anything is opened. */
+interface Plan {
+  dryRun: boolean;
+  concurrency: number;
+  journalPath: string | undefined;
+  now: () => Date;
+}
+
+function plan(o: ImportOptions, d: ImportDeps): Plan {
   const dryRun = !!o.dryRun;
   const concurrency = o.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency must be a whole number between 1 and ${MAX_CONCURRENCY} (got ${concurrency})`);
   }
-  const specs = parseMapSpecs(o.maps ?? []);
+  const stream = isStreamPath(o.file) || underDev(o.file);
   const journalPath = o.journal ?? defaultJournalPath(o.file);
-  checkOutputPaths(o.file, { '--journal': journalPath, '--report': o.report, '--failed': o.failed });
-  if (o.file === '-' && o.journal === undefined && !dryRun) {
-    d.warn('reading stdin without --journal: a re-run cannot tell which rows this run created; pass --journal FILE to make re-runs safe');
+  if (journalPath !== undefined && underDev(journalPath)) {
+    throw new UsageError(`--journal ${journalPath}: a journal is a file srs appends to and reads back; it cannot live under /dev (pass --journal PATH to a regular file)`);
   }
+  checkOutputPaths(o.file, { '--journal': journalPath, '--report': o.report, '--failed': o.failed });
+  if (stream && o.journal === undefined && !dryRun) {
+    const what = o.file === '-' ? 'stdin' : `${o.file} (not a regular file: read once, like stdin)`;
+    d.warn(`reading ${what} without --journal: a re-run cannot tell which rows this run created; pass --journal FILE to make re-runs safe`);
+  }
+  return { dryRun, concurrency, journalPath, now: d.now ?? (() => new Date()) };
+}
 
-  const input: InputFile = await openInput(o.file, {
+/** Stage "read": opens the file (or stdin) and maps its header. */
+async function openStage(o: ImportOptions, d: ImportDeps, p: Plan): Promise<InputFile> {
+  return openInput(o.file, {
     encoding: o.encoding,
     delimiter: o.delimiter,
-    queue: Math.max(4, 2 * concurrency),
+    queue: Math.max(4, 2 * p.concurrency),
     ...(d.stdin ? { stdin: d.stdin as NodeJS.ReadableStream & Readable } : {}),
     stdinIsTTY: !!d.stdinIsTTY,
   });
-  let journal: Journal | undefined;
-  let report: ReportWriter | undefined;
-  let failedOut: FailedWriter | undefined;
-  let progress: Progress | undefined;
-  const onAbort = () => requestStop('interrupted');
-  let stopReason: string | undefined;
-  let interrupted = false;
-  function requestStop(reason: string): void {
-    if (stopReason) return;
-    stopReason = reason;
+}
+
+/** The journal (read-only in a dry run), then the report files, then any further sinks. */
+async function openSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputFile, opened: OutcomeSink[]): Promise<void> {
+  if (p.journalPath !== undefined) {
+    let journal: Journal | undefined;
+    const prior = await readJournal(p.journalPath, input.name, input.identity, d.warn);
+    // A dry run asks for the target only to check an existing journal (resolving settings may load the profile store).
+    const target = p.dryRun && !prior ? undefined : await d.target?.();
+    // Another service or account: refused before anything is written or sent (binding.ts).
+    const meta = prior ? await checkTarget(p.journalPath, prior.meta, prior.history, target, { dryRun: p.dryRun, now: p.now, warn: d.warn, info: d.info, readSupplier: d.readSupplier }) : [];
+    const history: JournalHistory | undefined = prior?.history;
+    if (!p.dryRun) {
+      const j = await Journal.open(p.journalPath, input.name, input.identity, { fsync: !!o.journalFsync, now: p.now, warn: d.warn, target, prior: prior ?? null, meta, redact: d.redact });
+      journal = j.journal;
+      if (j.resumed) d.info(`resuming from journal ${p.journalPath} (${j.history.size} rows recorded by earlier runs)`);
+    }
+    opened.push(new JournalSink(`journal ${p.journalPath}`, journal, history, !!o.retryUnknown));
+  }
+  const cells = { csvRaw: !!o.csvRaw, redact: d.redact };
+  if (o.report !== undefined) opened.push(new ReportSink(`--report ${o.report}`, new ReportWriter(o.report, cells)));
+  if (o.failed !== undefined) opened.push(new FailedSink(`--failed ${o.failed}`, new FailedWriter(o.failed, input, cells)));
+  if (d.sinks) opened.push(...(await d.sinks({ input, dryRun: p.dryRun, warn: d.warn })));
+}
+
+/** Stage "validate" keeps the cells of a row only when --failed wants them. */
+function keepsCells(o: ImportOptions): boolean {
+  return o.failed !== undefined;
+}
+
+/**
+ * plan (options) -> lock (the journal's) -> read (open the input) -> open the
+ * sinks -> loop (validate, dedupe, send, record per row) -> finish (wait,
+ * close, summarise).
+ */
+export async function runImport(o: ImportOptions, d: ImportDeps): Promise<ImportResult> {
+  const started = performance.now();
+  const p = plan(o, d);
+  parseMapSpecs(o.maps ?? []); // a bad --map is a usage error before the file is opened
+  // One run at a time per journal: a second one stops here, before reading or sending (a dry run takes no lock).
+  const lock = !p.dryRun && p.journalPath !== undefined ? JournalLock.acquire(p.journalPath, { now: p.now, warn: d.warn }) : undefined;
+  try {
+    const input = await openStage(o, d, p);
+    const run = new ImportRun(o, d, p, input);
+    try {
+      await run.open();
+      await run.loop();
+      return await run.finish(started);
+    } finally {
+      await run.dispose();
+    }
+  } finally {
+    lock?.release();
+  }
+}
+
+/**
+ * A row must have the header's number of cells: more or fewer means a
+ * delimiter inside an unquoted value, a quote left open (which runs on into
+ * the next lines), or a cut-off row, and its cells would land in the wrong
+ * fields. Such a row is invalid on its own; it is never joined to a neighbour.
+ * Extra cells that are all empty (spreadsheets pad rows with ",,,") are fine.
+ */
+function cellCountProblem(rec: SourceRecord, width: number): string | undefined {
+  const n = rec.fields.length;
+  if (n === width) return undefined;
+  if (n > width) {
+    let empty = true;
+    for (let i = width; i < n; i++) if (rec.fields[i]!.trim() !== '') empty = false;
+    if (empty) return undefined;
+  }
+  const runOn = rec.fields.some((f) => f.includes('\n') || f.includes('\r'));
+  return (
+    `line ${rec.line} has ${n} cell${n === 1 ? '' : 's'}, the header has ${width}: not imported` +
+    (runOn ? ' (a quoted cell spans several lines: a quote left open?)' : n > width ? ' (an unquoted value holding the delimiter?)' : ' (a cut-off row?)')
+  );
+}
+
+/** Thrown into the sender before a batch when a sink could not write: the batch does not leave. */
+class SinkWriteError extends Error {
+  readonly sink: OutcomeSink;
+  constructor(sink: OutcomeSink) {
+    super(`${sink.name} could not be written${sink.error ? ` (${describeWriteError(sink.error)})` : ''}`);
+    this.sink = sink;
+  }
+}
+
+/** "no space left on device" from "ENOSPC: no space left on device, write". */
+function describeWriteError(e: Error): string {
+  const m = /^[A-Z]+: (.*?)(, \w+.*)?$/.exec(e.message);
+  return m ? m[1]! : e.message;
+}
+
+/** One run's state, its stages as methods. */
+class ImportRun {
+  readonly #o: ImportOptions;
+  readonly #d: ImportDeps;
+  readonly #p: Plan;
+  readonly #input: InputFile;
+  #mapping!: ColumnMapping;
+  #validator!: RowValidator;
+  #sender: Sender | undefined;
+  readonly #sinks: OutcomeSink[] = [];
+  /** Sinks with check(), and those fed in line order / as answers arrive. */
+  #checking: OutcomeSink[] = [];
+  #ordered: OutcomeSink[] = [];
+  #unordered: OutcomeSink[] = [];
+  #journal: JournalSink | undefined;
+  #progress: Progress | undefined;
+  #reorder!: Reorder;
+
+  readonly counts = Object.fromEntries(ROW_STATES.map((s) => [s, 0])) as Record<RowState, number>;
+  readonly problems: RowOutcome[] = [];
+  problemCount = 0;
+  total = 0;
+  lastLine: number;
+  fatal: SrsError | undefined;
+  readError: ReadError | undefined;
+  writeError: unknown;
+  stopReason: string | undefined;
+  interrupted = false;
+  reachedEnd = false;
+  /** Set when a sink's buffer is full: the loop waits for it to drain before reading on. */
+  #needDrain = false;
+  #seq = 0;
+  readonly #closed = new Set<OutcomeSink>();
+  readonly #onAbort = () => this.requestStop('interrupted');
+
+  constructor(o: ImportOptions, d: ImportDeps, p: Plan, input: InputFile) {
+    this.#o = o;
+    this.#d = d;
+    this.#p = p;
+    this.#input = input;
+    this.lastLine = input.headerLine;
+  }
+
+  requestStop(reason: string): void {
+    if (this.stopReason) return;
+    this.stopReason = reason;
     if (reason === 'interrupted') {
-      interrupted = true;
-      input.destroy(); // unblocks a read waiting on a slow stdin
+      this.interrupted = true;
+      this.#input.destroy(); // unblocks a read waiting on a slow stdin
     }
   }
 
-  try {
-    const mapping = mapHeaders(input.header, specs);
-    const warnings: string[] = [...mapping.warnings];
-    const shape = rowShape(mapping, input.delimiter);
-    const validator = new RowValidator(shape);
+  #warn = (msg: string): void => {
+    this.#progress?.clear();
+    this.#d.warn(msg);
+  };
 
-    // The client first: a missing key or base URL fails at once, before a journal is started or a row read.
-    // Each batch of requests leaves only after the journal holds its "sent" lines.
-    const sender: Sender | undefined = dryRun ? undefined : new Sender(await d.client(), concurrency, () => journal?.flush());
+  /** The header mapping, the client (before any journal is started: a missing key fails first), the sinks, the progress line. */
+  async open(): Promise<void> {
+    const { o, d, p, input } = { o: this.#o, d: this.#d, p: this.#p, input: this.#input };
+    this.#mapping = mapHeaders(input.header, parseMapSpecs(o.maps ?? []));
+    this.#validator = new RowValidator(rowShape(this.#mapping, input.delimiter));
+    // Each batch of requests leaves only after every sink's beforeSend() (the journal's flush: its "sent" lines are written).
+    if (!p.dryRun) this.#sender = new Sender(await d.client(), p.concurrency, () => this.#beforeSend());
+    await openSinks(o, d, p, input, this.#sinks);
+    this.#journal = this.#sinks.find((s): s is JournalSink => s instanceof JournalSink);
+    this.#checking = this.#sinks.filter((s) => s.check);
+    this.#ordered = this.#sinks.filter((s) => s.ordered);
+    this.#unordered = this.#sinks.filter((s) => !s.ordered);
+    for (const w of this.#mapping.warnings) d.warn(w);
 
-    let history: JournalHistory | undefined;
-    if (journalPath !== undefined) {
-      if (dryRun) {
-        history = (await readJournal(journalPath, input.name, input.identity, d.warn))?.history;
-      } else {
-        const opened = await Journal.open(journalPath, input.name, input.identity, { fsync: !!o.journalFsync, now, warn: d.warn });
-        journal = opened.journal;
-        history = opened.resumed ? opened.history : undefined;
-        if (opened.resumed) d.info(`resuming from journal ${journalPath} (${opened.history.size} rows recorded by earlier runs)`);
-      }
-    }
-    if (o.report !== undefined) report = new ReportWriter(o.report, { csvRaw: !!o.csvRaw });
-    if (o.failed !== undefined) failedOut = new FailedWriter(o.failed, input);
-    for (const w of warnings) d.warn(w);
-
-    const counts: Record<RowState, number> = { created: 0, skipped: 0, invalid: 0, failed: 0, unknown: 0, valid: 0 };
-    const problems: RowOutcome[] = [];
-    let problemCount = 0;
-    let total = 0;
-    let lastLine = input.headerLine;
-    let fatal: SrsError | undefined;
-    let readError: ReadError | undefined;
-    let writeError: unknown;
-
-    progress = new Progress({
+    this.#reorder = new Reorder((out) => this.#emit(out));
+    this.#progress = new Progress({
       write: d.stderrWrite,
       tty: d.stderrIsTTY,
       quiet: !!o.quiet,
       totalBytes: input.identity.size ?? undefined,
-      verb: dryRun ? 'validating' : 'importing',
-      counts: () => ({ rows: total, problems: problemCount, bytes: input.bytesRead() }),
+      verb: p.dryRun ? 'validating' : 'importing',
+      counts: () => ({ rows: this.total, problems: this.problemCount, bytes: input.bytesRead() }),
     });
-    const warn = (msg: string) => {
-      progress?.clear();
-      d.warn(msg);
-    };
+    if (d.signal?.aborted) this.requestStop('interrupted');
+    d.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    this.#progress.start();
+  }
 
-    // Set when a report stream's buffer is full: the loop waits for it to drain before reading on.
-    let needDrain = false;
-    const emit = (out: RowOutcome) => {
-      if (problems.length < MAX_PROBLEMS_SHOWN && isProblem(out)) problems.push(out);
-      try {
-        d.onRow?.(out);
-        if (report && !report.write(out)) needDrain = true;
-        if (failedOut && out.fields && (out.state === 'failed' || out.state === 'invalid') && !failedOut.write(out.fields)) needDrain = true;
-      } catch (e) {
-        writeError ??= e;
-        requestStop('cannot write the report');
-      }
-    };
-    const reorder = new Reorder(emit);
-    const finish = (seq: number, out: RowOutcome) => {
-      counts[out.state]++;
-      total++;
-      if (isProblem(out)) problemCount++;
-      reorder.done(seq, out);
-    };
+  /** Before each batch of requests: a sink that failed to write stops it (nothing more leaves); then the journal's flush. */
+  #beforeSend(): void {
+    const failed = this.#failedSink();
+    if (failed) throw new SinkWriteError(failed);
+    for (const s of this.#sinks) s.beforeSend?.();
+  }
 
-    const unnamed = unnamedColumns(mapping);
-    const width = input.header.length;
+  /** The first sink whose write failed. */
+  #failedSink(): OutcomeSink | undefined {
+    for (const s of this.#sinks) if (s.error) return s;
+    return undefined;
+  }
+
+  /** The main loop: read -> validate -> dedupe -> send, one record at a time, until the end or a stop. */
+  async loop(): Promise<void> {
+    const unnamed = unnamedColumns(this.#mapping);
+    const width = this.#input.header.length;
     let warnedUnnamed = false;
-    let warnedExtra = false;
-
-    if (d.signal?.aborted) requestStop('interrupted');
-    d.signal?.addEventListener('abort', onAbort, { once: true });
-    progress.start();
-
-    let seq = 0;
-    let reachedEnd = false;
+    const keep = keepsCells(this.#o);
     // Promises only where the loop must wait (a full window, the parser out of
     // records): at thousands of rows a second, one per row is measurable.
-    rows: for (;;) {
-      if (journal?.error) requestStop('cannot write the journal');
-      if (stopReason) break;
-      if (sender?.full) {
-        await sender.capacity();
-        if (stopReason) break;
-      }
-      // Outcomes wait in line order behind a slow request; past a bound, so does reading.
-      while (sender && reorder.waiting >= MAX_REORDER_WAITING && sender.inFlight > 0) await sender.settled();
-      if (needDrain) {
-        needDrain = false;
-        await report?.drain();
-        await failedOut?.drain();
-        if (stopReason) break;
-      }
-      let rec: SourceRecord | null | undefined;
-      try {
-        rec = input.take();
-        while (rec === undefined) {
-          await input.more();
-          if (stopReason) break rows;
-          rec = input.take();
-        }
-      } catch (e) {
-        if (stopReason) break;
-        if (e instanceof ReadError) {
-          readError = e;
-          requestStop('the file is malformed');
-          break;
-        }
-        throw e;
-      }
-      if (rec === null) {
-        reachedEnd = true;
-        break;
-      }
-      lastLine = rec.line;
+    for (;;) {
+      const failed = this.#failedSink();
+      if (failed) this.requestStop(failed === this.#journal ? 'cannot write the journal' : `cannot write ${failed.name}`);
+      if (this.stopReason) break;
+      if (!(await this.#waitForRoom())) break;
+      const rec = await this.#read();
+      if (!rec) break;
+      this.lastLine = rec.line;
 
       if (!warnedUnnamed && unnamed.some((i) => (rec.fields[i] ?? '').trim() !== '')) {
         warnedUnnamed = true;
-        warn(`line ${rec.line}: a column without a header holds data; it is not imported (give the column a header to import it)`);
+        this.#warn(`line ${rec.line}: a column without a header holds data; it is not imported (give the column a header to import it)`);
       }
-      if (!warnedExtra && rec.fields.length > width && rec.fields.slice(width).some((f) => f.trim() !== '')) {
-        warnedExtra = true;
-        warn(`line ${rec.line}: more cells than the header has columns; the extra cells are not imported`);
-      }
-
-      const s = seq++;
-      // Only rows headed for --failed keep their cells.
-      const kept = failedOut ? rec.fields : undefined;
-      const v = validator.check(rec);
-      if (v.kind === 'invalid') {
-        finish(s, { line: v.line, state: 'invalid', customerSupplierId: v.customerSupplierId, field: v.field, message: v.message, fields: kept });
+      const seq = this.#seq++;
+      const row = this.#validate(seq, rec, width, keep);
+      if (!row) continue;
+      if (this.#dedupe(seq, row, keep)) continue;
+      if (this.#p.dryRun) {
+        this.#record(seq, { line: row.line, state: 'valid', customerSupplierId: row.customerSupplierId });
         continue;
       }
-      if (v.kind === 'duplicate') {
-        finish(s, { line: v.line, state: 'skipped', customerSupplierId: v.customerSupplierId, field: 'customerSupplierId', message: `duplicate customerSupplierId of line ${v.firstLine}` });
-        continue;
-      }
-      const cid = v.customerSupplierId;
-      let hash: string | undefined;
-      if (history || journal) {
-        hash = rowHash(rec.fields);
-        const decision = history ? decideResume(rec.line, history.get(rec.line), hash, !!o.retryUnknown) : { action: 'send' as const };
-        if (decision.action === 'skip') {
-          finish(s, { line: rec.line, state: 'skipped', supplierId: decision.id, customerSupplierId: cid, message: decision.message });
-          continue;
-        }
-        if (decision.action === 'unknown') {
-          finish(s, { line: rec.line, state: 'unknown', customerSupplierId: cid, message: decision.message });
-          continue;
-        }
-      }
-      if (dryRun) {
-        finish(s, { line: rec.line, state: 'valid', customerSupplierId: cid });
-        continue;
-      }
-      const snd = sender!; // the window had room at the top of this iteration, and nothing since took it
-      journal?.sent(rec.line, hash!);
-      const line = rec.line;
-      snd.start(v.request, (r: SendOutcome) => {
-        let out: RowOutcome;
-        if (r.state === 'created') {
-          journal?.created(line, r.id);
-          out = { line, state: 'created', supplierId: r.id, customerSupplierId: cid };
-        } else {
-          if (r.fatal) {
-            fatal ??= r.fatal;
-            requestStop(r.fatal.code === 'auth' ? 'authentication failed' : 'fatal error');
-          }
-          if (r.state === 'failed') journal?.failed(line, r.message);
-          else journal?.unknown(line, r.message);
-          out = { line, state: r.state, customerSupplierId: cid, message: r.message, fields: r.state === 'failed' ? kept : undefined };
-        }
-        finish(s, out);
-      });
+      this.#send(seq, row, keep);
     }
-    d.signal?.removeEventListener('abort', onAbort);
+  }
+
+  /** Back-pressure: room in the send window, the reorder buffer and the sinks. False when the run stopped meanwhile. */
+  async #waitForRoom(): Promise<boolean> {
+    const sender = this.#sender;
+    if (sender?.full) {
+      await sender.capacity();
+      if (this.stopReason) return false;
+    }
+    // Outcomes wait in line order behind a slow request; past a bound, so does reading.
+    while (sender && this.#reorder.waiting >= MAX_REORDER_WAITING && sender.inFlight > 0) await sender.settled();
+    if (this.#needDrain) {
+      this.#needDrain = false;
+      for (const s of this.#sinks) await s.drain?.();
+      if (this.stopReason) return false;
+    }
+    return true;
+  }
+
+  /** Stage "read": the next record, or null at the end of the file or when the run stopped. */
+  async #read(): Promise<SourceRecord | null> {
+    const input = this.#input;
+    try {
+      let rec = input.take();
+      while (rec === undefined) {
+        await input.more();
+        if (this.stopReason) return null;
+        rec = input.take();
+      }
+      if (rec === null) this.reachedEnd = true;
+      return rec;
+    } catch (e) {
+      if (this.stopReason) return null;
+      if (e instanceof ReadError) {
+        this.readError = e;
+        this.requestStop('the file is malformed');
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  /** Stage "validate" (and the in-file half of "dedupe": the validator remembers each customerSupplierId's first line). */
+  #validate(seq: number, rec: SourceRecord, width: number, keep: boolean): Candidate | undefined {
+    const cells = cellCountProblem(rec, width);
+    if (cells) {
+      const cid = this.#validator.customerSupplierId(rec);
+      this.#record(seq, { line: rec.line, state: 'invalid', customerSupplierId: cid, field: 'row', message: cells, fields: keep ? rec.fields : undefined });
+      return undefined;
+    }
+    const v = this.#validator.check(rec);
+    if (v.kind === 'invalid') {
+      this.#record(seq, { line: v.line, state: 'invalid', customerSupplierId: v.customerSupplierId, field: v.field, message: v.message, fields: keep ? rec.fields : undefined });
+      return undefined;
+    }
+    if (v.kind === 'duplicate') {
+      this.#record(seq, { line: v.line, state: 'skipped', customerSupplierId: v.customerSupplierId, field: 'customerSupplierId', message: `duplicate customerSupplierId of line ${v.firstLine}` });
+      return undefined;
+    }
+    return new Candidate(rec.line, v.customerSupplierId, v.request, rec.fields);
+  }
+
+  /** Stage "dedupe", across runs: the first sink with a verdict (journal, catalog) keeps the row from being sent. */
+  #dedupe(seq: number, row: Candidate, keep: boolean): boolean {
+    let verdict: Verdict | undefined;
+    for (const s of this.#checking) {
+      verdict = s.check!(row);
+      if (verdict) break;
+    }
+    if (!verdict) return false;
+    this.#record(seq, {
+      line: row.line,
+      state: verdict.state,
+      supplierId: verdict.supplierId,
+      customerSupplierId: row.customerSupplierId,
+      message: verdict.message,
+      fields: keep && verdict.state === 'invalid' ? row.fields : undefined,
+    });
+    return true;
+  }
+
+  /** Stage "send": the sinks hear of the row (the journal's "sent"), the sender takes it; its answer goes to "record". */
+  #send(seq: number, row: Candidate, keep: boolean): void {
+    const sender = this.#sender!; // the window had room at the top of this iteration, and nothing since took it
+    for (const s of this.#sinks) s.sending?.(row);
+    sender.start(row.request, (r: SendOutcome) => {
+      let out: RowOutcome;
+      if (r.state === 'created') {
+        out = { line: row.line, state: 'created', supplierId: r.id, customerSupplierId: row.customerSupplierId };
+      } else {
+        if (r.fatal) {
+          this.fatal ??= r.fatal;
+          this.requestStop(r.fatal.code === 'auth' ? 'authentication failed' : 'fatal error');
+        }
+        out = { line: row.line, state: r.state, customerSupplierId: row.customerSupplierId, message: r.message, fields: r.state === 'failed' && keep ? row.fields : undefined };
+      }
+      this.#record(seq, out, row);
+    });
+  }
+
+  /** Stage "record": counts, then the sinks that take outcomes as they arrive, then (in line order) the others. */
+  #record(seq: number, out: RowOutcome, sent?: Candidate): void {
+    this.counts[out.state]++;
+    this.total++;
+    if (isProblem(out)) this.problemCount++;
+    for (const s of this.#unordered) s.record({ outcome: out, sent });
+    this.#reorder.done(seq, out);
+  }
+
+  #emit(out: RowOutcome): void {
+    if (this.problems.length < MAX_PROBLEMS_SHOWN && isProblem(out)) this.problems.push(out);
+    try {
+      this.#d.onRow?.(out);
+      for (const s of this.#ordered) if (s.record({ outcome: out }) === false) this.#needDrain = true;
+    } catch (e) {
+      this.writeError ??= e;
+      this.requestStop(`cannot write ${this.#failedSink()?.name ?? 'the report'}`);
+    }
+  }
+
+  /** Waits for the requests in flight, closes the sinks and builds the summary. */
+  async finish(started: number): Promise<ImportResult> {
+    const { d, p, o, input } = { d: this.#d, p: this.#p, o: this.#o, input: this.#input };
+    const sender = this.#sender;
+    d.signal?.removeEventListener('abort', this.#onAbort);
     await sender?.idle();
-    progress.stop();
-    const complete = reachedEnd && !readError;
+    this.#progress?.stop();
+    const complete = this.reachedEnd && !this.readError;
     input.destroy();
-    journal?.close();
-    const journalError = journal?.error;
-    if (sender?.error && sender.error !== journalError) writeError ??= sender.error;
-    journal = undefined;
-    await report?.close();
-    await failedOut?.close();
-    report = undefined;
-    failedOut = undefined;
+    for (const s of this.#unordered) await this.#close(s);
+    const journalError = this.#journal?.error;
+    if (sender?.error && sender.error !== journalError) this.writeError ??= sender.error;
     if (journalError) {
       throw new SrsError(
         'runtime',
         ExitCode.failure,
-        `${journalError.message}: the import stopped after line ${lastLine} (${counts.created} created). ` +
+        `${journalError.message}: the import stopped after line ${this.lastLine} (${this.counts.created} created). ` +
           'Rows answered after the failure are not recorded in the journal: a re-run reports them as unknown rather than sending them twice.',
       );
     }
-    if (writeError) {
-      const msg = `cannot write the report: ${(writeError as Error).message ?? String(writeError)}`;
-      throw (sender?.sent ?? 0) > 0 ? new SrsError('runtime', ExitCode.failure, `${msg} (the journal has every row sent)`) : new UsageError(msg);
+    for (const s of this.#ordered) {
+      try {
+        await this.#close(s);
+      } catch (e) {
+        this.writeError ??= e;
+      }
+    }
+    if (this.writeError) {
+      const failed = this.#failedSink();
+      const cause = failed?.error ?? (this.writeError instanceof SinkWriteError ? this.writeError.sink.error : undefined) ?? (this.writeError as Error);
+      const code = (cause as NodeJS.ErrnoException).code;
+      const what = failed ? `cannot write ${failed.name} (${code ? `${code}: ` : ''}${describeWriteError(cause)})` : `cannot write the report (${describeWriteError(cause)})`;
+      const sent = sender?.sent ?? 0;
+      const where = p.journalPath !== undefined ? `every row sent is recorded in the journal ${p.journalPath}: run the same command again to continue` : 'without a journal, a re-run cannot tell which rows were created';
+      throw new SrsError(
+        'runtime',
+        ExitCode.failure,
+        `${what}: the import stopped after line ${this.lastLine}, and no request left after the failure (${sent} sent, ${this.counts.created} created); ${where}`,
+      );
     }
 
     const elapsed = (performance.now() - started) / 1000;
+    const c = this.counts;
     const summary: ImportSummary = {
       file: input.name,
-      dryRun,
-      created: counts.created,
-      ...(dryRun ? { valid: counts.valid } : {}),
-      skipped: counts.skipped,
-      invalid: counts.invalid,
-      failed: counts.failed,
-      unknown: counts.unknown,
-      total,
+      dryRun: p.dryRun,
+      created: c.created,
+      ...(p.dryRun ? { valid: c.valid } : {}),
+      skipped: c.skipped,
+      invalid: c.invalid,
+      failed: c.failed,
+      unknown: c.unknown,
+      total: this.total,
       elapsedSeconds: Math.round(elapsed * 100) / 100,
-      rowsPerSecond: Math.round(total / Math.max(elapsed, 0.001)),
+      rowsPerSecond: Math.round(this.total / Math.max(elapsed, 0.001)),
       complete,
-      ...(complete ? {} : { stopReason: stopReason ?? 'stopped', stoppedAfterLine: lastLine }),
-      ...(journalPath !== undefined && !dryRun ? { journal: journalPath } : {}),
+      ...(complete ? {} : { stopReason: this.stopReason ?? 'stopped', stoppedAfterLine: this.lastLine }),
+      ...(p.journalPath !== undefined && !p.dryRun ? { journal: p.journalPath } : {}),
       ...(o.report !== undefined ? { report: o.report } : {}),
       ...(o.failed !== undefined ? { failedFile: o.failed } : {}),
     };
-    return { summary, problems, problemCount, fatal, readError, interrupted, requestsSent: sender?.sent ?? 0 };
-  } finally {
-    d.signal?.removeEventListener('abort', onAbort);
-    progress?.stop();
-    input.destroy();
-    journal?.close();
-    if (report) await report.close().catch(() => undefined);
-    if (failedOut) await failedOut.close().catch(() => undefined);
+    return { summary, problems: this.problems, problemCount: this.problemCount, fatal: this.fatal, readError: this.readError, interrupted: this.interrupted, requestsSent: sender?.sent ?? 0 };
+  }
+
+  /** Whatever happened: the progress line, the input and every sink closed (best effort). */
+  async dispose(): Promise<void> {
+    this.#d.signal?.removeEventListener('abort', this.#onAbort);
+    this.#progress?.stop();
+    this.#input.destroy();
+    for (const s of this.#sinks) await this.#close(s).catch(() => undefined);
+  }
+
+  /** Each sink is closed once; a second call resolves at once. */
+  #close(s: OutcomeSink): Promise<void> {
+    if (this.#closed.has(s)) return Promise.resolve();
+    this.#closed.add(s);
+    return s.close();
   }
 }

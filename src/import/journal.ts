@@ -1,8 +1,12 @@
 /**
  * The import journal: an append-only JSON-lines file that makes re-runs safe.
  *
- *   {"srs":"import-journal","v":1,"file":"/abs/in.csv","size":1234,"head":"<sha256>","headBytes":1234,"started":"…"}
+ *   {"srs":"import-journal","v":2,"file":"/abs/in.csv","size":1234,"head":"<sha256>","headBytes":1234,"started":"…",
+ *    "target":{"baseUrl":"https://api.example.com","account":"3f9a1c0b2d4e"}}
  *   {"run":"2025-01-01T10:00:00.000Z"}
+ *   {"alias":"7c21…","via":"01J…","at":"…"}         a rotated key shown to reach the same account
+ *   {"target":{…},"via":"01J…","at":"…"}            a version 1 journal (no target) bound on first use, or a
+ *                                                   journal of only failed rows rebound (the last one wins)
  *   {"l":12,"h":"3f2a9c81b7de","s":"sent"}            before the request leaves
  *   {"l":12,"s":"created","id":"01J…"}                 when the answer arrives
  *   {"l":13,"s":"failed","m":"HTTP 400: …"}            provably not created
@@ -37,13 +41,21 @@
  *   a different row hash than the one sent -> unknown unless --retry-unknown
  *     (unless the earlier outcome was failed).
  * Invalid and duplicate rows are not journaled: they are re-validated each run.
+ *
+ * Target (version 2): the header records which service and account the rows
+ * were created on (src/api/target.ts); src/import/binding.ts refuses another
+ * target and links a rotated key after asking the service. Version 1 journals
+ * (no target) are still read; they get a "target" line when first used.
  */
 import { closeSync, createReadStream, existsSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import type { Target } from '../api/target.js';
 import { UsageError } from '../errors.js';
 import type { FileIdentity } from './read.js';
 
 export const JOURNAL_MAGIC = 'import-journal';
-export const JOURNAL_VERSION = 1;
+export const JOURNAL_VERSION = 2;
+/** Versions this srs reads: 1 had no target. */
+const READABLE_VERSIONS: readonly number[] = [1, 2];
 export const JOURNAL_SUFFIX = '.srs-journal';
 
 export type JournalState = 'sent' | 'created' | 'failed' | 'unknown';
@@ -56,7 +68,20 @@ export interface JournalHeader {
   head: string;
   headBytes: number;
   started: string;
+  /** Version 2: where the rows were created. */
+  target?: Target | undefined;
 }
+
+/** What the journal says about its target, beyond the header. */
+export interface JournalMeta {
+  /** The header's target, or (version 1) the one bound by a later "target" line. */
+  target: Target | undefined;
+  /** Fingerprints of rotated keys shown to reach the same account. */
+  aliases: string[];
+}
+
+/** A line the journal records about its target (see the format above). */
+export type MetaLine = { alias: string; via: string; at: string } | { target: Target; via?: string; at: string };
 
 export interface PriorRow {
   state: JournalState;
@@ -151,6 +176,23 @@ export class JournalHistory {
   get size(): number {
     return this.#lines;
   }
+
+  /** True when some line is recorded as created, sent or unknown (anything but failed: what a re-run would not send). */
+  holdsSends(): boolean {
+    for (let line = 1; line < this.#states.length; line++) {
+      const c = this.#states[line]!;
+      if (c !== 0 && c !== STATE_CODE.failed) return true;
+    }
+    return false;
+  }
+
+  /** The id of some supplier recorded as created (the first line's), to ask the service about. */
+  someCreatedId(): string | undefined {
+    for (let line = 1; line < this.#states.length; line++) {
+      if (this.#states[line] === STATE_CODE.created && this.#idAt[line]) return this.get(line)!.id;
+    }
+    return undefined;
+  }
 }
 
 export type ResumeDecision =
@@ -230,7 +272,9 @@ export function checkBinding(journalPath: string, inputName: string, id: FileIde
   if (!h || h.srs !== JOURNAL_MAGIC || typeof h.head !== 'string') {
     throw new UsageError(`${journalPath} is not an srs import journal; pass another --journal path`, { code: 'invalid_input' });
   }
-  if (h.v !== JOURNAL_VERSION) throw new UsageError(`journal ${journalPath} has version ${String(h.v)}; this srs writes version ${JOURNAL_VERSION}`);
+  if (!READABLE_VERSIONS.includes(h.v)) {
+    throw new UsageError(`journal ${journalPath} has version ${String(h.v)}, written by a newer srs; this one reads versions ${READABLE_VERSIONS.join(' and ')}: upgrade srs, or pass --journal NEW`);
+  }
   const sameSize = h.size === null || id.size === null ? true : h.size === id.size;
   if (!sameSize || h.head !== id.head || h.headBytes !== id.headBytes) throw bindingError(journalPath, inputName, h, id);
   return h;
@@ -241,12 +285,21 @@ export interface JournalOpenOptions {
   now: () => Date;
   /** Called for recoverable oddities (a torn last line, another path). */
   warn: (msg: string) => void;
+  /** Recorded in a new journal's header. */
+  target?: Target | undefined;
+  /** What readJournal returned, when the caller read it already (null: there was no journal). Read here when undefined. */
+  prior?: { header: JournalHeader; history: JournalHistory } | undefined | null;
+  /** Lines about the target to record after this run's "run" line. */
+  meta?: readonly MetaLine[];
+  /** Replaces secrets in what the journal records (the service's messages, ids), as on stdout and stderr. */
+  redact?: ((s: string) => string) | undefined;
 }
 
 export class Journal {
   readonly path: string;
   readonly #fd: number;
   readonly #fsync: boolean;
+  readonly #redact: (s: string) => string;
   #closed = false;
   /** Lines not yet written, and whether one of them is a "sent". */
   #pending = '';
@@ -254,15 +307,16 @@ export class Journal {
   /** The first write that failed; every later flush throws it. */
   #error: Error | undefined;
 
-  private constructor(path: string, fd: number, fsync: boolean) {
+  private constructor(path: string, fd: number, fsync: boolean, redact: ((s: string) => string) | undefined) {
     this.path = path;
     this.#fd = fd;
     this.#fsync = fsync;
+    this.#redact = redact ?? ((s) => s);
   }
 
   /** Opens (or starts) the journal for an input, loading what earlier runs recorded. */
   static async open(journalPath: string, inputName: string, id: FileIdentity, opts: JournalOpenOptions): Promise<{ journal: Journal; history: JournalHistory; resumed: boolean }> {
-    const prior = await readJournal(journalPath, inputName, id, opts.warn);
+    const prior = opts.prior !== undefined ? (opts.prior ?? undefined) : await readJournal(journalPath, inputName, id, opts.warn);
     const header = prior?.header;
     const history = prior?.history ?? new JournalHistory();
     let fd: number;
@@ -271,14 +325,24 @@ export class Journal {
     } catch (e) {
       throw new UsageError(`cannot write journal ${journalPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); pass --journal PATH somewhere writable`);
     }
-    const j = new Journal(journalPath, fd, opts.fsync);
+    const j = new Journal(journalPath, fd, opts.fsync, opts.redact);
     if (!header) {
-      const h: JournalHeader = { srs: JOURNAL_MAGIC, v: JOURNAL_VERSION, file: id.path, size: id.size, head: id.head, headBytes: id.headBytes, started: opts.now().toISOString() };
+      const h: JournalHeader = {
+        srs: JOURNAL_MAGIC,
+        v: JOURNAL_VERSION,
+        file: id.path,
+        size: id.size,
+        head: id.head,
+        headBytes: id.headBytes,
+        started: opts.now().toISOString(),
+        ...(opts.target ? { target: { baseUrl: opts.target.baseUrl, account: opts.target.account } } : {}),
+      };
       j.#write(JSON.stringify(h) + '\n');
     } else if (!endsWithNewline(journalPath)) {
       j.#write('\n'); // a torn last line (killed mid-write): start clean
     }
     j.#write(JSON.stringify({ run: opts.now().toISOString() }) + '\n');
+    for (const m of opts.meta ?? []) j.#write(JSON.stringify(m) + '\n');
     if (opts.fsync) fsyncSync(fd);
     return { journal: j, history, resumed: !!header };
   }
@@ -343,7 +407,7 @@ export class Journal {
   }
 
   created(line: number, id: string): void {
-    this.#append(JSON.stringify({ l: line, s: 'created', id }) + '\n', false);
+    this.#append(JSON.stringify({ l: line, s: 'created', id: this.#redact(id) }) + '\n', false);
   }
 
   failed(line: number, message: string): void {
@@ -355,7 +419,7 @@ export class Journal {
   }
 
   #outcome(line: number, state: 'failed' | 'unknown', message: string): void {
-    this.#append(JSON.stringify({ l: line, s: state, m: message.slice(0, 300) }) + '\n', false);
+    this.#append(JSON.stringify({ l: line, s: state, m: this.#redact(message).slice(0, 300) }) + '\n', false);
   }
 
   close(): void {
@@ -372,15 +436,21 @@ export class Journal {
 }
 
 /** Checks the binding and loads what earlier runs recorded, without writing (the dry run uses this). */
-export async function readJournal(journalPath: string, inputName: string, id: FileIdentity, warn: (msg: string) => void): Promise<{ header: JournalHeader; history: JournalHistory } | undefined> {
+export async function readJournal(
+  journalPath: string,
+  inputName: string,
+  id: FileIdentity,
+  warn: (msg: string) => void,
+): Promise<{ header: JournalHeader; history: JournalHistory; meta: JournalMeta } | undefined> {
   const header = checkBinding(journalPath, inputName, id);
   if (!header) return undefined;
   if (header.file !== id.path && header.file !== null && id.path !== null) {
     warn(`journal ${journalPath} was started for ${header.file}; the content matches, so it is used for ${id.path}`);
   }
   const history = new JournalHistory();
-  await loadHistory(journalPath, history, warn);
-  return { header, history };
+  const meta: JournalMeta = { target: validTarget(header.target), aliases: [] };
+  await loadHistory(journalPath, history, warn, meta);
+  return { header, history, meta };
 }
 
 function endsWithNewline(path: string): boolean {
@@ -396,7 +466,14 @@ function endsWithNewline(path: string): boolean {
   }
 }
 
+function validTarget(x: unknown): Target | undefined {
+  const t = x as Partial<Target> | null | undefined;
+  return t && typeof t.baseUrl === 'string' && typeof t.account === 'string' ? { baseUrl: t.baseUrl, account: t.account } : undefined;
+}
+
 interface JournalLine {
+  alias?: unknown;
+  target?: unknown;
   l?: unknown;
   s?: unknown;
   h?: unknown;
@@ -443,7 +520,7 @@ function fastLine(buf: Buffer, s: number, e: number, history: JournalHistory): b
 }
 
 /** Streams the journal in 1 MiB chunks; memory stays flat however long it is. */
-async function loadHistory(path: string, history: JournalHistory, warn: (msg: string) => void): Promise<void> {
+async function loadHistory(path: string, history: JournalHistory, warn: (msg: string) => void, meta: JournalMeta): Promise<void> {
   let n = 0;
   let bad = 0;
   let lastBad = 0;
@@ -458,6 +535,19 @@ async function loadHistory(path: string, history: JournalHistory, warn: (msg: st
     } catch {
       bad++;
       lastBad = n;
+      return;
+    }
+    if (typeof rec.alias === 'string') {
+      if (!meta.aliases.includes(rec.alias)) meta.aliases.push(rec.alias);
+      return;
+    }
+    if (rec.target !== undefined) {
+      // A (re)binding: the last one wins, and the keys linked to the earlier target no longer apply.
+      const t = validTarget(rec.target);
+      if (t) {
+        meta.target = t;
+        meta.aliases = [];
+      }
       return;
     }
     if (typeof rec.l !== 'number' || typeof rec.s !== 'string' || !(rec.s in STATE_CODE)) return;

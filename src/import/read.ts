@@ -21,7 +21,8 @@
  * reader never runs far ahead of the consumer and memory stays flat.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { isUtf8 } from 'node:buffer';
 import { resolve as resolvePath } from 'node:path';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
@@ -192,6 +193,38 @@ function refuseBinary(name: string, sample: Buffer, encoding: string): void {
   }
 }
 
+/**
+ * A byte order mark must agree with the bytes after it: a UTF-16 BOM before
+ * UTF-8 text (an editor that added one, a concatenation) would decode every
+ * name to garbage, and a UTF-8 BOM before bytes that are not UTF-8 would store
+ * replacement characters. Checked on the first MiB, before anything is sent.
+ * UTF-16 text always holds ASCII code units (line breaks, delimiters), whose
+ * high byte is 0: none at all in the sample means it is not UTF-16.
+ */
+function checkBom(name: string, sample: Buffer, encoding: string, complete: boolean): void {
+  const body = sample.subarray(encoding === 'utf-8' ? 3 : 2);
+  if (body.length < 2) return;
+  const bomName = encoding === 'utf-8' ? 'UTF-8' : encoding === 'utf-16le' ? 'UTF-16LE' : 'UTF-16BE';
+  let looksLike: string | undefined;
+  if (encoding === 'utf-8') {
+    const upto = complete ? body.length : utf8CompleteEnd(body);
+    if (!isUtf8(body.subarray(0, upto))) looksLike = detectEncoding(body, complete).encoding;
+  } else {
+    const probe = body.subarray(0, 4096);
+    const high = encoding === 'utf-16le' ? 1 : 0;
+    let zeros = 0;
+    for (let i = high; i < probe.length; i += 2) if (probe[i] === 0) zeros++;
+    if (zeros === 0) looksLike = detectEncoding(body, complete).encoding;
+  }
+  if (looksLike === undefined) return;
+  const hint = looksLike === encoding ? '' : ` (they read as ${looksLike})`;
+  throw new UsageError(
+    `${name} starts with a ${bomName} byte order mark, but the bytes after it are not ${bomName}${hint}: ` +
+      `re-save the file in one encoding, or pass its real one with --encoding${looksLike !== encoding ? ` ${looksLike}` : ''}. Nothing was sent.`,
+    { code: 'invalid_input' },
+  );
+}
+
 // ---------------------------------------------------------------- delimiter
 
 /** Picks the delimiter from the header line: the most frequent of , ; TAB | outside quotes (ties: that order). */
@@ -311,55 +344,78 @@ interface Source {
   destroy: () => void;
 }
 
+/**
+ * A stream that can be read once (stdin, a FIFO, a process substitution,
+ * /dev/stdin): the first MiB is peeked from the stream itself and replayed.
+ * Its identity has no path or size: a journal for it needs --journal.
+ */
+async function peekStream(input: NodeJS.ReadableStream & Readable): Promise<Source> {
+  const iter = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+  const peeked: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  while (size < PEEK_BYTES) {
+    const r = await iter.next();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    const b = Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value);
+    peeked.push(b);
+    size += b.length;
+  }
+  const sample = Buffer.concat(peeked);
+  const headBytes = Math.min(sample.length, PEEK_BYTES);
+  let read = 0;
+  async function* chain(): AsyncGenerator<Buffer> {
+    for (const b of peeked) {
+      read += b.length;
+      yield b;
+    }
+    peeked.length = 0;
+    if (done) return;
+    for (;;) {
+      const r = await iter.next();
+      if (r.done) return;
+      const b = Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value);
+      read += b.length;
+      yield b;
+    }
+  }
+  const stream = Readable.from(chain(), { objectMode: false, highWaterMark: CHUNK_BYTES });
+  return {
+    stream,
+    bytesRead: () => read,
+    identity: { path: null, size: null, head: sha256(sample.subarray(0, headBytes)), headBytes },
+    sample,
+    complete: done,
+    destroy: () => {
+      stream.destroy();
+      void iter.return?.();
+    },
+  };
+}
+
+/** True when `path` names something that is not a regular file (a FIFO, /dev/stdin, a process substitution): it is read like stdin. */
+export function isStreamPath(path: string): boolean {
+  if (path === '-') return true;
+  try {
+    const st = statSync(path);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Names of this process's stdin: read as "-" (opening them fails when stdin is a socket, as under Node's spawn). */
+const STDIN_ALIASES: ReadonlySet<string> = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
 async function openSource(path: string, opts: ReadOptions): Promise<Source> {
-  if (path === '-') {
+  if (path === '-' || (STDIN_ALIASES.has(resolvePath(path)) && opts.stdin)) {
     const stdin = opts.stdin;
     if (!stdin) throw new UsageError('no stdin to read from');
     if (opts.stdinIsTTY) throw new UsageError('"-" reads the CSV from stdin, but stdin is a terminal; pipe or redirect the file in');
-    const iter = stdin[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
-    const peeked: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    while (size < PEEK_BYTES) {
-      const r = await iter.next();
-      if (r.done) {
-        done = true;
-        break;
-      }
-      const b = Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value);
-      peeked.push(b);
-      size += b.length;
-    }
-    const sample = Buffer.concat(peeked);
-    const headBytes = Math.min(sample.length, PEEK_BYTES);
-    let read = 0;
-    async function* chain(): AsyncGenerator<Buffer> {
-      for (const b of peeked) {
-        read += b.length;
-        yield b;
-      }
-      peeked.length = 0;
-      if (done) return;
-      for (;;) {
-        const r = await iter.next();
-        if (r.done) return;
-        const b = Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value);
-        read += b.length;
-        yield b;
-      }
-    }
-    const stream = Readable.from(chain(), { objectMode: false, highWaterMark: CHUNK_BYTES });
-    return {
-      stream,
-      bytesRead: () => read,
-      identity: { path: null, size: null, head: sha256(sample.subarray(0, headBytes)), headBytes },
-      sample,
-      complete: done,
-      destroy: () => {
-        stream.destroy();
-        void iter.return?.();
-      },
-    };
+    return peekStream(stdin);
   }
   const abs = resolvePath(path);
   let fd: number;
@@ -373,6 +429,12 @@ async function openSource(path: string, opts: ReadOptions): Promise<Source> {
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw new UsageError(`${path} is a directory, not a CSV file`);
+    if (!st.isFile()) {
+      if (st.isCharacterDevice() && isatty(fd)) throw new UsageError(`${path} is a terminal; pipe or redirect the CSV file in`);
+      // A FIFO, a pipe behind /dev/stdin, a process substitution: read once, from this descriptor.
+      const stream = createReadStream('', { fd, highWaterMark: CHUNK_BYTES, autoClose: true });
+      return peekStream(stream);
+    }
     size = st.size;
     sample = Buffer.alloc(Math.min(size || PEEK_BYTES, PEEK_BYTES));
     let got = 0;
@@ -383,11 +445,11 @@ async function openSource(path: string, opts: ReadOptions): Promise<Source> {
     }
     sample = sample.subarray(0, got);
   } catch (e) {
+    closeSync(fd);
     if (e instanceof UsageError) throw e;
     throw new UsageError(`cannot read ${path}${describeFsError(e)}`);
-  } finally {
-    closeSync(fd);
   }
+  closeSync(fd);
   const stream = createReadStream(abs, { highWaterMark: CHUNK_BYTES });
   return {
     stream,
@@ -438,6 +500,7 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
     det = detectEncoding(src.sample, src.complete);
   }
   refuseBinary(name, src.sample, det.encoding);
+  if (det.source === 'bom') checkBom(name, src.sample, det.encoding, src.complete);
 
   // Decode the sample once, for the delimiter and the line ending.
   const sampleText = iconv.decode(src.sample.subarray(0, 256 * 1024), det.encoding).replace(/^\uFEFF/, '');
@@ -464,6 +527,9 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
     relax_column_count: true,
     relax_quotes: true,
     raw: true,
+    // Every record ends at CRLF, LF or CR, mixed in one file or not. (Left to itself csv-parse takes the
+    // first line's ending for the whole file, and a file mixing them turns rows into multi-line cells.)
+    record_delimiter: ['\r\n', '\n', '\r'],
     max_record_size: MAX_RECORD_CHARS,
     // csv-parse passes these on to its Transform: the queue of records ahead of the consumer.
     // (Not `highWaterMark`: Node lets it override readableHighWaterMark, making the queue 16,384 records.)

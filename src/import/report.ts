@@ -51,6 +51,11 @@ class CsvFile {
       throw new UsageError(`${flag}: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     this.#out = createWriteStream(path, { fd });
+    // Known the moment the file refuses a write (ENOSPC, EIO, EPIPE), not when the pipeline is torn down:
+    // the import checks `error` before every batch of requests, so none leaves after the failure.
+    this.#out.on('error', (err: Error) => {
+      this.#error ??= err;
+    });
     if (encode) csv.setEncoding('utf8'); // iconv-lite's encoder takes strings
     const stages: Array<NodeJS.ReadableStream | NodeJS.WritableStream> = encode ? [csv, encode, this.#out] : [csv, this.#out];
     // pipeline() propagates an error from any stage to all of them, so close() always settles.
@@ -60,6 +65,11 @@ class CsvFile {
         resolve();
       });
     });
+  }
+
+  /** The first error of any stage, once there is one. */
+  get error(): Error | undefined {
+    return this.#error;
   }
 
   /** False when the caller should await drain() before writing more. */
@@ -88,22 +98,39 @@ class CsvFile {
   }
 }
 
+/** How the report files treat a cell: the run's redaction (the API key never reaches a file), then, unless --csv-raw, the formula guard. */
+export interface CellPolicy {
+  csvRaw: boolean;
+  /** Replaces secrets (the API key) as on stdout and stderr; identity when absent. */
+  redact?: ((s: string) => string) | undefined;
+}
+
+function cellFilter(p: CellPolicy): (s: string) => string {
+  const redact = p.redact;
+  if (p.csvRaw) return redact ?? ((s) => s);
+  return redact ? (s) => guardCsvCell(redact(s)) : guardCsvCell;
+}
+
 export class ReportWriter {
   readonly #file: CsvFile;
-  readonly #guard: (s: string) => string;
+  readonly #cell: (s: string) => string;
 
-  constructor(path: string, opts: { csvRaw: boolean }) {
+  constructor(path: string, opts: CellPolicy) {
     this.#file = new CsvFile(path, '--report', stringify({ header: true, columns: [...REPORT_HEADER] }));
-    this.#guard = opts.csvRaw ? (s) => s : guardCsvCell;
+    this.#cell = cellFilter(opts);
   }
 
   write(o: RowOutcome): boolean {
-    const g = this.#guard;
-    return this.#file.write([String(o.line), o.state, o.supplierId ?? '', g(o.customerSupplierId ?? ''), o.field ?? '', g(o.message ?? '')]);
+    const c = this.#cell;
+    return this.#file.write([String(o.line), o.state, o.supplierId ? c(o.supplierId) : '', c(o.customerSupplierId ?? ''), o.field ?? '', c(o.message ?? '')]);
   }
 
   drain(): Promise<void> {
     return this.#file.drain();
+  }
+
+  get error(): Error | undefined {
+    return this.#file.error;
   }
 
   close(): Promise<void> {
@@ -119,12 +146,18 @@ export interface InputShape {
   bom: boolean;
 }
 
-/** The rows to fix, in the input's own columns, delimiter, line ending and encoding. */
+/**
+ * The rows to fix, in the input's own columns, delimiter, line ending and
+ * encoding; cells redacted and, unless --csv-raw, guarded against formulas
+ * like the report's (a guarded cell reads back with its leading ').
+ */
 export class FailedWriter {
   readonly #file: CsvFile;
   readonly #width: number;
+  readonly #cell: (s: string) => string;
 
-  constructor(path: string, shape: InputShape) {
+  constructor(path: string, shape: InputShape, opts: CellPolicy = { csvRaw: false }) {
+    this.#cell = cellFilter(opts);
     const utf8 = shape.encoding === 'utf-8';
     const csv = stringify({ delimiter: shape.delimiter, record_delimiter: shape.eol === '\r\n' ? 'windows' : shape.eol === '\r' ? 'mac' : 'unix', bom: utf8 && shape.bom });
     const enc = shape.encoding === 'utf-16' ? 'utf-16le' : shape.encoding;
@@ -137,11 +170,15 @@ export class FailedWriter {
   write(fields: readonly string[]): boolean {
     // Same width as the header: a short row is padded, extra trailing cells are kept.
     const row = fields.length >= this.#width ? fields : [...fields, ...Array<string>(this.#width - fields.length).fill('')];
-    return this.#file.write(row);
+    return this.#file.write(row.map(this.#cell));
   }
 
   drain(): Promise<void> {
     return this.#file.drain();
+  }
+
+  get error(): Error | undefined {
+    return this.#file.error;
   }
 
   close(): Promise<void> {

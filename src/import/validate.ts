@@ -176,6 +176,20 @@ export class FirstLineTable {
   }
 }
 
+/** Names and ids are one line: a line break in one is a quoted cell that ran on (a quote left open?), never a supplier's name. */
+const ONE_LINE_FIELDS: readonly Field[] = ['name', 'customerSupplierId'];
+
+function lineBreakField(fields: readonly string[], shape: RowShape): { field: string; message: string } | undefined {
+  for (const f of ONE_LINE_FIELDS) {
+    const v = cell(fields, shape, f);
+    if (v === undefined || !/[\r\n]/.test(v)) continue;
+    const col = shape.mapping.columns[shape.mapping.index[f] ?? -1]?.header;
+    const where = col !== undefined && col !== f ? `${f} (column "${col}")` : f;
+    return { field: f, message: `${where} contains a line break: a name or id is one line (a quoted cell left open runs on into the next line)` };
+  }
+  return undefined;
+}
+
 /** The stateful part of validation: remembers the first line of each customerSupplierId (see FirstLineTable). */
 export class RowValidator {
   readonly shape: RowShape;
@@ -185,9 +199,16 @@ export class RowValidator {
     this.shape = shape;
   }
 
+  /** The row's customerSupplierId cell, trimmed (undefined when empty or not mapped). */
+  customerSupplierId(rec: SourceRecord): string | undefined {
+    return cell(rec.fields, this.shape, 'customerSupplierId');
+  }
+
   check(rec: SourceRecord): Verdict {
     const cid = cell(rec.fields, this.shape, 'customerSupplierId');
     const firstLine = cid !== undefined ? this.#firstLine.firstOrSet(cid, rec.line) : undefined;
+    const broken = lineBreakField(rec.fields, this.shape);
+    if (broken) return { kind: 'invalid', line: rec.line, customerSupplierId: cid, field: broken.field, message: broken.message };
     const r = validateRow(rec.fields, this.shape);
     if (!r.ok) return { kind: 'invalid', line: rec.line, customerSupplierId: cid, field: r.field, message: r.message };
     if (firstLine !== undefined) return { kind: 'duplicate', line: rec.line, customerSupplierId: cid!, firstLine };

@@ -98,7 +98,7 @@ async function stored(emu: StartedEmulator, agent: Agent): Promise<{ id: string;
 }
 
 const SEEDED = 150;
-const ZERO = { requests: 0, rateLimited: 0, resets: 0, failures: 0, stalls: 0, failedAfterCommit: 0 };
+const ZERO = { requests: 0, rateLimited: 0, resets: 0, failures: 0, stalls: 0, failedAfterCommit: 0, echoedKeys: 0 };
 
 describe('each fault at rate 1', () => {
   it('--fail-rate: 500/502/503 before processing, nothing stored; 502 is HTML, 500/503 JSON, Retry-After only on some 503s', async () => {

@@ -30,7 +30,7 @@ describe('binding', () => {
     expect(resumed).toBe(false);
     journal.close();
     const first = JSON.parse(readFileSync(p, 'utf8').split('\n')[0]!);
-    expect(first).toMatchObject({ srs: 'import-journal', v: 1, file: '/data/in.csv', size: 100, headBytes: 100 });
+    expect(first).toMatchObject({ srs: 'import-journal', v: 2, file: '/data/in.csv', size: 100, headBytes: 100 });
     expect(checkBinding(p, 'in.csv', id())).toMatchObject({ size: 100 });
     const again = await Journal.open(p, 'in.csv', id(), opts);
     expect(again.resumed).toBe(true);

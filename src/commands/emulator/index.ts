@@ -24,6 +24,7 @@ export function emulatorCommand(invoke: Invoke): Command {
       .option('--fail-rate <r>', 'share of /v1 requests answered 500/502/503 before processing (nothing stored), 0..1 (default 0)')
       .option('--stall-rate <r>', 'share of /v1 requests never answered (ended after 5 minutes or at shutdown), 0..1 (default 0)')
       .option('--fail-after-commit-rate <r>', 'share of POST /v1/suppliers stored, then dropped without an answer, 0..1 (default 0)')
+      .option('--echo-key-rate <r>', 'share of POST /v1/suppliers answered 400 with the API key quoted in the message (nothing stored), 0..1 (default 0)')
       .addHelpText(
         'after',
         `
@@ -36,7 +37,8 @@ Faults apply to /v1/* requests only (never to /_emulator/*), at most one per req
 rate limit, reset, fail, stall, latency, processing, fail after commit. Each rate applies to the
 requests that got no earlier fault. Decisions are deterministic under --seed for a given sequence
 of requests (only the rate limit depends on the clock). Half of the 503s carry Retry-After: 1;
-502s have an HTML body, like a proxy's.`,
+502s have an HTML body, like a proxy's. --echo-key-rate plays a careless service that quotes the
+request's API key in a 400 message (to check that srs keeps the key out of every file it writes).`,
       )
       .action(invoke(async () => (await import('./start.js')).run)),
     'srs emulator start --port 8787',

@@ -14,6 +14,7 @@ async function faultOptions(opts: Opts): Promise<FaultOptions> {
     if (opts.resetRate !== undefined) faults.resetRate = parseRate(opts.resetRate, '--reset-rate');
     if (opts.failRate !== undefined) faults.failRate = parseRate(opts.failRate, '--fail-rate');
     if (opts.stallRate !== undefined) faults.stallRate = parseRate(opts.stallRate, '--stall-rate');
+    if (opts.echoKeyRate !== undefined) faults.echoKeyRate = parseRate(opts.echoKeyRate, '--echo-key-rate');
     if (opts.failAfterCommitRate !== undefined) faults.failAfterCommitRate = parseRate(opts.failAfterCommitRate, '--fail-after-commit-rate');
   } catch (e) {
     if (e instanceof FaultOptionError) throw new UsageError(e.message);

@@ -6,8 +6,11 @@
  * second Ctrl-C falls through to Node's default and quits at once (the journal
  * is already consistent: every line is written before its request leaves).
  * Exit codes: 0 every row created or skipped; 1 any row invalid, failed or
- * unknown, or interrupted; 2 the file is unusable (nothing sent); 4 authentication.
+ * unknown, interrupted, or a journal/report write failed; 2 nothing sent (the
+ * file is unusable, or the journal is in use or bound to another file or
+ * target); 4 authentication.
  */
+import { SANDBOX_TARGET, targetFor, type Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError } from '../../errors.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
@@ -15,6 +18,14 @@ import { problemLine } from '../../import/report.js';
 import { importSummaryColumns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
+
+/** The service and account of this run (the sandbox is its own); undefined when no base URL or key is configured (a dry run). */
+async function currentTarget(ctx: Context): Promise<Target | undefined> {
+  if (ctx.sandbox) return SANDBOX_TARGET;
+  // A real run has resolved these already (its client needs them); a dry run may have none (it needs no key).
+  const s = await ctx.settings().catch(() => undefined);
+  return s?.baseUrl && s.apiKey ? targetFor(s.baseUrl, s.apiKey) : undefined;
+}
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
@@ -48,6 +59,10 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       },
       {
         client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : undefined, longRun: true }),
+        target: () => currentTarget(ctx),
+        readSupplier: async (id) => {
+          await (await ctx.client()).getSupplier(id);
+        },
         stdin: ctx.io.stdin,
         stdinIsTTY: ctx.io.stdinIsTTY,
         stderrWrite: (s) => void ctx.io.stderr.write(s),
@@ -57,6 +72,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
           if (opts.quiet !== true) ctx.info(m);
         },
         signal: controller.signal,
+        redact: (s) => ctx.redact(s),
       },
     );
   } finally {

@@ -37,18 +37,27 @@ export function supplierCommand(invoke: Invoke): Command {
     cmd
       .command('import')
       .description('Create suppliers in bulk from a CSV export (any common delimiter and encoding); re-runs pick up where a run stopped')
-      .argument('<file>', 'CSV file, or - for stdin')
+      .argument('<file>', 'CSV file, or - for stdin (/dev/stdin, FIFOs and process substitutions are read like -)')
       .option('--dry-run', 'validate every row and print the summary; send nothing (no API key needed)')
       .addOption(new Option('--concurrency <n>', `requests in flight at once, 1 to ${MAX_CONCURRENCY}`).argParser(positiveInt('--concurrency', 1, MAX_CONCURRENCY)).default(DEFAULT_CONCURRENCY))
       .addOption(new Option('--encoding <name>', 'file encoding: auto (BOM, else UTF-8 if valid, else Windows-1252), utf-8, utf-16le, utf-16be, windows-1252, ...').default('auto'))
       .option('--delimiter <char>', 'field delimiter: , ; | or tab (default: detected from the header line)')
       .option('--map <header=field>', 'map a column to a field (or to "ignore"), e.g. --map "Lieferant=name"; repeatable', collect)
-      .option('--journal <file>', 'journal of sent rows and outcomes that makes re-runs safe (default: FILE.srs-journal; none for stdin)')
+      .option('--journal <file>', 'journal of sent rows and outcomes that makes re-runs safe; locked while a run uses it, bound to the file and to the service and account (default: FILE.srs-journal; none for stdin)')
       .option('--journal-fsync', 'fsync the journal before each request (survives power loss; slower)')
       .option('--retry-unknown', 'send again the rows whose outcome is unknown (risk: a second supplier if the first attempt went through)')
       .option('--report <file>', 'write a CSV with every row: line, state, supplierId, customerSupplierId, field, message')
       .option('--failed <file>', 'write the failed and invalid rows in the input\'s own columns, ready to fix and import again')
       .option('--quiet', 'no progress on stderr (problems and the summary still show)')
+      .addHelpText(
+        'after',
+        `
+Rows never merge or vanish: records end at CRLF, LF or CR; a row whose cell count differs from the
+header's, or whose name or id holds a line break, is invalid. One run per journal (JOURNAL.lock); a
+journal started against another service, account or the sandbox is refused: pass --journal NEW.
+Exit codes: 0 every row created or skipped; 1 a row invalid, failed or unknown, or a journal/report
+write failed; 2 nothing sent (unusable file, journal in use or bound elsewhere); 4 authentication.`,
+      )
       .action(invoke(async () => (await import('./import.js')).run)),
     'srs supplier import vendors.csv --report import-report.csv --failed to-fix.csv',
     'srs supplier import sap-export.txt --encoding windows-1252 --map "Lieferant=name" --map "Kreditor=customerSupplierId" --dry-run',

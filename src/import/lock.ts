@@ -1,0 +1,170 @@
+/**
+ * The journal lock: one run at a time per journal.
+ *
+ * `<journal>.lock` is created with O_CREAT|O_EXCL (atomic on local file
+ * systems and NFSv3+) and holds {"pid","host","started"}. A second run finds it
+ * and stops with exit 2 before reading the input or sending anything, naming
+ * the holder. A lock whose process no longer exists on this host (pid gone:
+ * kill(pid, 0) says ESRCH) was left by a run that was killed: it is taken over
+ * with a warning. Taking over renames the stale file away first and checks
+ * (by inode) that what it renamed is the stale lock it read, so two runs that
+ * find the same stale lock cannot both win. A lock from another host is never
+ * broken (its pid means nothing here): the message says how to remove it.
+ *
+ * The lock is released (unlinked, if it is still ours) when the run ends and,
+ * as a last resort, when the process exits. A dry run never takes or breaks a
+ * lock (the caller does not call acquire).
+ */
+import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { UsageError } from '../errors.js';
+
+export const LOCK_SUFFIX = '.lock';
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  started: string;
+}
+
+function describeHolder(h: LockHolder | undefined): string {
+  if (!h) return 'another run (its lock file is unreadable)';
+  return `process ${h.pid} on ${h.host}, started ${h.started}`;
+}
+
+function readHolder(path: string): { holder: LockHolder | undefined; ino: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  try {
+    const ino = fstatSync(fd).ino;
+    let holder: LockHolder | undefined;
+    try {
+      const x = JSON.parse(readFileSync(fd, 'utf8')) as Partial<LockHolder>;
+      if (typeof x.pid === 'number' && typeof x.host === 'string' && typeof x.started === 'string') holder = { pid: x.pid, host: x.host, started: x.started };
+    } catch {
+      holder = undefined; // torn (the holder died while writing it) or not ours
+    }
+    return { holder, ino };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** True when `pid` is no process on this machine (EPERM: it exists, owned by someone else). */
+function processGone(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+export class JournalLock {
+  readonly path: string;
+  readonly #ino: number;
+  #released = false;
+  readonly #onExit = (): void => this.release();
+
+  private constructor(path: string, ino: number) {
+    this.path = path;
+    this.#ino = ino;
+    process.once('exit', this.#onExit);
+  }
+
+  /**
+   * Takes the lock of `journalPath`, or throws UsageError (exit 2) naming the
+   * holder. `warn` hears of a stale lock taken over.
+   */
+  static acquire(journalPath: string, opts: { now: () => Date; warn: (msg: string) => void }): JournalLock {
+    const path = journalPath + LOCK_SUFFIX;
+    const me: LockHolder = { pid: process.pid, host: hostname(), started: opts.now().toISOString() };
+    for (let attempt = 0; attempt < 5; attempt++) {
+      let fd: number;
+      try {
+        fd = openSync(path, 'wx', 0o600);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'EEXIST') {
+          throw new UsageError(`cannot create the journal lock ${path} (${code ?? (e as Error).message}); pass --journal PATH somewhere writable`);
+        }
+        const found = readHolder(path);
+        if (!found) continue; // released meanwhile: try again
+        const h = found.holder;
+        if (h && h.host === me.host && processGone(h.pid)) {
+          if (takeOver(path, found.ino)) {
+            opts.warn(`journal lock ${path} was left by ${describeHolder(h)}, which no longer runs: taken over`);
+          }
+          continue;
+        }
+        const how =
+          h && h.host !== me.host
+            ? `if that run is over (srs cannot check a process on another host), delete ${path}`
+            : `wait for it to finish (if no srs import is running, delete ${path}${h ? `: process ${h.pid} is then another program that reused the id` : ''})`;
+        throw new UsageError(`journal ${journalPath} is in use by ${describeHolder(h)} (lock ${path}): ${how}. Nothing was read or sent.`, { code: 'usage' });
+      }
+      try {
+        const buf = Buffer.from(JSON.stringify(me) + '\n');
+        writeSync(fd, buf, 0, buf.length);
+        const ino = fstatSync(fd).ino;
+        return new JournalLock(path, ino);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    throw new UsageError(`cannot take the journal lock ${path}: it keeps changing hands (another run is starting?). Nothing was read or sent.`);
+  }
+
+  /** Unlinks the lock when it is still ours. Idempotent. */
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    process.off('exit', this.#onExit);
+    try {
+      if (statSync(this.path).ino === this.#ino) unlinkSync(this.path);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/**
+ * Moves the stale lock (inode `ino`) out of the way. If what was moved is not
+ * that file (another run took the stale lock over and made a fresh one in
+ * between), the fresh lock is put back with link() (which never overwrites).
+ */
+function takeOver(path: string, ino: number): boolean {
+  const aside = `${path}.stale-${process.pid}-${Date.now()}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return false; // gone meanwhile
+  }
+  let movedIno: number;
+  try {
+    movedIno = statSync(aside).ino;
+  } catch {
+    return false;
+  }
+  if (movedIno !== ino) {
+    try {
+      linkSync(aside, path);
+    } catch {
+      /* a third run holds it now: the loop finds it */
+    }
+    try {
+      unlinkSync(aside);
+    } catch {
+      /* nothing to do */
+    }
+    return false;
+  }
+  unlinkSync(aside);
+  return true;
+}

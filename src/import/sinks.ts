@@ -1,0 +1,177 @@
+/**
+ * Where an import's outcomes go: the journal, the --report file, the --failed
+ * file (and, from src/store, the supplier catalog). Each is an OutcomeSink, so
+ * runImport (src/import/index.ts) orchestrates them without knowing what they
+ * are:
+ *
+ *   check(row)     before a valid row is sent (and in a dry run): a verdict
+ *                  ("already created", "outcome unknown", "exists") keeps the
+ *                  row from being sent; the first sink with a verdict wins;
+ *   sending(row)   the row is taken by the sender (the journal's "sent" line);
+ *   beforeSend()   just before a batch of requests leaves: throws when the sink
+ *                  can no longer vouch for what it records (a failed write),
+ *                  so no further request leaves;
+ *   record(r)      a row's final outcome; `ordered` sinks get outcomes in line
+ *                  order, the others as answers arrive. Returning false asks
+ *                  the run to await drain() before reading on;
+ *   close()        end of run (flushes; rejects with the write error).
+ */
+import type { SupplierCreateRequest } from '../api/contract.js';
+import { rowHash } from './hash.js';
+import { Journal, decideResume, type JournalHistory } from './journal.js';
+import { FailedWriter, ReportWriter, type RowOutcome, type RowState } from './report.js';
+
+/** A valid row on its way to the service. */
+export class Candidate {
+  readonly line: number;
+  /** Trimmed, as sent; undefined when the file has none for this row. */
+  readonly customerSupplierId: string | undefined;
+  readonly request: SupplierCreateRequest;
+  readonly fields: readonly string[];
+  #hash: string | undefined;
+
+  constructor(line: number, customerSupplierId: string | undefined, request: SupplierCreateRequest, fields: readonly string[]) {
+    this.line = line;
+    this.customerSupplierId = customerSupplierId;
+    this.request = request;
+    this.fields = fields;
+  }
+
+  /** Short hash of the row's cells (computed once, only when a sink asks). */
+  get hash(): string {
+    this.#hash ??= rowHash(this.fields);
+    return this.#hash;
+  }
+}
+
+/** A sink's reason not to send a row. */
+export interface Verdict {
+  state: RowState;
+  supplierId?: string | undefined;
+  message: string;
+}
+
+/** An outcome as the sinks see it. */
+export interface Recorded {
+  outcome: RowOutcome;
+  /** Set when this run sent the row. */
+  sent?: Candidate | undefined;
+}
+
+export interface OutcomeSink {
+  /** For messages: the file it writes, or what it is. */
+  readonly name: string;
+  /** True: record() is called in line order; false: as answers arrive. */
+  readonly ordered: boolean;
+  check?(row: Candidate): Verdict | undefined;
+  sending?(row: Candidate): void;
+  beforeSend?(): void;
+  record(r: Recorded): boolean | void;
+  drain?(): Promise<void>;
+  /** The first write that failed, once one has. */
+  readonly error?: Error | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The journal as a sink: checks what earlier runs recorded (also in a dry run,
+ * read-only: `journal` undefined), writes "sent" before a request leaves and
+ * the outcome when its answer arrives.
+ */
+export class JournalSink implements OutcomeSink {
+  readonly name: string;
+  readonly ordered = false;
+  readonly #journal: Journal | undefined;
+  readonly #history: JournalHistory | undefined;
+  readonly #retryUnknown: boolean;
+
+  constructor(name: string, journal: Journal | undefined, history: JournalHistory | undefined, retryUnknown: boolean) {
+    this.name = name;
+    this.#journal = journal;
+    this.#history = history;
+    this.#retryUnknown = retryUnknown;
+  }
+
+  check(row: Candidate): Verdict | undefined {
+    if (!this.#history) return undefined;
+    const d = decideResume(row.line, this.#history.get(row.line), row.hash, this.#retryUnknown);
+    if (d.action === 'skip') return { state: 'skipped', supplierId: d.id, message: d.message };
+    if (d.action === 'unknown') return { state: 'unknown', message: d.message };
+    return undefined;
+  }
+
+  sending(row: Candidate): void {
+    this.#journal?.sent(row.line, row.hash);
+  }
+
+  beforeSend(): void {
+    this.#journal?.flush();
+  }
+
+  record(r: Recorded): void {
+    const j = this.#journal;
+    if (!j || !r.sent) return;
+    const o = r.outcome;
+    if (o.state === 'created') j.created(o.line, o.supplierId ?? '');
+    else if (o.state === 'failed') j.failed(o.line, o.message ?? '');
+    else if (o.state === 'unknown') j.unknown(o.line, o.message ?? '');
+  }
+
+  get error(): Error | undefined {
+    return this.#journal?.error;
+  }
+
+  close(): Promise<void> {
+    this.#journal?.close();
+    return Promise.resolve();
+  }
+}
+
+/** What a file sink needs from its writer (ReportWriter, FailedWriter). */
+interface FileWriter {
+  drain(): Promise<void>;
+  close(): Promise<void>;
+  readonly error: Error | undefined;
+}
+
+/** A file written in line order: back-pressure, the write error and close come from its writer. */
+abstract class FileSink<W extends FileWriter> implements OutcomeSink {
+  readonly name: string;
+  readonly ordered = true;
+  protected readonly w: W;
+
+  constructor(name: string, w: W) {
+    this.name = name;
+    this.w = w;
+  }
+
+  abstract record(r: Recorded): boolean;
+
+  drain(): Promise<void> {
+    return this.w.drain();
+  }
+
+  get error(): Error | undefined {
+    return this.w.error;
+  }
+
+  close(): Promise<void> {
+    return this.w.close();
+  }
+}
+
+/** --report FILE: every row, in line order. */
+export class ReportSink extends FileSink<ReportWriter> {
+  record(r: Recorded): boolean {
+    return this.w.write(r.outcome);
+  }
+}
+
+/** --failed FILE: the failed and invalid rows, in the input's own shape, in line order. */
+export class FailedSink extends FileSink<FailedWriter> {
+  record(r: Recorded): boolean {
+    const o = r.outcome;
+    if (!o.fields || (o.state !== 'failed' && o.state !== 'invalid')) return true;
+    return this.w.write(o.fields);
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * #15 end to end (the built srs against a real emulator): the journal lock,
+ * the journal's target binding (sandbox then emulator), rows that are never
+ * merged or dropped, a BOM that lies, the API key echoed by the service kept
+ * out of every file, and a report write that fails stopping the run at once.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmulatorOptions } from '../../src/emulator/index.js';
+import { assertBuilt, runSrs, startHarness, type Harness, type RunResult } from './harness.js';
+
+let dir: string;
+beforeAll(() => {
+  assertBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'srs-import-safety-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+function csvFile(rows: number, prefix: string): string {
+  const p = join(dir, `${prefix}-${n++}.csv`);
+  const lines = ['name,country,customerSupplierId'];
+  for (let i = 0; i < rows; i++) lines.push(`${prefix} Supplier ${i},DEU,${prefix}-${i}`);
+  writeFileSync(p, lines.join('\n') + '\n');
+  return p;
+}
+
+async function withHarness(opts: EmulatorOptions, fn: (h: Harness) => Promise<void>): Promise<void> {
+  const h = await startHarness({ admin: true, ...opts });
+  try {
+    await fn(h);
+  } finally {
+    await h.close();
+  }
+}
+
+/** customerSupplierId -> how many suppliers the emulator stored with it (GET /_emulator/suppliers). */
+async function storedIds(h: Harness, prefix: string): Promise<Map<string, number>> {
+  const res = await fetch(`${h.emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': h.env.SRS_API_KEY! } });
+  const all = (await res.json()) as Array<{ customerSupplierId: string | null }>;
+  const counts = new Map<string, number>();
+  for (const s of all) if (s.customerSupplierId?.startsWith(prefix)) counts.set(s.customerSupplierId, (counts.get(s.customerSupplierId) ?? 0) + 1);
+  return counts;
+}
+
+const summary = (r: RunResult) => JSON.parse(r.stdout) as Record<string, number | string | boolean>;
+const importArgs = (file: string, ...more: string[]) => ['supplier', 'import', file, '-o', 'json', '--quiet', ...more];
+
+describe('the journal lock', () => {
+  it('a second import of the same file while the first runs exits 2 naming the holder; every row is stored once', async () => {
+    await withHarness({ faults: { latency: 30 } }, async (h) => {
+      const N = 300;
+      const file = csvFile(N, 'LOCK');
+      const first = h.run(importArgs(file, '--concurrency', '4'), { timeoutMs: 120_000 });
+      // Wait until the first run holds the lock, then start the second.
+      const deadline = Date.now() + 60_000;
+      while (!existsSync(file + '.srs-journal.lock') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(existsSync(file + '.srs-journal.lock')).toBe(true);
+      const second = await h.run(importArgs(file), { timeoutMs: 60_000 });
+      const a = await first;
+      expect(second.code, second.stderr).toBe(2);
+      expect(second.stderr).toMatch(/journal .*LOCK-\d+\.csv\.srs-journal is in use by process \d+ on /);
+      expect(second.stdout).toBe('');
+      expect(a.code, a.stderr).toBe(0);
+      expect(summary(a)).toMatchObject({ created: N });
+      const ids = await storedIds(h, 'LOCK-');
+      expect(ids.size).toBe(N);
+      expect([...ids.values()].every((c) => c === 1)).toBe(true);
+      expect(existsSync(file + '.srs-journal.lock')).toBe(false);
+    });
+  });
+});
+
+describe('the journal target', () => {
+  it('a sandbox rehearsal then a run against the emulator: exit 2 with --journal NEW, nothing skipped; with a new journal every row is created there', async () => {
+    await withHarness({}, async (h) => {
+      const N = 25;
+      const file = csvFile(N, 'SBX');
+      const rehearsal = await runSrs(['--sandbox', ...importArgs(file)], { ...h.env, SRS_API_KEY: undefined, SRS_BASE_URL: undefined });
+      expect(rehearsal.code, rehearsal.stderr).toBe(0);
+      expect(summary(rehearsal)).toMatchObject({ created: N });
+
+      const real = await h.run(importArgs(file));
+      expect(real.code, real.stderr).toBe(2);
+      expect(real.stderr).toContain('belongs to the sandbox');
+      expect(real.stderr).toContain('--journal NEW');
+      expect(real.stdout).toBe('');
+      expect((await storedIds(h, 'SBX-')).size).toBe(0);
+
+      const fresh = await h.run(importArgs(file, '--journal', file + '.emulator-journal'));
+      expect(fresh.code, fresh.stderr).toBe(0);
+      expect(summary(fresh)).toMatchObject({ created: N, skipped: 0 });
+      expect((await storedIds(h, 'SBX-')).size).toBe(N);
+    });
+  });
+});
+
+describe('reading', () => {
+  it('mixed CRLF, LF and CR line endings: every row is its own supplier, no id holds a line break', async () => {
+    await withHarness({}, async (h) => {
+      const file = join(dir, 'mixed.csv');
+      writeFileSync(file, 'name,country,customerSupplierId\r\nMixed A,DEU,MIX-1\nMixed B,FRA,MIX-2\rMixed C,ITA,MIX-3\r\nMixed D,ESP,MIX-4\r');
+      const r = await h.run(importArgs(file));
+      expect(r.code, r.stderr).toBe(0);
+      expect(summary(r)).toMatchObject({ created: 4, total: 4, invalid: 0 });
+      expect([...(await storedIds(h, 'MIX-')).keys()].sort()).toEqual(['MIX-1', 'MIX-2', 'MIX-3', 'MIX-4']);
+    });
+  });
+
+  it('a UTF-16LE byte order mark before UTF-8 text: exit 2, nothing sent, no journal', async () => {
+    await withHarness({}, async (h) => {
+      const file = join(dir, 'liar.csv');
+      writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('name,country,customerSupplierId\nBom Ltd,DEU,BOM-1\n', 'utf8')]));
+      const r = await h.run(importArgs(file));
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('byte order mark');
+      expect(existsSync(file + '.srs-journal')).toBe(false);
+      expect((await storedIds(h, 'BOM-')).size).toBe(0);
+    });
+  });
+
+  it('/dev/stdin is read like "-": no journal under /dev, a warning to pass --journal', async () => {
+    await withHarness({}, async (h) => {
+      const body = 'name,country,customerSupplierId\nPiped A,DEU,PIPE-1\nPiped B,DEU,PIPE-2\n';
+      const r = await h.run(importArgs('/dev/stdin'), { input: body });
+      expect(r.code, r.stderr).toBe(0);
+      expect(summary(r)).toMatchObject({ created: 2 });
+      expect(r.stderr).toContain('without --journal');
+      expect(existsSync('/dev/stdin.srs-journal')).toBe(false);
+    });
+  });
+});
+
+describe('no secret in any file', () => {
+  it('the API key a service echoes in 400 messages is redacted in the report, --failed and the journal', async () => {
+    await withHarness({ faults: { echoKeyRate: 0.5 } }, async (h) => {
+      const sub = mkdtempSync(join(dir, 'echo-'));
+      const file = join(sub, 'echo.csv');
+      writeFileSync(file, ['name,country,customerSupplierId', ...Array.from({ length: 40 }, (_, i) => `Echo ${i},DEU,ECHO-${i}`)].join('\n') + '\n');
+      const r = await h.run(importArgs(file, '--report', join(sub, 'report.csv'), '--failed', join(sub, 'failed.csv')));
+      expect(r.code).toBe(1);
+      expect(h.emu.faultStats!().echoedKeys).toBeGreaterThan(0);
+      expect(Number(summary(r).failed)).toBe(h.emu.faultStats!().echoedKeys);
+      const key = h.env.SRS_API_KEY!;
+      const files = readdirSync(sub).filter((f) => statSync(join(sub, f)).isFile());
+      expect(files.sort()).toEqual(['echo.csv', 'echo.csv.srs-journal', 'failed.csv', 'report.csv']);
+      for (const f of files) expect(readFileSync(join(sub, f), 'utf8').includes(key), f).toBe(false);
+      // The message is kept, with the key masked as on stderr.
+      expect(readFileSync(join(sub, 'report.csv'), 'utf8')).toContain(`supplier rejected for API key ****${key.slice(-4)}`);
+      expect(readFileSync(join(sub, 'echo.csv.srs-journal'), 'utf8')).toContain(`****${key.slice(-4)}`);
+    });
+  });
+});
+
+describe('a write that fails', () => {
+  it.runIf(existsSync('/dev/full'))('--report /dev/full (ENOSPC) stops the run before another request leaves, names the file, exits 1; every stored row is in the journal', async () => {
+    await withHarness({}, async (h) => {
+      const N = 3000;
+      const file = csvFile(N, 'FULL');
+      const r = await h.run(importArgs(file, '--report', '/dev/full'), { timeoutMs: 120_000 });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain('cannot write --report /dev/full (ENOSPC');
+      expect(r.stderr).toContain('no request left after the failure');
+      const journal = readFileSync(file + '.srs-journal', 'utf8');
+      const created = journal.match(/"s":"created"/g)?.length ?? 0;
+      const ids = await storedIds(h, 'FULL-');
+      // What the emulator stored is exactly what the journal records as created: no request left unrecorded.
+      expect(ids.size).toBe(created);
+      expect(created).toBeLessThan(N);
+      expect(journal).not.toContain('"s":"unknown"');
+
+      // The same command without the failing report picks up and stores every row once.
+      const again = await h.run(importArgs(file), { timeoutMs: 120_000 });
+      expect(again.code, again.stderr).toBe(0);
+      const after = await storedIds(h, 'FULL-');
+      expect(after.size).toBe(N);
+      expect([...after.values()].every((c) => c === 1)).toBe(true);
+    });
+  });
+});
