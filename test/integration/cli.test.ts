@@ -402,10 +402,11 @@ describe('emulator commands', () => {
     expect(JSON.parse(r.stdout)).toEqual(fx);
   });
 
-  it('start serves until SIGTERM and prints its address', async () => {
+  /** `srs emulator start -o json ...` as a child: its first stdout line (url and key), and the child. */
+  const startCli = async (extra: string[] = []) => {
     const { spawn } = await import('node:child_process');
     const { BIN } = await import('./harness.js');
-    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '-o', 'json'], { env: baseEnv(h.home + '/emu'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '-o', 'json', ...extra], { env: baseEnv(h.home + '/emu'), stdio: ['ignore', 'pipe', 'pipe'] });
     const first = await new Promise<string>((resolve) => {
       let buf = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -413,7 +414,11 @@ describe('emulator commands', () => {
         if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
       });
     });
-    const info = JSON.parse(first) as { url: string; apiKey: string };
+    return { child, info: JSON.parse(first) as { url: string; apiKey: string } };
+  };
+
+  it('start serves until SIGTERM and prints its address', async () => {
+    const { child, info } = await startCli();
     expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const r = await runSrs(['ref', 'sources', '--limit', '2', '-o', 'json'], { ...baseEnv(h.home + '/emu'), SRS_BASE_URL: info.url, SRS_API_KEY: info.apiKey });
     expect(r.code).toBe(0);
@@ -424,19 +429,9 @@ describe('emulator commands', () => {
   });
 
   it('start answers spec-strict by default; --nulls answers no data with null; --nulls and --shape must agree', async () => {
-    const { spawn } = await import('node:child_process');
-    const { BIN } = await import('./harness.js');
     const noScore = async (extra: string[]) => {
-      const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '-o', 'json', ...extra], { env: baseEnv(h.home + '/emu'), stdio: ['ignore', 'pipe', 'pipe'] });
+      const { child, info } = await startCli(extra);
       try {
-        const first = await new Promise<string>((resolve) => {
-          let buf = '';
-          child.stdout.setEncoding('utf8').on('data', (d: string) => {
-            buf += d;
-            if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
-          });
-        });
-        const info = JSON.parse(first) as { url: string; apiKey: string };
         const res = await fetch(`${info.url}/v1/score-calculation`, {
           method: 'POST',
           headers: { 'x-api-key': info.apiKey, 'content-type': 'application/json' },
