@@ -80,7 +80,7 @@ _srs_takes_value() {
     'api/-f'|'api/--field'|'api/--input') return 0 ;;
   esac
   case $2 in
-    '-o'|'--output'|'--fields'|'--query'|'--profile'|'--base-url'|'--timeout'|'--retries') return 0 ;;
+    '-o'|'--output'|'--fields'|'--query'|'--profile'|'--base-url'|'--timeout'|'--retries'|'--max-pages') return 0 ;;
   esac
   return 1
 }
@@ -105,7 +105,7 @@ _srs_options() {
     'api') _srs_r=(-f --field --input --paginate) ;;
     *) _srs_r=() ;;
   esac
-  _srs_r+=(-V --version -o --output --fields --query --profile --base-url --sandbox --timeout --retries --insecure-http --csv-raw --no-color --debug -h --help)
+  _srs_r+=(-V --version -o --output --fields --query --profile --base-url --sandbox --timeout --retries --max-pages --insecure-http --csv-raw --no-color --debug -h --help)
 }
 
 # What the value of an option can be: _srs_kind is words (listed in _srs_r), files, cache:NAME or none.

@@ -105,7 +105,7 @@ function __srs_takes_value --argument-names cmdpath flag --description 'Whether 
             return 0
     end
     switch $flag
-        case '-o' '--output' '--fields' '--query' '--profile' '--base-url' '--timeout' '--retries'
+        case '-o' '--output' '--fields' '--query' '--profile' '--base-url' '--timeout' '--retries' '--max-pages'
             return 0
     end
     return 1
@@ -188,8 +188,9 @@ complete -c srs -l query -x -d 'filter and reshape the output with a JMESPath ex
 complete -c srs -l profile -x -d 'configuration profile to use (env SRS_PROFILE)'
 complete -c srs -l base-url -x -d 'service base URL (env SRS_BASE_URL)'
 complete -c srs -l sandbox -d 'run against an in-process emulator with local state; no account needed (env SRS_SANDBOX=1)'
-complete -c srs -l timeout -x -d 'network timeout per phase, e.g. 30s or 500ms (env SRS_TIMEOUT; default 30s)'
+complete -c srs -l timeout -x -d 'time allowed for each request attempt as a whole, e.g. 30s or 500ms (env SRS_TIMEOUT; default 30s)'
 complete -c srs -l retries -x -d 'retries for safe requests after a transient failure (env SRS_RETRIES; default 3)'
+complete -c srs -l max-pages -x -d 'a list with more pages than this is an error, not an endless wait (env SRS_MAX_PAGES; default 10000)'
 complete -c srs -l insecure-http -d 'allow sending the API key over plain http to a non-loopback host'
 complete -c srs -l csv-raw -d 'do not guard CSV cells against spreadsheet formula injection'
 complete -c srs -l no-color -d 'no colour (also when NO_COLOR is set or stdout is not a terminal)'

@@ -38,8 +38,9 @@ export function buildProgram(invoke: Invoke): Command {
     .option('--profile <name>', 'configuration profile to use (env SRS_PROFILE)')
     .option('--base-url <url>', 'service base URL (env SRS_BASE_URL)')
     .option('--sandbox', 'run against an in-process emulator with local state; no account needed (env SRS_SANDBOX=1)')
-    .option('--timeout <duration>', 'network timeout per phase, e.g. 30s or 500ms (env SRS_TIMEOUT; default 30s)')
+    .option('--timeout <duration>', 'time allowed for each request attempt as a whole, e.g. 30s or 500ms (env SRS_TIMEOUT; default 30s)')
     .option('--retries <n>', 'retries for safe requests after a transient failure (env SRS_RETRIES; default 3)')
+    .option('--max-pages <n>', 'a list with more pages than this is an error, not an endless wait (env SRS_MAX_PAGES; default 10000)')
     .option('--insecure-http', 'allow sending the API key over plain http to a non-loopback host')
     .option('--csv-raw', 'do not guard CSV cells against spreadsheet formula injection')
     .option('--no-color', 'no colour (also when NO_COLOR is set or stdout is not a terminal)')
@@ -56,7 +57,8 @@ Examples:
   $ srs auth login --base-url https://api.example.com
   $ srs scorecards ls -o json | jq '.[].name'
 
-Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input, 3 check failed, 4 authentication.`,
+Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input, 3 check failed, 4 authentication,
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM).`,
     );
 
   for (const make of [supplierCommand, scorecardsCommand, scoreCommand, emissionsCommand, newsCommand, dataEntryCommand, refCommand, authCommand, emulatorCommand, completionCommand, helpCommand, apiCommand, schemaCommand]) {

@@ -11,11 +11,12 @@ import type { Command } from 'commander';
 import type { ApiClient } from './api/client.js';
 import type { ConfigStore } from './config/store.js';
 import { resolveSettings, type Settings } from './config/resolve.js';
+import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
 import { AuthError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
-import { sanitizeKeepNewlines } from './output/sanitize.js';
+import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
 
 export interface IO {
   stdout: Writable;
@@ -48,6 +49,7 @@ export interface GlobalOptions {
   insecureHttp?: boolean;
   timeout?: string;
   retries?: string;
+  maxPages?: string;
   query?: string;
   csvRaw?: boolean;
 }
@@ -112,6 +114,8 @@ export class Context {
   #settings: Promise<Settings> | undefined;
   #secrets: string[] = [];
   #query: ((data: unknown) => unknown) | undefined;
+  /** The spinner showing now, and its own text (a retry note goes after it). */
+  #spinner: { text: string; base: string } | undefined;
 
   constructor(io: IO, env: Env, globals: GlobalOptions, now: () => Date = () => new Date()) {
     this.io = io;
@@ -208,12 +212,22 @@ export class Context {
     const width = (this.io.stderr as { columns?: number }).columns;
     if (!(typeof width === 'number' && width > 0)) return work();
     const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.io.stderr as NodeJS.WritableStream & Writable, isEnabled: true, discardStdin: false }).start();
+    const base = sanitizeForTerminal(text);
+    const spinner = ora({ text: base, stream: this.io.stderr as NodeJS.WritableStream & Writable, isEnabled: true, discardStdin: false }).start();
+    const outer = this.#spinner;
+    this.#spinner = { base, set text(t: string) { spinner.text = t; }, get text() { return spinner.text; } };
     try {
       return await work();
     } finally {
       spinner.stop();
+      this.#spinner = outer;
     }
+  }
+
+  /** A retry is coming: the spinner (if one shows) says so. */
+  #retrying(note: string): void {
+    const sp = this.#spinner;
+    if (sp) sp.text = `${sp.base} ${this.redact(sanitizeForTerminal(note))}`;
   }
 
   onCleanup(fn: () => Promise<void> | void): void {
@@ -285,6 +299,15 @@ export class Context {
     return Number(raw);
   }
 
+  /** --max-pages (env SRS_MAX_PAGES): more pages than this in one list is an error. Default 10,000. */
+  maxPages(): number {
+    const raw = this.globals.maxPages ?? this.env.SRS_MAX_PAGES;
+    if (raw === undefined || raw === '') return DEFAULT_PAGE_LIMIT;
+    const n = Number(raw.trim());
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--max-pages must be a whole number >= 1 (got "${raw}")`);
+    return n;
+  }
+
   /**
    * The API client, created once: from settings, or against an in-process
    * emulator under --sandbox. `connections` sizes its keep-alive pool (at least
@@ -311,6 +334,7 @@ export class Context {
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(retries !== undefined ? { retry: { retries } } : {}),
       ...(this.debugEnabled ? { trace: (line: string) => this.debug(line) } : {}),
+      onRetry: (note: string) => this.#retrying(note),
       insecureHttp: !!this.globals.insecureHttp,
       userAgent: 'srs-cli',
       connections,
@@ -324,9 +348,9 @@ export class Context {
     if (this.sandbox) {
       // Never reads the config store: a stored profile's real key is never touched.
       const { startEmulator } = await import('./emulator/index.js');
-      const { mkdirSync } = await import('node:fs');
+      const { privateDir } = await import('./util/fs.js');
       const dir = dataDir(this.env);
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      privateDir(dir, !this.env.SRS_DATA_DIR);
       // node:crypto costs ~9 ms to load: only the sandbox needs it here.
       const { randomBytes } = await import('node:crypto');
       apiKey = randomBytes(24).toString('hex');

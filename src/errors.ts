@@ -5,6 +5,8 @@
  *   2 usage error or invalid input (nothing was sent)
  *   3 a check failed
  *   4 authentication missing or rejected
+ * 130 interrupted (SIGINT, Ctrl-C)
+ * 143 terminated (SIGTERM)
  * src/cli.ts is the one place that maps these to process exit codes.
  */
 export const ExitCode = {
@@ -13,6 +15,8 @@ export const ExitCode = {
   usage: 2,
   checkFailed: 3,
   auth: 4,
+  interrupted: 130,
+  terminated: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -26,6 +30,7 @@ export type ErrorCode =
   | 'timeout'
   | 'bad_response'
   | 'check_failed'
+  | 'interrupted'
   | 'runtime';
 
 export class SrsError extends Error {
@@ -66,12 +71,13 @@ export class ApiError extends SrsError {
   readonly method: string;
   readonly path: string;
   readonly serviceMessage?: string;
-  constructor(args: { status: number; method: string; path: string; serviceMessage?: string; detail?: string }) {
+  /** `note`: after retries, how many attempts over how long (appended in parentheses). */
+  constructor(args: { status: number; method: string; path: string; serviceMessage?: string; detail?: string; note?: string }) {
     const what = args.serviceMessage ? `: ${args.serviceMessage}` : '';
     super(
       args.status === 404 ? 'not_found' : 'api',
       ExitCode.failure,
-      `${args.method} ${args.path} failed with HTTP ${args.status}${what}`,
+      `${args.method} ${args.path} failed with HTTP ${args.status}${what}${args.note ? ` (${args.note})` : ''}`,
       args.detail !== undefined ? { detail: args.detail } : undefined,
     );
     this.name = 'ApiError';
@@ -88,6 +94,9 @@ export class NetworkError extends SrsError {
   readonly path: string;
   /** True when the request provably never reached the service (safe to resend a POST). */
   readonly notSent: boolean;
+  /** What went wrong, without the request ("connection refused (...)"). */
+  readonly reason: string;
+  readonly #args: { method: string; path: string; reason: string; notSent: boolean; timeout?: boolean; cause?: unknown; detail?: string };
   constructor(args: { method: string; path: string; reason: string; notSent: boolean; timeout?: boolean; cause?: unknown; detail?: string }) {
     super(args.timeout ? 'timeout' : 'network', ExitCode.failure, `${args.method} ${args.path}: ${args.reason}`, {
       cause: args.cause,
@@ -97,6 +106,13 @@ export class NetworkError extends SrsError {
     this.method = args.method;
     this.path = args.path;
     this.notSent = args.notSent;
+    this.reason = args.reason;
+    this.#args = args;
+  }
+
+  /** The same error with a note in parentheses after the reason (how many attempts, what to change). */
+  withNote(note: string): NetworkError {
+    return new NetworkError({ ...this.#args, reason: `${this.reason} (${note})` });
   }
 }
 

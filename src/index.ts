@@ -1,7 +1,10 @@
 /** Process entry: wires the real streams and environment into main() and exits with its code. */
 import { main } from './cli.js';
+import { installSignalHandlers } from './util/signals.js';
 
 export async function run(): Promise<void> {
+  // SIGINT exits 130, SIGTERM 143, in every command (see src/util/signals.ts).
+  installSignalHandlers((code) => process.exit(code));
   const out = process.stdout;
   // Piping into `head` closes stdout early: that is not an error.
   out.on('error', (e: NodeJS.ErrnoException) => {

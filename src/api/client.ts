@@ -84,7 +84,7 @@ export class ApiClient {
   }
 
   listNewsEvents(supplierId: string, q: Omit<NewsEventQuery, 'page' | 'perPage'> = {}, opts?: PaginateOptions) {
-    return paginate((page, perPage) => this.listNewsEventsPage(supplierId, { ...q, page, perPage }), opts);
+    return paginate((page, perPage) => this.listNewsEventsPage(supplierId, { ...q, page, perPage }), { label: `GET /v1/suppliers/${supplierId}/news-events`, ...opts });
   }
 
   // ------------------------------------------------------------ scorecards
@@ -95,7 +95,7 @@ export class ApiClient {
   }
 
   listScorecards(q: Omit<ScorecardQuery, 'page' | 'perPage'> = {}, opts?: PaginateOptions) {
-    return paginate((page, perPage) => this.listScorecardsPage({ ...q, page, perPage }), opts);
+    return paginate((page, perPage) => this.listScorecardsPage({ ...q, page, perPage }), { label: 'GET /v1/scorecards', ...opts });
   }
 
   async getScorecard(id: string) {
@@ -138,7 +138,7 @@ export class ApiClient {
   }
 
   listDataSources(opts?: PaginateOptions) {
-    return paginate((page, perPage) => this.listDataSourcesPage({ page, perPage }), opts);
+    return paginate((page, perPage) => this.listDataSourcesPage({ page, perPage }), { label: 'GET /v1/data-sources', ...opts });
   }
 
   listCountriesPage(q: PageQuery = {}) {
@@ -147,7 +147,7 @@ export class ApiClient {
   }
 
   listCountries(opts?: PaginateOptions) {
-    return paginate((page, perPage) => this.listCountriesPage({ page, perPage }), opts);
+    return paginate((page, perPage) => this.listCountriesPage({ page, perPage }), { label: 'GET /v1/countries', ...opts });
   }
 
   listStandardIndustriesPage(q: StandardIndustryQuery = {}) {
@@ -156,7 +156,7 @@ export class ApiClient {
   }
 
   listStandardIndustries(q: Omit<StandardIndustryQuery, 'page' | 'perPage'> = {}, opts?: PaginateOptions) {
-    return paginate((page, perPage) => this.listStandardIndustriesPage({ ...q, page, perPage }), opts);
+    return paginate((page, perPage) => this.listStandardIndustriesPage({ ...q, page, perPage }), { label: 'GET /v1/standard-industries', ...opts });
   }
 
   listCategoriesPage(q: PageQuery = {}) {
@@ -165,6 +165,6 @@ export class ApiClient {
   }
 
   listCategories(opts?: PaginateOptions) {
-    return paginate((page, perPage) => this.listCategoriesPage({ page, perPage }), opts);
+    return paginate((page, perPage) => this.listCategoriesPage({ page, perPage }), { label: 'GET /v1/categories', ...opts });
   }
 }

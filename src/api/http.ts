@@ -11,7 +11,7 @@ import { RequestAbortedError } from 'undici/lib/core/errors.js';
 import type * as z from 'zod/mini';
 import { ApiError, AuthError, BadResponseError, NetworkError, UsageError } from '../errors.js';
 import { describeZodError } from './contract.js';
-import { parseRetryAfter, RetryPolicy, type RetryOptions } from './retry.js';
+import { parseRetryAfter, RetryPolicy, type Decision, type RetryOptions } from './retry.js';
 import type { BufferPool } from '../util/buffer-pool.js';
 
 /**
@@ -51,7 +51,11 @@ function restoreParserFlags(): void {
 export interface HttpOptions {
   baseUrl: string;
   apiKey: string;
-  /** Per-phase timeout in ms (connect, response headers, body idle). Default 30 s. */
+  /**
+   * Timeout in ms. Bounds each attempt as a whole (from sending the request to the
+   * last byte of the body), and each phase inside it (connect, response headers,
+   * idle time between body chunks). Default 30 s.
+   */
   timeoutMs?: number;
   /** Max simultaneous connections to the service. Default 16. */
   connections?: number;
@@ -64,6 +68,8 @@ export interface HttpOptions {
   trace?: (line: string) => void;
   /** Retry settings; one policy (and one retry budget) per client. */
   retry?: RetryOptions;
+  /** Told before each retry (for a spinner): what failed and which attempt comes next. Text is one line, without the key. */
+  onRetry?: (note: string) => void;
   /**
    * Let V8 optimize undici's HTTP parser once it is hot: for long runs such as a bulk
    * import. Off by default, since for short commands it costs more than it saves (see
@@ -90,6 +96,8 @@ export interface SendArgs {
 
 export interface RawResponse {
   status: number;
+  /** After retries: "3 attempts over 1.2 s; see --retries" (for the error line when the last answer is an error). */
+  attempts?: string;
   headers: Record<string, string | string[] | undefined>;
   /** The body's bytes. */
   body: Buffer;
@@ -146,6 +154,8 @@ export class HttpTransport {
   readonly #basePath: string;
   readonly #agent: Agent;
   readonly #maxBody: number;
+  readonly #timeoutMs: number;
+  readonly #onRetry: ((note: string) => void) | undefined;
   readonly #trace: ((line: string) => void) | undefined;
   readonly retry: RetryPolicy;
   /** Request headers as undici's flat [name, value, ...] list, built once. */
@@ -166,6 +176,8 @@ export class HttpTransport {
       bodyTimeout: t,
     });
     this.#maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    this.#timeoutMs = t;
+    this.#onRetry = opts.onRetry;
     this.#trace = opts.trace;
     this.retry = new RetryPolicy(opts.retry);
     this.#headers = ['accept', 'application/json', 'x-api-key', opts.apiKey, 'user-agent', opts.userAgent ?? 'srs-cli'];
@@ -200,7 +212,16 @@ export class HttpTransport {
     const trace = this.#trace;
     trace?.(`-> ${display}`);
     const max = this.#maxBody;
+    const deadlineMs = this.#timeoutMs;
     return new Promise<RawResponse>((resolve, reject) => {
+      // The attempt's deadline: undici's own timeouts bound each phase (a body that
+      // trickles one byte a second never trips its idle timeout); this bounds the whole.
+      let controller: Dispatcher.DispatchController | undefined;
+      let expired = false;
+      const deadline = setTimeout(() => {
+        expired = true;
+        controller?.abort(new Error(`no complete answer within ${duration(deadlineMs)}`));
+      }, deadlineMs);
       let status = 0;
       let resHeaders: RawResponse['headers'] = {};
       let answered = false;
@@ -211,8 +232,9 @@ export class HttpTransport {
       let into: Buffer | undefined;
       let expected = 0;
       const handler: Dispatcher.DispatchHandler = {
-        onRequestStart() {
-          /* nothing to set up */
+        onRequestStart(c) {
+          controller = c;
+          if (expired) c.abort(new Error(`no complete answer within ${duration(deadlineMs)}`));
         },
         onResponseStart(_c, statusCode, h) {
           restoreParserFlags();
@@ -246,18 +268,23 @@ export class HttpTransport {
           chunks.push(chunk);
         },
         onResponseEnd() {
+          clearTimeout(deadline);
           const bytes = size === 0 ? EMPTY : into ? into.subarray(0, size) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
           trace?.(`<- ${display} ${status} ${size}B (${ms(started)})`);
           resolve(answer(status, resHeaders, bytes));
         },
         onResponseError(_c, e) {
+          clearTimeout(deadline);
           if (tooLarge) {
             trace?.(`<- ${display} ${status} body over ${max} bytes (${ms(started)})`);
             reject(new BadResponseError({ method: args.method, path: args.path, status, reason: `body larger than ${Math.round(max / 1048576)} MiB` }));
             return;
           }
-          const info = classifyNetworkError(e);
-          if (answered) {
+          const info = expired ? { reason: `no complete answer within ${duration(deadlineMs)}`, notSent: false, timeout: true } : classifyNetworkError(e);
+          if (expired) {
+            trace?.(`<- ${display} ${answered ? `${status} body ` : ''}no complete answer within ${duration(deadlineMs)} (${ms(started)})`);
+            reject(new NetworkError({ method: args.method, path: args.path, reason: info.reason, notSent: false, timeout: true, cause: e }));
+          } else if (answered) {
             trace?.(`<- ${display} ${status} body failed: ${info.reason} (${ms(started)})`);
             reject(new NetworkError({ method: args.method, path: args.path, reason: `response body: ${info.reason}`, notSent: false, timeout: info.timeout, cause: e }));
           } else {
@@ -294,10 +321,17 @@ export class HttpTransport {
     return res;
   }
 
+  /**
+   * Sends, retrying per the policy. When it gives up, the error (or the error
+   * response's `attempts`) says how many attempts over how long, and which option
+   * to change: `GET /v1/countries: no complete answer within 5 s (4 attempts over
+   * 11 s; see --timeout, --retries)`.
+   */
   async sendWithRetry(args: SendArgs): Promise<RawResponse> {
     const idempotent = args.idempotent ?? args.method === 'GET';
     const policy = this.retry;
     const startedAt = policy.now();
+    const total = policy.retries + 1;
     for (let attempt = 0; ; attempt++) {
       const paused = policy.gate.wait();
       if (paused) await paused;
@@ -308,7 +342,13 @@ export class HttpTransport {
         if (!(e instanceof NetworkError)) throw e;
         const d = policy.decide({ kind: 'network', error: e }, attempt, idempotent, startedAt);
         this.#trace?.(`   ${args.method} ${args.path}: ${d.reason}`);
-        if (!d.retry) throw e;
+        if (!d.retry) {
+          const timedOut = e.code === 'timeout';
+          // A timeout always says what to change; another failure only once it was retried.
+          if (!timedOut && attempt === 0) throw e;
+          throw e.withNote(attemptsNote(attempt + 1, policy.now() - startedAt, d, timedOut));
+        }
+        this.#onRetry?.(`${e.reason}: retrying (attempt ${attempt + 2} of ${total})`);
         await policy.sleep(d.delayMs);
         continue;
       }
@@ -323,7 +363,11 @@ export class HttpTransport {
         policy.gate.pauseFor(policy.pauseAfter429(d, retryAfterMs));
       }
       this.#trace?.(`   ${args.method} ${args.path}: ${d.reason}`);
-      if (!d.retry) return res;
+      if (!d.retry) {
+        if (attempt > 0) res.attempts = attemptsNote(attempt + 1, policy.now() - startedAt, d, false);
+        return res;
+      }
+      this.#onRetry?.(`HTTP ${res.status}: retrying (attempt ${attempt + 2} of ${total})`);
       if (res.status !== 429) await policy.sleep(d.delayMs);
     }
   }
@@ -333,7 +377,7 @@ export class HttpTransport {
   }
 }
 
-type ResponseText = Pick<RawResponse, 'status' | 'headers' | 'text'>;
+type ResponseText = Pick<RawResponse, 'status' | 'headers' | 'text'> & { attempts?: string | undefined };
 
 export function parseResponse<S extends z.ZodMiniType>(method: string, path: string, res: ResponseText, schema: S): z.infer<S> {
   checkResponse(method, path, res);
@@ -423,7 +467,7 @@ export function errorFromResponse(method: string, path: string, res: ResponseTex
     const why = res.status === 401 ? 'the service rejected the API key (HTTP 401)' : 'the API key is not allowed to do this (HTTP 403)';
     return new AuthError(`${method} ${path}: ${why}${serviceMessage ? `: ${serviceMessage}` : ''}; run "srs auth login" or set SRS_API_KEY`, { status: res.status });
   }
-  return new ApiError({ status: res.status, method, path, ...(serviceMessage !== undefined ? { serviceMessage } : {}) });
+  return new ApiError({ status: res.status, method, path, ...(serviceMessage !== undefined ? { serviceMessage } : {}), ...(res.attempts !== undefined ? { note: res.attempts } : {}) });
 }
 
 interface NetInfo {
@@ -466,6 +510,21 @@ function classifyNetworkError(e: unknown): NetInfo {
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
+}
+
+/** "5 s", "1.5 s", "500 ms". */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  return `${s < 10 ? Math.round(s * 10) / 10 : Math.round(s)} s`;
+}
+
+/** "4 attempts over 11 s; see --timeout, --retries", plus why retrying stopped early. */
+function attemptsNote(attempts: number, elapsedMs: number, d: Decision, timedOut: boolean): string {
+  const early = d.limit === 'time' ? ', retry time limit reached' : d.limit === 'budget' ? ', retry budget exhausted' : '';
+  // --retries is worth naming only when it was a retry limit that stopped (a create that timed out is never resent).
+  const see = [timedOut ? '--timeout' : '', d.limit !== undefined ? '--retries' : ''].filter(Boolean).join(', ');
+  return `${attempts} attempt${attempts === 1 ? '' : 's'} over ${duration(elapsedMs)}${early}${see ? `; see ${see}` : ''}`;
 }
 
 function ms(started: number): string {

@@ -4,8 +4,17 @@
  * - nextPage absent, null, 0, not a whole number, or not greater than the page just read;
  * - an empty page (a nextPage past the end);
  * - a page shorter than the page size the service says it used;
- * - a hard cap on the number of pages (a misbehaving service cannot loop us forever).
+ * - `maxPages` pages read (one page with --page).
+ *
+ * A service whose pagination never ends (a nextPage that grows forever) is an
+ * error, not a long wait: the walk fails with RunawayPaginationError (exit 1) when
+ * - a page holds only items that earlier pages already held (a service that
+ *   ignores the page number and sends the same items again), or
+ * - the service still says there is more after `pageLimit` pages (--max-pages,
+ *   default 10,000: a million items at 100 a page).
  */
+import { SrsError, ExitCode } from '../errors.js';
+
 export interface PageResult<T> {
   items: T[];
   pagination?: { pageSize?: number | null; nextPage?: number | null } | null;
@@ -16,8 +25,12 @@ export interface PaginateOptions {
   startPage?: number;
   /** Page size to ask for (default 100, the spec's maximum). */
   perPage?: number;
-  /** Stop after this many pages whatever the service says. Default 1,000,000. */
+  /** Stop quietly after this many pages (--page reads one). Default: no such stop. */
   maxPages?: number;
+  /** More pages than this, with the service still saying there are more, is an error (--max-pages). Default 10,000. */
+  pageLimit?: number;
+  /** What is listed, for error messages: "GET /v1/countries". */
+  label?: string;
 }
 
 export interface Page<T> {
@@ -27,22 +40,47 @@ export interface Page<T> {
   hasMore: boolean;
 }
 
+/** The service's pagination does not end. Exit 1. */
+export class RunawayPaginationError extends SrsError {
+  constructor(message: string) {
+    super('bad_response', ExitCode.failure, message);
+    this.name = 'RunawayPaginationError';
+  }
+}
+
 const DEFAULT_PER_PAGE = 100;
-const MAX_PAGES = 1_000_000;
+export const DEFAULT_PAGE_LIMIT = 10_000;
+
+const fmt = new Intl.NumberFormat('en-US');
 
 export async function* paginate<T>(
   fetchPage: (page: number, perPage: number) => Promise<PageResult<T>>,
   opts: PaginateOptions = {},
 ): AsyncGenerator<Page<T>, void, undefined> {
   const perPage = opts.perPage ?? DEFAULT_PER_PAGE;
-  const maxPages = opts.maxPages ?? MAX_PAGES;
+  const maxPages = opts.maxPages ?? Infinity;
+  const pageLimit = opts.pageLimit ?? DEFAULT_PAGE_LIMIT;
+  const label = opts.label ? `${opts.label}: ` : '';
+  const seen = new SeenItems();
   let page = opts.startPage ?? 1;
-  for (let n = 0; n < maxPages; n++) {
+  let items = 0;
+  for (let n = 1; n <= maxPages; n++) {
     const res = await fetchPage(page, perPage);
     if (res.items.length === 0) return;
+    if (maxPages > 1 && !seen.addPage(res.items)) {
+      throw new RunawayPaginationError(
+        `${label}the pagination does not end: page ${fmt.format(page)} holds only items that earlier pages held (the service repeats itself); use --limit or --page to read part of the list`,
+      );
+    }
+    items += res.items.length;
     const next = nextPageAfter(page, res, perPage);
     yield { page, items: res.items, hasMore: next !== undefined };
     if (next === undefined) return;
+    if (n >= pageLimit && n < maxPages) {
+      throw new RunawayPaginationError(
+        `${label}the pagination does not end: more pages after ${fmt.format(n)} pages (${fmt.format(items)} items); raise --max-pages if the list is really that long, or use --limit`,
+      );
+    }
     page = next;
   }
 }
@@ -55,4 +93,62 @@ function nextPageAfter<T>(page: number, res: PageResult<T>, perPage: number): nu
   const pageSize = typeof size === 'number' && size > 0 ? size : perPage;
   if (res.items.length < pageSize) return undefined;
   return next;
+}
+
+/**
+ * The items of the pages read so far, as 64-bit hashes of their JSON, in an
+ * open-addressing table of typed arrays: 8 bytes a slot and no object per item,
+ * so a million items cost 16 MB and nothing for the garbage collector to trace
+ * (a Set of 53-bit numbers held a heap object per item and doubled the GC time
+ * of a 10,000-page listing). The page limit bounds the count.
+ */
+class SeenItems {
+  #lo = new Uint32Array(1024);
+  #hi = new Uint32Array(1024);
+  #size = 0;
+
+  /** Records a page's items; false when every one of them was seen before. */
+  addPage(items: readonly unknown[]): boolean {
+    let fresh = false;
+    for (const it of items) if (this.#add(JSON.stringify(it) ?? 'undefined')) fresh = true;
+    return fresh;
+  }
+
+  /** Adds the hash of `s`; false when it was there already. */
+  #add(s: string): boolean {
+    if ((this.#size + 1) * 2 > this.#lo.length) this.#grow();
+    let h1 = 0xdeadbeef;
+    let h2 = 0x41c6ce57;
+    // cyrb53's mixing (public domain, bryc), kept as two 32-bit halves.
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return this.#insert(h1 >>> 0, (h2 >>> 0) || 1);
+  }
+
+  /** Inserts (lo, hi), hi never 0 (0 marks an empty slot); false when present. */
+  #insert(lo: number, hi: number): boolean {
+    const mask = this.#lo.length - 1;
+    for (let i = lo & mask; ; i = (i + 1) & mask) {
+      if (this.#hi[i] === 0) {
+        this.#lo[i] = lo;
+        this.#hi[i] = hi;
+        this.#size++;
+        return true;
+      }
+      if (this.#lo[i] === lo && this.#hi[i] === hi) return false;
+    }
+  }
+
+  #grow(): void {
+    const [lo, hi] = [this.#lo, this.#hi];
+    this.#lo = new Uint32Array(lo.length * 2);
+    this.#hi = new Uint32Array(hi.length * 2);
+    this.#size = 0;
+    for (let i = 0; i < lo.length; i++) if (hi[i] !== 0) this.#insert(lo[i]!, hi[i]!);
+  }
 }

@@ -105,6 +105,8 @@ export interface Decision {
   retry: boolean;
   delayMs: number;
   reason: string;
+  /** Why a retryable failure is not retried: no retries left, the retry time limit, or the shared budget. */
+  limit?: 'retries' | 'time' | 'budget';
 }
 
 export class RetryPolicy {
@@ -147,14 +149,14 @@ export class RetryPolicy {
         : idempotent || failure.error.notSent;
     const what = failure.kind === 'status' ? `HTTP ${failure.status}` : failure.error.code;
     if (!retryable) return { retry: false, delayMs: 0, reason: `${what} is not retryable${idempotent ? '' : ' for a create'}` };
-    if (attempt >= this.retries) return { retry: false, delayMs: 0, reason: `${what}: no retries left (${this.retries})` };
+    if (attempt >= this.retries) return { retry: false, delayMs: 0, reason: `${what}: no retries left (${this.retries})`, limit: 'retries' };
     let delay = backoffDelay(attempt, this.#o.baseDelayMs, this.#o.maxDelayMs, this.#o.random);
     if (failure.kind === 'status' && (failure.status === 429 || failure.status === 503) && failure.retryAfterMs !== undefined) {
       delay = Math.min(this.#o.retryAfterCapMs, Math.max(delay, failure.retryAfterMs));
     }
-    if (this.#o.now() - startedAt + delay > this.#o.maxTotalMs) return { retry: false, delayMs: 0, reason: `${what}: retry time limit reached` };
+    if (this.#o.now() - startedAt + delay > this.#o.maxTotalMs) return { retry: false, delayMs: 0, reason: `${what}: retry time limit reached`, limit: 'time' };
     const timeout = failure.kind === 'network' && failure.error.code === 'timeout';
-    if (!this.budget.tryAcquire(timeout)) return { retry: false, delayMs: 0, reason: `${what}: retry budget exhausted` };
+    if (!this.budget.tryAcquire(timeout)) return { retry: false, delayMs: 0, reason: `${what}: retry budget exhausted`, limit: 'budget' };
     return { retry: true, delayMs: delay, reason: `${what}: retry ${attempt + 1}/${this.retries} in ${delay}ms` };
   }
 

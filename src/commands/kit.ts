@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Page } from '../api/paginate.js';
 import type { Column } from '../output/columns.js';
+import { collectTableRows } from '../output/bounded.js';
 import { renderList } from '../output/render.js';
 
 export type Opts = Record<string, unknown>;
@@ -70,7 +71,7 @@ export function listFlags(opts: Opts): ListFlags {
  */
 export async function printPages<T>(
   ctx: Context,
-  pages: (opts: { startPage?: number; perPage?: number; maxPages?: number }) => AsyncGenerator<Page<T>, void, undefined>,
+  pages: (opts: { startPage?: number; perPage?: number; maxPages?: number; pageLimit?: number }) => AsyncGenerator<Page<T>, void, undefined>,
   columns: Column[],
   flags: ListFlags,
   what: string,
@@ -85,6 +86,7 @@ export async function printPages<T>(
     startPage,
     ...(flags.perPage !== undefined ? { perPage: flags.perPage } : flags.limit !== undefined ? { perPage: Math.min(100, flags.limit) } : {}),
     ...(flags.page !== undefined ? { maxPages: 1 } : {}),
+    pageLimit: ctx.maxPages(),
   });
   // Whether items exist beyond what was printed (for the note on stderr).
   let more = false;
@@ -105,7 +107,8 @@ export async function printPages<T>(
       if ((flags.limit !== undefined && n >= flags.limit) || flags.page !== undefined) return;
     }
   }
-  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${what}…`, () => Array.fromAsync(items())) : items();
+  // A table needs all its rows at once: from a bounded buffer (src/output/bounded.ts).
+  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${what}…`, () => collectTableRows(items(), what)) : items();
   const n = await renderList(ctx.sink, source, columns, ctx.renderOptions());
   if (flags.page !== undefined && more) ctx.info(`more ${what} on page ${lastPage + 1}: use --page ${lastPage + 1}, or drop --page to fetch everything`);
   else if (flags.limit !== undefined && more) ctx.info(`showing the first ${n} ${what}; more exist (raise --limit, or drop it to fetch everything)`);

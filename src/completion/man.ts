@@ -17,8 +17,9 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['SRS_PROFILE', 'Profile name (default "default", or the one last logged in with --profile).'],
   ['SRS_OUTPUT', 'Default output format: table, json, ndjson or csv.'],
   ['SRS_SANDBOX', 'Set to 1: same as --sandbox.'],
-  ['SRS_TIMEOUT', 'Network timeout per phase (connect, headers, body), e.g. 30s or 500ms; default 30s.'],
+  ['SRS_TIMEOUT', 'Time each request attempt may take as a whole (connect, headers and body), e.g. 30s or 500ms; default 30s.'],
   ['SRS_RETRIES', 'Retries of safe requests after transient failures; default 3.'],
+  ['SRS_MAX_PAGES', 'A list with more pages than this is an error, not an endless wait; default 10000.'],
   ['SRS_DEBUG', 'Set to 1: same as --debug.'],
   ['SRS_CONFIG_DIR', 'Directory of the profile store (default ~/.config/srs).'],
   ['SRS_DATA_DIR', 'Directory of local data: sandbox state and the completion value cache (default $XDG_DATA_HOME/srs, else ~/.local/share/srs).'],
@@ -33,6 +34,8 @@ export const EXIT_STATUS: ReadonlyArray<readonly [string, string]> = [
   ['2', 'Usage error or invalid input; nothing was sent.'],
   ['3', 'A check failed (srs score check, srs score recompute --verify).'],
   ['4', 'Authentication missing or rejected.'],
+  ['130', 'Interrupted (Ctrl-C, SIGINT), in every command, also at a prompt.'],
+  ['143', 'Terminated (SIGTERM), in every command.'],
 ];
 
 const FILES: ReadonlyArray<readonly [string, string]> = [

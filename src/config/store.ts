@@ -1,11 +1,14 @@
 /**
  * Profiles on disk, kept with conf in the user's config directory
- * (SRS_CONFIG_DIR overrides it, for tests and unusual setups). The file holds
- * API keys, so it is written with mode 0600 inside a 0700 directory, and srs
- * warns when it finds it readable by others.
+ * ($XDG_CONFIG_HOME/srs or ~/.config/srs on Linux, as conf itself would choose;
+ * SRS_CONFIG_DIR overrides it, for tests and unusual setups). The file holds API
+ * keys, so it is written with mode 0600 inside a 0700 directory whatever the
+ * umask, and srs warns when it finds the file readable by others.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import Conf from 'conf';
+import envPaths from 'env-paths';
+import { privateDir } from '../util/fs.js';
 
 import type { Profile } from './resolve.js';
 
@@ -21,12 +24,14 @@ export class ConfigStore {
   readonly #conf: Conf<StoredConfig>;
 
   constructor(dir?: string) {
-    if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // conf would create its directory with the umask's mode (0755 under umask 022): create it first.
+    const cwd = dir ?? defaultConfigDir();
+    privateDir(cwd, dir === undefined);
     this.#conf = new Conf<StoredConfig>({
       projectName: 'srs',
       projectSuffix: '',
       configName: 'config',
-      ...(dir ? { cwd: dir } : {}),
+      cwd,
       configFileMode: 0o600,
       defaults: { profiles: {} },
       clearInvalidConfig: false,
@@ -86,4 +91,9 @@ export class ConfigStore {
     }
     return undefined;
   }
+}
+
+/** Where conf keeps srs's config without SRS_CONFIG_DIR (env-paths, which conf uses itself). */
+export function defaultConfigDir(): string {
+  return envPaths('srs', { suffix: '' }).config;
 }

@@ -8,6 +8,7 @@
  */
 import type { Column } from './columns.js';
 import { cellText, getPath } from './fields.js';
+import { collectQueryItems } from './bounded.js';
 import { guardCsvCell, sanitizeForTerminal } from './sanitize.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -77,9 +78,8 @@ export async function renderItem(sink: Sink, item: unknown, columns: Column[], o
 export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Iterable<unknown>, columns: Column[], opts: RenderOptions): Promise<number> {
   let n = 0;
   if (opts.query) {
-    // A query sees the whole document (the array), as in the AWS CLI.
-    const all: unknown[] = [];
-    for await (const it of items) all.push(it);
+    // A query sees the whole document (the array), as in the AWS CLI: from a bounded buffer (./bounded.ts).
+    const all = await collectQueryItems(items);
     await renderQueryResult(sink, opts.query(all), opts);
     return all.length;
   }
@@ -90,9 +90,15 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
       const frame = listFraming(opts.format);
       const pretty = opts.format === 'json' && opts.pretty;
       const out = new Batcher(sink);
-      for await (const it of items) {
-        await out.add(frame.before(n) + (pretty ? indent(JSON.stringify(it, null, 2)) : JSON.stringify(it)) + frame.after);
-        n++;
+      try {
+        for await (const it of items) {
+          await out.add(frame.before(n) + (pretty ? indent(JSON.stringify(it, null, 2)) : JSON.stringify(it)) + frame.after);
+          n++;
+        }
+      } catch (e) {
+        // The source failed (a page that did not come): what it gave is printed, not lost.
+        await out.flush();
+        throw e;
       }
       await out.add(frame.end(n));
       await out.flush();
@@ -189,13 +195,19 @@ async function renderCsv(sink: Sink, items: AsyncIterable<unknown> | Iterable<un
   await sink.write(stringify([cols.map((c) => c.path)]));
   let n = 0;
   let batch: string[][] = [];
-  for await (const it of items) {
-    batch.push(cols.map((c) => cell(getPath(it, c.path))));
-    n++;
-    if (batch.length >= 500) {
-      await sink.write(stringify(batch));
-      batch = [];
+  try {
+    for await (const it of items) {
+      batch.push(cols.map((c) => cell(getPath(it, c.path))));
+      n++;
+      if (batch.length >= 500) {
+        await sink.write(stringify(batch));
+        batch = [];
+      }
     }
+  } catch (e) {
+    // The source failed: the rows it gave are printed, not lost.
+    if (batch.length) await sink.write(stringify(batch));
+    throw e;
   }
   if (batch.length) await sink.write(stringify(batch));
   return n;

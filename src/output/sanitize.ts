@@ -1,8 +1,11 @@
 /**
  * Text from the service is untrusted: a supplier name or news title could carry
- * terminal escape sequences that rewrite the screen. Tables show it through
- * these functions; JSON keeps the data exact (JSON.stringify escapes control
- * characters itself).
+ * terminal escape sequences that rewrite the screen, or bidirectional and
+ * invisible formatting characters that reorder what the user reads (a
+ * right-to-left override turns "exe.txt" into "txt.exe" on screen). Every place
+ * where such text meets a terminal (tables, error lines, warnings, progress,
+ * spinners, debug traces) goes through these functions; JSON, NDJSON and CSV keep
+ * the data exact (JSON.stringify escapes control characters itself).
  */
 
 // ESC-introduced sequences (CSI, OSC, DCS, single-char), C1 controls, and C0 controls.
@@ -10,15 +13,41 @@
 const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[PX^_][^\u001b]*(?:\u001b\\)?|[@-Z\\-_])|[\u0080-\u009f]/g;
 // eslint-disable-next-line no-control-regex
 const C0 = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+/**
+ * Bidirectional and invisible formatting characters: the embeddings and overrides
+ * (U+202A-U+202E), the isolates (U+2066-U+2069), the marks LRM, RLM and ALM
+ * (U+200E, U+200F, U+061C). They are shown as visible escapes (\u202e), so the
+ * text reads in its stored order and the user can see something was there.
+ */
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+/** Unicode line and paragraph separators, which some terminals break lines at. */
+const SEPARATORS = /[\u2028\u2029]/g;
 
-/** Neutralises escape sequences and control characters; newlines and tabs become spaces. */
+/** Printable ASCII only: nothing to do (the common case, once per table cell). */
+const PLAIN = /^[\x20-\x7e]*$/;
+
+const escapeBidi = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** Neutralises escape sequences, control, bidi and invisible formatting characters; newlines and tabs become spaces. */
 export function sanitizeForTerminal(s: string): string {
-  return s.replace(ANSI, '').replace(/[\t\n\r]/g, ' ').replace(C0, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  if (PLAIN.test(s)) return s;
+  return s
+    .replace(ANSI, '')
+    .replace(/[\t\n\r]/g, ' ')
+    .replace(SEPARATORS, ' ')
+    .replace(C0, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    .replace(BIDI, escapeBidi);
 }
 
 /** Like sanitizeForTerminal but keeps newlines (for multi-line stderr text). */
 export function sanitizeKeepNewlines(s: string): string {
-  return s.replace(ANSI, '').replace(/\r/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ');
+  if (PLAIN.test(s)) return s;
+  return s
+    .replace(ANSI, '')
+    .replace(/\r/g, '')
+    .replace(SEPARATORS, ' ')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ')
+    .replace(BIDI, escapeBidi);
 }
 
 /**

@@ -1,4 +1,5 @@
 /** File-system helpers shared by the CLI and the emulator. */
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -31,5 +32,24 @@ export async function writeFileAtomic(path: string, text: string, opts: WriteFil
   } catch (e) {
     await unlink(tmp).catch(() => undefined);
     throw e;
+  }
+}
+
+/**
+ * Creates a directory 0700 (mkdir's mode is only ever narrowed by the umask, so
+ * this holds under any umask that lets the owner in). `ours`: srs's own default
+ * directory, tightened to 0700 when an older srs left it open; a directory the
+ * user named (SRS_CONFIG_DIR) is theirs, and keeps its mode.
+ */
+export function privateDir(path: string, ours: boolean): void {
+  const created = mkdirSync(path, { recursive: true, mode: 0o700 });
+  // The umask may also take bits away from the owner (umask 0277): give them back.
+  if (created !== undefined || ours) {
+    try {
+      const st = statSync(path);
+      if ((st.mode & 0o777) !== 0o700 && st.uid === process.getuid?.()) chmodSync(path, 0o700);
+    } catch {
+      /* not ours to change: conf will say if it cannot write */
+    }
   }
 }

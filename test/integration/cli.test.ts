@@ -2,7 +2,7 @@
  * End to end: the built srs binary against a real emulator over loopback,
  * every command and every output format, plus the error paths.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
 import { fixtures } from '../../src/emulator/index.js';
+import { onPath, optionalTool } from '../support/optional-tool.js';
 import { startHarness, runSrs, baseEnv, BIN, type Harness } from './harness.js';
 
 let h: Harness;
@@ -425,7 +426,7 @@ describe('emulator commands', () => {
     expect(JSON.parse(r.stdout)).toHaveLength(2);
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code).toBe(0);
+    expect(code).toBe(143); // SIGTERM, like every command
   });
 
   it('start answers spec-strict by default; --nulls answers no data with null; --nulls and --shape must agree', async () => {
@@ -453,13 +454,7 @@ describe('emulator commands', () => {
 
 describe('on a terminal', () => {
   // util-linux `script` gives srs a pseudo-terminal; it reports 0 columns, which once sent ora into an endless loop.
-  const hasScript = (() => {
-    try {
-      return execFileSync('sh', ['-c', 'command -v script'], { encoding: 'utf8' }).trim() !== '';
-    } catch {
-      return false;
-    }
-  })();
+  const script = optionalTool({ name: 'script', pkg: 'util-linux', present: () => onPath('script') });
   // Asynchronous: the emulator answering srs lives in this process.
   const onTty = async (cmd: string, extra: Record<string, string> = {}): Promise<string> => {
     try {
@@ -469,7 +464,7 @@ describe('on a terminal', () => {
       return (e as { stdout?: string }).stdout ?? '';
     }
   };
-  it.skipIf(!hasScript)('tables with colour on a TTY, none under NO_COLOR, and the spinner never hangs', async () => {
+  script.it('tables with colour on a TTY, none under NO_COLOR, and the spinner never hangs', async () => {
     const bin = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`;
     const coloured = await onTty(`${bin} ref countries --limit 2`);
     expect(coloured).toContain('\u001b[1mISO3');

@@ -14,7 +14,8 @@
  *   runs the real complete-word, and a compadd wrapper records the matches compsys
  *   would offer (after prefix matching) instead of inserting them.
  * - fish: `srs completion fish | source`, then `complete -C LINE`.
- * With CI=true a missing shell fails the run; locally its tests are skipped.
+ * A missing shell skips its tests visibly, naming the package to install; with
+ * CI=true it fails them (test/support/optional-tool.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -24,33 +25,29 @@ import { Command, Option } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
 import { generate } from '../../src/completion/generate.js';
+import { optionalTool, runs, type OptionalTool } from '../support/optional-tool.js';
 import { assertBuilt, baseEnv, BIN, ROOT, runSrs, startHarness, type Harness } from './harness.js';
 
-const CI = process.env.CI === 'true';
 const REGENERATE = 'npm run build && node scripts/completions.mjs';
 const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion';
 
 type Shell = 'bash' | 'zsh' | 'fish';
 const SHELLS: Shell[] = ['bash', 'zsh', 'fish'];
 
-const ok = (cmd: string, args: string[]) => {
-  const r = spawnSync(cmd, args, { stdio: 'ignore', timeout: 10_000 });
-  return !r.error && r.status === 0;
+/** Each shell's tests run only where the shell (and what drives it) is installed. */
+const TOOLS: Record<Shell, OptionalTool> = {
+  bash: optionalTool({
+    name: 'bash-completion',
+    pkg: 'bash-completion',
+    present: () => (!runs('bash', ['-c', 'exit 0']) ? 'bash is not installed' : existsSync(BASH_COMPLETION) || `bash-completion is not installed (${BASH_COMPLETION})`),
+  }),
+  zsh: optionalTool({
+    name: 'zsh',
+    pkg: 'zsh',
+    present: () => runs('zsh', ['-fc', 'exit 0']) && (runs('zsh', ['-fc', 'zmodload zsh/zpty']) || 'zsh has no zsh/zpty module'),
+  }),
+  fish: optionalTool({ name: 'fish', pkg: 'fish', present: () => runs('fish', ['--no-config', '-c', 'exit 0']) }),
 };
-
-/** Why a shell's tests cannot run here, or null. */
-function missing(shell: Shell): string | null {
-  switch (shell) {
-    case 'bash':
-      if (!ok('bash', ['-c', 'exit 0'])) return 'bash is not installed';
-      return existsSync(BASH_COMPLETION) ? null : `bash-completion is not installed (${BASH_COMPLETION}; apt-get install bash-completion)`;
-    case 'zsh':
-      if (!ok('zsh', ['-fc', 'exit 0'])) return 'zsh is not installed (apt-get install zsh)';
-      return ok('zsh', ['-fc', 'zmodload zsh/zpty']) ? null : 'zsh has no zsh/zpty module';
-    case 'fish':
-      return ok('fish', ['--no-config', '-c', 'exit 0']) ? null : 'fish is not installed (apt-get install fish)';
-  }
-}
 
 // A scratch area: srs on PATH, a home, a data directory with a value cache, a working directory with files.
 const work = mkdtempSync(join(tmpdir(), 'srs-completion-'));
@@ -281,33 +278,19 @@ afterAll(() => {
 });
 
 for (const shell of SHELLS) {
-  const why = missing(shell);
-  if (why && !CI) {
-    console.warn(`skipping the ${shell} completion tests: ${why}`);
-    describe.skip(`${shell} completion (${why})`, () => {
-      it('needs the shell', () => undefined);
-    });
-    continue;
-  }
-  describe(`${shell} completion, in the real shell`, () => {
+  TOOLS[shell].describe(`${shell} completion, in the real shell`, () => {
     let results: string[][] = [];
     beforeAll(() => {
-      if (!why) results = complete(shell, CASES.map((c) => c.line), shellEnv());
+      results = complete(shell, CASES.map((c) => c.line), shellEnv());
     }, 120_000);
 
-    it(`${shell} is installed`, () => {
-      expect(why, `${why} (CI=true: the completion tests need bash with bash-completion, zsh and fish)`).toBeNull();
-    });
-
     it.each(CASES.map((c, i) => [c.line, c, i] as const))('%s', (_line, c, i) => {
-      if (why) return;
       const got = norm(results[i]!);
       if (c.exact) expect(got).toEqual([...c.exact].sort());
       if (c.includes) expect(got).toEqual(expect.arrayContaining(c.includes));
     });
 
     it('finds the cache like dataDir(): SRS_DATA_DIR, else XDG_DATA_HOME/srs, else ~/.local/share/srs; nothing without one', () => {
-      if (why) return;
       const xdg = join(work, `xdg-${shell}`);
       writeCacheFile(join(xdg, 'srs'), 'countries', 'NLD\tNetherlands\n');
       const env = shellEnv({ SRS_DATA_DIR: undefined, XDG_DATA_HOME: xdg });
@@ -320,26 +303,22 @@ for (const shell of SHELLS) {
 
     if (shell === 'bash') {
       it('bash-completion loads the installed file on demand (~/.local/share/bash-completion/completions/srs)', () => {
-        if (why) return;
-        expect(completeBash(['srs sc', 'srs supplier create --country D'], shellEnv(), 'loader').map(norm)).toEqual([SC, ['DEU', 'DNK']]);
+          expect(completeBash(['srs sc', 'srs supplier create --country D'], shellEnv(), 'loader').map(norm)).toEqual([SC, ['DEU', 'DNK']]);
       });
     }
     if (shell === 'zsh') {
       it('zsh: also works sourced after compinit (source <(srs completion zsh), source completions/_srs)', () => {
-        if (why) return;
-        expect(completeZsh(['srs sc', 'srs score calc --breakdown p'], shellEnv(), 'source').map(norm)).toEqual([SC, ['parameters']]);
+          expect(completeZsh(['srs sc', 'srs score calc --breakdown p'], shellEnv(), 'source').map(norm)).toEqual([SC, ['parameters']]);
         expect(completeZsh(['srs sc', 'srs supplier create --country D'], shellEnv(), 'file').map(norm)).toEqual([SC, ['DEU', 'DNK']]);
       });
     }
     if (shell === 'fish') {
       it('fish loads the installed file on demand (~/.config/fish/completions/srs.fish)', () => {
-        if (why) return;
-        expect(completeFish(['srs sc', 'srs supplier create --country D'], shellEnv(), 'autoload').map(norm)).toEqual([SC, ['DEU', 'DNK']]);
+          expect(completeFish(['srs sc', 'srs supplier create --country D'], shellEnv(), 'autoload').map(norm)).toEqual([SC, ['DEU', 'DNK']]);
       });
     }
 
     it('the committed script and a script with hostile text parse', () => {
-      if (why) return;
       const weird = new Command('srs').description('x');
       weird
         .command('go')
@@ -464,9 +443,10 @@ describe('the value cache, refreshed by srs ref countries / industries', () => {
     expect(loud.stderr).toMatch(/warning: could not update the completion cache of countries/);
   });
 
-  it('the shells complete from what srs ref countries wrote', () => {
-    const shell = SHELLS.find((s) => !missing(s));
-    if (!shell) return;
+  const shell = SHELLS.find((s) => TOOLS[s].present);
+  const anyShell = optionalTool({ name: 'a completion shell (bash-completion, zsh or fish)', pkg: 'bash-completion', present: shell !== undefined });
+  anyShell.it('the shells complete from what srs ref countries wrote', () => {
+    if (!shell) throw new Error('unreachable: anyShell.it runs only with a shell');
     const got = complete(shell, ['srs supplier create --country DE'], shellEnv({ SRS_DATA_DIR: h.env.SRS_DATA_DIR }));
     expect(got.map(norm)).toEqual([['DEU']]);
   });

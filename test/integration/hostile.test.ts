@@ -4,70 +4,22 @@
  * on stderr naming the endpoint and what was wrong, the documented exit code,
  * and never the key.
  */
-import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, baseEnv, runSrs } from './harness.js';
-
-type Handler = (req: IncomingMessage, res: ServerResponse, count: number, body: string) => void;
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { json, useHostileServer, type Handler } from '../support/hostile-server.js';
+import { runSrs } from './harness.js';
 
 const KEY = 'hostile-test-key-0123456789-SECRET';
-let server: Server;
-let url = '';
-const sockets = new Set<Socket>();
-const routes = new Map<string, Handler>();
-const counts = new Map<string, number>();
-const seen: Array<{ method: string; url: string; key: string | undefined }> = [];
-let env: Record<string, string>;
-
+const hostile = useHostileServer(KEY);
 const country = (iso3Code: string, commonName = 'Name') => ({ iso3Code, iso2Code: iso3Code.slice(0, 2), commonName, officialName: commonName, regionName: 'Europe' });
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(typeof body === 'string' ? body : JSON.stringify(body));
-};
 
-beforeAll(async () => {
-  assertBuilt();
-  server = createServer((req, res) => {
-    const key = req.headers['x-api-key'];
-    seen.push({ method: req.method ?? '', url: req.url ?? '', key: typeof key === 'string' ? key : undefined });
-    // The scenario is the first path segment after /s/: /s/<name>/v1/...
-    const m = /^\/s\/([^/]+)(\/.*)$/.exec(req.url ?? '');
-    const name = m?.[1] ?? '';
-    const n = (counts.get(name) ?? 0) + 1;
-    counts.set(name, n);
-    const h = routes.get(name);
-    if (!h) return json(res, 404, { message: 'no scenario' });
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => h(req, res, n, Buffer.concat(chunks).toString('utf8')));
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  env = { ...baseEnv(mkdtempSync(join(tmpdir(), 'srs-hostile-'))), SRS_API_KEY: KEY };
-});
+const scenario = (name: string, h: Handler): string => hostile.server.scenario(name, h);
+const counts = { get: (name: string) => hostile.server.count(name) };
 
-afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((r) => server.close(r));
-});
-
-function scenario(name: string, h: Handler): string {
-  routes.set(name, h);
-  counts.set(name, 0);
-  return `${url}/s/${name}`;
-}
-
+/** srs against a scenario (by name) or a URL. */
 async function srs(name: string, args: string[], extra: Record<string, string> = {}) {
-  const base = routes.has(name) ? `${url}/s/${name}` : name;
-  return runSrs(args, { ...env, SRS_BASE_URL: base, ...extra });
+  const base = /^https?:/.test(name) ? name : `${hostile.server.url}/s/${name}`;
+  return runSrs(args, { ...hostile.env, SRS_BASE_URL: base, ...extra });
 }
 
 const oneLine = (s: string) => s.trimEnd().split('\n');
@@ -126,7 +78,7 @@ describe('timeouts', () => {
     const t0 = Date.now();
     const r = await srs('stall', ['ref', 'countries', '--timeout', '500ms', '--retries', '0']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/timed out waiting for the response/);
+    expect(r.stderr).toMatch(/"message":"GET \/v1\/countries: no complete answer within 500 ms \(1 attempt over [\d.]+ m?s; see --timeout, --retries\)"/);
     expect(Date.now() - t0).toBeLessThan(8000);
   });
   it('a body that stops half-way times out too', async () => {
@@ -136,7 +88,7 @@ describe('timeouts', () => {
     });
     const r = await srs('slowbody', ['ref', 'countries', '--timeout', '500ms', '--retries', '0']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/timed out reading the response/);
+    expect(r.stderr).toMatch(/no complete answer within 500 ms \(1 attempt over [\d.]+ m?s; see --timeout, --retries\)/);
   });
 });
 
@@ -316,6 +268,7 @@ describe('score calc -o json|ndjson passes results through only when the body is
 
 describe('the key', () => {
   it('is sent only as the x-api-key header, never in the URL', () => {
+    const seen = hostile.server.seen;
     expect(seen.length).toBeGreaterThan(10);
     for (const s of seen) expect(s.url).not.toContain(KEY);
     expect(seen.filter((s) => s.key === KEY).length).toBe(seen.length);

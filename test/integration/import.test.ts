@@ -357,7 +357,7 @@ describe('stopping part-way', () => {
     for (const r of report.filter((x) => x.state === 'created' || x.state === 'skipped')) expect(ids.has(r.supplierId), r.line).toBe(true);
   });
 
-  it('SIGINT: in-flight rows finish, reports and summary are written, exit 1; the re-run completes with no unknowns', async () => {
+  it('SIGINT: in-flight rows finish, reports and summary are written, exit 130; the re-run completes with no unknowns', async () => {
     const e = await emulator();
     const dir = mkdtempSync(join(tmp, 'sigint-'));
     const file = join(dir, 'suppliers.csv');
@@ -372,7 +372,7 @@ describe('stopping part-way', () => {
         });
       },
     }).finally(() => (state.done = true));
-    expect(first.code, first.stderr).toBe(1);
+    expect(first.code, first.stderr).toBe(130);
     expect(first.stderr).toContain('SIGINT: stopping');
     expect(first.stderr).toContain('interrupted after line');
     const s1 = summaryOf(first);

@@ -235,10 +235,11 @@ describe('the man page', () => {
     for (const v of vars) expect(env, v).toContain(`\\fB${v}\\fR`);
     expect(ENVIRONMENT.map(([k]) => k).sort()).toEqual([...vars].sort());
     const exit = page.slice(page.indexOf('.SH EXIT STATUS'), page.indexOf('.SH FILES'));
-    expect(EXIT_STATUS.map(([k]) => k)).toEqual(['0', '1', '2', '3', '4']);
-    for (const k of ['0', '1', '2', '3', '4']) expect(exit).toContain(`.TP\n\\fB${k}\\fR`);
+    const codes = ['0', '1', '2', '3', '4', '130', '143'];
+    expect(EXIT_STATUS.map(([k]) => k)).toEqual(codes);
+    for (const k of codes) expect(exit).toContain(`.TP\n\\fB${k}\\fR`);
     const readmeExit = readme.slice(readme.indexOf('## Exit codes'));
-    for (const k of ['0', '1', '2', '3', '4']) expect(readmeExit).toMatch(new RegExp(`^\\| ${k} \\|`, 'm'));
+    for (const k of codes) expect(readmeExit).toMatch(new RegExp(`^\\| ${k} \\|`, 'm'));
   });
 
   it('is well-formed roff: only known requests, no stray control characters', () => {

@@ -100,3 +100,51 @@ describe('paginate', () => {
     );
   });
 });
+
+describe('paginate: pagination that never ends', () => {
+  const endless = (fresh: boolean) => async (page: number, perPage: number): Promise<PageResult<number>> => ({
+    items: Array.from({ length: perPage }, (_, i) => (fresh ? (page - 1) * perPage + i : i)),
+    pagination: { pageSize: perPage, nextPage: page + 1 },
+  });
+
+  it('fails when a page holds only items earlier pages held', async () => {
+    const got: number[] = [];
+    await expect(async () => {
+      for await (const p of paginate(endless(false), { perPage: 10, label: 'GET /v1/x' })) got.push(...p.items);
+    }).rejects.toThrow('GET /v1/x: the pagination does not end: page 2 holds only items that earlier pages held');
+    expect(got).toHaveLength(10);
+  });
+
+  it('fails after pageLimit pages when the service still says there is more, having yielded every page read', async () => {
+    const got: number[] = [];
+    await expect(async () => {
+      for await (const p of paginate(endless(true), { perPage: 10, pageLimit: 5 })) got.push(...p.items);
+    }).rejects.toThrow('the pagination does not end: more pages after 5 pages (50 items); raise --max-pages');
+    expect(got).toEqual(Array.from({ length: 50 }, (_, i) => i));
+  });
+
+  it('a list of exactly pageLimit pages is fine; maxPages (--page) stops quietly', async () => {
+    const pages: number[] = [];
+    const fetch = async (page: number): Promise<PageResult<number>> => ({ items: [page * 2, page * 2 + 1], pagination: { pageSize: 2, nextPage: page < 5 ? page + 1 : null } });
+    for await (const p of paginate(fetch, { perPage: 2, pageLimit: 5 })) pages.push(p.page);
+    expect(pages).toEqual([1, 2, 3, 4, 5]);
+    const one: number[] = [];
+    for await (const p of paginate(endless(true), { perPage: 2, maxPages: 1, pageLimit: 1 })) one.push(p.page);
+    expect(one).toEqual([1]);
+  });
+});
+
+describe('paginate: the seen-items table', () => {
+  it('200,000 distinct single-item pages: none is taken for a repeat; the 200,001st (a repeat) is', async () => {
+    const N = 200_000;
+    const fetch = async (page: number): Promise<PageResult<{ id: string }>> => ({
+      items: [{ id: page <= N ? `item-${page}` : 'item-17' }],
+      pagination: { pageSize: 1, nextPage: page + 1 },
+    });
+    let pages = 0;
+    await expect(async () => {
+      for await (const _ of paginate(fetch, { perPage: 1, pageLimit: N + 10 })) pages++;
+    }).rejects.toThrow(`page 200,001 holds only items that earlier pages held`);
+    expect(pages).toBe(N);
+  });
+});

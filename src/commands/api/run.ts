@@ -13,6 +13,7 @@ import type { Context } from '../../context.js';
 import { BadResponseError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
 import { leafPaths } from '../../output/fields.js';
+import { collectTableRows } from '../../output/bounded.js';
 import { renderItem, renderList } from '../../output/render.js';
 import { readJsonInput, requireArg, type Opts } from '../kit.js';
 
@@ -181,7 +182,7 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
       }
       return parsed.data;
     },
-    { startPage, perPage },
+    { startPage, perPage, pageLimit: ctx.maxPages(), label: `GET ${req.path}` },
   );
 
   const first = await ctx.withSpinner(`GET ${req.path}…`, () => pages.next());
@@ -195,7 +196,7 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
     for await (const it of items()) yield isRecord(it) ? it : { value: it };
   }
   const machine = ctx.format === 'json' || ctx.format === 'ndjson';
-  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${req.path}…`, () => Array.fromAsync(rows())) : machine ? items() : rows();
+  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${req.path}…`, () => collectTableRows(rows(), 'items')) : machine ? items() : rows();
   const n = await renderList(ctx.sink, source, listColumns(firstItems[0], ctx.format), ctx.renderOptions());
   if (n === 0 && ctx.format === 'table') ctx.info('no items');
 }

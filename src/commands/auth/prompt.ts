@@ -1,6 +1,6 @@
 /** A hidden prompt on a TTY: echoes nothing, Ctrl-C aborts. */
 import type { Readable, Writable } from 'node:stream';
-import { UsageError } from '../../errors.js';
+import { InterruptedError } from '../../util/signals.js';
 
 type TtyIn = Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 
@@ -23,7 +23,8 @@ export function promptHidden(input: TtyIn, output: Writable, question: string): 
     const onData = (chunk: string) => {
       for (const ch of chunk) {
         if (ch === '\r' || ch === '\n') return done();
-        if (ch === '\u0003') return done(new UsageError('cancelled'));
+        // Ctrl-C in raw mode arrives as a character, not as SIGINT: the same exit code all the same.
+        if (ch === '\u0003') return done(new InterruptedError('SIGINT', 'cancelled'));
         if (ch === '\u0004') return done();
         if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
         else if (ch >= ' ') value += ch;

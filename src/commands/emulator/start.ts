@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, SrsError, UsageError } from '../../errors.js';
 import type { FaultOptions } from '../../emulator/faults.js';
 import type { ResponseShape } from '../../emulator/index.js';
 import type { Opts } from '../kit.js';
@@ -37,8 +37,9 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   const { describeFaults, resolveFaults } = await import('../../emulator/faults.js');
   // A blank (empty or whitespace-only) key counts as not given: startEmulator then generates one.
   const given = (typeof opts.apiKey === 'string' ? opts.apiKey : ctx.env.SRS_EMULATOR_API_KEY)?.trim() || undefined;
+  const port = typeof opts.port === 'number' ? opts.port : 0;
   const emu = await startEmulator({
-    port: typeof opts.port === 'number' ? opts.port : 0,
+    port,
     ...(given !== undefined ? { apiKey: given } : {}),
     seed: typeof opts.seed === 'number' ? opts.seed : DEFAULT_SEED,
     ...(typeof opts.suppliers === 'number' ? { suppliers: opts.suppliers } : {}),
@@ -48,6 +49,11 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     ...(opts.log ? { log: (line: string) => ctx.stderr(line) } : {}),
     faults,
     admin: opts.admin === true,
+  }).catch((e: unknown) => {
+    const code = (e as NodeJS.ErrnoException)?.code;
+    if (code === 'EADDRINUSE') throw new SrsError('runtime', ExitCode.failure, `port ${port} is in use: choose another or --port 0`);
+    if (code === 'EACCES') throw new SrsError('runtime', ExitCode.failure, `port ${port} needs privileges this user lacks: choose one above 1023 or --port 0`);
+    throw e;
   });
   // A key the user chose is theirs to know; a generated one must be shown or nobody could use it.
   const info = { url: emu.url, apiKey: given !== undefined ? '(as given)' : emu.apiKey, seed: typeof opts.seed === 'number' ? opts.seed : DEFAULT_SEED };
@@ -61,10 +67,9 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   } else {
     await ctx.sink.write(JSON.stringify(info) + '\n');
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  // Serves until Ctrl-C or SIGTERM: then closes (flushing --state) and exits 130 or 143 (src/util/signals.ts).
+  const { onInterrupt, InterruptedError } = await import('../../util/signals.js');
+  const sig = await new Promise<'SIGINT' | 'SIGTERM'>((resolve) => onInterrupt(resolve));
   await emu.close();
+  throw new InterruptedError(sig, sig === 'SIGINT' ? 'emulator stopped (interrupted)' : 'emulator stopped (terminated)');
 }

@@ -1,18 +1,19 @@
 /**
  * srs supplier import FILE|- : the command around src/import/index.ts.
- * Signals: the first SIGINT/SIGTERM stops the run gracefully (no more rows are
- * read, in-flight requests finish, journal and reports are written, the summary
- * is printed, exit 1); the handlers are registered with process.once, so a
- * second Ctrl-C falls through to Node's default and quits at once (the journal
- * is already consistent: every line is written before its request leaves).
+ * Signals (src/util/signals.ts): the first SIGINT/SIGTERM stops the run
+ * gracefully (no more rows are read, in-flight requests finish, journal and
+ * reports are written, the summary is printed, exit 130/143); a second one quits
+ * at once, with the same code (the journal is already consistent: every line is
+ * written before its request leaves, so rows in flight are unknown).
  * Exit codes: 0 every row created or skipped; 1 any row invalid, failed or
- * unknown, interrupted, or a journal/report write failed; 2 nothing sent (the
- * file is unusable, or the journal is in use or bound to another file or
- * target); 4 authentication.
+ * unknown, or a journal/report write failed; 2 nothing sent (the file is
+ * unusable, or the journal is in use or bound to another file or target);
+ * 4 authentication; 130/143 interrupted.
  */
 import { SANDBOX_TARGET, targetFor, type Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError } from '../../errors.js';
+import { InterruptedError, onInterrupt, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
 import { problemLine } from '../../import/report.js';
 import { importSummaryColumns } from '../../output/columns.js';
@@ -32,13 +33,14 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const file = requireArg(args, 0, 'FILE (a CSV file, or - for stdin)');
   const controller = new AbortController();
-  const onSignal = (sig: NodeJS.Signals) => {
+  let stoppedBy: StopSignal = 'SIGINT';
+  const onSignal = (sig: StopSignal) => {
+    stoppedBy = sig;
     if (ctx.io.stderrIsTTY) ctx.io.stderr.write('\n'); // below the progress line
     ctx.warn(`${sig}: stopping: no more rows are read, waiting for the requests in flight to finish (press Ctrl-C again to quit at once)`);
     controller.abort();
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const offSignal = onInterrupt(onSignal);
   let result: ImportResult;
   try {
     result = await runImport(
@@ -76,8 +78,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       },
     );
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    offSignal();
   }
 
   const { summary } = result;
@@ -98,7 +99,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     throw new SrsError('invalid_input', ExitCode.failure, `${result.readError.message} (rows up to line ${summary.stoppedAfterLine} were processed; fix the file and run the same command again)`);
   }
   if (result.interrupted) {
-    throw new SrsError('runtime', ExitCode.failure, `interrupted after line ${summary.stoppedAfterLine}: run the same command again to continue${summary.journal ? ` (journal ${summary.journal})` : ''}`);
+    throw new InterruptedError(stoppedBy, `interrupted after line ${summary.stoppedAfterLine}: run the same command again to continue${summary.journal ? ` (journal ${summary.journal})` : ''}`);
   }
   const bad = summary.invalid + summary.failed + summary.unknown;
   if (bad > 0) {

@@ -1,0 +1,138 @@
+/**
+ * Signals and ports (issue 16), with the built srs:
+ * - SIGINT exits 130 and SIGTERM 143 in every command: reads, creates and score
+ *   calculations waiting on a service that does not answer, the emulator, and an
+ *   import (which first stops gracefully: its journal is flushed, the rows in
+ *   flight end as unknown, and a second signal quits at once);
+ * - `srs emulator start --port N` on a busy port is one line, exit 1.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useHostileServer, type Handler } from '../support/hostile-server.js';
+import { baseEnv, runSrs } from './harness.js';
+
+const KEY = 'signal-test-key-0123456789-SECRET';
+const ID = '01h58vrn1sad1y603je9gbpje8';
+const hostile = useHostileServer(KEY);
+const server = { scenario: (n: string, h: Handler) => hostile.server.scenario(n, h), count: (n: string) => hostile.server.count(n) };
+
+/** Sends `sig` once the scenario has received `requests` requests (srs is then waiting on the service). */
+function killWhenWaiting(name: string, sig: NodeJS.Signals, requests = 1) {
+  return (kill: (s: NodeJS.Signals) => void) => {
+    const t = setInterval(() => {
+      if (server.count(name) >= requests) {
+        clearInterval(t);
+        kill(sig);
+      }
+    }, 20);
+    setTimeout(() => clearInterval(t), 15_000);
+  };
+}
+
+const COMMANDS: Array<[string, string[]]> = [
+  ['ref countries', ['ref', 'countries']],
+  ['scorecards ls', ['scorecards', 'ls']],
+  ['supplier get', ['supplier', 'get', ID]],
+  ['supplier create', ['supplier', 'create', '--name', 'Signal Test AG']],
+  ['score calc', ['score', 'calc', ID]],
+  ['api GET', ['api', 'GET', '/v1/countries']],
+];
+
+describe.each([
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const)('%s exits %i', (sig, code) => {
+  it.each(COMMANDS)('%s, waiting on a service that does not answer', async (name, args) => {
+    const scenario = `stall-${sig}-${name.replace(' ', '-')}`;
+    const base = server.scenario(scenario, () => {
+      /* never answers */
+    });
+    const r = await runSrs([...args, '-o', 'json'], { ...hostile.env, SRS_BASE_URL: base }, { onSpawn: killWhenWaiting(scenario, sig) });
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(code);
+    expect(r.stdout).toBe('');
+  });
+
+  it('srs emulator start', async () => {
+    const child = spawn(process.execPath, [join(import.meta.dirname, '../../bin/srs.js'), 'emulator', 'start', '--port', '0', '-o', 'json'], { env: baseEnv(mkdtempSync(join(tmpdir(), 'srs-emu-sig-'))), stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.kill(sig);
+    const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(exit).toBe(code);
+  });
+});
+
+describe('an import stopped by a signal keeps its journal guarantees', () => {
+  function csv(dir: string, n: number): string {
+    const file = join(dir, 'suppliers.csv');
+    writeFileSync(file, 'name,countryIso3Code,customerSupplierId\n' + Array.from({ length: n }, (_, i) => `Sig Supplier ${i},DEU,SIG-${i}`).join('\n') + '\n');
+    return file;
+  }
+  const journalLines = (file: string) =>
+    readFileSync(file + '.srs-journal', 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { l: number; s: string });
+
+  it('SIGTERM: stops reading, the requests in flight time out and are unknown, the journal has them, exit 143', async () => {
+    const base = server.scenario('import-stall', () => {
+      /* never answers */
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'srs-sig-import-'));
+    const file = csv(dir, 50);
+    const r = await runSrs(['supplier', 'import', file, '--concurrency', '4', '--timeout', '1s', '--retries', '0', '-o', 'json', '--quiet'], { ...hostile.env, SRS_BASE_URL: base }, { onSpawn: killWhenWaiting('import-stall', 'SIGTERM', 4) });
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stderr).toContain('SIGTERM: stopping');
+    expect(r.stderr).toContain('interrupted after line');
+    const summary = JSON.parse(r.stdout) as { unknown: number; created: number; complete: boolean };
+    expect(summary).toMatchObject({ complete: false, created: 0, unknown: 4 });
+    const lines = journalLines(file);
+    expect(lines.filter((l) => l.s === 'sent')).toHaveLength(4);
+    expect(lines.filter((l) => l.s === 'unknown')).toHaveLength(4);
+  });
+
+  it('a second SIGINT quits at once with 130; every request sent is in the journal', async () => {
+    const base = server.scenario('import-stall2', () => {
+      /* never answers */
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'srs-sig-import-'));
+    const file = csv(dir, 50);
+    const t0 = performance.now();
+    const r = await runSrs(['supplier', 'import', file, '--concurrency', '4', '--timeout', '20s', '-o', 'json', '--quiet'], { ...hostile.env, SRS_BASE_URL: base }, {
+      onSpawn: (kill) => {
+        killWhenWaiting('import-stall2', 'SIGINT', 4)((s) => {
+          kill(s);
+          setTimeout(() => kill('SIGINT'), 300);
+        });
+      },
+    });
+    expect(r.code, r.stderr).toBe(130);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    expect(journalLines(file).filter((l) => l.s === 'sent')).toHaveLength(4);
+  });
+});
+
+describe('srs emulator start on a busy port', () => {
+  let busy: Server;
+  beforeAll(async () => {
+    busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+  });
+  afterAll(async () => {
+    await new Promise((r) => busy.close(r));
+  });
+
+  it('is one line and exit 1', async () => {
+    const port = (busy.address() as { port: number }).port;
+    const r = await runSrs(['emulator', 'start', '--port', String(port), '-o', 'table'], baseEnv(mkdtempSync(join(tmpdir(), 'srs-port-'))));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`srs: port ${port} is in use: choose another or --port 0\n`);
+    expect(r.stdout).toBe('');
+  });
+});
