@@ -12,6 +12,9 @@
 //     once per row, which is what a user without `import` would write.
 //     With each, the CPU time per request of the client (/usr/bin/time; autocannon runs
 //     in this process) and of the emulator meanwhile (/proc/PID/stat); Linux only.
+//     The local supplier catalog's cost: each round also imports the file with
+//     --no-catalog (the two interleaved, their order alternating); the catalog run
+//     writes a fresh catalog file each round (otherwise every row would be `exists`).
 //  2. peak_rss_mb_1m_dry_run: peak RSS of `srs supplier import --dry-run` over a
 //     1,000,000-row CSV (/usr/bin/time when present, else VmHWM polled from /proc).
 // Prints one JSON object on stdout; progress notes go to stderr.
@@ -112,7 +115,7 @@ try {
   await writeCsv(small, 20_000);
   const emu = await startEmulator();
   note(`emulator on ${emu.url}; importing 20,000 rows`);
-  const env = { SRS_BASE_URL: emu.url, SRS_API_KEY: emu.apiKey, SRS_CONFIG_DIR: join(dir, 'config') };
+  const env = { SRS_BASE_URL: emu.url, SRS_API_KEY: emu.apiKey, SRS_CONFIG_DIR: join(dir, 'config'), SRS_DATA_DIR: join(dir, 'data') };
   // The emulator's ceiling: autocannon POSTs with 8 connections (= the default --concurrency).
   // Measured in rounds interleaved with the imports, so both see the emulator equally warm
   // and equally full (every POST adds a supplier to its store); medians of each.
@@ -126,11 +129,12 @@ try {
   const rates = [];
   const ownRates = [];
   const bareRates = [];
+  const noCatalogRates = [];
   // Where the CPU goes, per request (µs): each client's own CPU (all its threads), and the
   // emulator's while that client drives it. On two cores the emulator and the client share
   // the machine, so a client that costs more CPU per request than the load generator
   // leaves the emulator less of it; these figures show how much.
-  const cpu = { cannon: [], emuCannon: [], imp: [], emuImp: [], bare: [], emuBare: [] };
+  const cpu = { cannon: [], emuCannon: [], imp: [], emuImp: [], bare: [], emuBare: [], impNoCatalog: [] };
   const hasTime = existsSync('/usr/bin/time');
   const cpuTimed = (args) => (hasTime ? ['/usr/bin/time', ['-f', 'SRS_BENCH_CPU=%U %S', process.execPath, ...args]] : [process.execPath, args]);
   const pushCpu = (key, ms, requests) => {
@@ -151,7 +155,16 @@ try {
     pushCpu('emuCannon', emuCannon, round.requests.total);
     ceilings.push(round.requests.average);
     const journal = join(dir, `journal-${i}`);
-    const [imp, emuImp] = await withEmulatorCpu(() => run(...cpuTimed([BIN, 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', journal]), env));
+    // Without the catalog (before the catalog run in even rounds, after it in odd ones).
+    const withoutCatalog = async () => {
+      const r = await run(...cpuTimed([BIN, '--no-catalog', 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', join(dir, `journal-nc-${i}`)]), env);
+      pushCpu('impNoCatalog', cpuOf(r), 20_000);
+      if (r.code !== 0 || JSON.parse(r.stdout || '{}').created !== 20_000) throw new Error(`--no-catalog import failed (exit ${r.code}): ${r.stderr.slice(0, 500)}`);
+      noCatalogRates.push(20_000 / r.seconds);
+    };
+    if (i % 2 === 0) await withoutCatalog();
+    const [imp, emuImp] = await withEmulatorCpu(() => run(...cpuTimed([BIN, 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', journal]), { ...env, SRS_CATALOG: join(dir, `catalog-${i}.db`) }));
+    if (i % 2 === 1) await withoutCatalog();
     pushCpu('imp', cpuOf(imp), 20_000);
     pushCpu('emuImp', emuImp, 20_000);
     const summary = JSON.parse(imp.stdout || '{}');
@@ -164,7 +177,7 @@ try {
     pushCpu('emuBare', emuBare, 20_000);
     if (bare.code !== 0) throw new Error(`bare undici client failed (exit ${bare.code}): ${bare.stderr.slice(0, 300)}`);
     bareRates.push(20_000 / bare.seconds);
-    note(`round ${i + 1}: ceiling ${Math.round(ceilings[i])} POST/s; import ${imp.seconds.toFixed(2)} s wall clock = ${Math.round(rates[i])} rows/s (its own summary: ${summary.rowsPerSecond} rows/s); bare undici ${Math.round(bareRates[i])} req/s; CPU µs/request (client, emulator): autocannon ${cpu.cannon.at(-1)?.toFixed(0)}, ${cpu.emuCannon.at(-1)?.toFixed(0)}; import ${cpu.imp.at(-1)?.toFixed(0)}, ${cpu.emuImp.at(-1)?.toFixed(0)}; bare ${cpu.bare.at(-1)?.toFixed(0)}, ${cpu.emuBare.at(-1)?.toFixed(0)}`);
+    note(`round ${i + 1}: ceiling ${Math.round(ceilings[i])} POST/s; import ${imp.seconds.toFixed(2)} s wall clock = ${Math.round(rates[i])} rows/s (its own summary: ${summary.rowsPerSecond} rows/s); bare undici ${Math.round(bareRates[i])} req/s; --no-catalog ${Math.round(noCatalogRates[i])} rows/s, CPU ${cpu.impNoCatalog.at(-1)?.toFixed(0)} µs/row; CPU µs/request (client, emulator): autocannon ${cpu.cannon.at(-1)?.toFixed(0)}, ${cpu.emuCannon.at(-1)?.toFixed(0)}; import ${cpu.imp.at(-1)?.toFixed(0)}, ${cpu.emuImp.at(-1)?.toFixed(0)}; bare ${cpu.bare.at(-1)?.toFixed(0)}, ${cpu.emuBare.at(-1)?.toFixed(0)}`);
   }
   const ceiling = median(ceilings);
   const rate = median(rates);
@@ -179,7 +192,10 @@ try {
   const naiveRate = NAIVE / naive.seconds;
   await emu.stop();
 
+  const noCatalogRate = median(noCatalogRates);
   results.push({ metric: 'rows_per_second_20k', value: Math.round(rate), unit: `rows/s (wall clock incl. start-up, median of ${ROUNDS})`, target: '>= 2000', pass: rate >= 2000 });
+  results.push({ metric: 'rows/s with --no-catalog (same file, interleaved)', value: Math.round(noCatalogRate), unit: `rows/s (wall clock incl. start-up, median of ${ROUNDS})` });
+  results.push({ metric: 'catalog cost: rows/s with / without the catalog', value: rate / noCatalogRate, unit: 'x', target: '>= 0.95', pass: rate / noCatalogRate >= 0.95 });
   results.push({ metric: 'emulator ceiling, POST /v1/suppliers (autocannon, 8 connections)', value: Math.round(ceiling), unit: `req/s (median of ${ROUNDS})` });
   results.push({ metric: 'import / ceiling', value: rate / ceiling, unit: 'x', target: '>= 0.8', pass: rate / ceiling >= 0.8 });
   results.push({ metric: "import's own rate (its summary: after start-up)", value: Math.round(ownRate), unit: 'rows/s' });
@@ -193,12 +209,16 @@ try {
     ['CPU per request: bare undici client (incl. start-up)', 'bare'],
     ['CPU per request: the emulator, driven by the bare client', 'emuBare'],
     ['CPU per row: srs supplier import (incl. start-up)', 'imp'],
+    ['CPU per row: srs supplier import --no-catalog (incl. start-up)', 'impNoCatalog'],
     ['CPU per request: the emulator, driven by the import', 'emuImp'],
   ];
   for (const [metric, key] of cpuRows) if (cpu[key].length === ROUNDS) results.push({ metric, value: Math.round(median(cpu[key])), unit: `µs (user + system, all threads; median of ${ROUNDS})` });
   // If the machine gives client + emulator the same share of its CPU whoever the client is, a
   // client's rate relative to the ceiling is (load generator + emulator) / (client + emulator),
   // per request. Shown beside the measured ratios: a client's own CPU bounds its rate.
+  if (cpu.imp.length === ROUNDS && cpu.impNoCatalog.length === ROUNDS) {
+    results.push({ metric: 'catalog cost: CPU per row with / without the catalog', value: median(cpu.imp) / median(cpu.impNoCatalog), unit: 'x', target: '<= 1.05', pass: median(cpu.imp) / median(cpu.impNoCatalog) <= 1.05 });
+  }
   if (Object.values(cpu).every((xs) => xs.length === ROUNDS)) {
     const m = (key) => median(cpu[key]);
     results.push({ metric: 'import / ceiling, predicted from CPU per request alone', value: (m('cannon') + m('emuCannon')) / (m('imp') + m('emuImp')), unit: 'x' });

@@ -9,7 +9,7 @@
 _srs_subcommands() {
   case $1 in
     '') _srs_r=(supplier scorecards score emissions news data-entry ref auth emulator completion api schema) ;;
-    'supplier') _srs_r=(create get import) ;;
+    'supplier') _srs_r=(create get ls find import) ;;
     'scorecards') _srs_r=(ls list get) ;;
     'score') _srs_r=(calc recompute check) ;;
     'emissions') _srs_r=(ls list) ;;
@@ -39,6 +39,8 @@ _srs_child() {
     '/schema') _srs_w=schema ;;
     'supplier/create') _srs_w=create ;;
     'supplier/get') _srs_w=get ;;
+    'supplier/ls') _srs_w=ls ;;
+    'supplier/find') _srs_w=find ;;
     'supplier/import') _srs_w=import ;;
     'scorecards/ls'|'scorecards/list') _srs_w=ls ;;
     'scorecards/get') _srs_w=get ;;
@@ -65,6 +67,9 @@ _srs_child() {
 _srs_takes_value() {
   case $1/$2 in
     'supplier create/--name'|'supplier create/--country'|'supplier create/--website'|'supplier create/--industry'|'supplier create/--category'|'supplier create/--contact'|'supplier create/--customer-id'|'supplier create/--json') return 0 ;;
+    'supplier get/--customer-id') return 0 ;;
+    'supplier ls/--state') return 0 ;;
+    'supplier find/--state') return 0 ;;
     'supplier import/--concurrency'|'supplier import/--encoding'|'supplier import/--delimiter'|'supplier import/--map'|'supplier import/--journal'|'supplier import/--report'|'supplier import/--failed') return 0 ;;
     'scorecards ls/--supplier'|'scorecards ls/--limit'|'scorecards ls/--page'|'scorecards ls/--per-page') return 0 ;;
     'score calc/--ids-file'|'score calc/--policy-parameter'|'score calc/--data-source'|'score calc/--breakdown'|'score calc/--save'|'score calc/--concurrency') return 0 ;;
@@ -80,7 +85,7 @@ _srs_takes_value() {
     'api/-f'|'api/--field'|'api/--input') return 0 ;;
   esac
   case $2 in
-    '-o'|'--output'|'--fields'|'--query'|'--profile'|'--base-url'|'--timeout'|'--retries'|'--max-pages') return 0 ;;
+    '-o'|'--output'|'--fields'|'--query'|'--profile'|'--base-url'|'--timeout'|'--retries'|'--max-pages'|'--catalog') return 0 ;;
   esac
   return 1
 }
@@ -89,7 +94,10 @@ _srs_takes_value() {
 _srs_options() {
   case $1 in
     'supplier create') _srs_r=(--name --country --website --industry --category --contact --customer-id --json) ;;
-    'supplier import') _srs_r=(--dry-run --concurrency --encoding --delimiter --map --journal --journal-fsync --retry-unknown --report --failed --quiet) ;;
+    'supplier get') _srs_r=(--customer-id) ;;
+    'supplier ls') _srs_r=(--state) ;;
+    'supplier find') _srs_r=(--state) ;;
+    'supplier import') _srs_r=(--dry-run --concurrency --encoding --delimiter --map --journal --journal-fsync --retry-unknown --allow-existing --report --failed --quiet) ;;
     'scorecards ls') _srs_r=(--supplier --limit --page --per-page --all) ;;
     'score calc') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --breakdown --save --concurrency) ;;
     'score recompute') _srs_r=(--scorecards --verify --tolerance --only-differences --as-of --mode --claim-weight) ;;
@@ -105,7 +113,7 @@ _srs_options() {
     'api') _srs_r=(-f --field --input --paginate) ;;
     *) _srs_r=() ;;
   esac
-  _srs_r+=(-V --version -o --output --fields --query --profile --base-url --sandbox --timeout --retries --max-pages --insecure-http --csv-raw --no-color --debug -h --help)
+  _srs_r+=(-V --version -o --output --fields --query --profile --base-url --sandbox --timeout --retries --max-pages --insecure-http --csv-raw --catalog --no-catalog --no-color --debug -h --help)
 }
 
 # What the value of an option can be: _srs_kind is words (listed in _srs_r), files, cache:NAME or none.
@@ -115,6 +123,8 @@ _srs_option_values() {
     'supplier create/--country') _srs_kind=cache:countries; return ;;
     'supplier create/--industry') _srs_kind=cache:industries; return ;;
     'supplier create/--json') _srs_kind=files; return ;;
+    'supplier ls/--state') _srs_kind=words; _srs_r=(created unknown); return ;;
+    'supplier find/--state') _srs_kind=words; _srs_r=(created unknown); return ;;
     'supplier import/--journal') _srs_kind=files; return ;;
     'supplier import/--report') _srs_kind=files; return ;;
     'supplier import/--failed') _srs_kind=files; return ;;
@@ -141,6 +151,7 @@ _srs_positional() {
   _srs_kind=; _srs_r=()
   case $1 in
     'supplier get') _srs_kind=none ;;
+    'supplier find') _srs_kind=none ;;
     'supplier import') _srs_kind=none; (( $2 == 0 )) && { _srs_kind=files; } ;;
     'scorecards get') _srs_kind=none ;;
     'score calc') _srs_kind=none ;;

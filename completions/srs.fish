@@ -34,6 +34,10 @@ function __srs_child --argument-names cmdpath word --description 'The subcommand
             echo create
         case 'supplier/get'
             echo get
+        case 'supplier/ls'
+            echo ls
+        case 'supplier/find'
+            echo find
         case 'supplier/import'
             echo import
         case 'scorecards/ls' 'scorecards/list'
@@ -77,6 +81,12 @@ function __srs_takes_value --argument-names cmdpath flag --description 'Whether 
     switch "$cmdpath/$flag"
         case 'supplier create/--name' 'supplier create/--country' 'supplier create/--website' 'supplier create/--industry' 'supplier create/--category' 'supplier create/--contact' 'supplier create/--customer-id' 'supplier create/--json'
             return 0
+        case 'supplier get/--customer-id'
+            return 0
+        case 'supplier ls/--state'
+            return 0
+        case 'supplier find/--state'
+            return 0
         case 'supplier import/--concurrency' 'supplier import/--encoding' 'supplier import/--delimiter' 'supplier import/--map' 'supplier import/--journal' 'supplier import/--report' 'supplier import/--failed'
             return 0
         case 'scorecards ls/--supplier' 'scorecards ls/--limit' 'scorecards ls/--page' 'scorecards ls/--per-page'
@@ -105,7 +115,7 @@ function __srs_takes_value --argument-names cmdpath flag --description 'Whether 
             return 0
     end
     switch $flag
-        case '-o' '--output' '--fields' '--query' '--profile' '--base-url' '--timeout' '--retries' '--max-pages'
+        case '-o' '--output' '--fields' '--query' '--profile' '--base-url' '--timeout' '--retries' '--max-pages' '--catalog'
             return 0
     end
     return 1
@@ -193,12 +203,14 @@ complete -c srs -l retries -x -d 'retries for safe requests after a transient fa
 complete -c srs -l max-pages -x -d 'a list with more pages than this is an error, not an endless wait (env SRS_MAX_PAGES; default 10000)'
 complete -c srs -l insecure-http -d 'allow sending the API key over plain http to a non-loopback host'
 complete -c srs -l csv-raw -d 'do not guard CSV cells against spreadsheet formula injection'
+complete -c srs -l catalog -x -d 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)'
+complete -c srs -l no-catalog -d 'do not read or write the local supplier catalog (env SRS_CATALOG=off)'
 complete -c srs -l no-color -d 'no colour (also when NO_COLOR is set or stdout is not a terminal)'
 complete -c srs -l debug -d 'trace requests and show error detail on stderr (the API key is redacted)'
 complete -c srs -s h -l help -d 'display help for command'
 
 # srs
-complete -c srs -n "__srs_at ''" -a 'supplier' -d 'Create, read and bulk-import suppliers'
+complete -c srs -n "__srs_at ''" -a 'supplier' -d 'Create, read, find and bulk-import suppliers'
 complete -c srs -n "__srs_at ''" -a 'scorecards' -d 'List and read scorecards (weighted policy parameters)'
 complete -c srs -n "__srs_at ''" -a 'score' -d 'Calculate, explain, recompute offline and gate on supplier scores (scale -3..+3)'
 complete -c srs -n "__srs_at ''" -a 'emissions' -d 'Read a supplier\'s emission reports'
@@ -211,7 +223,7 @@ complete -c srs -n "__srs_at ''" -a 'completion' -d 'Print a shell completion sc
 complete -c srs -n "__srs_at ''" -a 'api' -d 'Call any endpoint with your key, retries and output formats: for what no subcommand covers yet'
 complete -c srs -n "__srs_at ''" -a 'schema' -d 'Print the JSON Schema of a resource or of a command\'s JSON output, generated from the client\'s contract; without a name, list the names'
 complete -c srs -n "__srs_at ''" -a help -d 'Show the help of a command, e.g. srs help score calc'
-complete -c srs -n "__srs_at 'help'" -a 'supplier' -d 'Create, read and bulk-import suppliers'
+complete -c srs -n "__srs_at 'help'" -a 'supplier' -d 'Create, read, find and bulk-import suppliers'
 complete -c srs -n "__srs_at 'help'" -a 'scorecards' -d 'List and read scorecards (weighted policy parameters)'
 complete -c srs -n "__srs_at 'help'" -a 'score' -d 'Calculate, explain, recompute offline and gate on supplier scores (scale -3..+3)'
 complete -c srs -n "__srs_at 'help'" -a 'emissions' -d 'Read a supplier\'s emission reports'
@@ -226,10 +238,14 @@ complete -c srs -n "__srs_at 'help'" -a 'schema' -d 'Print the JSON Schema of a 
 
 # srs supplier
 complete -c srs -n "__srs_at 'supplier'" -a 'create' -d 'Create a supplier (validated locally before anything is sent)'
-complete -c srs -n "__srs_at 'supplier'" -a 'get' -d 'Show one supplier\'s profile'
+complete -c srs -n "__srs_at 'supplier'" -a 'get' -d 'Show one supplier\'s profile, by id or by your own customer id (looked up in the local catalog)'
+complete -c srs -n "__srs_at 'supplier'" -a 'ls' -d 'List the suppliers srs has created or read on this target (the local catalog; it knows nothing else)'
+complete -c srs -n "__srs_at 'supplier'" -a 'find' -d 'Search the local catalog by name or customerSupplierId (substring, case- and accent-insensitive)'
 complete -c srs -n "__srs_at 'supplier'" -a 'import' -d 'Create suppliers in bulk from a CSV export (any common delimiter and encoding); re-runs pick up where a run stopped'
 complete -c srs -n "__srs_at 'help supplier'" -a 'create' -d 'Create a supplier (validated locally before anything is sent)'
-complete -c srs -n "__srs_at 'help supplier'" -a 'get' -d 'Show one supplier\'s profile'
+complete -c srs -n "__srs_at 'help supplier'" -a 'get' -d 'Show one supplier\'s profile, by id or by your own customer id (looked up in the local catalog)'
+complete -c srs -n "__srs_at 'help supplier'" -a 'ls' -d 'List the suppliers srs has created or read on this target (the local catalog; it knows nothing else)'
+complete -c srs -n "__srs_at 'help supplier'" -a 'find' -d 'Search the local catalog by name or customerSupplierId (substring, case- and accent-insensitive)'
 complete -c srs -n "__srs_at 'help supplier'" -a 'import' -d 'Create suppliers in bulk from a CSV export (any common delimiter and encoding); re-runs pick up where a run stopped'
 
 # srs supplier create
@@ -242,6 +258,15 @@ complete -c srs -n "__srs_at 'supplier create'" -l contact -x -d 'contact; the f
 complete -c srs -n "__srs_at 'supplier create'" -l customer-id -x -d 'your own supplier reference, at most 255 characters'
 complete -c srs -n "__srs_at 'supplier create'" -l json -r -F -d 'read the whole request body from a JSON file, or - for stdin'
 
+# srs supplier get
+complete -c srs -n "__srs_at 'supplier get'" -l customer-id -x -d 'find the supplier id in the local catalog by customerSupplierId (exact, case-sensitive), then fetch it'
+
+# srs supplier ls
+complete -c srs -n "__srs_at 'supplier ls'" -l state -x -a 'created unknown' -d 'only entries in this state'
+
+# srs supplier find
+complete -c srs -n "__srs_at 'supplier find'" -l state -x -a 'created unknown' -d 'only entries in this state'
+
 # srs supplier import
 complete -c srs -n "__srs_at 'supplier import'" -l dry-run -d 'validate every row and print the summary; send nothing (no API key needed)'
 complete -c srs -n "__srs_at 'supplier import'" -l concurrency -x -d 'requests in flight at once, 1 to 64'
@@ -251,6 +276,7 @@ complete -c srs -n "__srs_at 'supplier import'" -l map -x -d 'map a column to a 
 complete -c srs -n "__srs_at 'supplier import'" -l journal -r -F -d 'journal of sent rows and outcomes that makes re-runs safe; locked while a run uses it, bound to the file and to the service and account (default: FILE.srs-journal; none for stdin)'
 complete -c srs -n "__srs_at 'supplier import'" -l journal-fsync -d 'fsync the journal before each request (survives power loss; slower)'
 complete -c srs -n "__srs_at 'supplier import'" -l retry-unknown -d 'send again the rows whose outcome is unknown (risk: a second supplier if the first attempt went through)'
+complete -c srs -n "__srs_at 'supplier import'" -l allow-existing -d 'send rows whose customerSupplierId the catalog already knows as created on this target (default: state exists, not sent)'
 complete -c srs -n "__srs_at 'supplier import'" -l report -r -F -d 'write a CSV with every row: line, state, supplierId, customerSupplierId, field, message'
 complete -c srs -n "__srs_at 'supplier import'" -l failed -r -F -d 'write the failed and invalid rows in the input\'s own columns, ready to fix and import again'
 complete -c srs -n "__srs_at 'supplier import'" -l quiet -d 'no progress on stderr (problems and the summary still show)'
@@ -387,7 +413,7 @@ complete -c srs -n "__srs_at 'emulator start'" -l port -x -d 'port to listen on;
 complete -c srs -n "__srs_at 'emulator start'" -l api-key -x -d 'key clients must send (default: SRS_EMULATOR_API_KEY, else generated and printed)'
 complete -c srs -n "__srs_at 'emulator start'" -l seed -x -d 'seed of the deterministic dataset'
 complete -c srs -n "__srs_at 'emulator start'" -l suppliers -x -d 'number of seeded suppliers (default 150)'
-complete -c srs -n "__srs_at 'emulator start'" -l state -r -F -d 'keep created data in this file across restarts (written atomically)'
+complete -c srs -n "__srs_at 'emulator start'" -l state -r -F -d 'keep created suppliers in this SQLite file across restarts (each committed before its 201; an older JSON state file is migrated)'
 complete -c srs -n "__srs_at 'emulator start'" -l last-page -x -a 'null absent zero same past' -d 'what nextPage holds on the last page (default absent; null with --nulls)'
 complete -c srs -n "__srs_at 'emulator start'" -l nulls -d 'answer "no data" with null (averageScore, score values, riskLevel) instead of leaving the field out, as earlier versions did; not spec-strict, to test clients'
 complete -c srs -n "__srs_at 'emulator start'" -l log -d 'log each request (method, path, status, time) and each injected fault to stderr'

@@ -43,6 +43,8 @@ export function buildProgram(invoke: Invoke): Command {
     .option('--max-pages <n>', 'a list with more pages than this is an error, not an endless wait (env SRS_MAX_PAGES; default 10000)')
     .option('--insecure-http', 'allow sending the API key over plain http to a non-loopback host')
     .option('--csv-raw', 'do not guard CSV cells against spreadsheet formula injection')
+    .option('--catalog <path>', 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)')
+    .option('--no-catalog', 'do not read or write the local supplier catalog (env SRS_CATALOG=off)')
     .option('--no-color', 'no colour (also when NO_COLOR is set or stdout is not a terminal)')
     .option('--debug', 'trace requests and show error detail on stderr (the API key is redacted)')
     .showSuggestionAfterError(true)

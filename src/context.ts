@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { ApiClient } from './api/client.js';
+import type { Target } from './api/target.js';
 import type { ConfigStore } from './config/store.js';
 import { resolveSettings, type Settings } from './config/resolve.js';
 import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
@@ -52,6 +53,8 @@ export interface GlobalOptions {
   maxPages?: string;
   query?: string;
   csvRaw?: boolean;
+  /** --catalog PATH (a string), --no-catalog (false), or neither (undefined). */
+  catalog?: string | boolean;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -182,7 +185,7 @@ export class Context {
 
   redact(s: string): string {
     let out = s;
-    for (const k of this.#secrets) out = out.split(k).join('****' + k.slice(-4));
+    for (const k of this.#secrets) if (out.includes(k)) out = out.split(k).join('****' + k.slice(-4));
     return out;
   }
 
@@ -309,6 +312,32 @@ export class Context {
   }
 
   /**
+   * The supplier catalog's file: --catalog PATH, else SRS_CATALOG, else DATA_DIR/catalog.db;
+   * undefined when it is off (--no-catalog, or SRS_CATALOG=off).
+   */
+  catalogPath(): string | undefined {
+    const flag = this.globals.catalog;
+    if (flag === false) return undefined;
+    if (typeof flag === 'string') {
+      if (flag.trim() === '') throw new UsageError('--catalog needs a file path (or --no-catalog to turn the catalog off)');
+      return flag;
+    }
+    const env = this.env.SRS_CATALOG;
+    if (env !== undefined && env !== '') return env.toLowerCase() === 'off' ? undefined : env;
+    return join(dataDir(this.env), 'catalog.db');
+  }
+
+  /** The service and account this run talks to (the sandbox is its own target). Reads the settings; sends nothing. */
+  async target(): Promise<Target> {
+    const { SANDBOX_TARGET, targetFor } = await import('./api/target.js');
+    if (this.sandbox) return SANDBOX_TARGET;
+    const s = await this.settings();
+    if (!s.baseUrl) throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
+    if (!s.apiKey) throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY (or try --sandbox)`);
+    return targetFor(s.baseUrl, s.apiKey);
+  }
+
+  /**
    * The API client, created once: from settings, or against an in-process
    * emulator under --sandbox. `connections` sizes its keep-alive pool (at least
    * 16) for commands that keep many requests in flight; `longRun` is for commands
@@ -355,9 +384,13 @@ export class Context {
       const { randomBytes } = await import('node:crypto');
       apiKey = randomBytes(24).toString('hex');
       this.addSecret(apiKey);
-      const emu = await startEmulator({ port: 0, apiKey, statePath: join(dir, 'sandbox-state.json') });
+      const { SANDBOX_STATE_FILE, migrateLegacySandboxState } = await import('./emulator/state.js');
+      const statePath = join(dir, SANDBOX_STATE_FILE);
+      const migrated = migrateLegacySandboxState(dir);
+      if (migrated) this.info(migrated);
+      const emu = await startEmulator({ port: 0, apiKey, statePath });
       this.onCleanup(() => emu.close());
-      this.debug(`sandbox emulator on ${emu.url}, state in ${join(dir, 'sandbox-state.json')}`);
+      this.debug(`sandbox emulator on ${emu.url}, state in ${statePath}`);
       baseUrl = emu.url;
     } else {
       const s = await this.settings();

@@ -31,6 +31,7 @@ export type ErrorCode =
   | 'bad_response'
   | 'check_failed'
   | 'interrupted'
+  | 'outcome_unknown'
   | 'runtime';
 
 export class SrsError extends Error {
@@ -135,6 +136,17 @@ export class CheckFailedError extends SrsError {
   constructor(message: string) {
     super('check_failed', ExitCode.checkFailed, message);
     this.name = 'CheckFailedError';
+  }
+}
+
+/**
+ * A non-idempotent request (supplier create) may have reached the service without an answer: what
+ * it did is unknown. Exit 1; never retried blindly.
+ */
+export class OutcomeUnknownError extends SrsError {
+  constructor(message: string, opts?: { detail?: string; cause?: unknown }) {
+    super('outcome_unknown', ExitCode.failure, message, opts);
+    this.name = 'OutcomeUnknownError';
   }
 }
 

@@ -22,7 +22,8 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['SRS_MAX_PAGES', 'A list with more pages than this is an error, not an endless wait; default 10000.'],
   ['SRS_DEBUG', 'Set to 1: same as --debug.'],
   ['SRS_CONFIG_DIR', 'Directory of the profile store (default ~/.config/srs).'],
-  ['SRS_DATA_DIR', 'Directory of local data: sandbox state and the completion value cache (default $XDG_DATA_HOME/srs, else ~/.local/share/srs).'],
+  ['SRS_DATA_DIR', 'Directory of local data: sandbox state, the supplier catalog and the completion value cache (default $XDG_DATA_HOME/srs, else ~/.local/share/srs).'],
+  ['SRS_CATALOG', 'The local supplier catalog file (same as --catalog PATH); off turns it off (same as --no-catalog).'],
   ['SRS_EMULATOR_API_KEY', 'Key for srs emulator start.'],
   ['NO_COLOR', 'No colour, no spinners.'],
 ];
@@ -40,7 +41,8 @@ export const EXIT_STATUS: ReadonlyArray<readonly [string, string]> = [
 
 const FILES: ReadonlyArray<readonly [string, string]> = [
   ['~/.config/srs/config.json', 'Profiles: base URL and API key of each (mode 0600). SRS_CONFIG_DIR moves the directory.'],
-  ['~/.local/share/srs/sandbox-state.json', 'State of the --sandbox emulator (what you created). The data directory is $SRS_DATA_DIR, else $XDG_DATA_HOME/srs, else ~/.local/share/srs.'],
+  ['~/.local/share/srs/sandbox-state.db', 'State of the --sandbox emulator (what you created; SQLite). The data directory is $SRS_DATA_DIR, else $XDG_DATA_HOME/srs, else ~/.local/share/srs.'],
+  ['~/.local/share/srs/catalog.db', 'The local supplier catalog (SQLite): every supplier srs created or read, per target; see srs supplier ls. --catalog PATH or SRS_CATALOG moves it.'],
   [
     '~/.local/share/srs/completion/countries.txt, industries.txt',
     'Value cache for shell completion of --country and --industry: one code per line, optionally code<TAB>name; rewritten by srs ref countries and srs ref industries.',

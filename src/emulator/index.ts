@@ -28,7 +28,7 @@ import { generateSeed } from './seed.js';
 import { createEmulatorServer } from './server.js';
 import { RESPONSE_SHAPES, type ResponseShape } from './shape.js';
 import type { Layer } from './server.js';
-import { loadState, serializeState, StateWriter } from './state.js';
+import { StateDb } from './state.js';
 import { Store } from './store.js';
 
 export type { FaultOptions, FaultStats } from './faults.js';
@@ -48,7 +48,7 @@ export interface EmulatorOptions {
   seed?: number;
   /** How many suppliers to seed. Default DEFAULT_SUPPLIERS. */
   suppliers?: number;
-  /** When set: state kept across restarts, written atomically (see state.ts). */
+  /** When set: created suppliers kept in this SQLite file across restarts, each committed before its 201 (see state.ts). */
   statePath?: string;
   /**
    * What nextPage holds on the last page. Default 'absent' (the document types
@@ -65,8 +65,8 @@ export interface EmulatorOptions {
   /**
    * Request log lines ("METHOD /path status 1.2ms"; "dropped" instead of a
    * status when the connection closed before an answer). Besides those, only
-   * exceptional lines: a state file overriding seed/suppliers, a failed state
-   * write, an internal error. The key is never logged.
+   * exceptional lines: a state file overriding seed/suppliers, a JSON state
+   * file migrated to SQLite, an internal error. The key is never logged.
    */
   log?: (line: string) => void;
   /** A fixed calendar date (YYYY-MM-DD) for score calculations; default: today in UTC at each request. */
@@ -94,7 +94,7 @@ export interface RunningEmulator {
    * objects (tests wrapping createEmulatorServer) stay valid.
    */
   faultStats?(): FaultStats;
-  /** Stops listening, ends stalled requests at once, waits for the others (at most ~2 s), flushes the state file. */
+  /** Stops listening, ends stalled requests at once, waits for the others (at most ~2 s), closes the state file. */
   close(): Promise<void>;
 }
 
@@ -147,42 +147,29 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Started
 
   let seed = opts.seed ?? DEFAULT_SEED;
   let supplierCount = opts.suppliers ?? DEFAULT_SUPPLIERS;
-  const loaded = opts.statePath !== undefined ? await loadState(opts.statePath) : undefined;
-  if (loaded && (loaded.seed !== seed || loaded.suppliers !== supplierCount)) {
-    log?.(
-      `state file ${opts.statePath} was made with seed ${loaded.seed} and ${loaded.suppliers} suppliers; ` +
-        `using those instead of seed ${seed} and ${supplierCount} suppliers`,
-    );
-  }
-  if (loaded) {
-    seed = loaded.seed;
-    supplierCount = loaded.suppliers;
-  }
-
-  const store = new Store(generateSeed(seed, supplierCount));
-  if (loaded) {
-    try {
-      store.restoreCreated(loaded.createdSuppliers);
-    } catch (e) {
-      throw new Error(`emulator state file ${opts.statePath} is corrupt (${(e as Error).message})`, { cause: e });
+  const state = opts.statePath !== undefined ? StateDb.open(opts.statePath, { seed, suppliers: supplierCount }, log) : undefined;
+  let store: Store;
+  try {
+    if (state && (state.seed !== seed || state.suppliers !== supplierCount)) {
+      log?.(
+        `state file ${opts.statePath} was made with seed ${state.seed} and ${state.suppliers} suppliers; ` +
+          `using those instead of seed ${seed} and ${supplierCount} suppliers`,
+      );
+      seed = state.seed;
+      supplierCount = state.suppliers;
     }
-  }
-
-  let writer: StateWriter | undefined;
-  if (opts.statePath !== undefined) {
-    const statePath = opts.statePath;
-    writer = new StateWriter(
-      statePath,
-      () => serializeState(store.seed, store.supplierCount, store.createdJson),
-      (e) => log?.(`cannot write state file ${statePath}: ${e.message}`),
-    );
-    const w = writer;
-    store.onChange(() => w.markDirty());
-    if (!loaded) {
-      // Record seed and supplier count at once, so a restart with other options keeps this data.
-      w.markDirty();
-      await w.flush();
+    store = new Store(generateSeed(seed, supplierCount));
+    if (state) {
+      try {
+        store.restoreCreated(state.all());
+      } catch (e) {
+        throw new Error(`emulator state file ${opts.statePath} is corrupt (${(e as Error).message})`, { cause: e });
+      }
+      store.persistWith(state);
     }
+  } catch (e) {
+    state?.close();
+    throw e;
   }
 
   const fixedAsOf = opts.asOf;
@@ -195,7 +182,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Started
   const server = createEmulatorServer({ context: { store, scoring, lastPageNextPage, shape }, apiKey, log, layers, router });
 
   await new Promise<void>((resolve, reject) => {
-    const onError = (e: Error) => reject(e);
+    const onError = (e: Error) => {
+      state?.close();
+      reject(e);
+    };
     server.once('error', onError);
     server.listen(opts.port ?? 0, host, () => {
       server.off('error', onError);
@@ -224,7 +214,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Started
           server.closeIdleConnections();
           faults.endStalled();
         });
-        await writer?.flush();
+        state?.close();
       })();
       return closing;
     },

@@ -1,7 +1,8 @@
 /**
  * The emulator's in-memory store: the seeded records plus what was created at
  * run time, with the indexes the handlers need. No HTTP and no file I/O here
- * (persistence lives in state.ts, which listens to `onChange`).
+ * (persistence lives in state.ts, plugged in through `persistWith`: a created
+ * supplier is committed there before createSupplier returns).
  *
  * Ordering (stable, documented for clients):
  * - suppliers, scorecards, data sources, categories, policy parameters, data
@@ -40,6 +41,14 @@ export interface NewSupplier {
   customerSupplierId?: string | undefined;
 }
 
+/** A durable home for created suppliers (state.ts StateDb), possibly shared with other processes. */
+export interface SupplierPersistence {
+  /** Commits the record; false when its id is already taken (another process created it). Throws when it cannot write. */
+  insert(rec: SupplierRec): boolean;
+  /** A supplier stored by another process since this one loaded the state. */
+  get(id: string): SupplierRec | undefined;
+}
+
 const EMPTY: readonly never[] = Object.freeze([]);
 
 export class Store {
@@ -54,8 +63,8 @@ export class Store {
   readonly seededSuppliers: readonly SupplierRec[];
   /** Created at run time (or loaded from the state file), in id order. */
   readonly createdSuppliers: SupplierRec[] = [];
-  /** JSON text of each created supplier, for cheap state-file serialisation. */
-  readonly createdJson: string[] = [];
+  /** Where created suppliers are committed (state.ts), when there is a state file. */
+  private persistence: SupplierPersistence | undefined;
 
   private readonly supplierById = new Map<string, SupplierRec>();
   private readonly scorecardById: Map<string, ScorecardRec>;
@@ -123,7 +132,7 @@ export class Store {
 
   // ------------------------------------------------------------ change notification
 
-  /** Called after every change (used by the state file writer). */
+  /** Called after every change. */
   onChange(listener: () => void): void {
     this.listeners.push(listener);
   }
@@ -131,7 +140,16 @@ export class Store {
   // ------------------------------------------------------------ reads
 
   getSupplier(id: string): SupplierRec | undefined {
-    return this.supplierById.get(id);
+    const rec = this.supplierById.get(id);
+    if (rec || !this.persistence) return rec;
+    // Created by another process sharing the state file (parallel sandbox commands, two emulators on one --state).
+    const shared = this.persistence.get(id);
+    if (shared && !this.supplierById.has(shared.id)) {
+      this.ids.observe(shared.id);
+      this.addCreated(shared);
+      if (this.suppliers.length > 1 && this.suppliers.at(-2)!.id > shared.id) this.suppliers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    }
+    return shared;
   }
   getScorecard(id: string): ScorecardRec | undefined {
     return this.scorecardById.get(id);
@@ -171,10 +189,31 @@ export class Store {
 
   // ------------------------------------------------------------ writes
 
-  /** Stores a new supplier with status "current". Input must already be validated. O(1). */
+  /** From now on, every created supplier is committed to `p` before createSupplier returns. */
+  persistWith(p: SupplierPersistence): void {
+    this.persistence = p;
+  }
+
+  /**
+   * Stores a new supplier with status "current". Input must already be validated. O(1).
+   * With persistence, the record is committed first (throws when it cannot be: no 201 without it).
+   */
   createSupplier(input: NewSupplier): SupplierRec {
-    const id = this.ids.next();
-    const rec: SupplierRec = {
+    let rec = this.newRecord(input, this.ids.next());
+    if (this.persistence) {
+      // A clash means another process sharing the file took this id: take the next one.
+      for (let attempt = 0; !this.persistence.insert(rec); attempt++) {
+        if (attempt >= 10) throw new Error('cannot find a free supplier id in the state file');
+        rec = this.newRecord(input, this.ids.next());
+      }
+    }
+    this.addCreated(rec);
+    for (const l of this.listeners) l();
+    return rec;
+  }
+
+  private newRecord(input: NewSupplier, id: string): SupplierRec {
+    return {
       id,
       name: input.name,
       countryIso3Code: input.countryIso3Code ?? null,
@@ -187,12 +226,9 @@ export class Store {
       customFields: [],
       publicSupplierProfileUrl: PROFILE_BASE_URL + id,
     };
-    this.addCreated(rec);
-    for (const l of this.listeners) l();
-    return rec;
   }
 
-  /** Restores suppliers created in an earlier run (from the state file). No change notification. */
+  /** Restores suppliers created in an earlier run (from the state file). No change notification, nothing persisted. */
   restoreCreated(records: readonly SupplierRec[]): void {
     const sorted = records.slice().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     for (const rec of sorted) {
@@ -210,7 +246,6 @@ export class Store {
     this.supplierById.set(rec.id, rec);
     this.suppliers.push(rec);
     this.createdSuppliers.push(rec);
-    this.createdJson.push(JSON.stringify(rec));
   }
 }
 

@@ -469,7 +469,7 @@ class ImportRun {
       customerSupplierId: row.customerSupplierId,
       message: verdict.message,
       fields: keep && verdict.state === 'invalid' ? row.fields : undefined,
-    });
+    }, undefined, row);
     return true;
   }
 
@@ -493,11 +493,11 @@ class ImportRun {
   }
 
   /** Stage "record": counts, then the sinks that take outcomes as they arrive, then (in line order) the others. */
-  #record(seq: number, out: RowOutcome, sent?: Candidate): void {
+  #record(seq: number, out: RowOutcome, sent?: Candidate, kept?: Candidate): void {
     this.counts[out.state]++;
     this.total++;
     if (isProblem(out)) this.problemCount++;
-    for (const s of this.#unordered) s.record({ outcome: out, sent });
+    for (const s of this.#unordered) s.record({ outcome: out, sent, kept });
     this.#reorder.done(seq, out);
   }
 
@@ -561,6 +561,7 @@ class ImportRun {
       created: c.created,
       ...(p.dryRun ? { valid: c.valid } : {}),
       skipped: c.skipped,
+      exists: c.exists,
       invalid: c.invalid,
       failed: c.failed,
       unknown: c.unknown,

@@ -16,7 +16,7 @@ import iconv from 'iconv-lite';
 import { UsageError } from '../errors.js';
 import { guardCsvCell } from '../output/sanitize.js';
 
-export const ROW_STATES = ['created', 'skipped', 'invalid', 'failed', 'unknown', 'valid'] as const;
+export const ROW_STATES = ['created', 'skipped', 'exists', 'invalid', 'failed', 'unknown', 'valid'] as const;
 export type RowState = (typeof ROW_STATES)[number];
 
 export interface RowOutcome {
@@ -236,6 +236,8 @@ export interface ImportSummary {
   /** Dry run only: rows that would be sent. */
   valid?: number;
   skipped: number;
+  /** Rows not sent because the supplier catalog knows their customerSupplierId as created on this target (--allow-existing sends them). */
+  exists: number;
   invalid: number;
   failed: number;
   unknown: number;

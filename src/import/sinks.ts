@@ -56,6 +56,8 @@ export interface Recorded {
   outcome: RowOutcome;
   /** Set when this run sent the row. */
   sent?: Candidate | undefined;
+  /** Set when a sink's verdict kept a valid row from being sent (the catalog repairs itself from the journal's). */
+  kept?: Candidate | undefined;
 }
 
 export interface OutcomeSink {

@@ -84,6 +84,17 @@ export const columns = {
   category: [col('id', 'ID'), col('name', 'NAME')],
 } satisfies Record<string, Column[]>;
 
+/** An entry of the local supplier catalog (supplier ls, supplier find; src/store/catalog.ts CatalogEntry, not a service resource). */
+export const catalogEntryColumns: Column[] = [
+  col('id', 'ID'),
+  col('name', 'NAME'),
+  col('customerSupplierId', 'CUSTOMER ID'),
+  col('countryIso3Code', 'COUNTRY'),
+  col('state', 'STATE'),
+  col('source', 'FROM'),
+  col('recordedAt', 'RECORDED', { format: date }),
+];
+
 /** Columns for --fields: each path becomes a column headed by the path itself. */
 export function columnsFromFields(fields: string[]): Column[] {
   return fields.map((f) => ({ path: f, header: f }));
@@ -97,6 +108,7 @@ export function importSummaryColumns(s: ImportSummary): Column[] {
     col('file', 'FILE'),
     ...(s.dryRun ? [col('valid', 'VALID (WOULD SEND)', right)] : [col('created', 'CREATED', right)]),
     col('skipped', 'SKIPPED', right),
+    col('exists', 'EXISTS', right),
     col('invalid', 'INVALID', right),
     ...(s.dryRun ? [] : [col('failed', 'FAILED', right), col('unknown', 'UNKNOWN', right)]),
     col('total', 'TOTAL ROWS', right),

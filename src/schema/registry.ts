@@ -27,6 +27,7 @@ import {
 } from '../api/contract.js';
 import type { CheckResult } from '../scoring/check-types.js';
 import type { ImportSummary } from '../import/report.js';
+import type { CatalogEntry } from '../store/catalog.js';
 import type { ScoreDifference } from '../scoring/recompute.js';
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
@@ -84,6 +85,7 @@ export const ImportSummarySchema = z.object({
   created: z.number().check(z.int()),
   valid: z.optional(z.number().check(z.int())),
   skipped: z.number().check(z.int()),
+  exists: z.number().check(z.int()),
   invalid: z.number().check(z.int()),
   failed: z.number().check(z.int()),
   unknown: z.number().check(z.int()),
@@ -98,12 +100,25 @@ export const ImportSummarySchema = z.object({
   failedFile: z.optional(z.string()),
 });
 
+/** An entry of the local supplier catalog, as `srs supplier ls` / `find` print it (src/store/catalog.ts CatalogEntry). */
+export const CatalogEntrySchema = z.object({
+  id: z.nullable(z.string()),
+  name: z.string(),
+  customerSupplierId: z.nullable(z.string()),
+  countryIso3Code: z.nullable(z.string()),
+  state: z.enum(['created', 'unknown']),
+  recordedAt: z.string(),
+  seenAt: z.string(),
+  source: z.string(),
+});
+
 // Compile-time checks: these schemas describe exactly the types the commands print.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
 export type CheckResultSchemaMatches = Assert<Same<z.infer<typeof CheckResultSchema>, CheckResult>>;
 export type RecomputeRowSchemaMatches = Assert<Same<z.infer<typeof RecomputeRowSchema>, ScoreDifference & { supplierId: string }>>;
 export type ImportSummarySchemaMatches = Assert<Same<z.infer<typeof ImportSummarySchema>, ImportSummary>>;
+export type CatalogEntrySchemaMatches = Assert<Same<z.infer<typeof CatalogEntrySchema>, CatalogEntry>>;
 
 // ---------------------------------------------------------------- the registry
 
@@ -149,6 +164,8 @@ export const COMMAND_OUTPUTS: readonly SchemaEntry[] = [
   command('supplier create', 'The created supplier (= supplier-create-response).', SupplierCreateResponse),
   command('supplier get', 'The supplier (= supplier).', SupplierDetail),
   command('supplier import', 'The import summary (the per-row results go to --report).', ImportSummarySchema),
+  command('supplier ls', 'The local catalog\'s entries for the current target (what srs created or read).', z.array(CatalogEntrySchema)),
+  command('supplier find', 'The local catalog\'s entries that match (same shape as supplier ls).', z.array(CatalogEntrySchema)),
   command('scorecards ls', 'Every scorecard, as one array.', z.array(Scorecard)),
   command('scorecards get', 'The scorecard (= scorecard).', Scorecard),
   command('score calc', 'One score result per supplier, in input order (without --breakdown).', z.array(ScoreResult)),

@@ -33,6 +33,7 @@ import { EmulatorScoring } from '../../src/emulator/scoring.js';
 import { generateSeed } from '../../src/emulator/seed.js';
 import { createEmulatorServer, HANDLED } from '../../src/emulator/server.js';
 import type { Layer } from '../../src/emulator/server.js';
+import { StateDb } from '../../src/emulator/state.js';
 import { Store } from '../../src/emulator/store.js';
 
 const ULID = /^[0-9a-hjkmnp-tv-z]{26}$/;
@@ -799,13 +800,13 @@ describe('state file', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('created suppliers survive a restart; the file is 0600 and records seed and count', async () => {
-    const statePath = join(dir, 'state.json');
+    const statePath = join(dir, 'state.db');
     const first = await startEmulator({ statePath, seed: 5, suppliers: 160 });
     const ids: string[] = [];
     for (const name of ['Alpha Foods Ltd', 'Beta Freight GmbH']) {
       ids.push((await post(first, '/v1/suppliers', { name, countryIso3Code: 'DEU', customerSupplierId: `C-${name}` })).json.id);
     }
-    // a burst: coalesced writes, the last one always lands
+    // a burst: each create is committed before its 201
     const burst = await Promise.all(
       Array.from({ length: 60 }, (_, i) => post(first, '/v1/suppliers', { name: `Burst ${i}` })),
     );
@@ -813,9 +814,10 @@ describe('state file', () => {
     await first.close();
 
     expect(statSync(statePath).mode & 0o777).toBe(0o600);
-    const saved = JSON.parse(readFileSync(statePath, 'utf8'));
-    expect(saved).toMatchObject({ format: 'srs-emulator-state', version: 1, seed: 5, suppliers: 160 });
-    expect(saved.createdSuppliers).toHaveLength(62);
+    const saved = StateDb.open(statePath, { seed: 0, suppliers: 1 });
+    expect({ seed: saved.seed, suppliers: saved.suppliers }).toEqual({ seed: 5, suppliers: 160 });
+    expect(saved.all()).toHaveLength(62);
+    saved.close();
 
     const lines: string[] = [];
     const second = await startEmulator({ statePath, log: (l) => lines.push(l) }); // default seed and count: the file wins
@@ -834,14 +836,18 @@ describe('state file', () => {
     } finally {
       await second.close();
     }
-    expect(JSON.parse(readFileSync(statePath, 'utf8')).createdSuppliers).toHaveLength(63);
+    const after = StateDb.open(statePath, { seed: 0, suppliers: 1 });
+    expect(after.all()).toHaveLength(63);
+    after.close();
   });
 
   it('a new state file is written at start', async () => {
-    const statePath = join(dir, 'fresh.json');
+    const statePath = join(dir, 'fresh.db');
     const e = await startEmulator({ statePath, seed: 9 });
     try {
-      expect(JSON.parse(readFileSync(statePath, 'utf8'))).toMatchObject({ seed: 9, suppliers: DEFAULT_SUPPLIERS, createdSuppliers: [] });
+      const st = StateDb.open(statePath, { seed: 0, suppliers: 1 });
+      expect({ seed: st.seed, suppliers: st.suppliers, created: st.all() }).toEqual({ seed: 9, suppliers: DEFAULT_SUPPLIERS, created: [] });
+      st.close();
     } finally {
       await e.close();
     }
@@ -855,6 +861,37 @@ describe('state file', () => {
     await expect(startEmulator({ statePath })).rejects.toThrow(/corrupt.*createdSuppliers/);
     writeFileSync(statePath, JSON.stringify({ hello: 'world' }));
     await expect(startEmulator({ statePath })).rejects.toThrow(statePath);
+    writeFileSync(statePath, 'id,name\n1,x\n');
+    await expect(startEmulator({ statePath })).rejects.toThrow(/neither an srs state database/);
+  });
+
+  it('a JSON state file of an older srs is migrated to SQLite, its suppliers kept and the JSON backed up', async () => {
+    const statePath = join(dir, 'old.json');
+    const rec = {
+      id: '01m84vzde9c36gjbasj4gnj65f', name: 'Old Timer AG', countryIso3Code: 'CHE', website: null, status: 'current', customerSupplierId: 'OLD-1',
+      industryCodes: [], categoryIds: [], contacts: [], customFields: [], publicSupplierProfileUrl: 'https://profiles.srs.example/suppliers/01m84vzde9c36gjbasj4gnj65f',
+    };
+    writeFileSync(statePath, JSON.stringify({ format: 'srs-emulator-state', version: 1, seed: 3, suppliers: 151, createdSuppliers: [rec] }));
+    const lines: string[] = [];
+    const e = await startEmulator({ statePath, log: (l) => lines.push(l) });
+    try {
+      expect(lines.some((l) => l.includes('migrated the JSON emulator state') && l.includes('1 created supplier'))).toBe(true);
+      expect((await get(e, `/v1/suppliers/${rec.id}`)).json.item).toMatchObject({ name: 'Old Timer AG' });
+      expect(JSON.parse(readFileSync(`${statePath}.json-backup`, 'utf8')).createdSuppliers).toHaveLength(1);
+      expect(readFileSync(statePath).subarray(0, 15).toString('latin1')).toBe('SQLite format 3');
+    } finally {
+      await e.close();
+    }
+  });
+
+  it('a state file written by a newer srs is refused, naming it', async () => {
+    const statePath = join(dir, 'newer.db');
+    await (await startEmulator({ statePath })).close();
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(statePath);
+    db.exec('PRAGMA user_version = 99');
+    db.close();
+    await expect(startEmulator({ statePath })).rejects.toThrow(/newer srs.*upgrade srs/);
   });
 });
 

@@ -11,7 +11,7 @@ export function emulatorCommand(invoke: Invoke): Command {
       .option('--api-key <key>', 'key clients must send (default: SRS_EMULATOR_API_KEY, else generated and printed)')
       .addOption(new Option('--seed <n>', 'seed of the deterministic dataset').argParser(positiveInt('--seed', 0)))
       .addOption(new Option('--suppliers <n>', 'number of seeded suppliers (default 150)').argParser(positiveInt('--suppliers', 1, 1_000_000)))
-      .option('--state <file>', 'keep created data in this file across restarts (written atomically)')
+      .option('--state <file>', 'keep created suppliers in this SQLite file across restarts (each committed before its 201; an older JSON state file is migrated)')
       .addOption(new Option('--last-page <style>', 'what nextPage holds on the last page (default absent; null with --nulls)').choices(['null', 'absent', 'zero', 'same', 'past']))
       .option('--nulls', 'answer "no data" with null (averageScore, score values, riskLevel) instead of leaving the field out, as earlier versions did; not spec-strict, to test clients')
       // For tests: every field a client need not accept left out (minimal) or null (all-nulls).
@@ -42,7 +42,7 @@ request's API key in a 400 message (to check that srs keeps the key out of every
       )
       .action(invoke(async () => (await import('./start.js')).run)),
     'srs emulator start --port 8787',
-    'srs emulator start --seed 7 --suppliers 1000 --state ./emulator-state.json',
+    'srs emulator start --seed 7 --suppliers 1000 --state ./emulator-state.db',
     'srs emulator start --seed 7 --fail-rate 0.2 --reset-rate 0.05 --fail-after-commit-rate 0.02 --rate-limit 200/s --admin',
     'srs emulator start --latency 50-400 --stall-rate 0.01 --log',
   );

@@ -31,14 +31,38 @@ function responseShape(opts: Opts): { shape?: ResponseShape } {
   return shape !== undefined ? { shape } : {};
 }
 
+/** A state file srs cannot use is a runtime error naming it (exit 1), not an "unexpected error". */
+function asSrsError(e: unknown): unknown {
+  return e instanceof SrsError || !(e instanceof Error) || (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? e : new SrsError('runtime', ExitCode.failure, e.message, { cause: e });
+}
+function wrap<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw asSrsError(e);
+  }
+}
+async function wrapAsync<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw asSrsError(e);
+  }
+}
+
 export async function run(ctx: Context, _args: string[], opts: Opts): Promise<void> {
   const faults = await faultOptions(opts);
   const { startEmulator, DEFAULT_SEED } = await import('../../emulator/index.js');
   const { describeFaults, resolveFaults } = await import('../../emulator/faults.js');
   // A blank (empty or whitespace-only) key counts as not given: startEmulator then generates one.
   const given = (typeof opts.apiKey === 'string' ? opts.apiKey : ctx.env.SRS_EMULATOR_API_KEY)?.trim() || undefined;
+  if (typeof opts.state === 'string') {
+    const { migrateJsonStateInPlace } = await import('../../emulator/state.js');
+    const migrated = wrap(() => migrateJsonStateInPlace(opts.state as string));
+    if (migrated) ctx.info(migrated);
+  }
   const port = typeof opts.port === 'number' ? opts.port : 0;
-  const emu = await startEmulator({
+  const emu = await wrapAsync(() => startEmulator({
     port,
     ...(given !== undefined ? { apiKey: given } : {}),
     seed: typeof opts.seed === 'number' ? opts.seed : DEFAULT_SEED,
@@ -54,7 +78,7 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     if (code === 'EADDRINUSE') throw new SrsError('runtime', ExitCode.failure, `port ${port} is in use: choose another or --port 0`);
     if (code === 'EACCES') throw new SrsError('runtime', ExitCode.failure, `port ${port} needs privileges this user lacks: choose one above 1023 or --port 0`);
     throw e;
-  });
+  }));
   // A key the user chose is theirs to know; a generated one must be shown or nobody could use it.
   const info = { url: emu.url, apiKey: given !== undefined ? '(as given)' : emu.apiKey, seed: typeof opts.seed === 'number' ? opts.seed : DEFAULT_SEED };
   if (ctx.format === 'table') {

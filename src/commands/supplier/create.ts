@@ -1,11 +1,14 @@
 import { markCheckedSupplierBody, type SupplierCreateRequest } from '../../api/contract.js';
 import { SupplierInput as Schema } from '../../api/supplier-input.js';
 import { validateRequest } from '../../api/client.js';
+import { classifyCreateFailure } from '../../api/outcome.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { OutcomeUnknownError, UsageError } from '../../errors.js';
 import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
+import type { CatalogRecord } from '../../store/catalog.js';
 import { readJsonInput, type Opts } from '../kit.js';
+import { openCatalog, type OpenCatalog } from './catalog-access.js';
 
 export function parseContact(spec: string): NonNullable<SupplierCreateRequest['contacts']>[number] {
   const [email, firstName, lastName, ...rest] = spec.split(',').map((s) => s.trim());
@@ -31,6 +34,21 @@ export function bodyFromFlags(opts: Opts): SupplierCreateRequest {
   return body as SupplierCreateRequest;
 }
 
+/**
+ * Records into the catalog. A catalog that cannot be written does not turn a supplier the service
+ * created into an error (a script would retry and create a duplicate): the supplier is printed,
+ * exit 0, and a warning names the id and the catalog.
+ */
+function record(ctx: Context, open: OpenCatalog | undefined, rec: CatalogRecord): void {
+  if (!open) return;
+  try {
+    open.catalog.record(open.partition, [rec]);
+  } catch (e) {
+    const what = rec.state === 'created' ? `supplier ${rec.id} was created, but` : 'this attempt';
+    ctx.warn(`${what} could not be recorded in the supplier catalog ${open.catalog.path}: ${(e as Error).message}`);
+  }
+}
+
 export async function run(ctx: Context, _args: string[], opts: Opts): Promise<void> {
   let body: unknown;
   if (typeof opts.json === 'string') {
@@ -43,6 +61,23 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   // Marked as checked: the client does not parse it a second time.
   const valid = markCheckedSupplierBody(validateRequest(Schema, body, 'supplier'));
   const client = await ctx.client();
-  const created = await ctx.withSpinner('Creating supplier…', () => client.createSupplier(valid));
+  // The catalog first: one that cannot be used (written by a newer srs, unreadable) stops here, before anything is sent.
+  const open = await openCatalog(ctx, 'srs supplier create', false);
+  let created: Awaited<ReturnType<typeof client.createSupplier>>;
+  try {
+    created = await ctx.withSpinner('Creating supplier…', () => client.createSupplier(valid));
+  } catch (e) {
+    const outcome = classifyCreateFailure(e);
+    if (outcome.state !== 'unknown' || (outcome.fatal && outcome.fatal.code === 'auth')) throw e;
+    record(ctx, open, { name: valid.name, customerSupplierId: valid.customerSupplierId ?? null, countryIso3Code: valid.countryIso3Code ?? null, state: 'unknown', source: 'supplier create' });
+    const look = valid.customerSupplierId ?? valid.name;
+    throw new OutcomeUnknownError(
+      `outcome unknown: the request reached the service but no answer came back (${outcome.message}). ` +
+        'The supplier may exist: do not create it again before checking ' +
+        `(srs supplier find ${JSON.stringify(look)} lists what srs recorded${open ? ', this attempt as unknown' : ''}; the service itself has no lookup by name or customer id)`,
+      { cause: e },
+    );
+  }
+  record(ctx, open, { id: created.id, name: created.name, customerSupplierId: created.customerSupplierId, countryIso3Code: created.countryIso3Code, state: 'created', source: 'supplier create' });
   await renderItem(ctx.sink, created, columns.supplierCreated, ctx.renderOptions());
 }

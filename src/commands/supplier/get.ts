@@ -1,11 +1,59 @@
+/**
+ * srs supplier get ID | --customer-id ID: one supplier's profile. --customer-id resolves through the
+ * local catalog (the service has no lookup by your own id), then GETs. What it reads is recorded in
+ * the catalog; a catalog that cannot be written only warns (the profile was read).
+ */
 import type { Context } from '../../context.js';
+import { ExitCode, OutcomeUnknownError, SrsError, UsageError } from '../../errors.js';
 import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
-import { requireArg, type Opts } from '../kit.js';
+import type { Opts } from '../kit.js';
+import { openCatalog, type OpenCatalog } from './catalog-access.js';
 
-export async function run(ctx: Context, args: string[], _opts: Opts): Promise<void> {
-  const id = requireArg(args, 0, 'supplier id');
+async function resolveCustomerId(ctx: Context, cid: string): Promise<{ id: string; open: OpenCatalog }> {
+  const open = (await openCatalog(ctx, 'srs supplier get --customer-id', true))!;
+  const entries = open.catalog.byCustomerId(open.partition, cid);
+  const created = [...new Set(entries.filter((e) => e.state === 'created' && e.id).map((e) => e.id!))];
+  if (created.length === 1) return { id: created[0]!, open };
+  if (created.length > 1) {
+    throw new SrsError('runtime', ExitCode.failure, `the catalog knows ${created.length} suppliers with customerSupplierId ${JSON.stringify(cid)}: ${created.join(', ')}; run srs supplier get ID with one of them`);
+  }
+  if (entries.length > 0) {
+    throw new OutcomeUnknownError(
+      `the catalog knows customerSupplierId ${JSON.stringify(cid)} only from a create whose outcome is unknown (${entries[0]!.source}, ${entries[0]!.recordedAt}): the supplier may or may not exist, and its id was never returned`,
+    );
+  }
+  throw new SrsError(
+    'not_found',
+    ExitCode.failure,
+    `no supplier with customerSupplierId ${JSON.stringify(cid)} in the catalog of ${open.target.baseUrl === 'sandbox' ? 'the sandbox' : open.target.baseUrl} (${open.catalog.path}); the catalog knows only what srs created or read`,
+  );
+}
+
+export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
+  const given = args[0];
+  const cid = typeof opts.customerId === 'string' ? opts.customerId : undefined;
+  if (given !== undefined && cid !== undefined) throw new UsageError('give a supplier id or --customer-id, not both');
+  if (cid !== undefined && cid.trim() === '') throw new UsageError('--customer-id needs a value');
+  if (given === undefined && cid === undefined) throw new UsageError('missing supplier id (or --customer-id ID to look it up in the catalog)');
+  if (given !== undefined && given.trim() === '') throw new UsageError('missing supplier id');
+  let open: OpenCatalog | undefined;
+  let id: string;
+  if (cid !== undefined) ({ id, open } = await resolveCustomerId(ctx, cid.trim()));
+  else id = given!;
   const client = await ctx.client();
   const supplier = await ctx.withSpinner('Fetching supplier…', () => client.getSupplier(id));
   await renderItem(ctx.sink, supplier, columns.supplierDetail, ctx.renderOptions());
+  try {
+    // The document marks no field of the detail required: the id asked for is the supplier's, and a
+    // profile without a name gives the catalog nothing to record (it keeps what it knew).
+    const name = supplier.name;
+    if (typeof name !== 'string') return;
+    open ??= await openCatalog(ctx, 'srs supplier get', false);
+    open?.catalog.record(open.partition, [
+      { id: supplier.id ?? id, name, countryIso3Code: supplier.countryIso3Code ?? null, customerSupplierId: cid?.trim() ?? null, state: 'created', source: 'supplier get' },
+    ]);
+  } catch (e) {
+    ctx.warn(`supplier ${supplier.id ?? id} could not be recorded in the supplier catalog: ${(e as Error).message}`);
+  }
 }

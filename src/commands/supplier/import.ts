@@ -5,10 +5,11 @@
  * reports are written, the summary is printed, exit 130/143); a second one quits
  * at once, with the same code (the journal is already consistent: every line is
  * written before its request leaves, so rows in flight are unknown).
- * Exit codes: 0 every row created or skipped; 1 any row invalid, failed or
- * unknown, or a journal/report write failed; 2 nothing sent (the file is
- * unusable, or the journal is in use or bound to another file or target);
- * 4 authentication; 130/143 interrupted.
+ * Exit codes: 0 every row created, skipped or exists (the catalog knows it as
+ * created on this target: not sent); 1 any row invalid, failed or unknown, or a
+ * journal/report/catalog write failed; 2 nothing sent (the file is unusable, or
+ * the journal is in use or bound to another file or target); 4 authentication;
+ * 130/143 interrupted.
  */
 import { SANDBOX_TARGET, targetFor, type Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
@@ -61,6 +62,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       },
       {
         client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : undefined, longRun: true }),
+        sinks: async ({ dryRun }) => {
+          const { openCatalogSink } = await import('./catalog-sink.js');
+          const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true });
+          return sink ? [sink] : [];
+        },
         target: () => currentTarget(ctx),
         readSupplier: async (id) => {
           await (await ctx.client()).getSupplier(id);
@@ -92,6 +98,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     for (const p of result.problems) ctx.stderr(`  ${problemLine(p)}`);
   }
   await renderItem(ctx.sink, summary, importSummaryColumns(summary), ctx.renderOptions());
+  if (summary.exists > 0 && opts.quiet !== true) {
+    ctx.info(
+      `${summary.exists} row${summary.exists === 1 ? '' : 's'} ${summary.dryRun ? 'would not be' : 'not'} sent: the supplier catalog knows ${summary.exists === 1 ? 'its' : 'their'} customerSupplierId as already created on this target` +
+        `${summary.report ? ` (${summary.report} has the supplier ids)` : ' (--report FILE lists them with their supplier ids)'}; --allow-existing sends them anyway`,
+    );
+  }
 
   if (result.fatal) throw result.fatal;
   if (result.readError) {

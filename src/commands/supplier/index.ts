@@ -3,7 +3,7 @@ import { collect, examples, positiveInt, type Invoke } from '../kit.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../import/limits.js';
 
 export function supplierCommand(invoke: Invoke): Command {
-  const cmd = new Command('supplier').description('Create, read and bulk-import suppliers');
+  const cmd = new Command('supplier').description('Create, read, find and bulk-import suppliers');
 
   examples(
     cmd
@@ -17,6 +17,16 @@ export function supplierCommand(invoke: Invoke): Command {
       .option('--contact <email[,first[,last]]>', 'contact; the first one becomes the default contact; repeatable', collect)
       .option('--customer-id <id>', 'your own supplier reference, at most 255 characters')
       .option('--json <file>', 'read the whole request body from a JSON file, or - for stdin')
+      .addHelpText(
+        'after',
+        `
+The supplier is recorded in the local catalog (see srs supplier ls). When the
+request may have reached the service without an answer (connection dropped or
+timed out after sending), srs exits 1 with error code outcome_unknown: the
+supplier may exist. Do not create it again before checking (srs supplier find
+TEXT, srs supplier ls --state unknown). If the catalog cannot be written after
+the service created the supplier, it is still printed (exit 0), with a warning.`,
+      )
       .action(invoke(async () => (await import('./create.js')).run)),
     'srs supplier create --name "Embudo Valley Organics" --country USA --website https://example.com --industry 30202030 --customer-id SUPP-12345',
     'srs supplier create --name "Rhine Castings" --contact jane@example.com,Jane,Doe -o json',
@@ -26,11 +36,44 @@ export function supplierCommand(invoke: Invoke): Command {
   examples(
     cmd
       .command('get')
-      .description("Show one supplier's profile")
-      .argument('<id>', 'supplier id')
+      .description("Show one supplier's profile, by id or by your own customer id (looked up in the local catalog)")
+      .argument('[id]', 'supplier id')
+      .option('--customer-id <id>', 'find the supplier id in the local catalog by customerSupplierId (exact, case-sensitive), then fetch it')
+      .addHelpText('after', '\nWhat it reads is recorded in the local catalog (srs supplier ls);\n--no-catalog skips that.')
       .action(invoke(async () => (await import('./get.js')).run)),
     'srs supplier get 01h57nhc4sapk2v8c7tqxyz123',
     'srs supplier get 01h57nhc4sapk2v8c7tqxyz123 -o json | jq .averageScore',
+    'srs supplier get --customer-id SUPP-12345',
+  );
+
+  examples(
+    cmd
+      .command('ls')
+      .description('List the suppliers srs has created or read on this target (the local catalog; it knows nothing else)')
+      .addHelpText(
+        'after',
+        `
+The catalog is DATA_DIR/catalog.db, or --catalog PATH / SRS_CATALOG for a
+team's shared file. It knows only what srs has seen: suppliers created
+elsewhere are not in it. State "unknown" is a create whose answer was lost: it
+may or may not exist.`,
+      )
+      .addOption(new Option('--state <state>', 'only entries in this state').choices(['created', 'unknown']))
+      .action(invoke(async () => (await import('./ls.js')).run)),
+    'srs supplier ls',
+    'srs supplier ls --state unknown -o csv',
+    'srs supplier ls -o json --query "[?countryIso3Code==\'DEU\'].id"',
+  );
+
+  examples(
+    cmd
+      .command('find')
+      .description('Search the local catalog by name or customerSupplierId (substring, case- and accent-insensitive)')
+      .argument('<text>', 'text to look for')
+      .addOption(new Option('--state <state>', 'only entries in this state').choices(['created', 'unknown']))
+      .action(invoke(async () => (await import('./ls.js')).find)),
+    'srs supplier find giesserei',
+    'srs supplier find SUP-00 --fields id,customerSupplierId -o csv',
   );
 
   examples(
@@ -46,6 +89,7 @@ export function supplierCommand(invoke: Invoke): Command {
       .option('--journal <file>', 'journal of sent rows and outcomes that makes re-runs safe; locked while a run uses it, bound to the file and to the service and account (default: FILE.srs-journal; none for stdin)')
       .option('--journal-fsync', 'fsync the journal before each request (survives power loss; slower)')
       .option('--retry-unknown', 'send again the rows whose outcome is unknown (risk: a second supplier if the first attempt went through)')
+      .option('--allow-existing', 'send rows whose customerSupplierId the catalog already knows as created on this target (default: state exists, not sent)')
       .option('--report <file>', 'write a CSV with every row: line, state, supplierId, customerSupplierId, field, message')
       .option('--failed <file>', 'write the failed and invalid rows in the input\'s own columns, ready to fix and import again')
       .option('--quiet', 'no progress on stderr (problems and the summary still show)')
@@ -68,6 +112,7 @@ write failed; 2 nothing sent (unusable file, journal in use or bound elsewhere);
     cmd,
     'srs supplier create --name "Rhine Castings" --country DEU',
     'srs supplier get 01h58vrn1sad1y603je9gbpje8',
+    'srs supplier find "rhine"',
     'srs supplier import vendors.csv --dry-run',
   );
 }

@@ -1,0 +1,426 @@
+/**
+ * The local supplier catalog: every supplier srs has created (create, import) or read (get), per
+ * target, so that srs can answer what the service cannot (no supplier search, no lookup by
+ * customerSupplierId). It knows only what srs has seen.
+ *
+ * One SQLite file (default DATA_DIR/catalog.db; --catalog PATH / SRS_CATALOG for a team's shared
+ * file), opened through store/sqlite.ts (WAL, busy timeout, versioned migrations, refuses a file
+ * written by a newer srs). Two processes may write at once: every write is one IMMEDIATE
+ * transaction, so writers queue and nothing is lost.
+ *
+ * Partitions: a target (normalised base URL + key fingerprint, or the sandbox) belongs to one
+ * partition. A new key meeting a base URL the catalog already knows (a rotated key, or another
+ * account) is checked once against the service (see resolvePartition): if it can read a supplier
+ * recorded under a known partition, it joins that partition (the link is stored); if the service
+ * says 401/403/404, it is another account and gets its own partition.
+ *
+ * States: `created` (the supplier exists on the service: srs created it, or read it with get) and
+ * `unknown` (a create whose answer was lost: it may or may not exist). An unknown entry has no
+ * supplier id. Rows are never deleted by srs: a later successful create of the same
+ * customerSupplierId adds a `created` entry beside the `unknown` one.
+ */
+import type { Target } from '../api/target.js';
+import { openDatabase, transaction, type Database, type Migration } from './sqlite.js';
+
+export const CATALOG_FILE = 'catalog.db';
+export const CATALOG_STATES = ['created', 'unknown'] as const;
+export type CatalogState = (typeof CATALOG_STATES)[number];
+
+/** One supplier as the catalog knows it (the shape of `srs supplier ls` / `find`). */
+export interface CatalogEntry {
+  /** The supplier id; null for an `unknown` entry (the service never said). */
+  id: string | null;
+  name: string;
+  customerSupplierId: string | null;
+  countryIso3Code: string | null;
+  state: CatalogState;
+  /** When srs recorded it first (ISO 8601, UTC). */
+  recordedAt: string;
+  /** When srs last saw it (ISO 8601, UTC). */
+  seenAt: string;
+  /** Where it came from: `supplier create`, `supplier get`, or `FILE:LINE` of an import. */
+  source: string;
+}
+
+/** What a caller records. */
+export interface CatalogRecord {
+  id?: string | null | undefined;
+  name: string;
+  customerSupplierId?: string | null | undefined;
+  countryIso3Code?: string | null | undefined;
+  state: CatalogState;
+  source: string;
+}
+
+export const CATALOG_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE partitions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        base_url TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE targets (
+        base_url TEXT NOT NULL,
+        account TEXT NOT NULL,
+        partition_id INTEGER NOT NULL REFERENCES partitions(id),
+        first_seen TEXT NOT NULL,
+        -- how the account joined its partition: 'first' (it made it), 'new-account' (the service
+        -- refused a known id: another account), 'linked' (the service served a known id: same account)
+        how TEXT NOT NULL,
+        checked_id TEXT,
+        PRIMARY KEY (base_url, account)
+      ) WITHOUT ROWID;
+      CREATE TABLE suppliers (
+        -- never deleted, so the rowid only grows: the order of recording
+        seq INTEGER PRIMARY KEY,
+        partition_id INTEGER NOT NULL REFERENCES partitions(id),
+        supplier_id TEXT,
+        name TEXT NOT NULL,
+        customer_supplier_id TEXT,
+        country TEXT,
+        state TEXT NOT NULL CHECK (state IN ('created', 'unknown')),
+        recorded_at TEXT NOT NULL,
+        seen_at TEXT NOT NULL,
+        source TEXT NOT NULL,
+        -- name and customer id as find compares them (foldText)
+        folded_name TEXT NOT NULL,
+        folded_cid TEXT
+      );
+      CREATE UNIQUE INDEX suppliers_by_id ON suppliers (partition_id, supplier_id) WHERE supplier_id IS NOT NULL;
+      CREATE INDEX suppliers_by_customer_id ON suppliers (partition_id, customer_supplier_id);
+    `,
+  },
+];
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Letters that NFKD does not take apart, spelled as their usual Latin transliteration. */
+const FOLD_EXTRA: Record<string, string> = { ß: 'ss', ẞ: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+
+/** Lowercase, accents removed (NFKD without combining marks, ß -> ss, ø -> o, ...): what `find` compares. */
+export function foldText(s: string): string {
+  // Plain ASCII (most names and ids) has no accents to remove: 10x cheaper.
+  if (ASCII.test(s)) return s.toLowerCase();
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[ßẞæœøłđðþı]/g, (c) => FOLD_EXTRA[c] ?? c);
+}
+
+/** The answer of the one key-rotation check: can the new key read this id recorded under another key? */
+export type SameAccountAnswer = 'same' | 'other';
+/** Asks the service (GET /v1/suppliers/ID with the new key): 200 -> same, 401/403/404 -> other; throws when it cannot tell. */
+export type SameAccountCheck = (supplierId: string) => Promise<SameAccountAnswer>;
+
+interface SupplierRow {
+  supplier_id: string | null;
+  name: string;
+  customer_supplier_id: string | null;
+  country: string | null;
+  state: string;
+  recorded_at: string;
+  seen_at: string;
+  source: string;
+}
+
+function toEntry(r: SupplierRow): CatalogEntry {
+  return {
+    id: r.supplier_id,
+    name: r.name,
+    customerSupplierId: r.customer_supplier_id,
+    countryIso3Code: r.country,
+    state: r.state === 'unknown' ? 'unknown' : 'created',
+    recordedAt: r.recorded_at,
+    seenAt: r.seen_at,
+    source: r.source,
+  };
+}
+
+/** Rows per multi-row upsert (11 parameters each, well under SQLite's limit of 32,766). */
+const RECORD_CHUNK = 128;
+
+/** See Catalog.customerIdFilter. */
+export interface CustomerIdFilter {
+  mightHave(customerSupplierId: string): boolean;
+  /** Rows this process wrote itself (Catalog.record's answer): refresh() does not read them again. */
+  skip(range: { first: number; last: number }): void;
+  /** Takes in what other processes recorded since. */
+  refresh(): void;
+}
+
+/** FNV-1a over UTF-16 code units: a quick 32-bit hash for the customer id filter. */
+function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+const SELECT = 'SELECT supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source FROM suppliers';
+
+export class Catalog {
+  readonly path: string;
+  readonly #db: Database;
+  readonly #now: () => Date;
+  #lookup: ReturnType<Database['prepare']> | undefined;
+  readonly #upserts = new Map<number, ReturnType<Database['prepare']>>();
+  #unknownStmt: { find: ReturnType<Database['prepare']>; touch: ReturnType<Database['prepare']> } | undefined;
+
+  readonly #redact: (s: string) => string;
+
+  private constructor(path: string, db: Database, now: () => Date, redact: (s: string) => string) {
+    this.path = path;
+    this.#db = db;
+    this.#now = now;
+    this.#redact = redact;
+  }
+
+  /**
+   * Opens (creating or migrating) the catalog file; a StoreError (exit 1) names the file when it
+   * cannot be used. `redact` (the run's: the API key replaced) is applied to every text recorded,
+   * so no secret reaches the file even when the service echoes one.
+   */
+  static open(path: string, opts: { now?: () => Date; busyTimeoutMs?: number; redact?: (s: string) => string } = {}): Catalog {
+    const db = openDatabase(path, {
+      name: 'supplier catalog',
+      migrations: CATALOG_MIGRATIONS,
+      ...(opts.busyTimeoutMs !== undefined ? { busyTimeoutMs: opts.busyTimeoutMs } : {}),
+    });
+    return new Catalog(path, db, opts.now ?? (() => new Date()), opts.redact ?? ((s) => s));
+  }
+
+  close(): void {
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  /** The partition a target belongs to, without asking anything: undefined when the catalog has not met it yet. */
+  knownPartition(target: Target): number | undefined {
+    const row = this.#db.prepare('SELECT partition_id FROM targets WHERE base_url = ? AND account = ?').get(target.baseUrl, target.account) as
+      | { partition_id: number }
+      | undefined;
+    return row?.partition_id;
+  }
+
+  /**
+   * The partition of a target, creating it when needed. A new account at a base URL the catalog
+   * knows is checked against each known partition of that URL (one GET of an id recorded there,
+   * newest partition first), stopping at the first that the new key can read: that partition is
+   * linked. When none can be read, the account gets a partition of its own. `check` throws when the
+   * service's answer proves nothing (network, 5xx): nothing is stored then, and the error goes up.
+   */
+  async resolvePartition(target: Target, check: SameAccountCheck): Promise<number> {
+    const known = this.knownPartition(target);
+    if (known !== undefined) return known;
+    const candidates = this.#db
+      .prepare(
+        `SELECT p.id AS partition_id,
+                (SELECT supplier_id FROM suppliers s WHERE s.partition_id = p.id AND s.supplier_id IS NOT NULL AND s.state = 'created' ORDER BY s.seq DESC LIMIT 1) AS sample
+           FROM partitions p WHERE p.base_url = ? ORDER BY p.id DESC`,
+      )
+      .all(target.baseUrl) as Array<{ partition_id: number; sample: string | null }>;
+    let linked: { partition: number; checked: string } | undefined;
+    let checkedOther: string | undefined;
+    for (const c of candidates) {
+      if (!c.sample) continue;
+      if ((await check(c.sample)) === 'same') {
+        linked = { partition: c.partition_id, checked: c.sample };
+        break;
+      }
+      checkedOther ??= c.sample;
+    }
+    const now = this.#now().toISOString();
+    return transaction(this.#db, () => {
+      // Another process may have placed this target while this one asked the service.
+      const again = this.knownPartition(target);
+      if (again !== undefined) return again;
+      let partition: number;
+      let how: string;
+      if (linked) {
+        partition = linked.partition;
+        how = 'linked';
+      } else {
+        partition = Number(this.#db.prepare('INSERT INTO partitions (base_url, created_at) VALUES (?, ?)').run(target.baseUrl, now).lastInsertRowid);
+        how = checkedOther ? 'new-account' : 'first';
+      }
+      this.#db
+        .prepare('INSERT INTO targets (base_url, account, partition_id, first_seen, how, checked_id) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(target.baseUrl, target.account, partition, now, how, linked?.checked ?? checkedOther ?? null);
+      return partition;
+    });
+  }
+
+  /** How a target joined its partition (for messages and tests). */
+  link(target: Target): { partition: number; how: 'first' | 'new-account' | 'linked'; checkedId: string | null } | undefined {
+    const row = this.#db.prepare('SELECT partition_id, how, checked_id FROM targets WHERE base_url = ? AND account = ?').get(target.baseUrl, target.account) as
+      | { partition_id: number; how: string; checked_id: string | null }
+      | undefined;
+    if (!row) return undefined;
+    return { partition: row.partition_id, how: row.how as 'first' | 'new-account' | 'linked', checkedId: row.checked_id };
+  }
+
+  /**
+   * Records suppliers in one transaction (the import batches its outcomes through this). Returns
+   * the range of row numbers the transaction wrote (every row in it is this call's: writers hold
+   * the write lock for the whole transaction), for CustomerIdFilter.skip.
+   */
+  record(partition: number, records: readonly CatalogRecord[]): { first: number; last: number } | undefined {
+    if (records.length === 0) return undefined;
+    const now = this.#now().toISOString();
+    const created: CatalogRecord[] = [];
+    const unknown: CatalogRecord[] = [];
+    for (const r of records) (r.state === 'created' && r.id ? created : unknown).push(r);
+    const red = this.#redact;
+    const maxSeq = () => Number((this.#db.prepare('SELECT coalesce(max(seq), 0) AS m FROM suppliers').get() as { m: number }).m);
+    return transaction(this.#db, () => {
+      const before = maxSeq();
+      // Created suppliers: multi-row upserts (one statement per RECORD_CHUNK rows: most of the cost of a row is the call).
+      for (let i = 0; i < created.length; i += RECORD_CHUNK) {
+        const chunk = created.slice(i, i + RECORD_CHUNK);
+        const params: Array<string | number | null> = [];
+        for (const r of chunk) {
+          const cid = r.customerSupplierId ? red(r.customerSupplierId) : null;
+          const name = red(r.name);
+          params.push(partition, red(r.id!), name, cid, r.countryIso3Code ?? null, 'created', now, now, red(r.source), foldText(name), cid === null ? null : foldText(cid));
+        }
+        this.#upsert(chunk.length).run(...params);
+      }
+      // An unknown entry has no id: one per (source, customerSupplierId, name), so that a re-run does not pile them up.
+      for (const given of unknown) {
+        const r = { ...given, name: red(given.name), source: red(given.source) };
+        const cid = given.customerSupplierId ? red(given.customerSupplierId) : null;
+        this.#unknownStmt ??= {
+          find: this.#db.prepare(
+            `SELECT seq FROM suppliers WHERE partition_id = ? AND supplier_id IS NULL AND state = 'unknown' AND source = ? AND customer_supplier_id IS ? AND name = ?`,
+          ),
+          touch: this.#db.prepare('UPDATE suppliers SET seen_at = ? WHERE seq = ?'),
+        };
+        const existing = this.#unknownStmt.find.get(partition, r.source, cid, r.name) as { seq: number } | undefined;
+        if (existing) this.#unknownStmt.touch.run(now, existing.seq);
+        else this.#upsert(1).run(partition, null, r.name, cid, r.countryIso3Code ?? null, 'unknown', now, now, r.source, foldText(r.name), cid === null ? null : foldText(cid));
+      }
+      return { first: before + 1, last: maxSeq() };
+    });
+  }
+
+  /** The upsert of `rows` suppliers at once, prepared once per size. */
+  #upsert(rows: number): ReturnType<Database['prepare']> {
+    let stmt = this.#upserts.get(rows);
+    if (!stmt) {
+      stmt = this.#db.prepare(
+        `INSERT INTO suppliers (partition_id, supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source, folded_name, folded_cid)
+         VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+         ON CONFLICT (partition_id, supplier_id) WHERE supplier_id IS NOT NULL DO UPDATE SET
+           name = excluded.name,
+           customer_supplier_id = COALESCE(excluded.customer_supplier_id, customer_supplier_id),
+           country = COALESCE(excluded.country, country),
+           state = 'created',
+           seen_at = excluded.seen_at,
+           folded_name = excluded.folded_name,
+           folded_cid = COALESCE(excluded.folded_cid, folded_cid)`,
+      );
+      this.#upserts.set(rows, stmt);
+    }
+    return stmt;
+  }
+
+  /**
+   * A quick, conservative membership test for the import's pre-send check: false means the
+   * partition has no entry with this customerSupplierId (as of the last refresh); true means
+   * "look it up" (lookupCustomerId). Built from 32-bit hashes (4 bytes per entry), refreshed
+   * incrementally with what other processes added since (refresh()).
+   */
+  customerIdFilter(partition: number): CustomerIdFilter {
+    const stmt = this.#db.prepare('SELECT seq, customer_supplier_id AS cid FROM suppliers WHERE partition_id = ? AND seq > ? AND customer_supplier_id IS NOT NULL');
+    const hashes: number[] = [];
+    let last = 0;
+    for (const r of stmt.iterate(partition, 0) as Iterable<{ seq: number; cid: string }>) {
+      hashes.push(hash32(r.cid));
+      if (r.seq > last) last = r.seq;
+    }
+    const base = Uint32Array.from(hashes).sort();
+    const added = new Set<number>();
+    const between = this.#db.prepare(
+      'SELECT seq, customer_supplier_id AS cid FROM suppliers WHERE partition_id = ? AND seq > ? AND seq < ? AND customer_supplier_id IS NOT NULL',
+    );
+    /** Ranges of rows this process wrote since the last refresh: nothing to learn there. */
+    let own: Array<{ first: number; last: number }> = [];
+    const take = (rows: Iterable<{ seq: number; cid: string }>) => {
+      for (const r of rows) added.add(hash32(r.cid));
+    };
+    return {
+      mightHave(cid: string): boolean {
+        const h = hash32(cid);
+        if (added.has(h)) return true;
+        let lo = 0;
+        let hi = base.length - 1;
+        while (lo <= hi) {
+          const mid = (lo + hi) >>> 1;
+          const v = base[mid]!;
+          if (v === h) return true;
+          if (v < h) lo = mid + 1;
+          else hi = mid - 1;
+        }
+        return false;
+      },
+      skip(range: { first: number; last: number }): void {
+        own.push(range);
+      },
+      refresh(): void {
+        // Only the gaps between this process's own writes are read (rows are never deleted, so row numbers only grow).
+        for (const r of own.sort((a, b) => a.first - b.first)) {
+          if (r.last <= last) continue;
+          if (r.first > last + 1) take(between.iterate(partition, last, r.first) as Iterable<{ seq: number; cid: string }>);
+          last = Math.max(last, r.last);
+        }
+        own = [];
+        for (const r of stmt.iterate(partition, last) as Iterable<{ seq: number; cid: string }>) {
+          added.add(hash32(r.cid));
+          if (r.seq > last) last = r.seq;
+        }
+      },
+    };
+  }
+
+  /** Every entry of a partition, oldest first. */
+  list(partition: number): CatalogEntry[] {
+    return (this.#db.prepare(`${SELECT} WHERE partition_id = ? ORDER BY seq`).all(partition) as unknown as SupplierRow[]).map(toEntry);
+  }
+
+  /** Entries whose name or customerSupplierId contains `text` (case- and accent-insensitive), oldest first. */
+  find(partition: number, text: string): CatalogEntry[] {
+    const q = foldText(text);
+    return (
+      this.#db
+        .prepare(`${SELECT} WHERE partition_id = ? AND (instr(folded_name, ?) > 0 OR instr(folded_cid, ?) > 0) ORDER BY seq`)
+        .all(partition, q, q) as unknown as SupplierRow[]
+    ).map(toEntry);
+  }
+
+  /** Entries with exactly this customerSupplierId (case-sensitive, as the service compares), `created` first, then newest first. */
+  byCustomerId(partition: number, customerSupplierId: string): CatalogEntry[] {
+    return (
+      this.#db
+        .prepare(`${SELECT} WHERE partition_id = ? AND customer_supplier_id = ? ORDER BY (state = 'created') DESC, seq DESC`)
+        .all(partition, customerSupplierId) as unknown as SupplierRow[]
+    ).map(toEntry);
+  }
+
+  /** What the catalog knows of one customerSupplierId (a created supplier wins over unknown attempts; newest first). */
+  lookupCustomerId(partition: number, customerSupplierId: string): { state: CatalogState; id: string | null; source: string } | undefined {
+    this.#lookup ??= this.#db.prepare(
+      `SELECT supplier_id, state, source FROM suppliers WHERE partition_id = ? AND customer_supplier_id = ? ORDER BY (state = 'created') DESC, seq DESC LIMIT 1`,
+    );
+    const r = this.#lookup.get(partition, customerSupplierId) as { supplier_id: string | null; state: string; source: string } | undefined;
+    return r ? { state: r.state === 'created' ? 'created' : 'unknown', id: r.supplier_id, source: r.source } : undefined;
+  }
+
+  /** How many entries a partition holds. */
+  count(partition: number): number {
+    return Number((this.#db.prepare('SELECT count(*) AS n FROM suppliers WHERE partition_id = ?').get(partition) as { n: number }).n);
+  }
+}

@@ -1,0 +1,445 @@
+/**
+ * The local supplier catalog and the SQLite-backed emulator state, end to end: the BUILT srs
+ * spawned against real emulators on loopback (in this process, or `srs emulator start` spawned and
+ * killed with SIGKILL).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type StartedEmulator } from '../../src/emulator/index.js';
+import { StateDb } from '../../src/emulator/state.js';
+import { CatalogEntrySchema } from '../../src/schema/registry.js';
+import * as z from 'zod/mini';
+import { assertBuilt, baseEnv, BIN, runSrs, startHarness, type Harness, type RunResult } from './harness.js';
+
+interface Entry {
+  id: string | null;
+  name: string;
+  customerSupplierId: string | null;
+  countryIso3Code: string | null;
+  state: 'created' | 'unknown';
+  source: string;
+}
+interface ReportRow {
+  line: string;
+  state: string;
+  supplierId: string;
+  customerSupplierId: string;
+}
+
+const json = <T>(r: RunResult): T => JSON.parse(r.stdout) as T;
+const errorOf = (r: RunResult): { code: string; message: string; exitCode: number } => JSON.parse(r.stderr.trim().split('\n').at(-1)!).error;
+
+function csvFile(dir: string, name: string, rows: Array<[string, string, string]>): string {
+  const path = join(dir, name);
+  writeFileSync(path, ['name,country,customerSupplierId', ...rows.map((r) => r.join(','))].join('\n') + '\n');
+  return path;
+}
+
+const rowsFor = (from: number, to: number): Array<[string, string, string]> =>
+  Array.from({ length: to - from + 1 }, (_, i) => [`Supplier ${from + i}`, 'DEU', `C-${from + i}`]);
+
+async function adminSuppliers(emu: { url: string; apiKey: string }): Promise<Array<{ id: string; customerSupplierId: string | null }>> {
+  const res = await fetch(`${emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': emu.apiKey } });
+  return (await res.json()) as Array<{ id: string; customerSupplierId: string | null }>;
+}
+
+beforeAll(() => assertBuilt());
+
+describe('import and the catalog', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ admin: true });
+  });
+  afterAll(() => h.close());
+
+  it('two overlapping files store each shared customerSupplierId once; the second run counts them as exists (exit 0)', async () => {
+    const f1 = csvFile(h.home, 'march.csv', rowsFor(1, 30));
+    const f2 = csvFile(h.home, 'april.csv', rowsFor(21, 50));
+    const first = await h.run(['supplier', 'import', f1, '-o', 'json', '--report', join(h.home, 'r1.csv')]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(json<{ created: number; exists: number }>(first)).toMatchObject({ created: 30, exists: 0 });
+    const second = await h.run(['supplier', 'import', f2, '-o', 'json', '--report', join(h.home, 'r2.csv')]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(json<{ created: number; exists: number }>(second)).toMatchObject({ created: 20, exists: 10, failed: 0, unknown: 0 });
+    expect(second.stderr).toContain('10 rows not sent');
+    expect(second.stderr).toContain('--allow-existing');
+
+    // The service holds each customerSupplierId once.
+    const stored = (await adminSuppliers(h.emu)).filter((s) => s.customerSupplierId?.startsWith('C-'));
+    expect(stored).toHaveLength(50);
+    expect(new Set(stored.map((s) => s.customerSupplierId)).size).toBe(50);
+
+    // The report names the supplier the first file created.
+    const r1 = parseCsv(readFileSync(join(h.home, 'r1.csv')), { columns: true }) as ReportRow[];
+    const r2 = parseCsv(readFileSync(join(h.home, 'r2.csv')), { columns: true }) as ReportRow[];
+    const firstIds = new Map(r1.map((r) => [r.customerSupplierId, r.supplierId]));
+    const exists = r2.filter((r) => r.state === 'exists');
+    expect(exists.map((r) => r.customerSupplierId)).toEqual(rowsFor(21, 30).map((r) => r[2]));
+    for (const r of exists) expect(r.supplierId).toBe(firstIds.get(r.customerSupplierId));
+
+    // A dry run says the same without sending.
+    const dry = await h.run(['supplier', 'import', f2, '--dry-run', '--journal', join(h.home, 'dry.journal'), '-o', 'json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(json<{ exists: number; skipped: number }>(dry).exists + json<{ skipped: number }>(dry).skipped).toBe(30);
+
+    // --allow-existing sends them anyway (a new journal, so the journal does not skip them either).
+    const again = await h.run(['supplier', 'import', f1, '--journal', join(h.home, 'again.journal'), '--allow-existing', '-o', 'json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(json<{ created: number; exists: number }>(again)).toMatchObject({ created: 30, exists: 0 });
+  });
+
+  it('a catalog that missed an import (a crash between journal and catalog) is repaired from the journal by the re-run', async () => {
+    const f = csvFile(h.home, 'repair.csv', rowsFor(501, 520));
+    // Stands in for a crash after the journal, before the catalog: the first run records nothing in the catalog.
+    const first = await h.run(['--no-catalog', 'supplier', 'import', f, '-o', 'json']);
+    expect(json<{ created: number }>(first).created).toBe(20);
+    const before = json<Entry[]>(await h.run(['supplier', 'find', 'C-50', '-o', 'json']));
+    expect(before.filter((e) => /^C-5(0[1-9]|1\d|20)$/.test(e.customerSupplierId ?? ''))).toEqual([]);
+    const again = await h.run(['supplier', 'import', f, '-o', 'json']);
+    expect(json<{ created: number; skipped: number }>(again)).toMatchObject({ created: 0, skipped: 20 });
+    const after = json<Entry[]>(await h.run(['supplier', 'ls', '-o', 'json'])).filter((e) => /^C-5(0[1-9]|1\d|20)$/.test(e.customerSupplierId ?? ''));
+    expect(after).toHaveLength(20);
+    expect(after.every((e) => e.state === 'created' && e.id && e.source.startsWith('repair.csv:'))).toBe(true);
+  });
+
+  it('supplier ls, find and get --customer-id in every output format, --fields and --query', async () => {
+    const created = await h.run(['supplier', 'create', '--name', 'Rhein Gießerei GmbH', '--country', 'DEU', '--customer-id', 'V-ÄÖ-1', '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id = json<{ id: string }>(created).id;
+
+    const ls = await h.run(['supplier', 'ls', '-o', 'json']);
+    expect(ls.code, ls.stderr).toBe(0);
+    const all = json<Entry[]>(ls);
+    // The shape `srs schema supplier ls` documents.
+    expect(z.array(CatalogEntrySchema).safeParse(all).success).toBe(true);
+    const schema = await h.run(['schema', 'supplier ls']);
+    expect(schema.code, schema.stderr).toBe(0);
+    expect(JSON.parse(schema.stdout).items.required).toEqual(expect.arrayContaining(['id', 'name', 'customerSupplierId', 'state', 'source']));
+    expect(all.find((e) => e.id === id)).toMatchObject({ name: 'Rhein Gießerei GmbH', customerSupplierId: 'V-ÄÖ-1', state: 'created', source: 'supplier create' });
+    expect(all.filter((e) => e.customerSupplierId?.startsWith('C-') && e.state === 'created').length).toBeGreaterThanOrEqual(50);
+    expect(all.find((e) => e.customerSupplierId === 'C-1')?.source).toBe('march.csv:2');
+
+    const nd = await h.run(['supplier', 'ls', '-o', 'ndjson']);
+    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l) as Entry)).toEqual(all);
+    const csv = await h.run(['supplier', 'ls', '-o', 'csv', '--fields', 'id,customerSupplierId,state']);
+    const rows = parseCsv(csv.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(Object.keys(rows[0]!)).toEqual(['id', 'customerSupplierId', 'state']);
+    expect(rows).toHaveLength(all.length);
+    const table = await h.run(['supplier', 'ls', '-o', 'table']);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+CUSTOMER ID\s+COUNTRY\s+STATE\s+FROM\s+RECORDED/);
+    expect(table.stdout).toContain('Rhein Gießerei GmbH');
+    const q = await h.run(['supplier', 'ls', '-o', 'json', '--query', "[?customerSupplierId=='C-35'].source"]);
+    expect(json<string[]>(q)).toEqual(['april.csv:16']);
+
+    // find: substring of name or customer id, case- and accent-insensitive.
+    for (const text of ['giesserei', 'RHEIN GIE', 'v-ao', 'gießerei']) {
+      const f = await h.run(['supplier', 'find', text, '-o', 'json']);
+      expect(f.code, f.stderr).toBe(0);
+      expect(json<Entry[]>(f).map((e) => e.id), text).toEqual([id]);
+    }
+    const fcsv = await h.run(['supplier', 'find', 'supplier 4', '-o', 'csv', '--fields', 'customerSupplierId']);
+    // C-4 twice: march.csv was imported a second time with --allow-existing above.
+    expect(fcsv.stdout.trim().split('\n').slice(1).sort()).toEqual(['C-4', 'C-4', 'C-40', 'C-41', 'C-42', 'C-43', 'C-44', 'C-45', 'C-46', 'C-47', 'C-48', 'C-49'].sort());
+    const fnd = await h.run(['supplier', 'find', 'giesserei', '-o', 'ndjson']);
+    expect(JSON.parse(fnd.stdout.trim())).toMatchObject({ id });
+    const ftable = await h.run(['supplier', 'find', 'nothing-like-this', '-o', 'table']);
+    expect(ftable.code).toBe(0);
+    expect(ftable.stderr).toContain('knows only what srs created or read');
+
+    // get --customer-id: through the catalog, then GET.
+    for (const fmt of ['json', 'ndjson', 'csv', 'table']) {
+      const g = await h.run(['supplier', 'get', '--customer-id', 'V-ÄÖ-1', '-o', fmt]);
+      expect(g.code, g.stderr).toBe(0);
+      expect(g.stdout).toContain(id);
+      expect(g.stdout).toContain('Rhein Gießerei GmbH');
+    }
+    const gq = await h.run(['supplier', 'get', '--customer-id', 'C-40', '-o', 'json', '--query', 'name']);
+    expect(json<string>(gq)).toBe('Supplier 40');
+    // C-12 was created twice (the --allow-existing run above): ambiguous, both ids named.
+    const two = await h.run(['supplier', 'get', '--customer-id', 'C-12', '-o', 'json']);
+    expect(two.code).toBe(1);
+    expect(errorOf(two).message).toMatch(/knows 2 suppliers with customerSupplierId "C-12": \w{26}, \w{26}/);
+    const missing = await h.run(['supplier', 'get', '--customer-id', 'c-40', '-o', 'json']); // case-sensitive, like the service
+    expect(missing.code).toBe(1);
+    expect(errorOf(missing)).toMatchObject({ code: 'not_found' });
+    expect(errorOf(missing).message).toContain('knows only what srs created or read');
+    const both = await h.run(['supplier', 'get', id, '--customer-id', 'C-1']);
+    expect(both.code).toBe(2);
+
+    // --no-catalog: ls refuses (exit 2), get by id still works and records nothing.
+    const off = await h.run(['supplier', 'ls', '--no-catalog']);
+    expect(off.code).toBe(2);
+    expect(off.stderr).toContain('catalog');
+  });
+
+  it('two processes writing the catalog at once lose nothing', async () => {
+    const a = csvFile(h.home, 'east.csv', rowsFor(1001, 1150));
+    const b = csvFile(h.home, 'west.csv', rowsFor(2001, 2150));
+    const catalog = join(h.home, 'team-catalog.db');
+    const [ra, rb, ...creates] = await Promise.all([
+      h.run(['--catalog', catalog, 'supplier', 'import', a, '-o', 'json', '--concurrency', '4']),
+      h.run(['supplier', 'import', b, '-o', 'json', '--concurrency', '4'], { env: { SRS_CATALOG: catalog } }),
+      ...Array.from({ length: 4 }, (_, i) => h.run(['--catalog', catalog, 'supplier', 'create', '--name', `Parallel ${i}`, '--customer-id', `P-${i}`, '-o', 'json'])),
+    ]);
+    for (const r of [ra!, rb!, ...creates]) expect(r.code, r.stderr).toBe(0);
+    const ls = await h.run(['--catalog', catalog, 'supplier', 'ls', '-o', 'json']);
+    const entries = json<Entry[]>(ls);
+    expect(entries).toHaveLength(304);
+    expect(new Set(entries.map((e) => e.id)).size).toBe(304);
+    expect(entries.every((e) => e.state === 'created')).toBe(true);
+  });
+});
+
+describe('supplier create with a lost answer', () => {
+  it('exits 1 with outcome_unknown, says how to check, records it as unknown; an import does not resend it', async () => {
+    const h = await startHarness({ admin: true, faults: { failAfterCommitRate: 1 } });
+    try {
+      const r = await h.run(['supplier', 'create', '--name', 'Lost Answer Ltd', '--customer-id', 'U-1', '-o', 'json']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      const err = errorOf(r);
+      expect(err.code).toBe('outcome_unknown');
+      expect(err.message).toContain('may exist');
+      expect(err.message).toContain('srs supplier find');
+      // It was stored: exactly why it must not be retried blindly.
+      expect((await adminSuppliers(h.emu)).filter((s) => s.customerSupplierId === 'U-1')).toHaveLength(1);
+      const ls = json<Entry[]>(await h.run(['supplier', 'ls', '--state', 'unknown', '-o', 'json']));
+      expect(ls).toEqual([expect.objectContaining({ id: null, name: 'Lost Answer Ltd', customerSupplierId: 'U-1', state: 'unknown', source: 'supplier create' })]);
+      const find = json<Entry[]>(await h.run(['supplier', 'find', 'lost', '-o', 'json']));
+      expect(find.map((e) => e.state)).toEqual(['unknown']);
+      const get = await h.run(['supplier', 'get', '--customer-id', 'U-1', '-o', 'json']);
+      expect(get.code).toBe(1);
+      expect(errorOf(get).code).toBe('outcome_unknown');
+
+      // An import row with that customerSupplierId is unknown again, not sent.
+      const f = csvFile(h.home, 'u.csv', [['Lost Answer Ltd', 'GBR', 'U-1']]);
+      const posts = () => h.requests.filter((l) => l.startsWith('POST /v1/suppliers')).length;
+      const before = posts();
+      const imp = await h.run(['supplier', 'import', f, '-o', 'json', '--report', join(h.home, 'u-report.csv')]);
+      expect(imp.code).toBe(1);
+      expect(json<{ unknown: number; created: number }>(imp)).toMatchObject({ unknown: 1, created: 0 });
+      expect(posts()).toBe(before);
+      const rep = parseCsv(readFileSync(join(h.home, 'u-report.csv')), { columns: true }) as Array<ReportRow & { message: string }>;
+      expect(rep[0]!.message).toContain('--retry-unknown');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a create that times out after sending is outcome_unknown too', async () => {
+    const h = await startHarness({ faults: { stallRate: 1 } });
+    try {
+      const r = await h.run(['--timeout', '300ms', '--retries', '0', 'supplier', 'create', '--name', 'Slow Answer Ltd', '-o', 'json']);
+      expect(r.code).toBe(1);
+      expect(errorOf(r).code).toBe('outcome_unknown');
+      const ls = json<Entry[]>(await h.run(['supplier', 'find', 'slow answer', '-o', 'json']));
+      expect(ls.map((e) => e.state)).toEqual(['unknown']);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a refused create (400) is a plain failure, recorded nowhere', async () => {
+    const h = await startHarness();
+    try {
+      const r = await h.run(['supplier', 'create', '--json', '-', '-o', 'json'], { input: JSON.stringify({ name: 'Bad Industry', industryCodes: ['99999999'] }) });
+      expect(r.code).toBe(1);
+      expect(errorOf(r).code).not.toBe('outcome_unknown');
+      expect(json<Entry[]>(await h.run(['supplier', 'ls', '-o', 'json']))).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a catalog that cannot be written', () => {
+  it('does not turn a created supplier into an error: printed, exit 0, a warning naming the id and the file', async () => {
+    const h = await startHarness({ admin: true });
+    try {
+      expect((await h.run(['supplier', 'ls', '-o', 'json'])).code).toBe(0); // the catalog and this target exist
+      const { statSync } = await import('node:fs');
+      expect(statSync(join(h.home, 'data', 'catalog.db-wal')).size).toBeGreaterThan(36 * 1024);
+      // Under `ulimit -f 36` the catalog's WAL (already past 36 KiB: nothing checkpoints it) cannot grow: its next write fails (EFBIG), as on a full disk.
+      const r = await h.run(['supplier', 'create', '--name', 'Created Anyway', '--customer-id', 'W-1', '-o', 'json'], { fileSizeLimitKb: 36 });
+      expect(r.code, r.stderr).toBe(0);
+      const id = json<{ id: string }>(r).id;
+      expect(r.stderr).toMatch(new RegExp(`supplier ${id} was created, but could not be recorded in the supplier catalog .*catalog\\.db`));
+      expect((await adminSuppliers(h.emu)).filter((s) => s.customerSupplierId === 'W-1')).toHaveLength(1);
+      // Reading it records it.
+      expect(json<Entry[]>(await h.run(['supplier', 'ls', '-o', 'json']))).toEqual([]);
+      expect((await h.run(['supplier', 'get', id, '-o', 'json'])).code).toBe(0);
+      expect(json<Entry[]>(await h.run(['supplier', 'ls', '-o', 'json'])).map((e) => e.id)).toEqual([id]);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('key rotation', () => {
+  it('a new key that can read a recorded supplier joins its partition; one that cannot is another account; one GET each', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'srs-rotation-'));
+    const state = join(dir, 'state.db');
+    const env = { ...baseEnv(dir), NO_COLOR: '1' };
+    const requests: string[] = [];
+    const log = (l: string) => requests.push(l);
+    let emu: StartedEmulator = await startEmulator({ port: 0, apiKey: 'old-key-0123456789', statePath: state, log });
+    const port = emu.port;
+    const run = (key: string, args: string[]) => runSrs(args, { ...env, SRS_BASE_URL: emu.url, SRS_API_KEY: key });
+    try {
+      const c = await run('old-key-0123456789', ['supplier', 'create', '--name', 'Kept Across Keys', '--customer-id', 'K-1', '-o', 'json']);
+      expect(c.code, c.stderr).toBe(0);
+      const id = json<{ id: string }>(c).id;
+      await emu.close();
+
+      // Same account, rotated key: the same service (same state), another key.
+      emu = await startEmulator({ port, apiKey: 'new-key-0123456789', statePath: state, log });
+      requests.length = 0;
+      const linked = await run('new-key-0123456789', ['supplier', 'ls', '-o', 'json']);
+      expect(linked.code, linked.stderr).toBe(0);
+      expect(json<Entry[]>(linked).map((e) => e.id)).toEqual([id]);
+      expect(requests.filter((l) => l.startsWith('GET /v1/suppliers/'))).toHaveLength(1);
+      requests.length = 0;
+      expect(json<Entry[]>(await run('new-key-0123456789', ['supplier', 'ls', '-o', 'json']))).toHaveLength(1);
+      expect(requests).toHaveLength(0); // the link is stored: asked once
+      await emu.close();
+
+      // Another account at the same URL: the recorded id is not there (404).
+      emu = await startEmulator({ port, apiKey: 'other-account-key-99', statePath: join(dir, 'other.db'), log });
+      requests.length = 0;
+      const other = await run('other-account-key-99', ['supplier', 'ls', '-o', 'json']);
+      expect(other.code, other.stderr).toBe(0);
+      expect(json<Entry[]>(other)).toEqual([]);
+      expect(requests.filter((l) => l.startsWith('GET /v1/suppliers/'))).toHaveLength(1);
+      // ... so its import sends K-1 (it is not "exists" for this account).
+      const f = csvFile(dir, 'k.csv', [['Kept Across Keys', 'DEU', 'K-1']]);
+      const imp = await run('other-account-key-99', ['supplier', 'import', f, '-o', 'json']);
+      expect(json<{ created: number; exists: number }>(imp)).toMatchObject({ created: 1, exists: 0 });
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+describe('a catalog written by a newer srs', () => {
+  it('is refused with a clear message before anything is sent', async () => {
+    const h = await startHarness();
+    try {
+      const first = await h.run(['supplier', 'ls', '-o', 'json']);
+      expect(first.code, first.stderr).toBe(0);
+      const { DatabaseSync } = await import('node:sqlite');
+      const db = new DatabaseSync(join(h.home, 'data', 'catalog.db'));
+      db.exec('PRAGMA user_version = 42');
+      db.close();
+      const ls = await h.run(['supplier', 'ls', '-o', 'json']);
+      expect(ls.code).toBe(1);
+      expect(errorOf(ls).message).toMatch(/supplier catalog at .*catalog\.db was written by a newer srs/);
+      const before = h.requests.length;
+      const c = await h.run(['supplier', 'create', '--name', 'Never Sent', '-o', 'json']);
+      expect(c.code).toBe(1);
+      expect(h.requests.length).toBe(before);
+      // --no-catalog is the way out.
+      const off = await h.run(['--no-catalog', 'supplier', 'create', '--name', 'Sent Without Catalog', '-o', 'json']);
+      expect(off.code, off.stderr).toBe(0);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('emulator and sandbox state on SQLite', () => {
+  it('six parallel sandbox creates are all readable afterwards', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'srs-sandbox-par-'));
+    const env = { ...baseEnv(home), NO_COLOR: '1' };
+    const created = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => runSrs(['--sandbox', 'supplier', 'create', '--name', `Parallel Sandbox ${i}`, '--customer-id', `PS-${i}`, '-o', 'json'], env, { timeoutMs: 60_000 })),
+    );
+    const ids = created.map((r) => {
+      expect(r.code, r.stderr).toBe(0);
+      return json<{ id: string }>(r).id;
+    });
+    expect(new Set(ids).size).toBe(6);
+    for (const id of ids) {
+      const g = await runSrs(['--sandbox', 'supplier', 'get', id, '-o', 'json'], env);
+      expect(g.code, g.stderr).toBe(0);
+      expect(json<{ id: string }>(g).id).toBe(id);
+    }
+    const ls = json<Entry[]>(await runSrs(['--sandbox', 'supplier', 'ls', '-o', 'json'], env));
+    expect(ls.map((e) => e.id).sort()).toEqual([...ids].sort());
+  });
+
+  it('an old JSON sandbox state is migrated once, its suppliers kept', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'srs-sandbox-old-'));
+    const env = { ...baseEnv(home), NO_COLOR: '1' };
+    const id = '01m84vzde9c36gjbasj4gnj65f';
+    const rec = { id, name: 'From JSON', countryIso3Code: null, website: null, status: 'current', customerSupplierId: null, industryCodes: [], categoryIds: [], contacts: [], customFields: [], publicSupplierProfileUrl: `https://profiles.srs.example/suppliers/${id}` };
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(home, 'data'), { recursive: true });
+    writeFileSync(join(home, 'data', 'sandbox-state.json'), JSON.stringify({ format: 'srs-emulator-state', version: 1, seed: 1, suppliers: 150, createdSuppliers: [rec] }));
+    const g = await runSrs(['--sandbox', 'supplier', 'get', id, '-o', 'json'], env);
+    expect(g.code, g.stderr).toBe(0);
+    expect(g.stderr).toContain('migrated the JSON emulator state');
+    const again = await runSrs(['--sandbox', 'supplier', 'get', id, '-o', 'json'], env);
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toContain('migrated');
+  });
+
+  it('kill -9 of `srs emulator start --state` mid-import loses no supplier it acknowledged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'srs-kill9-'));
+    const state = join(dir, 'state.db');
+    const key = 'kill-nine-key-0123456789';
+    const child: ChildProcess = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '-o', 'json', '--state', state, '--latency', '2'], {
+      env: { ...baseEnv(dir), SRS_EMULATOR_API_KEY: key },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let buf = '';
+        child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+          buf += d;
+          const nl = buf.indexOf('\n');
+          if (nl >= 0) resolve((JSON.parse(buf.slice(0, nl)) as { url: string }).url);
+        });
+        child.on('close', () => reject(new Error('the emulator exited before printing its URL')));
+      });
+      const file = csvFile(dir, 'big.csv', rowsFor(1, 3000));
+      const report = join(dir, 'report.csv');
+      const journal = `${file}.srs-journal`;
+      const imp = runSrs(['supplier', 'import', file, '--report', report, '-o', 'json', '--retries', '0', '--concurrency', '16'], {
+        ...baseEnv(dir),
+        SRS_BASE_URL: url,
+        SRS_API_KEY: key,
+      }, { timeoutMs: 120_000 });
+      // Kill it once a few hundred creates were acknowledged (the journal's "created" lines say so).
+      for (let i = 0; i < 600; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        let n = 0;
+        try {
+          n = (readFileSync(journal, 'utf8').match(/created/g) ?? []).length;
+        } catch {
+          /* not yet */
+        }
+        if (n >= 300) break;
+      }
+      child.kill('SIGKILL');
+      const r = await imp;
+      expect(r.code).toBe(1); // rows after the kill failed or are unknown
+      const rows = parseCsv(readFileSync(report), { columns: true }) as ReportRow[];
+      const acknowledged = rows.filter((x) => x.state === 'created');
+      expect(acknowledged.length).toBeGreaterThanOrEqual(300);
+      expect(acknowledged.length).toBeLessThan(3000);
+      const st = StateDb.open(state, { seed: 1, suppliers: 150 });
+      const kept = new Set(st.all().map((s) => s.id));
+      st.close();
+      const lost = acknowledged.filter((x) => !kept.has(x.supplierId));
+      expect(lost).toEqual([]);
+    } finally {
+      clearTimeout(killer);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * src/store/catalog.ts on a real SQLite file: partitions and the key-rotation link, recording
+ * (upserts, unknown entries), lookups, find's folding, and the schema version guard.
+ * (End to end, with spawned srs processes and the emulator: test/integration/catalog.test.ts.)
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_TARGET, type Target } from '../../src/api/target.js';
+import { Catalog, foldText, type SameAccountCheck } from '../../src/store/catalog.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'srs-catalog-unit-'));
+let n = 0;
+const fresh = (): Catalog => Catalog.open(join(dir, `c${n++}.db`));
+const target = (account: string, baseUrl = 'https://api.example.com'): Target => ({ baseUrl, account });
+const never: SameAccountCheck = () => {
+  throw new Error('must not ask the service');
+};
+
+describe('foldText', () => {
+  it('drops case and accents, spells ß, æ, ø and friends out', () => {
+    expect(foldText('Rhein GIESSEREI')).toBe(foldText('rhein Gießerei'));
+    expect(foldText('Ærø Øresund Łódź')).toBe('aero oresund lodz');
+    expect(foldText('Crème Brûlée')).toBe('creme brulee');
+    expect(foldText('ＡＢＣ')).toBe('abc'); // NFKD: full-width letters
+  });
+});
+
+describe('partitions', () => {
+  it('the first target makes a partition without asking; the same target finds it again', async () => {
+    const c = fresh();
+    const p = await c.resolvePartition(target('aaa'), never);
+    expect(await c.resolvePartition(target('aaa'), never)).toBe(p);
+    expect(c.link(target('aaa'))).toMatchObject({ partition: p, how: 'first' });
+    // another base URL, or the sandbox, is another partition without a question
+    expect(await c.resolvePartition(target('aaa', 'https://staging.example.com'), never)).not.toBe(p);
+    expect(await c.resolvePartition(SANDBOX_TARGET, never)).not.toBe(p);
+    c.close();
+  });
+
+  it('a new key at a known URL: asked once with a recorded id; "same" links, "other" separates', async () => {
+    const c = fresh();
+    const p = await c.resolvePartition(target('old'), never);
+    c.record(p, [{ id: 'S1', name: 'One', state: 'created', source: 'supplier create' }]);
+    const asked: string[] = [];
+    const same: SameAccountCheck = async (id) => (asked.push(id), 'same');
+    expect(await c.resolvePartition(target('rotated'), same)).toBe(p);
+    expect(asked).toEqual(['S1']);
+    expect(c.link(target('rotated'))).toMatchObject({ partition: p, how: 'linked', checkedId: 'S1' });
+    const other: SameAccountCheck = async (id) => (asked.push(id), 'other');
+    const q = await c.resolvePartition(target('stranger'), other);
+    expect(q).not.toBe(p);
+    expect(c.link(target('stranger'))).toMatchObject({ partition: q, how: 'new-account' });
+    expect(asked).toEqual(['S1', 'S1']);
+    // Stored: neither is asked again.
+    expect(await c.resolvePartition(target('rotated'), never)).toBe(p);
+    expect(await c.resolvePartition(target('stranger'), never)).toBe(q);
+    c.close();
+  });
+
+  it('a check that cannot tell stores nothing (the next run asks again)', async () => {
+    const c = fresh();
+    const p = await c.resolvePartition(target('old'), never);
+    c.record(p, [{ id: 'S1', name: 'One', state: 'created', source: 'x' }]);
+    await expect(c.resolvePartition(target('new'), async () => Promise.reject(new Error('network down')))).rejects.toThrow('network down');
+    expect(c.knownPartition(target('new'))).toBeUndefined();
+    c.close();
+  });
+
+  it('a partition with only unknown entries has nothing to ask with: the new key gets its own', async () => {
+    const c = fresh();
+    const p = await c.resolvePartition(target('old'), never);
+    c.record(p, [{ name: 'Maybe', customerSupplierId: 'M-1', state: 'unknown', source: 'supplier create' }]);
+    expect(await c.resolvePartition(target('new'), never)).not.toBe(p);
+    c.close();
+  });
+});
+
+describe('recording and lookups', () => {
+  it('upserts by supplier id; unknown entries have no id and do not pile up; created wins a lookup', async () => {
+    const c = fresh();
+    const p = await c.resolvePartition(target('a'), never);
+    c.record(p, [
+      { name: 'Maybe Ltd', customerSupplierId: 'X-1', state: 'unknown', source: 'f.csv:2' },
+      { name: 'Maybe Ltd', customerSupplierId: 'X-1', state: 'unknown', source: 'f.csv:2' },
+    ]);
+    expect(c.lookupCustomerId(p, 'X-1')).toMatchObject({ state: 'unknown', id: null });
+    c.record(p, [{ id: 'S9', name: 'Maybe Ltd', customerSupplierId: 'X-1', countryIso3Code: 'DEU', state: 'created', source: 'g.csv:5' }]);
+    expect(c.lookupCustomerId(p, 'X-1')).toEqual({ state: 'created', id: 'S9', source: 'g.csv:5' });
+    expect(c.lookupCustomerId(p, 'x-1')).toBeUndefined(); // case-sensitive, as the service compares
+    // a later get refreshes the name and keeps what it does not know (customer id, country)
+    c.record(p, [{ id: 'S9', name: 'Maybe Ltd (renamed)', state: 'created', source: 'supplier get' }]);
+    const all = c.list(p);
+    expect(all).toHaveLength(2);
+    expect(all[1]).toMatchObject({ id: 'S9', name: 'Maybe Ltd (renamed)', customerSupplierId: 'X-1', countryIso3Code: 'DEU', source: 'g.csv:5' });
+    expect(c.byCustomerId(p, 'X-1').map((e) => e.state)).toEqual(['created', 'unknown']);
+    expect(c.find(p, 'RENAMED').map((e) => e.id)).toEqual(['S9']);
+    expect(c.find(p, 'x-1')).toHaveLength(2);
+    // partitions do not see each other
+    const q = await c.resolvePartition(target('b', 'https://other.example.com'), never);
+    expect(c.list(q)).toEqual([]);
+    expect(c.lookupCustomerId(q, 'X-1')).toBeUndefined();
+    c.close();
+  });
+
+  it('the customer id filter: no false "absent", and what another process records is seen after refresh()', async () => {
+    const path = join(dir, 'filter.db');
+    const mine = Catalog.open(path);
+    const other = Catalog.open(path);
+    const p = await mine.resolvePartition(target('f'), never);
+    mine.record(p, [{ id: 'S0', name: 'Before', customerSupplierId: 'B-0', state: 'created', source: 'x' }]);
+    const f = mine.customerIdFilter(p);
+    expect(f.mightHave('B-0')).toBe(true);
+    expect(f.mightHave('N-1')).toBe(false);
+    other.record(p, [{ id: 'S1', name: 'Theirs', customerSupplierId: 'T-1', state: 'created', source: 'y' }]);
+    const own = mine.record(p, [{ id: 'S2', name: 'Mine', customerSupplierId: 'M-2', state: 'created', source: 'z' }]);
+    expect(own).toBeDefined();
+    f.skip(own!);
+    other.record(p, [{ name: 'Theirs too', customerSupplierId: 'T-3', state: 'unknown', source: 'y' }]);
+    expect(f.mightHave('T-1')).toBe(false); // not yet refreshed
+    f.refresh();
+    expect(f.mightHave('T-1')).toBe(true);
+    expect(f.mightHave('T-3')).toBe(true);
+    // A false "maybe" only costs a lookup; with 32-bit hashes they are rare.
+    let maybes = 0;
+    for (let i = 0; i < 2000; i++) if (f.mightHave(`absent-${i}`)) maybes++;
+    expect(maybes).toBeLessThan(3);
+    mine.close();
+    other.close();
+  });
+
+  it('every text recorded goes through the run\'s redaction (no key reaches the file)', async () => {
+    const path = join(dir, 'redacted.db');
+    const key = 'sk-live-0123456789abcdef';
+    const c = Catalog.open(path, { redact: (s) => s.split(key).join('****cdef') });
+    const p = await c.resolvePartition(target('r'), never);
+    c.record(p, [{ id: 'S1', name: `Echo ${key} Ltd`, customerSupplierId: `C-${key}`, state: 'created', source: 'supplier create' }]);
+    c.close();
+    const { readFileSync } = await import('node:fs');
+    const bytes = Buffer.concat([readFileSync(path), ...['-wal'].map((x) => { try { return readFileSync(path + x); } catch { return Buffer.alloc(0); } })]);
+    expect(bytes.includes(key)).toBe(false);
+    const again = Catalog.open(path);
+    expect(again.list(p)[0]).toMatchObject({ name: 'Echo ****cdef Ltd', customerSupplierId: 'C-****cdef' });
+    again.close();
+  });
+
+  it('a catalog written by a newer srs is refused, naming the file', async () => {
+    const path = join(dir, 'newer.db');
+    Catalog.open(path).close();
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(path);
+    db.exec('PRAGMA user_version = 7');
+    db.close();
+    expect(() => Catalog.open(path)).toThrow(/supplier catalog at .*newer\.db was written by a newer srs \(schema version 7; this srs knows up to 1\)/);
+  });
+});
