@@ -1,6 +1,9 @@
 // A lookup: srs ref countries -o json (every page: 3 requests) against a running
-// emulator, against the same three requests made by one curl process.
-import { BIN, NODE, compare, report, srsEnv, startEmulatorProcess } from './common.mjs';
+// emulator, against the same three requests made by one curl process; and
+// `srs supplier get ID` against `node -e 0` (the floor of any Node CLI), in
+// alternating pairs, the median of the per-pair ratios (issue 18: <= 2x).
+import { spawnSync } from 'node:child_process';
+import { BIN, NODE, compare, median, report, srsEnv, startEmulatorProcess, timeOnce } from './common.mjs';
 
 const emu = await startEmulatorProcess();
 try {
@@ -15,7 +18,25 @@ try {
     ],
     { warmup: 3, runs: 15 },
   );
+  const fixtures = JSON.parse(spawnSync(NODE, [BIN, 'emulator', 'fixtures'], { encoding: 'utf8' }).stdout);
+  const id = fixtures.suppliers[0].id;
+  const get = [BIN, 'supplier', 'get', id, '-o', 'json'];
+  for (let i = 0; i < 3; i++) {
+    timeOnce(NODE, ['-e', '0'], { env });
+    timeOnce(NODE, get, { env });
+  }
+  const PAIRS = 15;
+  const pairs = [];
+  for (let i = 0; i < PAIRS; i++) {
+    const floor = timeOnce(NODE, ['-e', '0'], { env });
+    const srs = timeOnce(NODE, get, { env });
+    pairs.push({ floor, srs, ratio: srs / floor });
+  }
+  const getRatio = median(pairs.map((p) => p.ratio));
   report('lookup', [
+    { metric: 'srs supplier get ID -o json', value: median(pairs.map((p) => p.srs)), unit: `ms (median of ${PAIRS})` },
+    { metric: 'node -e 0, alternating with it', value: median(pairs.map((p) => p.floor)), unit: `ms (median of ${PAIRS})` },
+    { metric: 'srs supplier get / node -e 0', value: getRatio, unit: `x (median of ${PAIRS} pairs)`, target: '<= 2', pass: getRatio <= 2 },
     { metric: 'srs ref countries -o json (3 pages)', value: t.srs, unit: 'ms' },
     { metric: 'curl, same 3 requests', value: t.curl, unit: 'ms' },
     { metric: 'srs / curl', value: t.srs / t.curl, unit: 'x' },

@@ -70,7 +70,7 @@ _srs_takes_value() {
     'supplier get/--customer-id') return 0 ;;
     'supplier ls/--state') return 0 ;;
     'supplier find/--state') return 0 ;;
-    'supplier import/--concurrency'|'supplier import/--encoding'|'supplier import/--delimiter'|'supplier import/--map'|'supplier import/--journal'|'supplier import/--report'|'supplier import/--failed') return 0 ;;
+    'supplier import/--concurrency'|'supplier import/--max-concurrency'|'supplier import/--encoding'|'supplier import/--delimiter'|'supplier import/--map'|'supplier import/--journal'|'supplier import/--report'|'supplier import/--failed') return 0 ;;
     'scorecards ls/--supplier'|'scorecards ls/--limit'|'scorecards ls/--page'|'scorecards ls/--per-page') return 0 ;;
     'score calc/--ids-file'|'score calc/--policy-parameter'|'score calc/--data-source'|'score calc/--breakdown'|'score calc/--save'|'score calc/--concurrency') return 0 ;;
     'score recompute/--scorecards'|'score recompute/--tolerance'|'score recompute/--as-of'|'score recompute/--mode'|'score recompute/--claim-weight') return 0 ;;
@@ -80,7 +80,7 @@ _srs_takes_value() {
     'ref industries/--limit'|'ref industries/--page'|'ref industries/--per-page') return 0 ;;
     'ref sources/--limit'|'ref sources/--page'|'ref sources/--per-page') return 0 ;;
     'ref categories/--limit'|'ref categories/--page'|'ref categories/--per-page') return 0 ;;
-    'emulator start/--port'|'emulator start/--api-key'|'emulator start/--seed'|'emulator start/--suppliers'|'emulator start/--state'|'emulator start/--last-page'|'emulator start/--latency'|'emulator start/--rate-limit'|'emulator start/--reset-rate'|'emulator start/--fail-rate'|'emulator start/--stall-rate'|'emulator start/--fail-after-commit-rate'|'emulator start/--echo-key-rate') return 0 ;;
+    'emulator start/--port'|'emulator start/--api-key'|'emulator start/--seed'|'emulator start/--suppliers'|'emulator start/--state'|'emulator start/--last-page'|'emulator start/--latency'|'emulator start/--rate-limit'|'emulator start/--capacity'|'emulator start/--reset-rate'|'emulator start/--fail-rate'|'emulator start/--stall-rate'|'emulator start/--fail-after-commit-rate'|'emulator start/--echo-key-rate') return 0 ;;
     'emulator fixtures/--seed'|'emulator fixtures/--suppliers') return 0 ;;
     'api/-f'|'api/--field'|'api/--input') return 0 ;;
   esac
@@ -97,7 +97,7 @@ _srs_options() {
     'supplier get') _srs_r=(--customer-id) ;;
     'supplier ls') _srs_r=(--state) ;;
     'supplier find') _srs_r=(--state) ;;
-    'supplier import') _srs_r=(--dry-run --concurrency --encoding --delimiter --map --journal --journal-fsync --retry-unknown --allow-existing --report --failed --quiet) ;;
+    'supplier import') _srs_r=(--dry-run --concurrency --max-concurrency --encoding --delimiter --map --journal --journal-fsync --retry-unknown --allow-existing --report --failed --quiet) ;;
     'scorecards ls') _srs_r=(--supplier --limit --page --per-page --all) ;;
     'score calc') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --breakdown --save --concurrency) ;;
     'score recompute') _srs_r=(--scorecards --verify --tolerance --only-differences --as-of --mode --claim-weight) ;;
@@ -108,7 +108,7 @@ _srs_options() {
     'ref sources') _srs_r=(--limit --page --per-page --all) ;;
     'ref categories') _srs_r=(--limit --page --per-page --all) ;;
     'auth login') _srs_r=(--with-key) ;;
-    'emulator start') _srs_r=(--port --api-key --seed --suppliers --state --last-page --nulls --log --admin --latency --rate-limit --reset-rate --fail-rate --stall-rate --fail-after-commit-rate --echo-key-rate) ;;
+    'emulator start') _srs_r=(--port --api-key --seed --suppliers --state --last-page --nulls --log --admin --latency --rate-limit --capacity --reset-rate --fail-rate --stall-rate --fail-after-commit-rate --echo-key-rate) ;;
     'emulator fixtures') _srs_r=(--seed --suppliers) ;;
     'api') _srs_r=(-f --field --input --paginate) ;;
     *) _srs_r=() ;;

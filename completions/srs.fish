@@ -87,7 +87,7 @@ function __srs_takes_value --argument-names cmdpath flag --description 'Whether 
             return 0
         case 'supplier find/--state'
             return 0
-        case 'supplier import/--concurrency' 'supplier import/--encoding' 'supplier import/--delimiter' 'supplier import/--map' 'supplier import/--journal' 'supplier import/--report' 'supplier import/--failed'
+        case 'supplier import/--concurrency' 'supplier import/--max-concurrency' 'supplier import/--encoding' 'supplier import/--delimiter' 'supplier import/--map' 'supplier import/--journal' 'supplier import/--report' 'supplier import/--failed'
             return 0
         case 'scorecards ls/--supplier' 'scorecards ls/--limit' 'scorecards ls/--page' 'scorecards ls/--per-page'
             return 0
@@ -107,7 +107,7 @@ function __srs_takes_value --argument-names cmdpath flag --description 'Whether 
             return 0
         case 'ref categories/--limit' 'ref categories/--page' 'ref categories/--per-page'
             return 0
-        case 'emulator start/--port' 'emulator start/--api-key' 'emulator start/--seed' 'emulator start/--suppliers' 'emulator start/--state' 'emulator start/--last-page' 'emulator start/--latency' 'emulator start/--rate-limit' 'emulator start/--reset-rate' 'emulator start/--fail-rate' 'emulator start/--stall-rate' 'emulator start/--fail-after-commit-rate' 'emulator start/--echo-key-rate'
+        case 'emulator start/--port' 'emulator start/--api-key' 'emulator start/--seed' 'emulator start/--suppliers' 'emulator start/--state' 'emulator start/--last-page' 'emulator start/--latency' 'emulator start/--rate-limit' 'emulator start/--capacity' 'emulator start/--reset-rate' 'emulator start/--fail-rate' 'emulator start/--stall-rate' 'emulator start/--fail-after-commit-rate' 'emulator start/--echo-key-rate'
             return 0
         case 'emulator fixtures/--seed' 'emulator fixtures/--suppliers'
             return 0
@@ -269,7 +269,8 @@ complete -c srs -n "__srs_at 'supplier find'" -l state -x -a 'created unknown' -
 
 # srs supplier import
 complete -c srs -n "__srs_at 'supplier import'" -l dry-run -d 'validate every row and print the summary; send nothing (no API key needed)'
-complete -c srs -n "__srs_at 'supplier import'" -l concurrency -x -d 'requests in flight at once, 1 to 64'
+complete -c srs -n "__srs_at 'supplier import'" -l concurrency -x -d 'pin the requests in flight at N, 1 to 256 (default: adaptive, see below)'
+complete -c srs -n "__srs_at 'supplier import'" -l max-concurrency -x -d 'ceiling of the adaptive concurrency, 1 to 256'
 complete -c srs -n "__srs_at 'supplier import'" -l encoding -x -d 'file encoding: auto (BOM, else UTF-8 if valid, else Windows-1252), utf-8, utf-16le, utf-16be, windows-1252, ...'
 complete -c srs -n "__srs_at 'supplier import'" -l delimiter -x -d 'field delimiter: , ; | or tab (default: detected from the header line)'
 complete -c srs -n "__srs_at 'supplier import'" -l map -x -d 'map a column to a field (or to "ignore"), e.g. --map "Lieferant=name"; repeatable'
@@ -420,6 +421,7 @@ complete -c srs -n "__srs_at 'emulator start'" -l log -d 'log each request (meth
 complete -c srs -n "__srs_at 'emulator start'" -l admin -d 'also serve GET /_emulator/suppliers (same x-api-key): every stored supplier with its customerSupplierId'
 complete -c srs -n "__srs_at 'emulator start'" -l latency -x -d 'delay before processing each /v1 request without an earlier fault: MS, or MS-MS for uniform in a range (default 0)'
 complete -c srs -n "__srs_at 'emulator start'" -l rate-limit -x -d 'token bucket of N requests per second, burst N; above it 429 with Retry-After (default no limit)'
+complete -c srs -n "__srs_at 'emulator start'" -l capacity -x -d 'process at most N /v1 requests at once (latency included); N more wait in line, the rest get 503 with Retry-After: 1 (default no bound)'
 complete -c srs -n "__srs_at 'emulator start'" -l reset-rate -x -d 'share of /v1 requests whose connection is reset before processing, 0..1 (default 0)'
 complete -c srs -n "__srs_at 'emulator start'" -l fail-rate -x -d 'share of /v1 requests answered 500/502/503 before processing (nothing stored), 0..1 (default 0)'
 complete -c srs -n "__srs_at 'emulator start'" -l stall-rate -x -d 'share of /v1 requests never answered (ended after 5 minutes or at shutdown), 0..1 (default 0)'

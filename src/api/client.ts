@@ -29,7 +29,7 @@ import {
   describeZodError,
   isCheckedSupplierBody,
 } from './contract.js';
-import { HttpTransport, parseBody, type HttpOptions, type Query, type RawResponse } from './http.js';
+import { HttpTransport, parseBody, type AttemptObserver, type HttpOptions, type Query, type RawResponse } from './http.js';
 import { paginate, type PaginateOptions } from './paginate.js';
 import type { BufferPool } from '../util/buffer-pool.js';
 
@@ -63,9 +63,10 @@ export class ApiClient {
 
   // ------------------------------------------------------------ suppliers
 
-  createSupplier(body: SupplierCreateRequest) {
+  /** `onAttempt` hears of every attempt (the import's adaptive concurrency, src/import/limiter.ts). */
+  createSupplier(body: SupplierCreateRequest, onAttempt?: AttemptObserver) {
     const valid = isCheckedSupplierBody(body) ? body : validateRequest(SupplierCreateRequest, body, 'supplier');
-    return this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false }, SupplierCreateResponse);
+    return this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false, onAttempt }, SupplierCreateResponse);
   }
 
   async getSupplier(id: string) {

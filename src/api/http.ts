@@ -92,7 +92,16 @@ export interface SendArgs {
    * pool; the caller gives RawResponse.body back to it when done with it.
    */
   bodyBuffers?: BufferPool | undefined;
+  /** Told of every attempt, retries included (the import's adaptive concurrency). */
+  onAttempt?: AttemptObserver | undefined;
 }
+
+/**
+ * What one attempt says about the service's load: ok (any answer but a
+ * throttle), throttled (429 or 503), timeout, or error (another network failure).
+ */
+export type AttemptKind = 'ok' | 'throttled' | 'timeout' | 'error';
+export type AttemptObserver = (latencyMs: number, kind: AttemptKind) => void;
 
 export interface RawResponse {
   status: number;
@@ -336,10 +345,12 @@ export class HttpTransport {
       const paused = policy.gate.wait();
       if (paused) await paused;
       let res: RawResponse;
+      const sentAt = args.onAttempt ? performance.now() : 0;
       try {
         res = await this.send(args);
       } catch (e) {
         if (!(e instanceof NetworkError)) throw e;
+        args.onAttempt?.(performance.now() - sentAt, e.code === 'timeout' ? 'timeout' : 'error');
         const d = policy.decide({ kind: 'network', error: e }, attempt, idempotent, startedAt);
         this.#trace?.(`   ${args.method} ${args.path}: ${d.reason}`);
         if (!d.retry) {
@@ -352,6 +363,7 @@ export class HttpTransport {
         await policy.sleep(d.delayMs);
         continue;
       }
+      args.onAttempt?.(performance.now() - sentAt, res.status === 429 || res.status === 503 ? 'throttled' : 'ok');
       if (res.status < 400) {
         policy.budget.refund();
         return res;

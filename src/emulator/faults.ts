@@ -16,18 +16,22 @@
  *                   half of the 503s carry `Retry-After: 1`
  *   4. stall        headers are never sent; the socket is destroyed when the
  *                   client gives up, after `stallTimeoutMs` (5 minutes), or on close()
- *   5. latency      delay before processing (fixed or uniform in a range);
+ *   5. capacity     with a capacity of N: at most N requests are in steps 6-7
+ *                   at once; the next N wait in arrival order (so latency grows
+ *                   with load, like a saturated service); past that (2N in the
+ *                   emulator) 503 `service_unavailable` with `Retry-After: 1`
+ *   6. latency      delay before processing (fixed or uniform in a range);
  *                   applies to every request that reaches this step, not a fault
- *   6. process      the normal handling (authentication, validation, handler)
- *   7. fail after commit   only POST /v1/suppliers answered 201: the supplier
+ *   7. process      the normal handling (authentication, validation, handler)
+ *   8. fail after commit   only POST /v1/suppliers answered 201: the supplier
  *                   is stored, then the connection is destroyed without an answer
  *
- *   echo key        (instead of 5-7) only POST /v1/suppliers: a 400 whose error
+ *   echo key        (instead of 5-8) only POST /v1/suppliers: a 400 whose error
  *                   message quotes the request's x-api-key, as a careless service
  *                   might; nothing stored. It tests that srs redacts the key in
  *                   every file it writes (report, --failed, journal).
  *
- * Steps 1-6 never store anything. Rates are per request and conditional: each
+ * Steps 1-7 never store anything. Rates are per request and conditional: each
  * rate applies to the requests that got no earlier fault (--reset-rate 0.1
  * --fail-rate 0.5 fails 45% of all requests).
  *
@@ -68,6 +72,8 @@ export interface FaultOptions {
   stallRate?: number;
   /** When a stalled request is ended at the latest. Default DEFAULT_STALL_TIMEOUT_MS. */
   stallTimeoutMs?: number;
+  /** Requests processed at once (latency included); as many again queue; past that 503. Default: no bound. */
+  capacity?: number;
 }
 
 /** Validated fault settings. */
@@ -81,6 +87,8 @@ export interface FaultConfig {
   rateLimit: number | undefined;
   stallRate: number;
   stallTimeoutMs: number;
+  /** Requests processed at once, undefined: no bound. */
+  capacity: number | undefined;
 }
 
 export interface FaultStats {
@@ -92,6 +100,8 @@ export interface FaultStats {
   failures: number;
   stalls: number;
   failedAfterCommit: number;
+  /** 503s because the capacity and its queue were full. */
+  overloaded: number;
   /** 400s quoting the API key (echo key). */
   echoedKeys: number;
 }
@@ -153,6 +163,18 @@ export function parseRateLimit(value: unknown, name: string): number {
   return n;
 }
 
+/** Most requests processed at once (--capacity). */
+export const MAX_CAPACITY = 100_000;
+
+/** A whole number 1..MAX_CAPACITY, from a number or its text. */
+export function parseCapacity(value: unknown, name: string): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_CAPACITY) {
+    throw new FaultOptionError(`${name} must be a whole number of requests between 1 and ${MAX_CAPACITY} (got ${show(value)})`);
+  }
+  return n;
+}
+
 function show(value: unknown): string {
   return typeof value === 'string' ? `"${value}"` : value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
@@ -176,6 +198,7 @@ export function resolveFaults(opts: FaultOptions | undefined, prefix = 'faults.'
     rateLimit: o.rateLimit === undefined ? undefined : parseRateLimit(o.rateLimit, `${prefix}rateLimit`),
     stallRate: o.stallRate === undefined ? 0 : parseRate(o.stallRate, `${prefix}stallRate`),
     stallTimeoutMs,
+    capacity: o.capacity === undefined ? undefined : parseCapacity(o.capacity, `${prefix}capacity`),
   };
 }
 
@@ -187,6 +210,7 @@ export function describeFaults(c: FaultConfig): string {
   if (c.echoKeyRate > 0) parts.push(`echo key ${c.echoKeyRate}`);
   if (c.failRate > 0) parts.push(`fail ${c.failRate}`);
   if (c.stallRate > 0) parts.push(`stall ${c.stallRate}`);
+  if (c.capacity !== undefined) parts.push(`capacity ${c.capacity} (queue ${c.capacity})`);
   if (c.latency) parts.push(`latency ${c.latency.min === c.latency.max ? c.latency.min : `${c.latency.min}-${c.latency.max}`}ms`);
   if (c.failAfterCommitRate > 0) parts.push(`fail after commit ${c.failAfterCommitRate}`);
   return parts.join(', ');
@@ -267,6 +291,41 @@ export class TokenBucket {
   }
 }
 
+/**
+ * N slots and a queue of as many again: take() gives a slot at once (true),
+ * a promise of one (queued, first come first served), or false when the queue is full.
+ */
+export class Slots {
+  #free: number;
+  readonly #queue: Array<() => void> = [];
+  readonly #queueBound: number;
+
+  constructor(capacity: number, queueBound = capacity) {
+    this.#free = capacity;
+    this.#queueBound = queueBound;
+  }
+
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  take(): true | false | Promise<void> {
+    if (this.#free > 0) {
+      this.#free--;
+      return true;
+    }
+    if (this.#queue.length >= this.#queueBound) return false;
+    return new Promise<void>((resolve) => this.#queue.push(resolve));
+  }
+
+  /** Hands the slot to the first in the queue, or frees it. */
+  give(): void {
+    const next = this.#queue.shift();
+    if (next) next();
+    else this.#free++;
+  }
+}
+
 // ---------------------------------------------------------------- the layer
 
 const HTML_502 =
@@ -276,7 +335,8 @@ const HTML_502 =
 export class FaultInjector {
   private readonly rng: Rng;
   private readonly bucket: TokenBucket | undefined;
-  private readonly counts: FaultStats = { requests: 0, rateLimited: 0, resets: 0, failures: 0, stalls: 0, failedAfterCommit: 0, echoedKeys: 0 };
+  private readonly slots: Slots | undefined;
+  private readonly counts: FaultStats = { requests: 0, rateLimited: 0, resets: 0, failures: 0, stalls: 0, failedAfterCommit: 0, echoedKeys: 0, overloaded: 0 };
   private readonly stalled = new Set<ServerResponse>();
   /** Whether anything besides counting can happen. */
   readonly active: boolean;
@@ -288,8 +348,10 @@ export class FaultInjector {
   ) {
     this.rng = new Rng(deriveSeed(seed, 'faults'));
     this.bucket = config.rateLimit !== undefined ? new TokenBucket(config.rateLimit) : undefined;
+    this.slots = config.capacity !== undefined ? new Slots(config.capacity) : undefined;
     this.active =
       config.rateLimit !== undefined ||
+      config.capacity !== undefined ||
       config.latency !== undefined ||
       config.failRate > 0 ||
       config.failAfterCommitRate > 0 ||
@@ -371,6 +433,31 @@ export class FaultInjector {
       return errorResponse(400, 'invalid_request', `supplier rejected for API key ${key}: request refused (injected by the emulator)`);
     }
 
+    if (this.slots) {
+      const slot = this.slots.take();
+      if (slot === false) {
+        this.counts.overloaded++;
+        note('overloaded');
+        return errorResponse(
+          503,
+          'service_unavailable',
+          `over capacity: ${this.config.capacity} requests in progress and ${this.config.capacity} queued (injected by the emulator)`,
+          undefined,
+          { 'retry-after': '1' },
+        );
+      }
+      if (slot !== true) await slot;
+      try {
+        return await this.process(res, decision, next, note);
+      } finally {
+        this.slots.give();
+      }
+    }
+    return this.process(res, decision, next, note);
+  };
+
+  /** Latency, the handler, and a failure after commit. */
+  private async process(res: ServerResponse, decision: FaultDecision, next: () => Promise<LayerResult>, note: (what: string) => void): Promise<LayerResult> {
     if (decision.latencyMs > 0) await new Promise((r) => setTimeout(r, decision.latencyMs));
     const result = await next();
     if (decision.failAfterCommit && result !== HANDLED && result.status === 201) {
@@ -380,7 +467,7 @@ export class FaultInjector {
       return HANDLED;
     }
     return result;
-  };
+  }
 
   private stall(res: ServerResponse): void {
     this.stalled.add(res);

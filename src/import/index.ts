@@ -7,7 +7,8 @@
  *   dedupe    a duplicate customerSupplierId in this file -> `skipped`; then
  *             each sink's check(): the journal's resume rules (and any other
  *             sink, such as a catalog) may keep a row from being sent
- *   send      bounded-concurrency POST /v1/suppliers (send.ts)
+ *   send      POST /v1/suppliers, at most the limit in force in flight: adaptive
+ *             (limiter.ts) unless --concurrency pins it (send.ts)
  *   record    every outcome goes to the sinks (sinks.ts): the journal as the
  *             answers arrive, the --report and --failed files in line order
  *
@@ -27,6 +28,8 @@ import type { Readable } from 'node:stream';
 import { ExitCode, SrsError, UsageError } from '../errors.js';
 import { mapHeaders, parseMapSpecs, unnamedColumns, type ColumnMapping } from './headers.js';
 import { Journal, JOURNAL_SUFFIX, readJournal, type JournalHistory } from './journal.js';
+import { countableEncoding, countRecords } from './count.js';
+import { ConcurrencyLimiter } from './limiter.js';
 import { JournalLock } from './lock.js';
 import { checkTarget } from './binding.js';
 import type { Target } from '../api/target.js';
@@ -36,13 +39,13 @@ import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, ROW_S
 import { Sender, type SendOutcome, type SupplierCreator } from './send.js';
 import { Candidate, FailedSink, JournalSink, ReportSink, type OutcomeSink, type Verdict } from './sinks.js';
 import { RowValidator, rowShape } from './validate.js';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
+import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 
 export type { ImportSummary, RowOutcome, RowState } from './report.js';
 export type { SupplierCreator } from './send.js';
 export type { Candidate, OutcomeSink, Recorded, Verdict } from './sinks.js';
 
-export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
+export { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 export const MAX_PROBLEMS_SHOWN = 20;
 /** Finished rows held back behind an earlier row still in flight, before reading pauses. */
 const MAX_REORDER_WAITING = 4096;
@@ -55,7 +58,10 @@ export interface ImportOptions {
   /** --map values, "Column Header=field". */
   maps?: readonly string[];
   dryRun?: boolean;
-  concurrency?: number;
+  /** --concurrency: pins the requests in flight; without it the limit adapts (limiter.ts). */
+  concurrency?: number | undefined;
+  /** --max-concurrency: the adaptive limit's ceiling. Default DEFAULT_MAX_CONCURRENCY. */
+  maxConcurrency?: number | undefined;
   /** --journal; default <file>.srs-journal (none for stdin). */
   journal?: string | undefined;
   journalFsync?: boolean;
@@ -122,6 +128,8 @@ export interface ImportResult {
   interrupted: boolean;
   /** Requests sent by this run. */
   requestsSent: number;
+  /** The concurrency: fixed or adaptive, the highest in force, and the requests the service throttled (429/503). */
+  concurrency?: { mode: 'fixed' | 'adaptive'; peak: number; final: number; throttled: number } | undefined;
 }
 
 /** `<file>.srs-journal`; none for stdin, a FIFO, /dev/stdin or a process substitution (read once: --journal names one). */
@@ -137,16 +145,21 @@ function underDev(path: string): boolean {
 /** The options, checked before anything is opened. */
 interface Plan {
   dryRun: boolean;
-  concurrency: number;
+  /** Pinned by --concurrency, or undefined: adaptive up to maxConcurrency. */
+  concurrency: number | undefined;
+  maxConcurrency: number;
   journalPath: string | undefined;
   now: () => Date;
 }
 
 function plan(o: ImportOptions, d: ImportDeps): Plan {
   const dryRun = !!o.dryRun;
-  const concurrency = o.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-    throw new UsageError(`--concurrency must be a whole number between 1 and ${MAX_CONCURRENCY} (got ${concurrency})`);
+  const concurrency = o.concurrency;
+  const maxConcurrency = o.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+  for (const [flag, v] of [['--concurrency', concurrency], ['--max-concurrency', maxConcurrency]] as const) {
+    if (v !== undefined && (!Number.isInteger(v) || v < 1 || v > MAX_CONCURRENCY)) {
+      throw new UsageError(`${flag} must be a whole number between 1 and ${MAX_CONCURRENCY} (got ${v})`);
+    }
   }
   const stream = isStreamPath(o.file) || underDev(o.file);
   const journalPath = o.journal ?? defaultJournalPath(o.file);
@@ -158,7 +171,7 @@ function plan(o: ImportOptions, d: ImportDeps): Plan {
     const what = o.file === '-' ? 'stdin' : `${o.file} (not a regular file: read once, like stdin)`;
     d.warn(`reading ${what} without --journal: a re-run cannot tell which rows this run created; pass --journal FILE to make re-runs safe`);
   }
-  return { dryRun, concurrency, journalPath, now: d.now ?? (() => new Date()) };
+  return { dryRun, concurrency, maxConcurrency, journalPath, now: d.now ?? (() => new Date()) };
 }
 
 /** Stage "read": opens the file (or stdin) and maps its header. */
@@ -166,7 +179,10 @@ async function openStage(o: ImportOptions, d: ImportDeps, p: Plan): Promise<Inpu
   return openInput(o.file, {
     encoding: o.encoding,
     delimiter: o.delimiter,
-    queue: Math.max(4, 2 * p.concurrency),
+    // Records parsed ahead. Not sized to --max-concurrency: a 128-record queue (2 x 64) made a loopback
+    // import 1.5-2x slower than --concurrency 8 with its 16 (bench/import.bench.mjs, 2026-11-23, under load);
+    // 16 keeps even 64 requests in flight fed, since the parser is far faster than any service.
+    queue: Math.max(4, 2 * (p.concurrency ?? 8)),
     ...(d.stdin ? { stdin: d.stdin as NodeJS.ReadableStream & Readable } : {}),
     stdinIsTTY: !!d.stdinIsTTY,
   });
@@ -279,6 +295,8 @@ class ImportRun {
   #unordered: OutcomeSink[] = [];
   #journal: JournalSink | undefined;
   #progress: Progress | undefined;
+  /** Stops the progress line's record count. */
+  #counting: AbortController | undefined;
   #reorder!: Reorder;
 
   readonly counts = Object.fromEntries(ROW_STATES.map((s) => [s, 0])) as Record<RowState, number>;
@@ -326,7 +344,10 @@ class ImportRun {
     this.#mapping = mapHeaders(input.header, parseMapSpecs(o.maps ?? []));
     this.#validator = new RowValidator(rowShape(this.#mapping, input.delimiter));
     // Each batch of requests leaves only after every sink's beforeSend() (the journal's flush: its "sent" lines are written).
-    if (!p.dryRun) this.#sender = new Sender(await d.client(), p.concurrency, () => this.#beforeSend());
+    if (!p.dryRun) {
+      const limiter = new ConcurrencyLimiter({ max: p.concurrency ?? p.maxConcurrency, fixed: p.concurrency });
+      this.#sender = new Sender(await d.client(), limiter, () => this.#beforeSend());
+    }
     await openSinks(o, d, p, input, this.#sinks);
     this.#journal = this.#sinks.find((s): s is JournalSink => s instanceof JournalSink);
     this.#checking = this.#sinks.filter((s) => s.check);
@@ -341,8 +362,22 @@ class ImportRun {
       quiet: !!o.quiet,
       totalBytes: input.identity.size ?? undefined,
       verb: p.dryRun ? 'validating' : 'importing',
-      counts: () => ({ rows: this.total, problems: this.problemCount, bytes: input.bytesRead() }),
+      counts: () => ({
+        rows: this.total,
+        problems: this.problemCount,
+        bytes: input.bytesRead(),
+        concurrency: this.#sender?.limiter.limit,
+        throttled: this.#sender?.limiter.throttled,
+      }),
     });
+    // The total for the progress line, counted beside the import; only when a line will show.
+    if (!o.quiet && input.identity.path !== null && input.identity.size && countableEncoding(input.encoding)) {
+      const progress = this.#progress;
+      this.#counting = new AbortController();
+      void countRecords(input.identity.path, input.delimiter, input.headerLine, this.#counting.signal).then((n) => {
+        progress.totalRows = n;
+      });
+    }
     if (d.signal?.aborted) this.requestStop('interrupted');
     d.signal?.addEventListener('abort', this.#onAbort, { once: true });
     this.#progress.start();
@@ -519,6 +554,7 @@ class ImportRun {
     d.signal?.removeEventListener('abort', this.#onAbort);
     await sender?.idle();
     this.#progress?.stop();
+    this.#counting?.abort();
     const complete = this.reachedEnd && !this.readError;
     input.destroy();
     for (const s of this.#unordered) await this.#close(s);
@@ -574,13 +610,24 @@ class ImportRun {
       ...(o.report !== undefined ? { report: o.report } : {}),
       ...(o.failed !== undefined ? { failedFile: o.failed } : {}),
     };
-    return { summary, problems: this.problems, problemCount: this.problemCount, fatal: this.fatal, readError: this.readError, interrupted: this.interrupted, requestsSent: sender?.sent ?? 0 };
+    const l = sender?.limiter;
+    return {
+      summary,
+      problems: this.problems,
+      problemCount: this.problemCount,
+      fatal: this.fatal,
+      readError: this.readError,
+      interrupted: this.interrupted,
+      requestsSent: sender?.sent ?? 0,
+      concurrency: l && { mode: l.fixed ? 'fixed' : 'adaptive', peak: l.peak, final: l.limit, throttled: l.throttled },
+    };
   }
 
   /** Whatever happened: the progress line, the input and every sink closed (best effort). */
   async dispose(): Promise<void> {
     this.#d.signal?.removeEventListener('abort', this.#onAbort);
     this.#progress?.stop();
+    this.#counting?.abort();
     this.#input.destroy();
     for (const s of this.#sinks) await this.#close(s).catch(() => undefined);
   }

@@ -2,26 +2,30 @@
  * Bounded-concurrency sending over the client's shared keep-alive pool.
  * The import loop awaits capacity() before it reads the next row, so the
  * parser never runs further ahead than its small record queue, and at most
- * `concurrency` requests are in flight. Each row is sent once: the client
+ * the limit in force (fixed, or adaptive: src/import/limiter.ts) are in flight. Each row is sent once: the client
  * retries what is provably safe by itself; the import never resends a row.
  * A failure is classified by classifyCreateFailure (src/api/outcome.ts), the
  * single rule for what a failed create means.
  */
 import type { SupplierCreateRequest } from '../api/contract.js';
 import { classifyCreateFailure, type CreateOutcome } from '../api/outcome.js';
+import { ConcurrencyLimiter, type AttemptSample } from './limiter.js';
+
+/** Hears of every HTTP attempt of a create, retries included. */
+export type AttemptObserver = (latencyMs: number, kind: AttemptSample['kind']) => void;
 
 /** What the import needs from the API client. */
 export interface SupplierCreator {
-  createSupplier(body: SupplierCreateRequest): Promise<{ id: string }>;
+  createSupplier(body: SupplierCreateRequest, onAttempt?: AttemptObserver): Promise<{ id: string }>;
 }
 
 /** Created, or what classifyCreateFailure makes of the failure. */
 export type SendOutcome = { state: 'created'; id: string } | CreateOutcome;
 
 /** Sends one row and classifies the answer. Never throws. */
-export async function sendOne(client: SupplierCreator, request: SupplierCreateRequest): Promise<SendOutcome> {
+export async function sendOne(client: SupplierCreator, request: SupplierCreateRequest, onAttempt?: AttemptObserver): Promise<SendOutcome> {
   try {
-    const res = await client.createSupplier(request);
+    const res = await client.createSupplier(request, onAttempt);
     return { state: 'created', id: res.id };
   } catch (e) {
     return classifyCreateFailure(e);
@@ -43,7 +47,8 @@ interface Queued {
  */
 export class Sender {
   readonly #client: SupplierCreator;
-  readonly #limit: number;
+  readonly limiter: ConcurrencyLimiter;
+  readonly #observe: AttemptObserver;
   readonly #beforeDispatch: (() => void) | undefined;
   #inFlight = 0;
   #sent = 0;
@@ -52,9 +57,12 @@ export class Sender {
   #queue: Queued[] = [];
   #error: unknown;
 
-  constructor(client: SupplierCreator, concurrency: number, beforeDispatch?: () => void) {
+  /** `concurrency`: a fixed limit, or an adaptive limiter (src/import/limiter.ts). */
+  constructor(client: SupplierCreator, concurrency: number | ConcurrencyLimiter, beforeDispatch?: () => void) {
     this.#client = client;
-    this.#limit = concurrency;
+    this.limiter = typeof concurrency === 'number' ? new ConcurrencyLimiter({ max: concurrency, fixed: concurrency }) : concurrency;
+    const limiter = this.limiter;
+    this.#observe = (latencyMs, kind) => limiter.observe({ latencyMs, kind });
     this.#beforeDispatch = beforeDispatch;
   }
 
@@ -72,15 +80,21 @@ export class Sender {
     return this.#sent;
   }
 
-  /** No request may start until one in flight finishes. */
+  /** No request may start until enough in flight finish (the limit in force may have dropped below the number in flight). */
   get full(): boolean {
-    return this.#inFlight >= this.#limit;
+    return this.#inFlight >= this.limiter.limit;
   }
 
-  /** Resolves when another request may start. */
+  /** Resolves when another request may start under the limit in force. */
   capacity(): Promise<void> {
-    if (this.#inFlight < this.#limit) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    if (!this.full) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.full && this.#inFlight > 0) this.#waiters.push(check);
+        else resolve();
+      };
+      this.#waiters.push(check);
+    });
   }
 
   /** Resolves when the next request in flight finishes (at once when none is). */
@@ -97,6 +111,7 @@ export class Sender {
   /** Takes a request (the caller awaited capacity()); it leaves at the end of this turn, and `done` runs with its outcome. */
   start(request: SupplierCreateRequest, done: (o: SendOutcome) => void): void {
     this.#inFlight++;
+    this.limiter.started();
     if (this.#queue.push({ request, done }) === 1) setImmediate(this.#dispatch);
   }
 
@@ -113,12 +128,13 @@ export class Sender {
     }
     for (const q of batch) {
       this.#sent++;
-      void sendOne(this.#client, q.request).then((o) => this.#finish(q.done, o));
+      void sendOne(this.#client, q.request, this.#observe).then((o) => this.#finish(q.done, o));
     }
   };
 
   #finish(done: (o: SendOutcome) => void, o: SendOutcome): void {
     this.#inFlight--;
+    this.limiter.finished();
     try {
       done(o);
     } catch (e) {

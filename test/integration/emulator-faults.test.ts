@@ -98,7 +98,7 @@ async function stored(emu: StartedEmulator, agent: Agent): Promise<{ id: string;
 }
 
 const SEEDED = 150;
-const ZERO = { requests: 0, rateLimited: 0, resets: 0, failures: 0, stalls: 0, failedAfterCommit: 0, echoedKeys: 0 };
+const ZERO = { requests: 0, rateLimited: 0, resets: 0, failures: 0, stalls: 0, failedAfterCommit: 0, echoedKeys: 0, overloaded: 0 };
 
 describe('each fault at rate 1', () => {
   it('--fail-rate: 500/502/503 before processing, nothing stored; 502 is HTML, 500/503 JSON, Retry-After only on some 503s', async () => {
@@ -223,6 +223,43 @@ describe('each fault at rate 1', () => {
     const limited = reply(await call(emu, agent, 'GET', '/v1/countries?perPage=1'));
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toBe('2');
+  });
+});
+
+describe('capacity', () => {
+  it('--capacity N: N requests in progress at once, N more wait their turn, the rest get 503 with Retry-After; nothing lost', async () => {
+    const { emu, log } = await emulator({ admin: true, faults: { capacity: 2, latency: 300 } });
+    const wide = new Agent({ connections: 8 });
+    agents.push(wide);
+    const t0 = performance.now();
+    const timed = async (i: number) => {
+      const o = reply(await call(emu, wide, 'POST', '/v1/suppliers', { body: { name: `Load ${i}`, customerSupplierId: `L-${i}` } }));
+      return { status: o.status, ms: performance.now() - t0, o };
+    };
+    const results = await Promise.all(Array.from({ length: 7 }, (_, i) => timed(i)));
+    const ok = results.filter((r) => r.status === 201);
+    const over = results.filter((r) => r.status === 503);
+    expect(ok).toHaveLength(4);
+    expect(over).toHaveLength(3);
+    for (const r of over) {
+      expect(r.o.headers['retry-after']).toBe('1');
+      expect(ErrorBody.parse(r.o.json).error.code).toBe('service_unavailable');
+    }
+    // Two in the first turn, two queued behind them: their latency includes the wait.
+    const times = ok.map((r) => r.ms).sort((a, b) => a - b);
+    expect(times[0]).toBeGreaterThanOrEqual(290);
+    expect(times[2]).toBeGreaterThanOrEqual(590);
+    // Refused requests are answered without waiting for a slot.
+    for (const r of over) expect(r.ms).toBeLessThan(times[0]!);
+    expect((await stored(emu, wide)).length).toBe(SEEDED + 4);
+    expect(emu.faultStats()).toEqual({ ...ZERO, requests: 7, overloaded: 3 });
+    expect(log.filter((l) => l === 'POST /v1/suppliers fault=overloaded')).toHaveLength(3);
+  });
+
+  it('--capacity must be a whole number of at least 1', async () => {
+    for (const bad of [0, -1, 1.5, '8x']) {
+      await expect(startEmulator({ port: 0, faults: { capacity: bad as number } })).rejects.toThrow(/faults\.capacity must be a whole number/);
+    }
   });
 });
 

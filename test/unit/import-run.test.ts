@@ -160,8 +160,61 @@ describe('bounded concurrency', () => {
     expect(r.summary.created).toBe(200);
   });
 
-  it('rejects a concurrency outside 1..64', async () => {
-    await expect(run({ file: csv(['A,DEU,1']), concurrency: 65 }, harness(undefined))).rejects.toThrow(/between 1 and 64/);
+  it('rejects a concurrency or a ceiling outside 1..256', async () => {
+    await expect(run({ file: csv(['A,DEU,1']), concurrency: 257 }, harness(undefined))).rejects.toThrow(/--concurrency must be a whole number between 1 and 256/);
+    await expect(run({ file: csv(['A,DEU,1']), maxConcurrency: 0 }, harness(undefined))).rejects.toThrow(/--max-concurrency must be a whole number between 1 and 256/);
+  });
+});
+
+/** A client that answers after `latencyMs(inFlight)` and reports each attempt like the HTTP transport does. */
+function reportingClient(answer: (inFlight: number, attempt: number) => { latencyMs: number; throttled?: boolean }) {
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const client: SupplierCreator = {
+    async createSupplier(body, onAttempt) {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      try {
+        for (let attempt = 0; ; attempt++) {
+          const t = performance.now();
+          const a = answer(inFlight, attempt);
+          await tick(a.latencyMs);
+          onAttempt?.(performance.now() - t, a.throttled ? 'throttled' : 'ok');
+          if (!a.throttled) return { id: `id-${body.customerSupplierId}` };
+        }
+      } finally {
+        inFlight--;
+      }
+    },
+  };
+  return { client, maxInFlight: () => maxInFlight };
+}
+
+describe('adaptive concurrency (the default)', () => {
+  it('starts small and grows while answers come back as fast as ever, up to --max-concurrency', async () => {
+    const f = reportingClient(() => ({ latencyMs: 20 }));
+    const r = await run({ file: csv(rowsOf(600)), maxConcurrency: 24 }, harness(f.client));
+    expect(r.summary.created).toBe(600);
+    expect(r.concurrency).toMatchObject({ mode: 'adaptive', peak: 24, throttled: 0 });
+    expect(f.maxInFlight()).toBe(24);
+  });
+
+  it('backs off when the service throttles, and never has more in flight than the limit allowed', async () => {
+    // A service that throttles whatever is above 6 in flight (a request gets through on its fourth try, like after the client's retries).
+    const f = reportingClient((inFlight, attempt) => ({ latencyMs: 5, throttled: inFlight > 6 && attempt < 3 }));
+    const r = await run({ file: csv(rowsOf(400)) }, harness(f.client));
+    expect(r.summary.created).toBe(400);
+    expect(r.concurrency!.mode).toBe('adaptive');
+    expect(r.concurrency!.throttled).toBeGreaterThan(0);
+    expect(r.concurrency!.final).toBeLessThanOrEqual(8);
+    expect(f.maxInFlight()).toBeLessThanOrEqual(r.concurrency!.peak);
+  });
+
+  it('--concurrency pins it', async () => {
+    const f = reportingClient(() => ({ latencyMs: 2 }));
+    const r = await run({ file: csv(rowsOf(200)), concurrency: 3 }, harness(f.client));
+    expect(r.concurrency).toMatchObject({ mode: 'fixed', peak: 3, final: 3 });
+    expect(f.maxInFlight()).toBe(3);
   });
 });
 
@@ -265,9 +318,42 @@ describe('progress', () => {
     t = 1000;
     p.tick();
     p.tick();
-    expect(out).toEqual(['\r\u001b[2Kimporting: 1,234 rows (50% of 1.0 MB), 1,234 rows/s, 2 problems']);
+    // No count yet: the total is estimated from the bytes read, and marked so.
+    expect(out).toEqual(['\r\u001b[2Kimporting: 1,234 of ~2,468 rows (~50%), 1,234 rows/s, ETA ~1s, 2 problems']);
     p.stop();
     expect(out.at(-1)).toBe('\r\u001b[2K');
+  });
+
+  it('with the counted total: rows of the total, the recent rate, the ETA, the concurrency in force and the throttled requests', () => {
+    let t = 0;
+    const c = { rows: 0, problems: 0, bytes: 0, concurrency: 4, throttled: 0 };
+    const p = new Progress({ write: () => undefined, tty: true, quiet: false, totalBytes: 10_000, verb: 'importing', counts: () => c, now: () => t });
+    p.totalRows = 3000;
+    expect(p.line()).toBe('importing: 0 of 3,000 rows (0%), 0 rows/s, concurrency 4');
+    // 100 rows/s for 20 s, then 200 rows/s: the rate shown is the last 10 s.
+    for (let s = 1; s <= 20; s++) {
+      t = s * 1000;
+      c.rows = s * 100;
+      p.line();
+    }
+    for (let s = 21; s <= 25; s++) {
+      t = s * 1000;
+      c.rows = 2000 + (s - 20) * 200;
+      p.line();
+    }
+    c.concurrency = 16;
+    c.throttled = 3;
+    expect(p.line()).toBe('importing: 3,000 of 3,000 rows (100%), 150 rows/s, concurrency 16, 3 throttled');
+    t = 25_000;
+    c.rows = 2400;
+    expect(p.line()).toMatch(/^importing: 2,400 of 3,000 rows \(80%\), \d+ rows\/s, ETA \ds, concurrency 16, 3 throttled$/);
+  });
+
+  it('stdin: rows and bytes read, no total and no ETA', () => {
+    let t = 0;
+    const p = new Progress({ write: () => undefined, tty: false, quiet: false, totalBytes: undefined, verb: 'importing', counts: () => ({ rows: 10, problems: 0, bytes: 2 * 1048576 }), now: () => t });
+    t = 1000;
+    expect(p.line()).toBe('importing: 10 rows (2.0 MB read), 10 rows/s');
   });
 
   it('without a TTY: plain lines, no carriage returns; --quiet: nothing', () => {

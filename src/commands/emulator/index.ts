@@ -20,6 +20,7 @@ export function emulatorCommand(invoke: Invoke): Command {
       .option('--admin', 'also serve GET /_emulator/suppliers (same x-api-key): every stored supplier with its customerSupplierId')
       .option('--latency <ms>', 'delay before processing each /v1 request without an earlier fault: MS, or MS-MS for uniform in a range (default 0)')
       .option('--rate-limit <n/s>', 'token bucket of N requests per second, burst N; above it 429 with Retry-After (default no limit)')
+      .option('--capacity <n>', 'process at most N /v1 requests at once (latency included); N more wait in line, the rest get 503 with Retry-After: 1 (default no bound)')
       .option('--reset-rate <r>', 'share of /v1 requests whose connection is reset before processing, 0..1 (default 0)')
       .option('--fail-rate <r>', 'share of /v1 requests answered 500/502/503 before processing (nothing stored), 0..1 (default 0)')
       .option('--stall-rate <r>', 'share of /v1 requests never answered (ended after 5 minutes or at shutdown), 0..1 (default 0)')
@@ -34,17 +35,20 @@ the document does: unknown keys in a request body are ignored (named in the x-em
 header), page and perPage take whole numbers within their bounds (2 and 2.0 alike; 2.5 is a 400).
 
 Faults apply to /v1/* requests only (never to /_emulator/*), at most one per request, in this order:
-rate limit, reset, fail, stall, latency, processing, fail after commit. Each rate applies to the
+rate limit, reset, fail, stall, capacity, latency, processing, fail after commit. Each rate applies to the
 requests that got no earlier fault. Decisions are deterministic under --seed for a given sequence
 of requests (only the rate limit depends on the clock). Half of the 503s carry Retry-After: 1;
 502s have an HTML body, like a proxy's. --echo-key-rate plays a careless service that quotes the
-request's API key in a 400 message (to check that srs keeps the key out of every file it writes).`,
+request's API key in a 400 message (to check that srs keeps the key out of every file it writes).
+With --capacity N the emulator behaves like a saturated service: N requests in progress at once,
+the next N queue (their latency grows), beyond that 503.`,
       )
       .action(invoke(async () => (await import('./start.js')).run)),
     'srs emulator start --port 8787',
     'srs emulator start --seed 7 --suppliers 1000 --state ./emulator-state.db',
     'srs emulator start --seed 7 --fail-rate 0.2 --reset-rate 0.05 --fail-after-commit-rate 0.02 --rate-limit 200/s --admin',
     'srs emulator start --latency 50-400 --stall-rate 0.01 --log',
+    'srs emulator start --capacity 16 --latency 20',
   );
   examples(
     cmd

@@ -6,10 +6,11 @@ import type { Opts } from '../kit.js';
 
 /** The fault options of `srs emulator start`, validated; an invalid value is a usage error naming the option. */
 async function faultOptions(opts: Opts): Promise<FaultOptions> {
-  const { parseLatency, parseRate, parseRateLimit, FaultOptionError } = await import('../../emulator/faults.js');
+  const { parseCapacity, parseLatency, parseRate, parseRateLimit, FaultOptionError } = await import('../../emulator/faults.js');
   const faults: FaultOptions = {};
   try {
     if (opts.latency !== undefined) faults.latency = parseLatency(opts.latency, '--latency');
+    if (opts.capacity !== undefined) faults.capacity = parseCapacity(opts.capacity, '--capacity');
     if (opts.rateLimit !== undefined) faults.rateLimit = parseRateLimit(opts.rateLimit, '--rate-limit');
     if (opts.resetRate !== undefined) faults.resetRate = parseRate(opts.resetRate, '--reset-rate');
     if (opts.failRate !== undefined) faults.failRate = parseRate(opts.failRate, '--fail-rate');

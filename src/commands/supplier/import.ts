@@ -52,6 +52,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         maps: Array.isArray(opts.map) ? (opts.map as string[]) : [],
         dryRun: opts.dryRun === true,
         concurrency: typeof opts.concurrency === 'number' ? opts.concurrency : undefined,
+        maxConcurrency: typeof opts.maxConcurrency === 'number' ? opts.maxConcurrency : undefined,
         journal: str(opts.journal),
         journalFsync: opts.journalFsync === true,
         retryUnknown: opts.retryUnknown === true,
@@ -61,7 +62,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         csvRaw: !!ctx.globals.csvRaw,
       },
       {
-        client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : undefined, longRun: true }),
+        // One keep-alive connection per request the limit can have in flight.
+        client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : typeof opts.maxConcurrency === 'number' ? opts.maxConcurrency : undefined, longRun: true }),
         sinks: async ({ dryRun }) => {
           const { openCatalogSink } = await import('./catalog-sink.js');
           const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true });

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { collect, examples, positiveInt, type Invoke } from '../kit.js';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../import/limits.js';
+import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY } from '../../import/limits.js';
 
 export function supplierCommand(invoke: Invoke): Command {
   const cmd = new Command('supplier').description('Create, read, find and bulk-import suppliers');
@@ -82,7 +82,12 @@ may or may not exist.`,
       .description('Create suppliers in bulk from a CSV export (any common delimiter and encoding); re-runs pick up where a run stopped')
       .argument('<file>', 'CSV file, or - for stdin (/dev/stdin, FIFOs and process substitutions are read like -)')
       .option('--dry-run', 'validate every row and print the summary; send nothing (no API key needed)')
-      .addOption(new Option('--concurrency <n>', `requests in flight at once, 1 to ${MAX_CONCURRENCY}`).argParser(positiveInt('--concurrency', 1, MAX_CONCURRENCY)).default(DEFAULT_CONCURRENCY))
+      .addOption(new Option('--concurrency <n>', `pin the requests in flight at N, 1 to ${MAX_CONCURRENCY} (default: adaptive, see below)`).argParser(positiveInt('--concurrency', 1, MAX_CONCURRENCY)))
+      .addOption(
+        new Option('--max-concurrency <n>', `ceiling of the adaptive concurrency, 1 to ${MAX_CONCURRENCY}`)
+          .argParser(positiveInt('--max-concurrency', 1, MAX_CONCURRENCY))
+          .default(DEFAULT_MAX_CONCURRENCY),
+      )
       .addOption(new Option('--encoding <name>', 'file encoding: auto (BOM, else UTF-8 if valid, else Windows-1252), utf-8, utf-16le, utf-16be, windows-1252, ...').default('auto'))
       .option('--delimiter <char>', 'field delimiter: , ; | or tab (default: detected from the header line)')
       .option('--map <header=field>', 'map a column to a field (or to "ignore"), e.g. --map "Lieferant=name"; repeatable', collect)
@@ -100,7 +105,18 @@ Rows never merge or vanish: records end at CRLF, LF or CR; a row whose cell coun
 header's, or whose name or id holds a line break, is invalid. One run per journal (JOURNAL.lock); a
 journal started against another service, account or the sandbox is refused: pass --journal NEW.
 Exit codes: 0 every row created or skipped; 1 a row invalid, failed or unknown, or a journal/report
-write failed; 2 nothing sent (unusable file, journal in use or bound elsewhere); 4 authentication.`,
+write failed; 2 nothing sent (unusable file, journal in use or bound elsewhere); 4 authentication.
+
+Concurrency: unless --concurrency pins it, the requests in flight adapt to the service, like TCP's
+congestion control: from 4 the limit doubles each round trip while answers come back as fast as
+the fastest seen, then grows by one a round trip; a 429 or 503 or a timeout cuts it by 30%, a
+latency well above the fastest seen (the service queueing) by up to half; never past
+--max-concurrency. A 429 also pauses every request for its Retry-After. At most the limit in force
+is in flight, so at most that many rows can end unknown when a run is cut short.
+
+Progress (stderr; on a terminal one updating line, otherwise one line every 10 s): rows done of the
+total (counted ahead for a file; ~ marks an estimate from the bytes read), rows/s over the last
+10 s, the ETA, the concurrency in force and the requests the service throttled (429/503).`,
       )
       .action(invoke(async () => (await import('./import.js')).run)),
     'srs supplier import vendors.csv --report import-report.csv --failed to-fix.csv',

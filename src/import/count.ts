@@ -1,0 +1,98 @@
+/**
+ * The progress line's total: a fast pre-pass over a regular file that counts
+ * its data records (not lines: a quoted field may hold line breaks) while the
+ * import reads the same file. A byte-level CSV state machine, for encodings
+ * where the delimiter, quote and line feed are single ASCII bytes (UTF-8 and
+ * the single-byte code pages; not UTF-16). Blank and all-empty records are not
+ * counted, as the import skips them. About 1 ns a byte: a 100 MB file takes a
+ * fraction of a second, beside the import's minutes.
+ *
+ * The count is a display aid, never a decision: anything odd (a quote never
+ * closed, a read error) gives up (undefined) and the line falls back to an
+ * estimate from the bytes read.
+ */
+import { createReadStream } from 'node:fs';
+
+const QUOTE = 0x22;
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+
+const FIELD_START = 0;
+const UNQUOTED = 1;
+const QUOTED = 2;
+/** A quote inside a quoted field: the closing one, or the first of a doubled pair. */
+const QUOTE_IN_QUOTED = 3;
+
+/** Whether the pre-pass can read this encoding byte by byte. */
+export function countableEncoding(encoding: string): boolean {
+  return !/^utf-?16|^utf-?32|^ucs-?2/i.test(encoding);
+}
+
+/**
+ * Data records of `path` that start after line `headerLine` (1-based line
+ * numbers, counted as read.ts does for \n line ends), blank ones left out.
+ * Undefined when the count cannot be trusted or the read fails.
+ */
+export async function countRecords(path: string, delimiter: string, headerLine: number, signal?: AbortSignal): Promise<number | undefined> {
+  if (delimiter.length !== 1 || delimiter.charCodeAt(0) > 0x7f) return undefined;
+  const delim = delimiter.charCodeAt(0);
+  let state = FIELD_START;
+  let line = 1;
+  let recordLine = 1;
+  let content = false;
+  let count = 0;
+  const endRecord = () => {
+    if (content && recordLine > headerLine) count++;
+    content = false;
+    state = FIELD_START;
+  };
+  try {
+    const stream = createReadStream(path, { highWaterMark: 1 << 20, ...(signal ? { signal } : {}) });
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      for (let i = 0; i < chunk.length; i++) {
+        const b = chunk[i]!;
+        switch (state) {
+          case QUOTED:
+            if (b === QUOTE) state = QUOTE_IN_QUOTED;
+            else {
+              if (b === LF) line++;
+              if (b !== SPACE && b !== TAB && b !== CR && b !== LF) content = true;
+            }
+            break;
+          case QUOTE_IN_QUOTED:
+            if (b === QUOTE) {
+              state = QUOTED; // a doubled quote: a literal one
+              content = true;
+            } else if (b === delim) state = FIELD_START;
+            else if (b === LF) {
+              line++;
+              endRecord();
+              recordLine = line;
+            } else if (b !== CR) {
+              state = UNQUOTED; // text after the closing quote (relax_quotes keeps it)
+              content = true;
+            }
+            break;
+          default: // FIELD_START or UNQUOTED
+            if (b === LF) {
+              line++;
+              endRecord();
+              recordLine = line;
+            } else if (b === delim) state = FIELD_START;
+            else if (b === QUOTE && state === FIELD_START) state = QUOTED;
+            else {
+              state = UNQUOTED;
+              if (b !== SPACE && b !== TAB && b !== CR) content = true;
+            }
+        }
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  if (state === QUOTED) return undefined; // a quote never closed: the parser will say so; no total
+  endRecord();
+  return count;
+}

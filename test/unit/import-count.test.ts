@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { countableEncoding, countRecords } from '../../src/import/count.js';
+import { openInput } from '../../src/import/read.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'srs-count-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+function file(text: string | Buffer): string {
+  const p = join(dir, `f${n++}.csv`);
+  writeFileSync(p, text);
+  return p;
+}
+
+/** The records the import itself reads from the file, for comparison. */
+async function parsed(path: string): Promise<{ count: number; delimiter: string; headerLine: number }> {
+  const input = await openInput(path, { queue: 16, stdinIsTTY: false });
+  let count = 0;
+  for await (const _ of input.records) count++;
+  input.destroy();
+  return { count, delimiter: input.delimiter, headerLine: input.headerLine };
+}
+
+describe('countRecords (the progress line total)', () => {
+  const cases: Record<string, string> = {
+    plain: 'name,country\nA,DEU\nB,FRA\n',
+    'no final newline, CRLF': 'name,country\r\nA,DEU\r\nB,FRA',
+    'quoted line breaks, doubled quotes, delimiters in quotes': 'name,notes\n"A","line 1\nline 2"\n"B ""Best""","x, y"\nC,"\n\n"\n',
+    'blank and all-empty records are skipped': 'name,country\n\nA,DEU\n,\n  \n"",""\nB,FRA\n\n',
+    'leading blank lines and a sep= line': 'sep=;\n\nname;country\nA;DEU\nB;FRA\nC;ITA\n',
+    'quotes inside an unquoted field': 'name,country\nA 5" pipe,DEU\nB,FRA\n',
+    'text after a closing quote': 'name,country\n"A" Ltd,DEU\nB,FRA\n',
+  };
+  for (const [name, text] of Object.entries(cases)) {
+    it(`${name}: the same count as the import's parser`, async () => {
+      const p = file(text);
+      const want = await parsed(p);
+      expect(await countRecords(p, want.delimiter, want.headerLine)).toBe(want.count);
+    });
+  }
+
+  it('many records across read chunks', async () => {
+    const rows = Array.from({ length: 30_000 }, (_, i) => `"Supplier ${i}, Inc","${i % 7 === 0 ? 'two\nlines' : 'one'}",DEU`);
+    const p = file(['name,notes,country', ...rows].join('\n') + '\n');
+    expect(await countRecords(p, ',', 1)).toBe(30_000);
+  });
+
+  it('gives up (no total) on a quote never closed, a missing file, or a delimiter it cannot scan for', async () => {
+    expect(await countRecords(file('name,country\n"A,DEU\nB,FRA\n'), ',', 1)).toBeUndefined();
+    expect(await countRecords(join(dir, 'missing.csv'), ',', 1)).toBeUndefined();
+    expect(await countRecords(file('name§country\n'), '§', 1)).toBeUndefined();
+  });
+
+  it('scans only encodings whose delimiters, quotes and line feeds are single ASCII bytes', () => {
+    expect(countableEncoding('utf-8')).toBe(true);
+    expect(countableEncoding('windows-1252')).toBe(true);
+    expect(countableEncoding('utf-16le')).toBe(false);
+    expect(countableEncoding('UTF-16BE')).toBe(false);
+  });
+});
