@@ -20,6 +20,17 @@ export function srsEnv(extra = {}) {
   return { PATH: process.env.PATH, HOME: home, SRS_CONFIG_DIR: join(home, 'config'), SRS_DATA_DIR: join(home, 'data'), ...extra };
 }
 
+/** A small deterministic generator (mulberry32): the same data on every run. */
+export function mulberry32(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
@@ -44,12 +55,13 @@ export function compare(contenders, { warmup = 3, runs = 15 } = {}) {
 }
 
 /**
- * Peak RSS in MB of a command (GNU time's %M, in KiB) and how many lines it printed.
- * Asynchronous, so a server living in the calling process keeps answering.
+ * Peak RSS in MB of a command (GNU time's %M, in KiB), its CPU seconds (user +
+ * system) and how many lines it printed. Asynchronous, so a server living in
+ * the calling process keeps answering.
  */
 export function peakRss(cmd, args, opts = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', '%M', cmd, ...args], { env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', '%M %U %S', cmd, ...args], { env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let lines = 0;
     let err = '';
     child.stdout.on('data', (d) => {
@@ -58,9 +70,14 @@ export function peakRss(cmd, args, opts = {}) {
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve({ mb: Number(err.trim().split('\n').at(-1)) / 1024, lines }) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`)),
+      code === 0 ? resolve(timeLine(err, lines)) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`)),
     );
   });
+}
+
+function timeLine(err, lines) {
+  const [kb, user, sys] = err.trim().split('\n').at(-1).split(' ').map(Number);
+  return { mb: kb / 1024, cpu: user + sys, lines };
 }
 
 /** Starts `srs emulator start` in its own process; resolves {url, apiKey, stop()}. */

@@ -1,6 +1,7 @@
 // Offline scoring: 100,000 suppliers with 20 data entries each through the
 // model (what `srs score recompute` does), target under 1 second.
 import { scoreSupplier } from '../dist/scoring.js';
+import { mulberry32 } from './common.mjs';
 
 const SUPPLIERS = 100_000;
 const ENTRIES = 20;
@@ -8,14 +9,7 @@ const PARAMS = 12;
 const SOURCES = 8;
 
 // A deterministic generator (mulberry32) so every run scores the same data.
-let seed = 42;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rnd = mulberry32(42);
 const pick = (n) => Math.floor(rnd() * n);
 const params = Array.from({ length: PARAMS }, (_, i) => `pp${i}`);
 const scorecards = [

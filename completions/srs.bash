@@ -11,7 +11,7 @@ _srs_subcommands() {
     '') _srs_r=(supplier scorecards score emissions news data-entry ref auth emulator completion api schema) ;;
     'supplier') _srs_r=(create get ls find import) ;;
     'scorecards') _srs_r=(ls list get) ;;
-    'score') _srs_r=(calc recompute check) ;;
+    'score') _srs_r=(calc explain report recompute check) ;;
     'emissions') _srs_r=(ls list) ;;
     'news') _srs_r=(ls list) ;;
     'data-entry') _srs_r=(get) ;;
@@ -45,6 +45,8 @@ _srs_child() {
     'scorecards/ls'|'scorecards/list') _srs_w=ls ;;
     'scorecards/get') _srs_w=get ;;
     'score/calc') _srs_w=calc ;;
+    'score/explain') _srs_w=explain ;;
+    'score/report') _srs_w=report ;;
     'score/recompute') _srs_w=recompute ;;
     'score/check') _srs_w=check ;;
     'emissions/ls'|'emissions/list') _srs_w=ls ;;
@@ -73,8 +75,10 @@ _srs_takes_value() {
     'supplier import/--concurrency'|'supplier import/--max-concurrency'|'supplier import/--encoding'|'supplier import/--delimiter'|'supplier import/--map'|'supplier import/--journal'|'supplier import/--report'|'supplier import/--failed') return 0 ;;
     'scorecards ls/--supplier'|'scorecards ls/--limit'|'scorecards ls/--page'|'scorecards ls/--per-page') return 0 ;;
     'score calc/--ids-file'|'score calc/--policy-parameter'|'score calc/--data-source'|'score calc/--breakdown'|'score calc/--save'|'score calc/--concurrency') return 0 ;;
-    'score recompute/--scorecards'|'score recompute/--tolerance'|'score recompute/--as-of'|'score recompute/--mode'|'score recompute/--claim-weight') return 0 ;;
-    'score check/--ids-file'|'score check/--policy-parameter'|'score check/--data-source'|'score check/--from'|'score check/--min'|'score check/--min-parameter'|'score check/--max-risk'|'score check/--expiring-within'|'score check/--baseline'|'score check/--max-drop'|'score check/--junit') return 0 ;;
+    'score explain/--policy-parameter'|'score explain/--data-source'|'score explain/--from'|'score explain/--expiring-within') return 0 ;;
+    'score report/--ids-file'|'score report/--policy-parameter'|'score report/--data-source'|'score report/--html'|'score report/--title'|'score report/--expiring-within'|'score report/--tolerance'|'score report/--accept-model'|'score report/--concurrency') return 0 ;;
+    'score recompute/--scorecards'|'score recompute/--tolerance'|'score recompute/--accept-model'|'score recompute/--as-of'|'score recompute/--mode'|'score recompute/--claim-weight') return 0 ;;
+    'score check/--ids-file'|'score check/--policy-parameter'|'score check/--data-source'|'score check/--from'|'score check/--accept-model'|'score check/--min'|'score check/--min-parameter'|'score check/--max-risk'|'score check/--expiring-within'|'score check/--baseline'|'score check/--max-drop'|'score check/--junit') return 0 ;;
     'news ls/--data-entry'|'news ls/--limit'|'news ls/--page'|'news ls/--per-page') return 0 ;;
     'ref countries/--limit'|'ref countries/--page'|'ref countries/--per-page') return 0 ;;
     'ref industries/--limit'|'ref industries/--page'|'ref industries/--per-page') return 0 ;;
@@ -97,11 +101,14 @@ _srs_options() {
     'supplier get') _srs_r=(--customer-id) ;;
     'supplier ls') _srs_r=(--state) ;;
     'supplier find') _srs_r=(--state) ;;
-    'supplier import') _srs_r=(--dry-run --concurrency --max-concurrency --encoding --delimiter --map --journal --journal-fsync --retry-unknown --allow-existing --report --failed --quiet) ;;
+    'supplier import') _srs_r=(--dry-run --concurrency --max-concurrency --encoding --delimiter --map --journal --journal-fsync --retry-unknown --allow-existing --report --failed) ;;
     'scorecards ls') _srs_r=(--supplier --limit --page --per-page --all) ;;
     'score calc') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --breakdown --save --concurrency) ;;
-    'score recompute') _srs_r=(--scorecards --verify --tolerance --only-differences --as-of --mode --claim-weight) ;;
-    'score check') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --from --min --min-parameter --max-risk --expiring-within --baseline --max-drop --require-score --junit) ;;
+    'score explain') _srs_r=(--policy-parameter --data-source --exclude-zero-values --from --expiring-within --ascii) ;;
+    'score report') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --html --title --expiring-within --tolerance --verify --accept-model --allow-undigested --concurrency) ;;
+    'score recompute') _srs_r=(--scorecards --verify --tolerance --accept-model --allow-undigested --only-differences --as-of --mode --claim-weight) ;;
+    'score check') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --from --no-verify --accept-model --allow-undigested --min --min-parameter --max-risk --expiring-within --baseline --max-drop --baseline-strict --allow-no-data --require-score --junit) ;;
+    'emissions ls') _srs_r=(--ascii) ;;
     'news ls') _srs_r=(--data-entry --limit --page --per-page --all) ;;
     'ref countries') _srs_r=(--limit --page --per-page --all) ;;
     'ref industries') _srs_r=(--all-levels --limit --page --per-page --all) ;;
@@ -113,7 +120,7 @@ _srs_options() {
     'api') _srs_r=(-f --field --input --paginate) ;;
     *) _srs_r=() ;;
   esac
-  _srs_r+=(-V --version -o --output --fields --query --profile --base-url --sandbox --timeout --retries --max-pages --insecure-http --csv-raw --catalog --no-catalog --no-color --debug -h --help)
+  _srs_r+=(-V --version -o --output --fields --query --profile --base-url --sandbox --timeout --retries --max-pages --insecure-http --csv-raw --catalog --no-catalog --wide -q --quiet --no-color --debug -h --help)
 }
 
 # What the value of an option can be: _srs_kind is words (listed in _srs_r), files, cache:NAME or none.
@@ -131,6 +138,9 @@ _srs_option_values() {
     'score calc/--ids-file') _srs_kind=files; return ;;
     'score calc/--breakdown') _srs_kind=words; _srs_r=(sources parameters entries); return ;;
     'score calc/--save') _srs_kind=files; return ;;
+    'score explain/--from') _srs_kind=files; return ;;
+    'score report/--ids-file') _srs_kind=files; return ;;
+    'score report/--html') _srs_kind=files; return ;;
     'score recompute/--scorecards') _srs_kind=files; return ;;
     'score recompute/--mode') _srs_kind=words; _srs_r=(parameters scorecards); return ;;
     'score check/--ids-file') _srs_kind=files; return ;;
@@ -155,6 +165,8 @@ _srs_positional() {
     'supplier import') _srs_kind=none; (( $2 == 0 )) && { _srs_kind=files; } ;;
     'scorecards get') _srs_kind=none ;;
     'score calc') _srs_kind=none ;;
+    'score explain') _srs_kind=none ;;
+    'score report') _srs_kind=none ;;
     'score recompute') _srs_kind=none; (( $2 == 0 )) && { _srs_kind=files; } ;;
     'score check') _srs_kind=none ;;
     'emissions ls') _srs_kind=none ;;

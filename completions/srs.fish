@@ -46,6 +46,10 @@ function __srs_child --argument-names cmdpath word --description 'The subcommand
             echo get
         case 'score/calc'
             echo calc
+        case 'score/explain'
+            echo explain
+        case 'score/report'
+            echo report
         case 'score/recompute'
             echo recompute
         case 'score/check'
@@ -93,9 +97,13 @@ function __srs_takes_value --argument-names cmdpath flag --description 'Whether 
             return 0
         case 'score calc/--ids-file' 'score calc/--policy-parameter' 'score calc/--data-source' 'score calc/--breakdown' 'score calc/--save' 'score calc/--concurrency'
             return 0
-        case 'score recompute/--scorecards' 'score recompute/--tolerance' 'score recompute/--as-of' 'score recompute/--mode' 'score recompute/--claim-weight'
+        case 'score explain/--policy-parameter' 'score explain/--data-source' 'score explain/--from' 'score explain/--expiring-within'
             return 0
-        case 'score check/--ids-file' 'score check/--policy-parameter' 'score check/--data-source' 'score check/--from' 'score check/--min' 'score check/--min-parameter' 'score check/--max-risk' 'score check/--expiring-within' 'score check/--baseline' 'score check/--max-drop' 'score check/--junit'
+        case 'score report/--ids-file' 'score report/--policy-parameter' 'score report/--data-source' 'score report/--html' 'score report/--title' 'score report/--expiring-within' 'score report/--tolerance' 'score report/--accept-model' 'score report/--concurrency'
+            return 0
+        case 'score recompute/--scorecards' 'score recompute/--tolerance' 'score recompute/--accept-model' 'score recompute/--as-of' 'score recompute/--mode' 'score recompute/--claim-weight'
+            return 0
+        case 'score check/--ids-file' 'score check/--policy-parameter' 'score check/--data-source' 'score check/--from' 'score check/--accept-model' 'score check/--min' 'score check/--min-parameter' 'score check/--max-risk' 'score check/--expiring-within' 'score check/--baseline' 'score check/--max-drop' 'score check/--junit'
             return 0
         case 'news ls/--data-entry' 'news ls/--limit' 'news ls/--page' 'news ls/--per-page'
             return 0
@@ -205,6 +213,8 @@ complete -c srs -l insecure-http -d 'allow sending the API key over plain http t
 complete -c srs -l csv-raw -d 'do not guard CSV cells against spreadsheet formula injection'
 complete -c srs -l catalog -x -d 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)'
 complete -c srs -l no-catalog -d 'do not read or write the local supplier catalog (env SRS_CATALOG=off)'
+complete -c srs -l wide -d 'tables show every column, even when they are wider than the terminal'
+complete -c srs -s q -l quiet -d 'no notes or warnings that are not problems on stderr (errors still show)'
 complete -c srs -l no-color -d 'no colour (also when NO_COLOR is set or stdout is not a terminal)'
 complete -c srs -l debug -d 'trace requests and show error detail on stderr (the API key is redacted)'
 complete -c srs -s h -l help -d 'display help for command'
@@ -280,7 +290,6 @@ complete -c srs -n "__srs_at 'supplier import'" -l retry-unknown -d 'send again 
 complete -c srs -n "__srs_at 'supplier import'" -l allow-existing -d 'send rows whose customerSupplierId the catalog already knows as created on this target (default: state exists, not sent)'
 complete -c srs -n "__srs_at 'supplier import'" -l report -r -F -d 'write a CSV with every row: line, state, supplierId, customerSupplierId, field, message'
 complete -c srs -n "__srs_at 'supplier import'" -l failed -r -F -d 'write the failed and invalid rows in the input\'s own columns, ready to fix and import again'
-complete -c srs -n "__srs_at 'supplier import'" -l quiet -d 'no progress on stderr (problems and the summary still show)'
 complete -c srs -n "__srs_at 'supplier import'" -F
 
 # srs scorecards
@@ -298,25 +307,53 @@ complete -c srs -n "__srs_at 'scorecards ls'" -l all -d 'fetch every page (the d
 
 # srs score
 complete -c srs -n "__srs_at 'score'" -a 'calc' -d 'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order)'
+complete -c srs -n "__srs_at 'score'" -a 'explain' -d 'One supplier\'s score as a picture: bars on the -3..+3 scale per scorecard and parameter, with names, weights, entry counts and expiring evidence'
+complete -c srs -n "__srs_at 'score'" -a 'report' -d 'Write a self-contained HTML report (inline CSS and SVG, no network): overall scores and their distribution, per-parameter breakdowns with names, expiring evidence, digest and verification'
 complete -c srs -n "__srs_at 'score'" -a 'recompute' -d 'Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)'
-complete -c srs -n "__srs_at 'score'" -a 'check' -d 'CI gate: exit 3 when any supplier breaks a threshold (scores from the service, or --from a saved bundle)'
+complete -c srs -n "__srs_at 'score'" -a 'check' -d 'CI gate, failing closed: exit 3 when any supplier breaks a threshold, is unknown to the service or has no data; exit 2 for ids that are not ULIDs (scores from the service, or --from a saved bundle, verified first). Appends a Markdown summary to $GITHUB_STEP_SUMMARY when set'
 complete -c srs -n "__srs_at 'help score'" -a 'calc' -d 'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order)'
+complete -c srs -n "__srs_at 'help score'" -a 'explain' -d 'One supplier\'s score as a picture: bars on the -3..+3 scale per scorecard and parameter, with names, weights, entry counts and expiring evidence'
+complete -c srs -n "__srs_at 'help score'" -a 'report' -d 'Write a self-contained HTML report (inline CSS and SVG, no network): overall scores and their distribution, per-parameter breakdowns with names, expiring evidence, digest and verification'
 complete -c srs -n "__srs_at 'help score'" -a 'recompute' -d 'Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)'
-complete -c srs -n "__srs_at 'help score'" -a 'check' -d 'CI gate: exit 3 when any supplier breaks a threshold (scores from the service, or --from a saved bundle)'
+complete -c srs -n "__srs_at 'help score'" -a 'check' -d 'CI gate, failing closed: exit 3 when any supplier breaks a threshold, is unknown to the service or has no data; exit 2 for ids that are not ULIDs (scores from the service, or --from a saved bundle, verified first). Appends a Markdown summary to $GITHUB_STEP_SUMMARY when set'
 
 # srs score calc
-complete -c srs -n "__srs_at 'score calc'" -l ids-file -r -F -d 'more supplier ids, one per line (or - for stdin)'
+complete -c srs -n "__srs_at 'score calc'" -l ids-file -r -F -d 'more supplier ids, one per line; blank lines and # comments ignored (- for stdin)'
 complete -c srs -n "__srs_at 'score calc'" -l policy-parameter -x -d 'only this policy parameter; repeatable'
 complete -c srs -n "__srs_at 'score calc'" -l data-source -x -d 'only this data source; repeatable'
 complete -c srs -n "__srs_at 'score calc'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
 complete -c srs -n "__srs_at 'score calc'" -l breakdown -x -a 'sources parameters entries' -d 'rows per data source, policy parameter or data entry instead of one per supplier'
-complete -c srs -n "__srs_at 'score calc'" -l save -r -F -d 'write an evidence bundle (request, raw response, scorecards, asOf, model version) for offline recompute'
+complete -c srs -n "__srs_at 'score calc'" -l save -r -F -d 'write an evidence bundle (requests, results, scorecards, asOf, model version, digest; streamed, one record per line) for offline recompute'
 complete -c srs -n "__srs_at 'score calc'" -l concurrency -x -d 'batches in flight'
+
+# srs score explain
+complete -c srs -n "__srs_at 'score explain'" -l policy-parameter -x -d 'only this policy parameter; repeatable'
+complete -c srs -n "__srs_at 'score explain'" -l data-source -x -d 'only this data source; repeatable'
+complete -c srs -n "__srs_at 'score explain'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
+complete -c srs -n "__srs_at 'score explain'" -l from -r -F -d 'explain from a saved bundle (score calc --save) instead of calling the service'
+complete -c srs -n "__srs_at 'score explain'" -l expiring-within -x -d 'flag evidence that expires within this many days (default 90)'
+complete -c srs -n "__srs_at 'score explain'" -l ascii -d 'draw with ASCII characters (the default when the locale is not UTF-8)'
+
+# srs score report
+complete -c srs -n "__srs_at 'score report'" -l ids-file -r -F -d 'more supplier ids, one per line; blank lines and # comments ignored (- for stdin)'
+complete -c srs -n "__srs_at 'score report'" -l policy-parameter -x -d 'only this policy parameter; repeatable'
+complete -c srs -n "__srs_at 'score report'" -l data-source -x -d 'only this data source; repeatable'
+complete -c srs -n "__srs_at 'score report'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
+complete -c srs -n "__srs_at 'score report'" -l html -r -F -d 'the HTML file to write (- for stdout)'
+complete -c srs -n "__srs_at 'score report'" -l title -x -d 'the report\'s title'
+complete -c srs -n "__srs_at 'score report'" -l expiring-within -x -d 'list evidence that expires within this many days (default 90)'
+complete -c srs -n "__srs_at 'score report'" -l tolerance -x -d 'largest accepted difference when recomputing the values offline'
+complete -c srs -n "__srs_at 'score report'" -l verify -d 'after writing the report, exit 3 unless the evidence is intact (digest), from this model, complete, without conflicts, and every value agrees'
+complete -c srs -n "__srs_at 'score report'" -l accept-model -x -d 'with a bundle: accept one computed with this other model version'
+complete -c srs -n "__srs_at 'score report'" -l allow-undigested -d 'with a bundle: accept a format-1 bundle (no digest)'
+complete -c srs -n "__srs_at 'score report'" -l concurrency -x -d 'batches in flight (with ids)'
 
 # srs score recompute
 complete -c srs -n "__srs_at 'score recompute'" -l scorecards -r -F -d 'scorecards for a raw response: a JSON array (srs scorecards ls -o json) or {supplierId: [...]}'
-complete -c srs -n "__srs_at 'score recompute'" -l verify -d 'exit 3 when any value differs by more than the tolerance'
+complete -c srs -n "__srs_at 'score recompute'" -l verify -d 'exit 3 unless the bundle is intact (digest), from this model, complete, without conflicting entries, and every value agrees within the tolerance'
 complete -c srs -n "__srs_at 'score recompute'" -l tolerance -x -d 'largest accepted difference'
+complete -c srs -n "__srs_at 'score recompute'" -l accept-model -x -d 'accept a bundle computed with this other model version'
+complete -c srs -n "__srs_at 'score recompute'" -l allow-undigested -d 'accept evidence without a digest (format-1 bundles, raw responses) under --verify'
 complete -c srs -n "__srs_at 'score recompute'" -l only-differences -d 'print only the values that differ'
 complete -c srs -n "__srs_at 'score recompute'" -l as-of -x -d 'recompute as of this date (YYYY-MM-DD) instead of the bundle\'s'
 complete -c srs -n "__srs_at 'score recompute'" -l mode -x -a 'parameters scorecards' -d 'how parameter scores combine (default: the bundle\'s, else parameters)'
@@ -324,23 +361,31 @@ complete -c srs -n "__srs_at 'score recompute'" -l claim-weight -x -d 'weight of
 complete -c srs -n "__srs_at 'score recompute'" -F
 
 # srs score check
-complete -c srs -n "__srs_at 'score check'" -l ids-file -r -F -d 'more supplier ids, one per line (or - for stdin)'
+complete -c srs -n "__srs_at 'score check'" -l ids-file -r -F -d 'more supplier ids, one per line; blank lines and # comments ignored (- for stdin)'
 complete -c srs -n "__srs_at 'score check'" -l policy-parameter -x -d 'only this policy parameter; repeatable'
 complete -c srs -n "__srs_at 'score check'" -l data-source -x -d 'only this data source; repeatable'
 complete -c srs -n "__srs_at 'score check'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
-complete -c srs -n "__srs_at 'score check'" -l from -r -F -d 'check a saved bundle offline instead of calling the service'
+complete -c srs -n "__srs_at 'score check'" -l from -r -F -d 'check a saved bundle offline instead of calling the service (verified first, as score recompute --verify does)'
+complete -c srs -n "__srs_at 'score check'" -l no-verify -d 'with --from: gate on the bundle\'s values without verifying it'
+complete -c srs -n "__srs_at 'score check'" -l accept-model -x -d 'with --from: accept a bundle computed with this other model version'
+complete -c srs -n "__srs_at 'score check'" -l allow-undigested -d 'with --from: accept evidence without a digest (format-1 bundles, raw responses)'
 complete -c srs -n "__srs_at 'score check'" -l min -x -d 'minimum overall score'
 complete -c srs -n "__srs_at 'score check'" -l min-parameter -x -d 'minimum score of one policy parameter; repeatable'
 complete -c srs -n "__srs_at 'score check'" -l max-risk -x -d 'highest acceptable risk level (Low, Medium, High)'
 complete -c srs -n "__srs_at 'score check'" -l expiring-within -x -d 'fail when counting evidence expires within this many days'
-complete -c srs -n "__srs_at 'score check'" -l baseline -r -F -d 'a saved bundle to compare against (with --max-drop)'
-complete -c srs -n "__srs_at 'score check'" -l max-drop -x -d 'largest accepted fall of the overall score since --baseline'
-complete -c srs -n "__srs_at 'score check'" -l require-score -d 'a supplier with no score (no counting data) fails instead of being reported as no data'
+complete -c srs -n "__srs_at 'score check'" -l baseline -r -F -d 'a saved bundle to compare against (with --max-drop); suppliers not in it are reported new'
+complete -c srs -n "__srs_at 'score check'" -l max-drop -x -d 'largest accepted fall of the overall score since --baseline (a fall to no data is a drop)'
+complete -c srs -n "__srs_at 'score check'" -l baseline-strict -d 'fail when a supplier of the baseline is not in this run (otherwise a warning)'
+complete -c srs -n "__srs_at 'score check'" -l allow-no-data -d 'a supplier, parameter or risk level without data passes as "no data" instead of failing'
+complete -c srs -n "__srs_at 'score check'" -l require-score -d 'accepted for old pipelines: failing on no data is now the default'
 complete -c srs -n "__srs_at 'score check'" -l junit -r -F -d 'also write a JUnit XML report'
 
 # srs emissions
-complete -c srs -n "__srs_at 'emissions'" -a 'ls list' -d 'List a supplier\'s emission reports (the service does not page this list)'
-complete -c srs -n "__srs_at 'help emissions'" -a 'ls list' -d 'List a supplier\'s emission reports (the service does not page this list)'
+complete -c srs -n "__srs_at 'emissions'" -a 'ls list' -d 'List a supplier\'s emission reports (the service does not page this list); a table ends with bars of the totals per year'
+complete -c srs -n "__srs_at 'help emissions'" -a 'ls list' -d 'List a supplier\'s emission reports (the service does not page this list); a table ends with bars of the totals per year'
+
+# srs emissions ls
+complete -c srs -n "__srs_at 'emissions ls'" -l ascii -d 'draw the totals bars with ASCII characters (the default when the locale is not UTF-8)'
 
 # srs news
 complete -c srs -n "__srs_at 'news'" -a 'ls list' -d 'List a supplier\'s news events with their articles, every page by default'

@@ -45,6 +45,8 @@ export function buildProgram(invoke: Invoke): Command {
     .option('--csv-raw', 'do not guard CSV cells against spreadsheet formula injection')
     .option('--catalog <path>', 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)')
     .option('--no-catalog', 'do not read or write the local supplier catalog (env SRS_CATALOG=off)')
+    .option('--wide', 'tables show every column, even when they are wider than the terminal')
+    .option('-q, --quiet', 'no notes or warnings that are not problems on stderr (errors still show)')
     .option('--no-color', 'no colour (also when NO_COLOR is set or stdout is not a terminal)')
     .option('--debug', 'trace requests and show error detail on stderr (the API key is redacted)')
     .showSuggestionAfterError(true)

@@ -55,6 +55,8 @@ export interface GlobalOptions {
   csvRaw?: boolean;
   /** --catalog PATH (a string), --no-catalog (false), or neither (undefined). */
   catalog?: string | boolean;
+  wide?: boolean;
+  quiet?: boolean;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -73,9 +75,11 @@ export interface Paint {
   bold(text: string): string;
   red(text: string): string;
   yellow(text: string): string;
+  green(text: string): string;
+  dim(text: string): string;
 }
 
-const PLAIN: Paint = { bold: (t) => t, red: (t) => t, yellow: (t) => t };
+const PLAIN: Paint = { bold: (t) => t, red: (t) => t, yellow: (t) => t, green: (t) => t, dim: (t) => t };
 
 export class Context {
   readonly io: IO;
@@ -171,11 +175,34 @@ export class Context {
       pretty: this.io.stdoutIsTTY,
       fields: fields.length ? columnsFromFields(fields) : undefined,
       color: this.color,
-      width: this.io.stdoutIsTTY ? this.io.columns : undefined,
+      width: this.tableWidth(),
+      wide: !!this.globals.wide,
+      note: (m: string) => this.note(m),
       csvRaw: !!this.globals.csvRaw,
       paintHeader: (h: string) => this.paint.bold(h),
       query: this.#query,
     };
+  }
+
+  /**
+   * The width tables fit: COLUMNS when it is set (as shells and Python's
+   * shutil do; also how tests ask for a width), else the terminal's when stdout
+   * is one, else none (piped tables are never cut).
+   */
+  tableWidth(): number | undefined {
+    const env = this.env.COLUMNS;
+    if (env !== undefined && /^\d+$/.test(env.trim()) && Number(env) > 0) return Number(env);
+    return this.io.stdoutIsTTY && this.io.columns ? this.io.columns : undefined;
+  }
+
+  /** Whether --quiet (or SRS_QUIET) silences notes and warnings that are not problems. */
+  get quiet(): boolean {
+    return !!this.globals.quiet || truthy(this.env.SRS_QUIET);
+  }
+
+  /** A note on stderr about something that is not a problem (hidden columns, the next page): silenced by --quiet. */
+  note(msg: string): void {
+    if (!this.quiet) this.stderr(msg);
   }
 
   /** Registers a secret so it is redacted from every stderr line this context writes. */

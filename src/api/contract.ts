@@ -407,9 +407,105 @@ export const DataSourceScore = Reader.DataSourceScore;
 export type DataSourceScore = z.infer<typeof DataSourceScore>;
 export const PolicyParameterScore = Reader.PolicyParameterScore;
 export type PolicyParameterScore = z.infer<typeof PolicyParameterScore>;
+/** The reader's score result, as received (what `srs schema score-result` describes). */
 export const ScoreResult = Reader.ScoreResult;
-export type ScoreResult = z.infer<typeof ScoreResult>;
-export const ScoreCalculationResponse = Reader.ScoreCalculationResponse;
+export type ReceivedScoreResult = z.infer<typeof Reader.ScoreResult>;
+
+// ---------------------------------------------------------------- score results, completed
+
+/**
+ * The score commands (calc tables, check, recompute, explain, report, saved
+ * bundles) compute over COMPLETE score results. The client's
+ * ScoreCalculationResponse parses with the reader view and then completes each
+ * result in place (zod's output is a fresh copy): an absent or null score
+ * object or value becomes { value: null }, an absent list [], an entry's
+ * supplierId the result's, an absent isClaim false; a data source, parameter,
+ * entry, risk entry, indicator or context without the ids that attribute it
+ * cannot be used and is left out. `score calc -o json` still prints the
+ * service's own bytes.
+ */
+const CompleteScoreValue = z.looseObject({ value: z.nullable(z.number()) });
+const CompleteScoreDataEntry = z.looseObject({
+  id: z.string(),
+  supplierId: z.string(),
+  dataSourceId: z.string(),
+  score: CompleteScoreValue,
+  isClaim: z.boolean(),
+  expiryDate: z.optional(z.nullable(z.string())),
+  issueDate: z.optional(z.nullable(z.string())),
+});
+const CompleteRisk = z.looseObject({
+  riskLevel: z.optional(z.nullable(z.string())),
+  riskEntries: z.array(z.looseObject({
+    riskDataSourceId: z.string(),
+    year: z.number(),
+    riskIndicators: z.array(z.looseObject({ riskLevel: z.string(), name: z.string(), website: z.optional(z.nullable(z.string())), description: z.optional(z.nullable(z.string())) })),
+  })),
+});
+const CompleteScoreContext = z.looseObject({ type: z.string(), name: z.string(), code: z.string() });
+const CompleteScoreResultShape = z.looseObject({
+  supplierId: z.string(),
+  score: z.looseObject({ value: z.nullable(z.number()), dataSourcesScore: CompleteScoreValue, policyParametersScore: CompleteScoreValue }),
+  dataSourceScores: z.array(z.looseObject({ dataSourceId: z.string(), score: CompleteScoreValue, dataPoints: z.looseObject({ dataEntries: z.array(CompleteScoreDataEntry) }) })),
+  policyParameterScores: z.array(z.looseObject({
+    policyParameterId: z.string(),
+    score: CompleteScoreValue,
+    dataPoints: z.looseObject({ dataEntries: z.array(CompleteScoreDataEntry), risk: z.optional(z.nullable(CompleteRisk)), contexts: z.optional(z.nullable(z.array(CompleteScoreContext))) }),
+  })),
+});
+export type ScoreResult = z.infer<typeof CompleteScoreResultShape>;
+
+type Loose = Record<string, unknown>;
+const isObj = (v: unknown): v is Loose => v !== null && typeof v === 'object' && !Array.isArray(v);
+const str = (v: unknown): v is string => typeof v === 'string';
+function value(o: Loose, key: string): void {
+  const v = o[key];
+  if (!isObj(v)) o[key] = { value: null };
+  else if (typeof v.value !== 'number') v.value = null;
+}
+function list(o: Loose, key: string, keep: (x: Loose) => boolean): Loose[] {
+  const v = o[key];
+  const out = Array.isArray(v) ? (v.filter((x) => isObj(x) && keep(x)) as Loose[]) : [];
+  o[key] = out;
+  return out;
+}
+function entries(holder: Loose, supplierId: string, dataSourceId?: unknown): void {
+  if (!isObj(holder.dataPoints)) holder.dataPoints = {};
+  const dp = holder.dataPoints as Loose;
+  for (const e of list(dp, 'dataEntries', (e) => str(e.id) && (str(e.dataSourceId) || str(dataSourceId)))) {
+    if (!str(e.dataSourceId)) e.dataSourceId = dataSourceId;
+    if (!str(e.supplierId)) e.supplierId = supplierId;
+    if (typeof e.isClaim !== 'boolean') e.isClaim = false;
+    value(e, 'score');
+  }
+}
+/** Completes one parsed (reader) score result in place: see above. */
+export function completeScoreResult(r: z.infer<typeof Reader.ScoreResult>): ScoreResult {
+  const o = r as Loose;
+  if (!isObj(o.score)) o.score = {};
+  const score = o.score as Loose;
+  if (typeof score.value !== 'number') score.value = null;
+  value(score, 'dataSourcesScore');
+  value(score, 'policyParametersScore');
+  for (const ds of list(o, 'dataSourceScores', (x) => str(x.dataSourceId))) {
+    value(ds, 'score');
+    entries(ds, r.supplierId, ds.dataSourceId);
+  }
+  for (const pp of list(o, 'policyParameterScores', (x) => str(x.policyParameterId))) {
+    value(pp, 'score');
+    entries(pp, r.supplierId);
+    const dp = pp.dataPoints as Loose;
+    if (isObj(dp.risk)) {
+      for (const re of list(dp.risk, 'riskEntries', (x) => str(x.riskDataSourceId) && typeof x.year === 'number')) list(re, 'riskIndicators', (x) => str(x.riskLevel) && str(x.name));
+    }
+    if (Array.isArray(dp.contexts)) list(dp, 'contexts', (x) => str(x.type) && str(x.name) && str(x.code));
+  }
+  return o as ScoreResult;
+}
+/** The client's parse of POST /v1/score-calculation: the reader view, each result completed. */
+export const ScoreCalculationResponse = lazy(() =>
+  z.pipe(Reader.ScoreCalculationResponse, z.transform((body) => ({ ...body, items: body.items.map(completeScoreResult) }))),
+);
 export type ScoreCalculationResponse = z.infer<typeof ScoreCalculationResponse>;
 
 export const Article = Reader.Article;

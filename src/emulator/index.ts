@@ -3,7 +3,7 @@
  * HTTP server (node:http) on 127.0.0.1 implementing every endpoint of
  * shared/spec/service-interface.md plus GET /v1/categories, with seeded,
  * deterministic data. Shapes come from src/api/contract.ts; scores from the
- * same model the CLI uses (src/scoring/model.ts, adapted in scoring.ts).
+ * same model the CLI uses (src/scoring/, adapted in scoring.ts).
  *
  * Layout: random.ts (PRNG, ULIDs) -> seed.ts (seeded records) -> store.ts
  * (in-memory store, O(1) writes) -> scoring.ts (store <-> score model) ->
@@ -18,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { isCalendarDate, todayUtc } from '../scoring/model.js';
+import { isCalendarDate, todayUtc } from '../scoring/dates.js';
 import type { LastPageNextPage } from './http-types.js';
 import { describeFaults, FaultInjector, resolveFaults } from './faults.js';
 import type { FaultOptions, FaultStats } from './faults.js';

@@ -1,5 +1,5 @@
 /**
- * Adapts the emulator's store to the score model (src/scoring/model.ts) and
+ * Adapts the emulator's store to the score model (src/scoring/) and
  * the model's result to the service's score-result shape. The model is the one
  * the CLI uses offline, so the emulator and `srs score recompute` cannot drift.
  *
@@ -27,7 +27,7 @@
 import { scoreSupplier } from '../scoring/model.js';
 import { toScoreResult, type ScoreResultShape } from '../scoring/recompute.js';
 import type { ScoringOptions, ScoringScorecard, SupplierScore } from '../scoring/types.js';
-import type { Risk, ScoreCalculationRequest, ScoreContext, ScoreResult } from '../api/contract.js';
+import type { ReceivedScoreResult, Risk, ScoreCalculationRequest, ScoreContext } from '../api/contract.js';
 import { SUB_INDUSTRY_BY_CODE } from './reference.js';
 import type { ScorecardRec } from './records.js';
 import type { Store } from './store.js';
@@ -113,12 +113,12 @@ export class EmulatorScoring {
    * spec-strict by default, no data left out; with `nulls`, no data as null
    * (srs emulator start --nulls).
    */
-  calculate(request: ScoreCalculationRequest, nulls = false): { items: ScoreResult[] } {
+  calculate(request: ScoreCalculationRequest, nulls = false): { items: ReceivedScoreResult[] } {
     const options: ScoringOptions = { asOf: this.asOf() };
     if (request.includeZeroValues !== undefined) options.includeZeroValues = request.includeZeroValues;
     if (request.dataSourceIds) options.dataSourceIds = request.dataSourceIds;
     if (request.policyParameterIds) options.policyParameterIds = request.policyParameterIds;
-    const items: ScoreResult[] = [];
+    const items: ReceivedScoreResult[] = [];
     for (const supplierId of new Set(request.supplierIds)) {
       const supplier = this.store.getSupplier(supplierId);
       if (!supplier) {
@@ -144,7 +144,7 @@ export class EmulatorScoring {
   }
 }
 
-export function emptyResult(supplierId: string, nulls = false): ScoreResult {
+export function emptyResult(supplierId: string, nulls = false): ReceivedScoreResult {
   return {
     supplierId,
     score: nulls ? { value: null, dataSourcesScore: { value: null }, policyParametersScore: { value: null } } : { dataSourcesScore: {}, policyParametersScore: {} },

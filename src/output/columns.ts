@@ -2,8 +2,16 @@
  * Curated default columns per resource for tables and CSV. `--fields` replaces them.
  * A column is a dot path, a header, and optionally right alignment and a
  * table-only formatter (CSV and JSON always carry the raw value).
+ *
+ * Tables fit the terminal by priority (src/output/fit.ts): each column has a
+ * kind (ids, codes, dates, numbers, states and URLs are never cut; text is),
+ * and low-value columns have a hide rank (hidden first when a row is too
+ * wide, rank 1 first; `--wide` shows them all).
  */
 import type { ImportSummary } from '../import/report.js';
+
+/** What a column holds, which decides whether a table may cut it. Only `text` is ever cut. */
+export type ColumnKind = 'id' | 'code' | 'date' | 'number' | 'state' | 'url' | 'text';
 
 export interface Column {
   path: string;
@@ -11,77 +19,111 @@ export interface Column {
   align?: 'left' | 'right';
   /** Table-only display formatting of the raw value. */
   format?: (value: unknown, row: unknown) => string;
+  /** Inferred from the path and the values when absent (inferKind in src/output/render.ts). */
+  kind?: ColumnKind;
+  /** Hide rank: the column may be hidden when a table is too wide, rank 1 first, then 2, ... */
+  hide?: number;
+  /** Hidden before any ranked column when every row has the same value (and the note says which). */
+  hideIfConstant?: boolean;
 }
 
 const num = (digits: number) => (v: unknown): string => (typeof v === 'number' ? v.toFixed(digits) : v === null || v === undefined ? '' : String(v));
 const date = (v: unknown): string => (typeof v === 'string' ? v.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : v == null ? '' : String(v));
+/** A period bound (emission reports): the day alone when the time is the start or the end of a day in UTC. */
+const day = (v: unknown): string => (typeof v === 'string' && /^\d{4}-\d\d-\d\dT(00:00:00(\.0+)?|23:59:59(\.9+)?)Z$/.test(v) ? v.slice(0, 10) : date(v));
 
 const col = (path: string, header: string, extra: Partial<Column> = {}): Column => ({ path, header, ...extra });
+const id = (path: string, header: string, extra: Partial<Column> = {}): Column => col(path, header, { kind: 'id', ...extra });
+const text = (path: string, header: string, extra: Partial<Column> = {}): Column => col(path, header, { kind: 'text', ...extra });
 
 const supplierColumns: Column[] = [
-  col('id', 'ID'),
-  col('name', 'NAME'),
-  col('countryIso3Code', 'COUNTRY'),
-  col('categories', 'CATEGORIES'),
-  col('averageScore', 'AVG SCORE', { align: 'right', format: num(2) }),
-  col('publicSupplierProfileUrl', 'PROFILE'),
+  id('id', 'ID'),
+  text('name', 'NAME'),
+  col('countryIso3Code', 'COUNTRY', { kind: 'code' }),
+  text('categories', 'CATEGORIES', { hide: 2 }),
+  col('averageScore', 'AVG SCORE', { align: 'right', format: num(2), kind: 'number' }),
+  col('publicSupplierProfileUrl', 'PROFILE', { kind: 'url', hide: 1 }),
 ];
 
 const dataEntryColumns: Column[] = [
-  col('id', 'ID'),
-  col('type', 'TYPE'),
-  col('supplier.id', 'SUPPLIER'),
-  col('score', 'SCORE', { align: 'right' }),
-  col('newsEvent.name', 'NEWS EVENT'),
-  col('policyParameterScores.length', 'PARAMETERS', { align: 'right' }),
+  id('id', 'ID'),
+  col('type', 'TYPE', { kind: 'state' }),
+  id('supplier.id', 'SUPPLIER', { hideIfConstant: true }),
+  col('score', 'SCORE', { align: 'right', kind: 'number' }),
+  text('newsEvent.name', 'NEWS EVENT'),
+  col('policyParameterScores.length', 'PARAMETERS', { align: 'right', kind: 'number', hide: 1 }),
 ];
 
 export const columns = {
-  supplierCreated: [col('id', 'ID'), col('name', 'NAME'), col('countryIso3Code', 'COUNTRY'), col('website', 'WEBSITE'), col('status', 'STATUS'), col('customerSupplierId', 'CUSTOMER ID')],
+  supplierCreated: [
+    id('id', 'ID'),
+    text('name', 'NAME'),
+    col('countryIso3Code', 'COUNTRY', { kind: 'code' }),
+    col('website', 'WEBSITE', { kind: 'url', hide: 1 }),
+    col('status', 'STATUS', { kind: 'state' }),
+    col('customerSupplierId', 'CUSTOMER ID', { kind: 'code' }),
+  ],
   supplier: supplierColumns,
   scorecard: [
-    col('id', 'ID'),
-    col('name', 'NAME'),
-    col('groupName', 'GROUP'),
-    col('score', 'SCORE', { align: 'right', format: num(2) }),
-    col('weight', 'WEIGHT', { align: 'right' }),
-    col('items.length', 'ITEMS', { align: 'right' }),
-    col('createdAt', 'CREATED', { format: date }),
+    id('id', 'ID'),
+    text('name', 'NAME'),
+    text('groupName', 'GROUP', { hide: 2 }),
+    col('score', 'SCORE', { align: 'right', format: num(2), kind: 'number' }),
+    col('weight', 'WEIGHT', { align: 'right', kind: 'number' }),
+    col('items.length', 'ITEMS', { align: 'right', kind: 'number' }),
+    col('createdAt', 'CREATED', { format: date, kind: 'date', hide: 1 }),
   ],
   scorecardItem: [
-    col('policyParameter.id', 'PARAMETER ID'),
-    col('policyParameter.name', 'PARAMETER'),
-    col('policyParameter.policyCategoryName', 'CATEGORY'),
-    col('weight', 'WEIGHT', { align: 'right' }),
-    col('type', 'TYPE'),
+    id('policyParameter.id', 'PARAMETER ID'),
+    text('policyParameter.name', 'PARAMETER'),
+    text('policyParameter.policyCategoryName', 'CATEGORY', { hide: 1 }),
+    col('weight', 'WEIGHT', { align: 'right', kind: 'number' }),
+    col('type', 'TYPE', { kind: 'state' }),
   ],
   emissionReport: [
-    col('id', 'ID'),
-    col('scope', 'SCOPE'),
-    col('fromDate', 'FROM', { format: date }),
-    col('toDate', 'TO', { format: date }),
-    col('dataType', 'TYPE'),
-    col('value', 'VALUE', { align: 'right' }),
-    col('unit', 'UNIT'),
-    col('verifier', 'VERIFIER'),
+    id('id', 'ID'),
+    col('scope', 'SCOPE', { kind: 'state' }),
+    col('fromDate', 'FROM', { format: day, kind: 'date' }),
+    col('toDate', 'TO', { format: day, kind: 'date' }),
+    col('dataType', 'TYPE', { kind: 'state', hide: 2 }),
+    col('value', 'VALUE', { align: 'right', kind: 'number' }),
+    col('unit', 'UNIT', { kind: 'code' }),
+    text('verifier', 'VERIFIER', { hide: 1 }),
   ],
-  newsEvent: [col('id', 'ID'), col('name', 'NAME'), col('articles.length', 'ARTICLES', { align: 'right' }), col('summary', 'SUMMARY')],
+  newsEvent: [id('id', 'ID'), text('name', 'NAME'), col('articles.length', 'ARTICLES', { align: 'right', kind: 'number' }), text('summary', 'SUMMARY', { hide: 1 })],
   dataEntry: dataEntryColumns,
   /** One supplier (supplier get): the list columns plus its custom fields. */
   supplierDetail: [
     ...supplierColumns,
-    col('customFields', 'CUSTOM FIELDS', { format: (v) => (Array.isArray(v) ? v.map((f: { fieldLabel?: string; fieldValue?: string }) => `${f.fieldLabel}=${f.fieldValue}`).join('; ') : '') }),
+    text('customFields', 'CUSTOM FIELDS', { format: (v) => (Array.isArray(v) ? v.map((f: { fieldLabel?: string; fieldValue?: string }) => `${f.fieldLabel}=${f.fieldValue}`).join('; ') : '') }),
   ],
   /** One data entry (data-entry get): the list columns plus its news event. */
   dataEntryDetail: [
     ...dataEntryColumns,
-    col('newsEvent.summary', 'SUMMARY'),
-    col('newsEvent.articles', 'ARTICLES', { format: (v) => (Array.isArray(v) ? v.map((a: { title?: string; url?: string }) => a.title ?? a.url ?? '').join('; ') : '') }),
+    text('newsEvent.summary', 'SUMMARY'),
+    text('newsEvent.articles', 'ARTICLES', { format: (v) => (Array.isArray(v) ? v.map((a: { title?: string; url?: string }) => a.title ?? a.url ?? '').join('; ') : '') }),
   ],
-  dataSource: [col('id', 'ID'), col('name', 'NAME'), col('vendorName', 'VENDOR'), col('dataSourceType', 'TYPE'), col('website', 'WEBSITE')],
-  country: [col('iso3Code', 'ISO3'), col('iso2Code', 'ISO2'), col('commonName', 'NAME'), col('officialName', 'OFFICIAL NAME'), col('regionName', 'REGION')],
-  industry: [col('code', 'CODE'), col('name', 'NAME'), col('hierarchyLevel', 'LEVEL'), col('parentIndustryCode', 'PARENT')],
-  category: [col('id', 'ID'), col('name', 'NAME')],
+  dataSource: [
+    id('id', 'ID'),
+    text('name', 'NAME'),
+    text('vendorName', 'VENDOR', { hide: 2 }),
+    col('dataSourceType', 'TYPE', { kind: 'state' }),
+    col('website', 'WEBSITE', { kind: 'url', hide: 1 }),
+  ],
+  country: [
+    col('iso3Code', 'ISO3', { kind: 'code' }),
+    col('iso2Code', 'ISO2', { kind: 'code' }),
+    text('commonName', 'NAME'),
+    text('officialName', 'OFFICIAL NAME', { hide: 1 }),
+    text('regionName', 'REGION'),
+  ],
+  industry: [
+    col('code', 'CODE', { kind: 'code' }),
+    text('name', 'NAME'),
+    col('hierarchyLevel', 'LEVEL', { kind: 'state' }),
+    col('parentIndustryCode', 'PARENT', { kind: 'code' }),
+  ],
+  category: [id('id', 'ID'), text('name', 'NAME')],
 } satisfies Record<string, Column[]>;
 
 /** An entry of the local supplier catalog (supplier ls, supplier find; src/store/catalog.ts CatalogEntry, not a service resource). */

@@ -25,10 +25,11 @@ import {
   SupplierDetail,
   Wire,
 } from '../api/contract.js';
-import type { CheckResult } from '../scoring/check-types.js';
+import type { CheckResult } from '../scoring/gate.js';
 import type { ImportSummary } from '../import/report.js';
 import type { CatalogEntry } from '../store/catalog.js';
 import type { ScoreDifference } from '../scoring/recompute.js';
+import { ExplanationSchema } from '../output/explanation.js';
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -53,14 +54,15 @@ export interface SchemaEntry {
 
 // ---------------------------------------------------------------- command-output shapes not in the contract
 
-/** One row of `srs score check -o json` (CheckResult, src/scoring/check-types.ts). */
+/** One row of `srs score check -o json` (src/scoring/gate.ts CheckResult). */
 export const CheckResultSchema = z.object({
   supplierId: z.string(),
-  status: z.enum(['pass', 'fail', 'no data']),
+  /** pass and new (not in --baseline) pass; no data passes only with --allow-no-data; unknown and fail fail. */
+  status: z.enum(['pass', 'new', 'no data', 'unknown', 'fail']),
   /** The overall score, null when the supplier has no counting data. */
   score: z.nullable(z.number()),
   riskLevel: z.nullable(z.string()),
-  /** Why it failed (or why there is no data); empty when it passed. */
+  /** Why it failed (or why there is no data, or that it is new); empty when it simply passed. */
   reasons: z.array(z.string()),
 });
 
@@ -123,6 +125,7 @@ export type CatalogEntrySchemaMatches = Assert<Same<z.infer<typeof CatalogEntryS
 // ---------------------------------------------------------------- the registry
 
 const resource = (name: string, component: keyof typeof Wire | 'ErrorBody', title: string, description: string, schema: z.ZodMiniType, io: 'input' | 'output' = 'output'): SchemaEntry => ({
+  wire: component === 'ErrorBody' ? schema : Wire[component],
   name,
   kind: 'resource',
   title,
@@ -130,7 +133,6 @@ const resource = (name: string, component: keyof typeof Wire | 'ErrorBody', titl
   schema,
   io,
   component,
-  wire: component === 'ErrorBody' ? schema : Wire[component],
 });
 
 const command = (name: string, description: string, schema: z.ZodMiniType): SchemaEntry => ({
@@ -171,6 +173,7 @@ export const COMMAND_OUTPUTS: readonly SchemaEntry[] = [
   command('score calc', 'One score result per supplier, in input order (without --breakdown).', z.array(ScoreResult)),
   command('score check', 'One check result per supplier.', z.array(CheckResultSchema)),
   command('score recompute', 'One row per compared value per supplier.', z.array(RecomputeRowSchema)),
+  command('score explain', 'One supplier\'s score explained: scorecards and parameters with names and weights, data sources, expiring evidence.', ExplanationSchema),
   command('emissions ls', 'The supplier\'s emission reports.', z.array(EmissionReport)),
   command('news ls', 'The supplier\'s news events.', z.array(NewsEvent)),
   command('data-entry get', 'The data entry (= data-entry).', DataEntry),

@@ -11,29 +11,26 @@ export type {
   SupplierScore,
 } from './types.js';
 export { MODEL_VERSION } from './types.js';
+export { ScoringError } from './errors.js';
 export {
-  AGGREGATION_MODES,
-  DEFAULT_CLAIM_WEIGHT,
+  COMPARE_DIGITS,
   DEFAULT_DISPLAY_DIGITS,
-  DEFAULT_INCLUDE_ZERO_VALUES,
-  DEFAULT_MODE,
   NO_DATA_LABEL,
+  PUBLISHED_SCORE_LABELS,
   SCORE_LABELS,
   SCORE_MAX,
   SCORE_MIN,
-  ScoringError,
-  VERIFIED_WEIGHT,
-  isCalendarDate,
-  isWithinWindow,
-  normalizeDate,
-  resolveOptions,
+  comparable,
+  digitsToShow,
   roundScore,
   scoreLabel,
-  scoreSupplier,
-  scoreSuppliers,
-  todayUtc,
-} from './model.js';
-export type { ResolvedScoringOptions, ScorecardsInput } from './model.js';
+  showNumber,
+} from './labels.js';
+export { EXPIRY_BEFORE_ISSUE, expiresBeforeIssue, isCalendarDate, isWithinWindow, normalizeDate, todayUtc } from './dates.js';
+export { AGGREGATION_MODES, DEFAULT_CLAIM_WEIGHT, DEFAULT_INCLUDE_ZERO_VALUES, DEFAULT_MODE, resolveOptions } from './options.js';
+export type { ResolvedScoringOptions } from './options.js';
+export { FALLBACK_PARAMETER_WEIGHT, VERIFIED_WEIGHT, ZERO_WEIGHT_EXCLUDES_ITEM, scoreSupplier, scoreSuppliers } from './model.js';
+export type { ScorecardsInput } from './model.js';
 export {
   DEFAULT_COMPARE_TOLERANCE,
   compareScores,

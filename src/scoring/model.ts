@@ -1,7 +1,9 @@
 /**
- * The score model: pure functions, no I/O. The rules are written down in
- * docs/scoring.md (keep the two in step, and bump MODEL_VERSION in types.ts
- * whenever a formula changes).
+ * The score model's aggregation: pure functions, no I/O. The rules are written
+ * down in docs/scoring.md (keep the two in step, and bump MODEL_VERSION in
+ * types.ts whenever a formula changes). Dates and the validity window are in
+ * dates.ts, options and their defaults in options.ts, the scale, rounding and
+ * labels in labels.ts.
  *
  * Hot path notes: scorecards and options are prepared once (and reused across
  * scoreSupplier calls while unchanged); each supplier is then scored in one
@@ -21,202 +23,28 @@ import type {
   ScoringScorecard,
   SupplierScore,
 } from './types.js';
+import { hasCalendarDatePrefix, normalizeDate, todayUtc } from './dates.js';
+import { ScoringError } from './errors.js';
+import { SCORE_MAX, SCORE_MIN } from './labels.js';
+import { resolveOptions, type ResolvedScoringOptions } from './options.js';
 
-// ---------------------------------------------------------------- constants
-
-/** Lowest score on the absolute scale ("very poor"). */
-export const SCORE_MIN = -3;
-/** Highest score on the absolute scale ("very good"). */
-export const SCORE_MAX = 3;
 /** Weight of a verified entry (isClaim: false). Not an option. */
 export const VERIFIED_WEIGHT = 1;
-/** Default weight of a claim (isClaim: true, self-declared). Allowed range 0..1. */
-export const DEFAULT_CLAIM_WEIGHT = 0.5;
-/** Default aggregation of parameter scores into policyParametersScore. */
-export const DEFAULT_MODE: AggregationMode = 'parameters';
-/** Default for includeZeroValues: entries whose value is 0 count. */
-export const DEFAULT_INCLUDE_ZERO_VALUES = true;
-/** The aggregation modes, in documentation order. */
-export const AGGREGATION_MODES: ReadonlyArray<AggregationMode> = ['parameters', 'scorecards'];
-/** Decimal places used by roundScore() when none are given (display only). */
-export const DEFAULT_DISPLAY_DIGITS = 2;
 
-/** Labels of the rounded scores -3..3, index = rounded score + 3. */
-export const SCORE_LABELS: Readonly<Record<'-3' | '-2' | '-1' | '0' | '1' | '2' | '3', string>> = Object.freeze({
-  '-3': 'very poor',
-  '-2': 'poor',
-  '-1': 'below average',
-  '0': 'neutral',
-  '1': 'fair',
-  '2': 'good',
-  '3': 'very good',
-});
-/** Label of a null (or non-finite) score. */
-export const NO_DATA_LABEL = 'no data';
-const LABELS_BY_INDEX: ReadonlyArray<string> = [
-  SCORE_LABELS['-3'],
-  SCORE_LABELS['-2'],
-  SCORE_LABELS['-1'],
-  SCORE_LABELS['0'],
-  SCORE_LABELS['1'],
-  SCORE_LABELS['2'],
-  SCORE_LABELS['3'],
-];
-
-/** Invalid input to the model (bad option, weight, date or score). Nothing is scored. */
-export class ScoringError extends Error {
-  readonly code = 'invalid_input' as const;
-  constructor(message: string) {
-    super(message);
-    this.name = 'ScoringError';
-  }
-}
-
-// ---------------------------------------------------------------- display helpers
-
-/** Rounds half away from zero to `digits` decimals. For display only: the model never rounds. */
-export function roundScore(value: number, digits: number = DEFAULT_DISPLAY_DIGITS): number {
-  if (!Number.isFinite(value)) return value;
-  const f = 10 ** digits;
-  const r = Math.round(Math.abs(value) * f) / f;
-  return value < 0 ? -r : r;
-}
+// Where the model departs from (or fills in) the public methodology; each is
+// listed in docs/scoring.md, "Departures from the public methodology".
 
 /**
- * Label of a score for display: the score rounded half away from zero to an
- * integer, clamped to -3..3, then looked up in SCORE_LABELS. null (or a
- * non-finite number) is "no data".
+ * A scorecard item with weight 0 is left out of that scorecard's weighting, as
+ * if absent: it does not count towards the mean of a parameter's weights, and
+ * does not make the scorecard apply. (The parameter is still listed.)
  */
-export function scoreLabel(value: number | null): string {
-  if (value === null || !Number.isFinite(value)) return NO_DATA_LABEL;
-  let r = Math.round(Math.abs(value));
-  if (value < 0) r = -r;
-  if (r < SCORE_MIN) r = SCORE_MIN;
-  if (r > SCORE_MAX) r = SCORE_MAX;
-  return LABELS_BY_INDEX[r + 3] as string;
-}
-
-// ---------------------------------------------------------------- dates
-
-const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function digit(s: string, i: number): number {
-  const c = s.charCodeAt(i) - 48;
-  return c >= 0 && c <= 9 ? c : -1;
-}
-
-/** True when `s` starts with a real calendar date YYYY-MM-DD (leap years checked). */
-function hasCalendarDatePrefix(s: string): boolean {
-  if (s.length < 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
-  const y0 = digit(s, 0);
-  const y1 = digit(s, 1);
-  const y2 = digit(s, 2);
-  const y3 = digit(s, 3);
-  const m0 = digit(s, 5);
-  const m1 = digit(s, 6);
-  const d0 = digit(s, 8);
-  const d1 = digit(s, 9);
-  if ((y0 | y1 | y2 | y3 | m0 | m1 | d0 | d1) < 0) return false;
-  const month = m0 * 10 + m1;
-  const day = d0 * 10 + d1;
-  if (month < 1 || month > 12 || day < 1) return false;
-  if (day > (DAYS_IN_MONTH[month - 1] as number)) return false;
-  if (month === 2 && day === 29) {
-    const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
-    if (!((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0)) return false;
-  }
-  return true;
-}
-
-/** True when `s` is exactly a calendar date YYYY-MM-DD. */
-export function isCalendarDate(s: string): boolean {
-  return typeof s === 'string' && s.length === 10 && hasCalendarDatePrefix(s);
-}
-
+export const ZERO_WEIGHT_EXCLUDES_ITEM = true;
 /**
- * A date as the model compares it: absent, null or '' is null (open-ended);
- * YYYY-MM-DD is kept; a timestamp YYYY-MM-DDT... keeps only its calendar date
- * (no time-zone conversion). Anything else throws a ScoringError.
+ * The weight of every scored parameter when no scorecard applies (none given,
+ * or every item weighs 0 or is filtered out): the plain mean of the parameters.
  */
-export function normalizeDate(s: string | null | undefined, what = 'date'): string | null {
-  if (s === null || s === undefined || s === '') return null;
-  if (typeof s === 'string') {
-    if (s.length === 10 && hasCalendarDatePrefix(s)) return s;
-    if (s.length > 10 && s.charCodeAt(10) === 84 /* T */ && hasCalendarDatePrefix(s)) return s.slice(0, 10);
-  }
-  throw new ScoringError(`${what} must be a calendar date YYYY-MM-DD, got ${JSON.stringify(s)}`);
-}
-
-/** Today's calendar date in UTC, YYYY-MM-DD. */
-export function todayUtc(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
-/**
- * The validity window: issueDate <= asOf <= expiryDate, both inclusive, either
- * side open when its date is absent. Dates are compared as calendar dates.
- */
-export function isWithinWindow(asOf: string, issueDate?: string | null, expiryDate?: string | null): boolean {
-  const at = normalizeDate(asOf, 'asOf');
-  if (at === null) throw new ScoringError('asOf is required');
-  const issue = normalizeDate(issueDate, 'issueDate');
-  if (issue !== null && issue > at) return false;
-  const expiry = normalizeDate(expiryDate, 'expiryDate');
-  if (expiry !== null && expiry < at) return false;
-  return true;
-}
-
-// ---------------------------------------------------------------- options
-
-/** The options with every default filled in, as recorded in SupplierScore.options. */
-export type ResolvedScoringOptions = SupplierScore['options'];
-
-/** Fills in the defaults and validates; throws a ScoringError on a bad option. */
-export function resolveOptions(options: ScoringOptions = {}, now?: Date): ResolvedScoringOptions {
-  let asOf: string;
-  if (options.asOf === undefined || options.asOf === null) {
-    asOf = todayUtc(now);
-  } else {
-    if (typeof options.asOf !== 'string' || !isCalendarDate(options.asOf)) {
-      throw new ScoringError(`asOf must be a calendar date YYYY-MM-DD, got ${JSON.stringify(options.asOf)}`);
-    }
-    asOf = options.asOf;
-  }
-  const claimWeight = options.claimWeight ?? DEFAULT_CLAIM_WEIGHT;
-  if (typeof claimWeight !== 'number' || !Number.isFinite(claimWeight) || claimWeight < 0 || claimWeight > 1) {
-    throw new ScoringError(`claimWeight must be a number from 0 to 1, got ${String(claimWeight)}`);
-  }
-  const mode = options.mode ?? DEFAULT_MODE;
-  if (mode !== 'parameters' && mode !== 'scorecards') {
-    throw new ScoringError(`mode must be "parameters" or "scorecards", got ${JSON.stringify(mode)}`);
-  }
-  const includeZeroValues = options.includeZeroValues ?? DEFAULT_INCLUDE_ZERO_VALUES;
-  if (typeof includeZeroValues !== 'boolean') {
-    throw new ScoringError(`includeZeroValues must be a boolean, got ${JSON.stringify(includeZeroValues)}`);
-  }
-  return {
-    asOf,
-    includeZeroValues,
-    claimWeight,
-    mode,
-    dataSourceIds: uniqueIds(options.dataSourceIds, 'dataSourceIds'),
-    policyParameterIds: uniqueIds(options.policyParameterIds, 'policyParameterIds'),
-  };
-}
-
-function uniqueIds(ids: ReadonlyArray<string> | undefined | null, what: string): string[] {
-  if (ids === undefined || ids === null) return [];
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (typeof id !== 'string' || id === '') throw new ScoringError(`${what} must hold non-empty strings`);
-    if (!seen.has(id)) {
-      seen.add(id);
-      out.push(id);
-    }
-  }
-  return out;
-}
+export const FALLBACK_PARAMETER_WEIGHT = 1;
 
 // ---------------------------------------------------------------- preparation (once per scorecards + options)
 
@@ -324,7 +152,7 @@ function prepare(scorecards: ReadonlyArray<ScoringScorecard>, options: ScoringOp
       seen.add(pid);
       if (ppFilter !== null && !ppFilter.has(pid)) continue;
       listed.add(pid);
-      if (w === 0) continue;
+      if (w === 0 && ZERO_WEIGHT_EXCLUDES_ITEM) continue;
       pids.push(pid);
       weights.push(w);
       weightSum.set(pid, (weightSum.get(pid) ?? 0) + w);
@@ -370,7 +198,7 @@ function prepare(scorecards: ReadonlyArray<ScoringScorecard>, options: ScoringOp
   for (const id of opts.dataSourceIds) p.baseDs.push(addDs(p, id));
   for (const pid of listed) {
     const sum = weightSum.get(pid);
-    const weight = fallback ? 1 : sum === undefined ? 0 : sum / (weightCount.get(pid) as number);
+    const weight = fallback ? FALLBACK_PARAMETER_WEIGHT : sum === undefined ? 0 : sum / (weightCount.get(pid) as number);
     p.baseP.push(addP(p, pid, weight));
   }
   for (const { sc, pids, weights } of items) {
@@ -454,7 +282,7 @@ function run(
   const pSum = p.pSum;
   const pW = p.pW;
   const pTouched = p.pTouched;
-  const newWeight = p.fallback ? 1 : 0;
+  const newWeight = p.fallback ? FALLBACK_PARAMETER_WEIGHT : 0;
   dsTouched.length = 0;
   pTouched.length = 0;
   for (let i = 0; i < p.baseDs.length; i++) {

@@ -4,6 +4,7 @@
  * compare two results number by number. Structurally typed: nothing here
  * imports from src/api (the zod types there are assignable to these).
  */
+import { EXPIRY_BEFORE_ISSUE, expiresBeforeIssue } from './dates.js';
 import type { CountedEntry, ScoringEntry, SupplierScore } from './types.js';
 
 // ---------------------------------------------------------------- the service's shapes, structurally
@@ -78,6 +79,12 @@ export interface RebuiltEntries {
   entries: ScoringEntry[];
   /** Inconsistencies found while merging (first occurrence wins), and inferred values. */
   warnings: string[];
+  /**
+   * The warnings that make the item unverifiable: an entry whose occurrences
+   * disagree (fields, scores, data source), or that is listed twice in the
+   * same place. `score recompute --verify` fails on any of them, naming the entry.
+   */
+  conflicts: string[];
 }
 
 interface Building {
@@ -104,6 +111,13 @@ interface Building {
 export function rebuildFromScoreResult(item: ScoreResultLike): RebuiltEntries {
   const byId = new Map<string, Building>();
   const warnings: string[] = [];
+  const conflicts: string[] = [];
+  const conflict = (m: string) => {
+    warnings.push(m);
+    conflicts.push(m);
+  };
+  /** Entry ids already seen in some data-source list. */
+  const inDataSources = new Set<string>();
 
   const meta = (d: ScoreDataEntryLike & { id: string; dataSourceId: string }, where: string): Building => {
     const supplierId = d.supplierId ?? item.supplierId;
@@ -122,7 +136,7 @@ export function rebuildFromScoreResult(item: ScoreResultLike): RebuiltEntries {
     if (b.isClaim !== isClaim) diffs.push('isClaim');
     if (b.issueDate !== issueDate) diffs.push('issueDate');
     if (b.expiryDate !== expiryDate) diffs.push('expiryDate');
-    if (diffs.length > 0) warnings.push(`entry ${d.id}: ${diffs.join(', ')} differ in ${where}; the first occurrence is kept`);
+    if (diffs.length > 0) conflict(`entry ${d.id}: ${diffs.join(', ')} differ in ${where}; the first occurrence is kept`);
     return b;
   };
 
@@ -143,8 +157,10 @@ export function rebuildFromScoreResult(item: ScoreResultLike): RebuiltEntries {
       const d = usable(raw, where, ds.dataSourceId);
       if (!d) continue;
       const b = meta(d, where);
+      if (inDataSources.has(d.id)) conflict(`entry ${d.id}: listed more than once in the data-source lists (again in ${where})`);
+      inDataSources.add(d.id);
       if (d.dataSourceId !== ds.dataSourceId) {
-        warnings.push(`entry ${d.id}: listed under ${where} but its dataSourceId is ${d.dataSourceId}`);
+        conflict(`entry ${d.id}: listed under ${where} but its dataSourceId is ${d.dataSourceId}`);
       }
       const v = d.score?.value;
       if (v === null || v === undefined) {
@@ -152,7 +168,7 @@ export function rebuildFromScoreResult(item: ScoreResultLike): RebuiltEntries {
       } else if (b.score === null) {
         b.score = v;
       } else if (b.score !== v) {
-        warnings.push(`entry ${d.id}: score ${v} in ${where} differs from ${b.score}; ${b.score} is kept`);
+        conflict(`entry ${d.id}: score ${v} in ${where} differs from ${b.score}; ${b.score} is kept`);
       }
     }
   }
@@ -175,7 +191,9 @@ export function rebuildFromScoreResult(item: ScoreResultLike): RebuiltEntries {
       const known = b.parameterScores.find((x) => x.policyParameterId === pid);
       if (known === undefined) b.parameterScores.push({ policyParameterId: pid, score: v });
       else if (known.score !== v) {
-        warnings.push(`entry ${d.id}: listed twice under ${where} with scores ${known.score} and ${v}; ${known.score} is kept`);
+        conflict(`entry ${d.id}: listed twice under ${where} with scores ${known.score} and ${v}; ${known.score} is kept`);
+      } else {
+        conflict(`entry ${d.id}: listed twice under ${where}`);
       }
     }
   }
@@ -186,6 +204,9 @@ export function rebuildFromScoreResult(item: ScoreResultLike): RebuiltEntries {
     if (score === null) {
       warnings.push(`entry ${b.id}: in no data-source list; its own score is taken as 0`);
       score = 0;
+    }
+    if (EXPIRY_BEFORE_ISSUE === 'warn-and-exclude' && expiresBeforeIssue(b.issueDate, b.expiryDate)) {
+      warnings.push(`entry ${b.id}: expires (${b.expiryDate}) before it is issued (${b.issueDate}); it never counts`);
     }
     entries.push({
       id: b.id,
@@ -198,7 +219,7 @@ export function rebuildFromScoreResult(item: ScoreResultLike): RebuiltEntries {
       parameterScores: b.parameterScores,
     });
   }
-  return { entries, warnings };
+  return { entries, warnings, conflicts };
 }
 
 /** The entries of a service result item, merged by id (see rebuildFromScoreResult for the rules). */

@@ -24,6 +24,7 @@ import {
   StandardIndustryList,
   SupplierCreateResponse,
   SupplierDetailResponse,
+  Wire,
 } from '../../src/api/contract.js';
 import { DEFAULT_SEED, DEFAULT_SUPPLIERS, fixtures, startEmulator } from '../../src/emulator/index.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
@@ -255,8 +256,9 @@ describe('every endpoint answers with the contract shape', () => {
   });
 
   it('POST /v1/score-calculation', async () => {
+    // The wire view: what the emulator sends (the client's ScoreCalculationResponse completes results).
     const body = parseOk(
-      ScoreCalculationResponse,
+      Wire.ScoreCalculationResponse,
       await post(fixed, '/v1/score-calculation', { supplierIds: [S0.id, 'unknown-supplier', S0.id], includeZeroValues: false }),
     );
     expect(body.items.map((i) => i.supplierId)).toEqual([S0.id, 'unknown-supplier']);
@@ -497,7 +499,7 @@ describe('POST /v1/suppliers', () => {
     expect((await get(emu, `/v1/suppliers/${created.id}/news-events`)).json.items).toEqual([]);
     const cards = parseOk(ScorecardList, await get(emu, `/v1/scorecards?supplierId=${created.id}`));
     expect(cards.items.length).toBeGreaterThan(0);
-    const calc = parseOk(ScoreCalculationResponse, await post(emu, '/v1/score-calculation', { supplierIds: [created.id] }));
+    const calc = parseOk(Wire.ScoreCalculationResponse, await post(emu, '/v1/score-calculation', { supplierIds: [created.id] }));
     // No data: the value is left out (spec-strict), not null.
     expect(calc.items[0]!.score).toBeDefined();
     expect(calc.items[0]!.score!.value).toBeUndefined();

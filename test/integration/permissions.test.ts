@@ -50,12 +50,13 @@ describe.each(['022', '000'])('umask %s', (umask) => {
     expect(r.stderr).not.toContain(KEY);
   });
 
-  it('--sandbox: ~/.local/share/srs is 0700 and its state file 0600', async () => {
+  it('--sandbox: ~/.local/share/srs is 0700, its state and catalog files 0600', async () => {
     const home = mkdtempSync(join(tmpdir(), 'srs-perm-'));
     const r = await srsUnder(umask, home, ['--sandbox', 'supplier', 'create', '--name', 'Umask Test GmbH', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(mode(join(home, '.local/share/srs'))).toBe('700');
-    expect(mode(join(home, '.local/share/srs/sandbox-state.json'))).toBe('600');
+    expect(mode(join(home, '.local/share/srs/sandbox-state.db'))).toBe('600');
+    expect(mode(join(home, '.local/share/srs/catalog.db'))).toBe('600');
   });
 });
 

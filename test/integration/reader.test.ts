@@ -127,11 +127,14 @@ describe.each<Exclude<ResponseShape, 'wire' | 'nulls'>>(['minimal', 'all-nulls']
     for (const b of ['sources', 'parameters', 'entries']) await ok(['score', 'calc', ...ids, '--breakdown', b, '-o', 'table']);
     const bundle = join(dir, `bundle-${shape}.json`);
     await ok(['score', 'calc', ...ids, '--save', bundle, '-o', 'table']);
-    expect(JSON.parse(readFileSync(bundle, 'utf8')).response.items).toEqual(results);
-    const check = await ok(['score', 'check', ...ids, '--min', '0', '-o', 'table']);
+    expect(readFileSync(bundle, 'utf8')).toContain(S0.id);
+    // No data fails the gate unless allowed (fail closed); allowed, it is reported as such.
+    expect((await h.run(['score', 'check', ...ids, '--min', '0', '-o', 'table'])).code).toBe(3);
+    const check = await ok(['score', 'check', ...ids, '--min', '0', '--allow-no-data', '-o', 'table']);
     expect(check.stdout).toContain('NO DATA');
     expect(check.stdout).toContain('—');
-    await ok(['score', 'check', '--from', bundle, '--min', '0', '-o', 'json']);
+    await ok(['score', 'check', '--from', bundle, '--min', '0', '--allow-no-data', '-o', 'json']);
+    await ok(['score', 'explain', S0.id, '-o', 'table']);
     await ok(['score', 'recompute', bundle, '-o', 'table']);
   });
 

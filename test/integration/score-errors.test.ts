@@ -28,7 +28,7 @@ const bundle = (over: Record<string, unknown> = {}, options: Record<string, unkn
   asOf: '2024-01-01',
   service: { baseUrl: null },
   options: { includeZeroValues: true, dataSourceIds: [], policyParameterIds: [], claimWeight: 0.5, mode: 'parameters', ...options },
-  requests: [],
+  requests: [{ supplierIds: ['s1'] }],
   response: { items: [item()] },
   scorecards: { s1: [] },
   scorecardDefinitions: {},
@@ -113,7 +113,9 @@ describe('score recompute: values the model rejects inside the file', () => {
 
   it('--as-of overrides a valid bundle date, and is checked the same way', async () => {
     const p = write('ok.json', bundle());
-    expect((await runSrs(['score', 'recompute', p, '--verify', '-o', 'json'], env)).code).toBe(0);
+    // A format-1 bundle has no digest, and this one was made by model "x": --verify needs both accepted.
+    expect((await runSrs(['score', 'recompute', p, '--verify', '-o', 'json'], env)).code).toBe(3);
+    expect((await runSrs(['score', 'recompute', p, '--verify', '--allow-undigested', '--accept-model', 'x', '-o', 'json'], env)).code).toBe(0);
     expect(expectOneLineUsage(await runSrs(['score', 'recompute', p, '--as-of', '2024-04-31', '-o', 'table'], env))).toMatch(/^srs: --as-of /);
   });
 

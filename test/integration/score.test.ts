@@ -2,13 +2,14 @@
  * score calc / recompute / check end to end: the built binary against the
  * emulator, whose scores come from the same model as the offline recompute.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The emulator sends complete results for seeded suppliers: the test reads them in the complete shape.
-import type { ScoreResultShape as ScoreResult } from '../../src/scoring/recompute.js';
+import { completeScoreResult, type ReceivedScoreResult } from '../../src/api/contract.js';
+import type { ScoreResult } from '../../src/api/contract.js';
 import { breakdownColumns, type Breakdown } from '../../src/commands/score/view.js';
 import { fixtures } from '../../src/emulator/index.js';
 import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
@@ -44,13 +45,13 @@ describe('score calc', () => {
     expect(r.stderr).toMatch(/60 duplicate supplier ids ignored/);
     const posts = h.requests.slice(before).filter((l) => l.startsWith('POST /v1/score-calculation'));
     expect(posts).toHaveLength(2);
-    // An unknown id has no data: its score value is left out (spec-strict), never null.
+    // An unknown id has no data: its score value is left out on the wire (spec-strict), never null.
     expect(items.at(-1)!.score).not.toHaveProperty('value');
   });
 
   it('-o json|ndjson pass the service bytes through: the same output as parsing, validating and re-serialising every result', async () => {
     // --query @ takes the ordinary path (each body parsed and validated against the contract).
-    // The emulator answers an unknown id with a result whose score is null.
+    // The emulator answers an unknown id with a result without score values.
     const input = [...ids.slice(0, 120).reverse(), '01zzzzzzzzzzzzzzzzzzzzzzzz', ...ids.slice(120)];
     const passed = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'ndjson'], { input: input.join('\n') });
     const parsed = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'ndjson', '--query', '@'], { input: input.join('\n') });
@@ -59,7 +60,9 @@ describe('score calc', () => {
     const lines = passed.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(input.length);
     expect(lines.map((l) => (JSON.parse(l) as Item).supplierId)).toEqual(input);
-    expect(passed.stdout).toBe(parsed.stdout);
+    // The parsed path prints each result completed (absent score values as null, docs/emulator.md): the same results.
+    const completed = (out: string) => out.trimEnd().split('\n').map((l) => completeScoreResult(JSON.parse(l) as ReceivedScoreResult));
+    expect(completed(passed.stdout)).toEqual(completed(parsed.stdout));
     const asJson = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'json'], { input: input.join('\n') });
     expect(asJson.code).toBe(0);
     expect(asJson.stdout).toBe(`[\n${lines.join(',\n')}\n]\n`);
@@ -145,9 +148,10 @@ describe('evidence bundle and offline recompute', () => {
   it('calc --save, then recompute --verify exits 0 without any network', async () => {
     const save = await h.run(['score', 'calc', ...ids.slice(0, 30), '--save', bundlePath, '-o', 'json']);
     expect(save.code).toBe(0);
-    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as Record<string, unknown>;
-    expect(bundle).toMatchObject({ kind: 'srs.score-bundle', bundleVersion: 1, asOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), modelVersion: expect.any(String) });
-    expect(Object.keys(bundle.scorecards as object)).toHaveLength(30);
+    const records = readBundle(bundlePath);
+    expect(records[0]).toMatchObject({ kind: 'srs.score-bundle', bundleVersion: 2, asOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), modelVersion: expect.any(String) });
+    expect(records.filter((r) => r.t === 'result')).toHaveLength(30);
+    expect(records.at(-1)).toMatchObject({ t: 'end', suppliers: 30, digest: { algorithm: 'sha256', value: expect.stringMatching(/^[0-9a-f]{64}$/) } });
     expect(readFileSync(bundlePath, 'utf8')).not.toContain(h.env.SRS_API_KEY!);
     // No base URL, no key: recompute must not need either.
     const offline = { ...baseEnv(h.home + '/offline'), SRS_BASE_URL: 'http://127.0.0.1:9' };
@@ -158,17 +162,22 @@ describe('evidence bundle and offline recompute', () => {
     expect(rows.every((x) => x.ok)).toBe(true);
   });
 
-  it('a bundle with one tampered value exits 3 and names it', async () => {
-    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as { response: { items: Array<{ supplierId: string; score: { value: number | null } }> } };
-    const victim = bundle.response.items.find((i) => typeof i.score.value === "number")!;
+  it('a bundle with one tampered value: "bundle altered" first; with the digest forged to match, "recomputation differs"', async () => {
+    const records = readBundle(bundlePath);
+    const victim = records.find((r) => r.t === 'result' && (r.item as Item).score.value !== null)!.item as Item;
     victim.score.value = victim.score.value! + 0.25;
-    const tampered = join(h.home, 'tampered.json');
-    writeFileSync(tampered, JSON.stringify(bundle));
+    const tampered = join(h.home, 'tampered.jsonl');
+    writeBundle(tampered, records, { redigest: false });
+    const altered = await runSrs(['score', 'recompute', tampered, '--verify', '--only-differences', '-o', 'json'], baseEnv(h.home + '/offline'));
+    expect(altered.code).toBe(3);
+    expect(altered.stdout).toBe('');
+    expect(altered.stderr).toMatch(/bundle altered: .*does not match its digest/);
+    writeBundle(tampered, records, { redigest: true });
     const r = await runSrs(['score', 'recompute', tampered, '--verify', '--only-differences', '-o', 'json'], baseEnv(h.home + '/offline'));
     expect(r.code).toBe(3);
     const rows = JSON.parse(r.stdout) as Array<{ supplierId: string; path: string; ok: boolean }>;
     expect(rows).toEqual([expect.objectContaining({ supplierId: victim.supplierId, path: 'value', ok: false })]);
-    expect(r.stderr).toMatch(/1 value\(s\) differ by more than 0\.005/);
+    expect(r.stderr).toMatch(/recomputation differs: .*value reported/);
     // A tolerance above the change accepts it.
     const loose = await runSrs(['score', 'recompute', tampered, '--verify', '--tolerance', '0.3'], baseEnv(h.home + '/offline'));
     expect(loose.code).toBe(0);
@@ -181,7 +190,11 @@ describe('evidence bundle and offline recompute', () => {
     const sc = join(h.home, 'cards.json');
     writeFileSync(resp, JSON.stringify({ items: JSON.parse(calc.stdout) }));
     writeFileSync(sc, cards.stdout);
-    const r = await runSrs(['score', 'recompute', resp, '--scorecards', sc, '--verify'], baseEnv(h.home + '/offline'));
+    // A raw response has no digest: --verify says it cannot verify it, unless told to accept that.
+    const strict = await runSrs(['score', 'recompute', resp, '--scorecards', sc, '--verify'], baseEnv(h.home + '/offline'));
+    expect(strict.code).toBe(3);
+    expect(strict.stderr).toMatch(/cannot verify: a raw score-calculation response carries no digest/);
+    const r = await runSrs(['score', 'recompute', resp, '--scorecards', sc, '--verify', '--allow-undigested'], baseEnv(h.home + '/offline'));
     expect(r.code, r.stderr).toBe(0);
   });
 
@@ -216,13 +229,22 @@ describe('score check', () => {
     expect(lines.map((l) => l.split(' ')[1]!.replace(':', '')).sort()).toEqual(expectedFailures);
   });
 
-  it('no data is reported, and fails only with --require-score', async () => {
+  it('an unknown supplier fails as unknown; no data fails unless --allow-no-data; --require-score is an accepted no-op', async () => {
     const unknown = '01zzzzzzzzzzzzzzzzzzzzzzzz';
-    const r = await h.run(['score', 'check', unknown, '--min', '0']);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/NO DATA 01z+/);
-    const strict = await h.run(['score', 'check', unknown, '--min', '0', '--require-score']);
-    expect(strict.code).toBe(3);
+    const r = await h.run(['score', 'check', unknown, '--min', '0', '-o', 'json']);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ supplierId: unknown, status: 'unknown' })]);
+    expect(r.stderr).toMatch(/UNKNOWN 01z+: the service does not know supplier/);
+    expect((await h.run(['score', 'check', unknown, '--min', '0', '--allow-no-data'])).code).toBe(3);
+    const items = await scores();
+    const empty = items.find((i) => typeof i.score.value !== 'number')!.supplierId;
+    const noData = await h.run(['score', 'check', empty, '--min', '0', '-o', 'json']);
+    expect(noData.code).toBe(3);
+    expect(noData.stderr).toMatch(/FAIL .*no score \(no counting data\); --allow-no-data accepts this/);
+    const allowed = await h.run(['score', 'check', empty, '--min', '0', '--allow-no-data', '-o', 'json']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(JSON.parse(allowed.stdout)).toEqual([expect.objectContaining({ supplierId: empty, status: 'no data' })]);
+    expect((await h.run(['score', 'check', empty, '--min', '0', '--require-score'])).code).toBe(3);
   });
 
   it('--max-risk, --expiring-within and --min-parameter gate as documented', async () => {
@@ -230,12 +252,12 @@ describe('score check', () => {
     expect(risky.code).toBe(3);
     expect(risky.stdout).toMatch(/risk High is above the maximum Low/);
     const relaxed = await h.run(['score', 'check', first, '--max-risk', 'High']);
-    expect(relaxed.code).toBe(0);
+    expect(relaxed.code, relaxed.stderr).toBe(0);
     const expiring = await h.run(['score', 'check', first, '--expiring-within', '100000']);
     expect(expiring.code).toBe(3);
     expect(expiring.stderr).toMatch(/evidence expires within 100000 days/);
     const calc = JSON.parse((await h.run(['score', 'calc', first, '-o', 'json'])).stdout) as Array<{ policyParameterScores: Array<{ policyParameterId: string; score: { value: number | null } }> }>;
-    const param = calc[0]!.policyParameterScores.find((p) => typeof p.score.value === "number")!;
+    const param = calc[0]!.policyParameterScores.find((p) => p.score.value !== null)!;
     const above = await h.run(['score', 'check', first, '--min-parameter', `${param.policyParameterId}=${param.score.value! + 0.1}`]);
     expect(above.code).toBe(3);
     expect(above.stderr).toContain(`parameter ${param.policyParameterId} score`);
@@ -251,16 +273,17 @@ describe('score check', () => {
   });
 
   it('--from a bundle offline, --baseline/--max-drop, JUnit XML and GitHub annotations', async () => {
-    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as { response: { items: Array<{ supplierId: string; score: { value: number | null } }> } };
-    const baseline = structuredClone(bundle);
-    const victim = baseline.response.items.find((i) => typeof i.score.value === "number")!;
+    const records = readBundle(bundlePath);
+    const baseline = structuredClone(records);
+    const victim = baseline.find((r) => r.t === 'result' && (r.item as Item).score.value !== null)!.item as Item;
     victim.score.value = victim.score.value! + 1;
-    const basePath = join(h.home, 'baseline.json');
-    writeFileSync(basePath, JSON.stringify(baseline));
+    const basePath = join(h.home, 'baseline.jsonl');
+    writeBundle(basePath, baseline, { redigest: true });
     const junit = join(h.home, 'report.xml');
     const offline = { ...baseEnv(h.home + '/offline'), GITHUB_ACTIONS: 'true' };
-    const r = await runSrs(['score', 'check', '--from', bundlePath, '--baseline', basePath, '--max-drop', '0.5', '--junit', junit, '-o', 'json'], offline);
-    expect(r.code).toBe(3);
+    // Suppliers without data are accepted here: this test is about the drop.
+    const r = await runSrs(['score', 'check', '--from', bundlePath, '--baseline', basePath, '--max-drop', '0.5', '--allow-no-data', '--junit', junit, '-o', 'json'], offline);
+    expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toContain(`::error title=srs score check%3A ${victim.supplierId}::score fell by 1`);
     const xml = readFileSync(junit, 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
@@ -268,7 +291,23 @@ describe('score check', () => {
     expect(doc.testsuites.testsuite['@_tests']).toBe('30');
     expect(doc.testsuites.testsuite['@_failures']).toBe('1');
     expect(doc.testsuites.testsuite.testcase).toHaveLength(30);
-    const ok = await runSrs(['score', 'check', '--from', bundlePath, '--baseline', basePath, '--max-drop', '1.5'], baseEnv(h.home + '/offline'));
-    expect(ok.code).toBe(0);
+    const ok = await runSrs(['score', 'check', '--from', bundlePath, '--baseline', basePath, '--max-drop', '1.5', '--allow-no-data'], baseEnv(h.home + '/offline'));
+    expect(ok.code, ok.stderr).toBe(0);
   });
 });
+
+/** The records of a format-2 bundle, one per line. */
+function readBundle(path: string): Array<Record<string, unknown>> {
+  return readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** Writes records as a format-2 bundle; with `redigest` the end record gets the digest of the new content (a forger can do that). */
+function writeBundle(path: string, records: Array<Record<string, unknown>>, opts: { redigest: boolean }): void {
+  const body = records.slice(0, -1).map((r) => JSON.stringify(r) + '\n').join('');
+  const end = structuredClone(records.at(-1)!) as { suppliers: number; digest: { value: string } };
+  if (opts.redigest) {
+    end.digest.value = createHash('sha256').update(body).digest('hex');
+    end.suppliers = records.filter((r) => r.t === 'result' || r.t === 'error').length;
+  }
+  writeFileSync(path, body + JSON.stringify(end) + '\n');
+}

@@ -36,7 +36,7 @@ describe('the command tree as data', () => {
     expect(tree.root.children.map((c) => c.name)).toEqual(expect.arrayContaining(['supplier', 'scorecards', 'score', 'ref', 'auth', 'emulator', 'completion']));
     expect(tree.root.children.map((c) => c.name)).not.toContain('help');
     expect(tree.help).toMatch(/help/i);
-    expect(find(tree.root, 'score').children.map((c) => c.name)).toEqual(['calc', 'recompute', 'check']);
+    expect(find(tree.root, 'score').children.map((c) => c.name)).toEqual(['calc', 'explain', 'report', 'recompute', 'check']);
     expect(find(tree.root, 'scorecards ls').aliases).toEqual(['list']);
     // Commander's implicit `help` of nested commands is not offered (srs gives nouns an action, so it never runs).
     expect(find(tree.root, 'score').children.map((c) => c.name)).not.toContain('help');

@@ -144,7 +144,7 @@ describe('the schemas accept real data', () => {
       const one = validatorFor('score-result');
       for (const item of r.items) one(item);
       validatorFor('score calc')(r.items);
-      const checks = r.items.map((i) => evaluate(i, { minParameter: new Map(), min: 0, requireScore: false, asOf: '2025-01-15' }));
+      const checks = r.items.map((i) => evaluate(i, { minParameter: new Map(), min: 0, allowNoData: true, asOf: '2025-01-15' }));
       validatorFor('score check')(checks);
       const rows = r.items.flatMap((i) => compareScores(i, i).map((d) => ({ supplierId: i.supplierId, ...d })));
       validatorFor('score recompute')(rows);

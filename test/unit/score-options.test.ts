@@ -11,7 +11,7 @@ import type { Scorecard, ScoreResult } from '../../src/api/contract.js';
 import {
   Bundle,
   BUNDLE_KIND,
-  BUNDLE_VERSION,
+  BUNDLE_VERSION_1,
   bundleOptions,
   checkScoringOptions,
   parseBundleOrResponse,
@@ -21,12 +21,13 @@ import {
   withOverrides,
 } from '../../src/commands/score/bundle.js';
 import { DEFAULT_TOLERANCE, finiteNumber, optionalNumber } from '../../src/commands/score/options.js';
-import { parseTolerance, recomputeAll, type LoadedEvidence } from '../../src/commands/score/recompute.js';
+import { parseTolerance } from '../../src/commands/score/recompute.js';
 import { UsageError } from '../../src/errors.js';
 import {
   DEFAULT_CLAIM_WEIGHT,
   DEFAULT_INCLUDE_ZERO_VALUES,
   DEFAULT_MODE,
+  entriesFromScoreResult,
   scoreSupplier,
   toScoreResult,
   type AggregationMode,
@@ -139,7 +140,7 @@ describe('bundle options and parsing', () => {
   });
 
   it('the bundle schema takes the claim weights and dates the model takes', () => {
-    const base = { kind: BUNDLE_KIND, bundleVersion: BUNDLE_VERSION, modelVersion: 'x', createdAt: 'now', asOf: '2024-02-29', service: { baseUrl: null }, options: bundleOptions(), requests: [], response: { items: [] }, scorecards: {}, scorecardDefinitions: {} };
+    const base = { kind: BUNDLE_KIND, bundleVersion: BUNDLE_VERSION_1, modelVersion: 'x', createdAt: 'now', asOf: '2024-02-29', service: { baseUrl: null }, options: bundleOptions(), requests: [], response: { items: [] }, scorecards: {}, scorecardDefinitions: {} };
     expect(Bundle.safeParse(base).success).toBe(true);
     expect(Bundle.safeParse({ ...base, options: bundleOptions({ claimWeight: 1 }) }).success).toBe(true);
     expect(Bundle.safeParse({ ...base, options: bundleOptions({ claimWeight: 1.5 }) }).success).toBe(false);
@@ -149,7 +150,7 @@ describe('bundle options and parsing', () => {
 
   it('parseBundleOrResponse gives the items of a bundle, a response and a bare array', () => {
     const items = [{ supplierId: 's', score: { value: null, dataSourcesScore: { value: null }, policyParametersScore: { value: null } }, dataSourceScores: [], policyParameterScores: [] }];
-    const b = { kind: BUNDLE_KIND, bundleVersion: BUNDLE_VERSION, modelVersion: 'x', createdAt: 'now', asOf: '2024-01-01', service: { baseUrl: null }, options: bundleOptions(), requests: [], response: { items }, scorecards: {}, scorecardDefinitions: {} };
+    const b = { kind: BUNDLE_KIND, bundleVersion: BUNDLE_VERSION_1, modelVersion: 'x', createdAt: 'now', asOf: '2024-01-01', service: { baseUrl: null }, options: bundleOptions(), requests: [], response: { items }, scorecards: {}, scorecardDefinitions: {} };
     expect(parseBundleOrResponse(b, 'f').items).toEqual(items);
     expect(parseBundleOrResponse({ items }, 'f').items).toEqual(items);
     expect(parseBundleOrResponse(items, 'f').items).toEqual(items);
@@ -230,9 +231,12 @@ describe('scorecardResolver', () => {
   ] as Array<[AggregationMode, number]>)('recompute results are identical to converting per supplier (mode %s, claim weight %s)', (mode, claimWeight) => {
     // What recompute did before: a fresh array of freshly converted scorecards on every call.
     const perCall = (id: string): ScoringScorecard[] => (scorecards[id] ?? []).filter((c) => definitions[c]).map((c) => toScoringScorecard(definitions[c]!));
-    const base: Omit<LoadedEvidence, 'cardsFor'> = { items, asOf: '2024-01-01', options: bundleOptions({ mode, claimWeight }) };
-    const shared = recomputeAll({ ...base, cardsFor: scorecardResolver(bundle) });
-    const fresh = recomputeAll({ ...base, cardsFor: perCall });
+    const options = { ...bundleOptions({ mode, claimWeight }), asOf: '2024-01-01' };
+    // What recompute does per supplier (src/commands/score/verify.ts).
+    const recomputeAll = (cardsFor: (id: string) => ScoringScorecard[]) =>
+      items.map((item) => ({ supplierId: item.supplierId, recomputed: scoreSupplier(item.supplierId, entriesFromScoreResult(item), cardsFor(item.supplierId), options) }));
+    const shared = recomputeAll(scorecardResolver(bundle));
+    const fresh = recomputeAll(perCall);
     expect(JSON.parse(JSON.stringify(shared))).toEqual(JSON.parse(JSON.stringify(fresh)));
     expect(shared.filter((r) => r.recomputed.policyParametersScore !== null).length).toBeGreaterThan(10);
   });

@@ -17,6 +17,7 @@ import {
   SCORE_MAX,
   SCORE_MIN,
   ScoringError,
+  EXPIRY_BEFORE_ISSUE,
   VERIFIED_WEIGHT,
   compareScores,
   entriesFromScoreResult,
@@ -822,16 +823,39 @@ describe('recompute', () => {
         },
       ],
     };
-    const { entries, warnings } = rebuildFromScoreResult(item);
+    const { entries, warnings, conflicts } = rebuildFromScoreResult(item);
     expect(entries).toEqual([
       { id: 'a', supplierId: 'sup-1', dataSourceId: 'ds-1', score: 1, isClaim: false, issueDate: null, expiryDate: null, parameterScores: [{ policyParameterId: 'pp-1', score: 1 }] },
       { id: 'b', supplierId: 'sup-1', dataSourceId: 'ds-1', score: 0, isClaim: false, issueDate: null, expiryDate: null, parameterScores: [{ policyParameterId: 'pp-1', score: 2 }] },
       { id: 'c', supplierId: 'sup-1', dataSourceId: 'ds-1', score: 0, isClaim: false, issueDate: null, expiryDate: null, parameterScores: [] },
     ]);
-    expect(warnings).toHaveLength(5);
+    expect(warnings).toHaveLength(6);
+    // The disagreements and repetitions are conflicts (score recompute --verify fails on them); the inferences are not.
+    expect(conflicts).toHaveLength(3);
+    expect(conflicts.join('\n')).toMatch(/entry a: listed more than once in the data-source lists/);
+    expect(conflicts.join('\n')).not.toMatch(/entry [bc]/);
     expect(warnings.join('\n')).toMatch(/entry a: score 2 .* 1 is kept/);
     expect(warnings.join('\n')).toMatch(/entry a: isClaim differ/);
     expect(warnings.join('\n')).toMatch(/entry c: no score value/);
     expect(warnings.join('\n')).toMatch(/entry b: in no data-source list; its own score is taken as 0/);
+  });
+
+  it('an entry listed twice under one parameter is a conflict even with the same score; one expiring before its issue is a warning', () => {
+    const e = (id: string, extra: Record<string, unknown> = {}) => ({ id, supplierId: 's', dataSourceId: 'ds', score: { value: 1 }, isClaim: false, issueDate: null, expiryDate: null, ...extra });
+    const item: ScoreResultLike = {
+      supplierId: 's',
+      score: { value: 1, dataSourcesScore: { value: 1 }, policyParametersScore: { value: 1 } },
+      dataSourceScores: [{ dataSourceId: 'ds', score: { value: 1 }, dataPoints: { dataEntries: [e('a'), e('x', { issueDate: '2024-05-01', expiryDate: '2024-04-01' })] } }],
+      policyParameterScores: [{ policyParameterId: 'p', score: { value: 1 }, dataPoints: { dataEntries: [e('a'), e('a')] } }],
+    };
+    const { warnings, conflicts } = rebuildFromScoreResult(item);
+    expect(conflicts).toEqual(['entry a: listed twice under parameter p']);
+    expect(warnings).toContain('entry x: expires (2024-04-01) before it is issued (2024-05-01); it never counts');
+    // And the model excludes it on every date (EXPIRY_BEFORE_ISSUE is warn-and-exclude).
+    expect(EXPIRY_BEFORE_ISSUE).toBe('warn-and-exclude');
+    for (const asOf of ['2024-03-15', '2024-04-01', '2024-04-15', '2024-05-01', '2024-06-01']) {
+      const r = scoreSupplier('s', [{ id: 'x', supplierId: 's', dataSourceId: 'ds', score: 2, isClaim: false, issueDate: '2024-05-01', expiryDate: '2024-04-01', parameterScores: [] }], [], { asOf });
+      expect(r.value, asOf).toBeNull();
+    }
   });
 });

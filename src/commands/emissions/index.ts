@@ -7,8 +7,9 @@ export function emissionsCommand(invoke: Invoke): Command {
     cmd
       .command('ls')
       .alias('list')
-      .description("List a supplier's emission reports (the service does not page this list)")
+      .description("List a supplier's emission reports (the service does not page this list); a table ends with bars of the totals per year")
       .argument('<supplier-id>', 'supplier id')
+      .option('--ascii', 'draw the totals bars with ASCII characters (the default when the locale is not UTF-8)')
       .action(invoke(async () => (await import('./ls.js')).run)),
     'srs emissions ls 01h57nhc4sapk2v8c7tqxyz123',
     'srs emissions ls 01h57nhc4sapk2v8c7tqxyz123 -o csv > emissions.csv',

@@ -3,10 +3,18 @@ import { columns } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
 
-export async function run(ctx: Context, args: string[], _opts: Opts): Promise<void> {
+export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const id = requireArg(args, 0, 'supplier id');
   const client = await ctx.client();
   const items = await ctx.withSpinner('Fetching emission reports…', () => client.listEmissionReports(id));
-  const n = await renderList(ctx.sink, items, columns.emissionReport, ctx.renderOptions());
+  const ro = ctx.renderOptions();
+  const n = await renderList(ctx.sink, items, columns.emissionReport, ro);
   if (n === 0 && ctx.format === 'table') ctx.info('no emission reports');
+  if (ctx.format !== 'table' || ro.query || n === 0) return;
+  // People also get the totals per year as bars (tables only: JSON and CSV stay the reports).
+  const [{ glyphsFor }, { renderYearBars, totalsPerYear }] = await Promise.all([import('../../output/bars.js'), import('../../output/year-bars.js')]);
+  const { totals, skipped } = totalsPerYear(items);
+  const width = ctx.io.columns && ctx.io.columns > 0 ? ctx.io.columns : 80;
+  if (totals.length) await ctx.sink.write('\n' + renderYearBars(totals, glyphsFor(ctx.env, opts.ascii === true), width, ctx.paint));
+  if (skipped) ctx.info(`${skipped} report(s) without a start date or value are not in the totals`);
 }

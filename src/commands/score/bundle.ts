@@ -3,7 +3,9 @@
  * `score check --from|--baseline` read: the request, the raw response, the
  * scorecards (weights) that apply to each supplier, asOf and the model
  * version, so every number can be re-derived later without the service.
- * It never contains the API key.
+ * It never contains the API key. This module holds format 1 (one JSON
+ * document, still read) and what both formats share; format 2 (JSON Lines
+ * with a digest, written and read as a stream) is in evidence.ts.
  */
 import * as z from 'zod/mini';
 import { IsoDate, Scorecard, ScoreCalculationRequest, ScoreCalculationResponse, describeZodError, type ScoreResult } from '../../api/contract.js';
@@ -24,7 +26,8 @@ import type { Opts } from '../kit.js';
 import { finiteNumber } from './options.js';
 
 export const BUNDLE_KIND = 'srs.score-bundle';
-export const BUNDLE_VERSION = 1;
+/** Format 1: one JSON document, no digest (srs before format 2). Read, never written. */
+export const BUNDLE_VERSION_1 = 1;
 
 export const BundleOptions = z.object({
   includeZeroValues: z.boolean(),
@@ -36,14 +39,19 @@ export const BundleOptions = z.object({
 });
 export type BundleOptions = z.infer<typeof BundleOptions>;
 
-export const Bundle = z.object({
+/** What every bundle format records about itself (format 2 in its header line). */
+export const bundleCommonFields = {
   kind: z.literal(BUNDLE_KIND),
-  bundleVersion: z.literal(BUNDLE_VERSION),
   modelVersion: z.string(),
   createdAt: z.string(),
   asOf: IsoDate.check(z.refine(isCalendarDate, 'expected a real calendar date YYYY-MM-DD')),
   service: z.object({ baseUrl: z.nullable(z.string()) }),
   options: BundleOptions,
+};
+
+export const Bundle = z.object({
+  ...bundleCommonFields,
+  bundleVersion: z.literal(BUNDLE_VERSION_1),
   requests: z.array(ScoreCalculationRequest),
   response: ScoreCalculationResponse,
   /** supplierId -> ids of the scorecards that apply to it. */
@@ -74,6 +82,8 @@ export interface ParsedEvidence {
 /** Reads a bundle from parsed JSON, or a raw score-calculation response (then scorecards come separately). */
 export function parseBundleOrResponse(data: unknown, what: string): ParsedEvidence {
   if (data && typeof data === 'object' && (data as { kind?: unknown }).kind === BUNDLE_KIND) {
+    const version = (data as { bundleVersion?: unknown }).bundleVersion;
+    if (version !== BUNDLE_VERSION_1) throw new UsageError(`${what}: an srs score bundle of format ${JSON.stringify(version)} that is not one JSON document of format 1; format 2 is one record per line`, { code: 'invalid_input' });
     const r = Bundle.safeParse(data);
     if (!r.success) throw new UsageError(`${what}: not a valid srs score bundle: ${describeZodError(r.error)}`, { code: 'invalid_input' });
     return { bundle: r.data, items: r.data.response.items };
@@ -102,19 +112,29 @@ export function toScoringScorecard(card: ScorecardT): ScoringScorecard {
  * change the arrays returned.
  */
 export function scorecardResolver(bundle: Pick<Bundle, 'scorecards' | 'scorecardDefinitions'>): (supplierId: string) => ScoringScorecard[] {
+  const byId = cardsByIds((id) => (Object.hasOwn(bundle.scorecardDefinitions, id) ? bundle.scorecardDefinitions[id]! : undefined));
+  return (supplierId) => byId(Object.hasOwn(bundle.scorecards, supplierId) ? bundle.scorecards[supplierId]! : []);
+}
+
+/**
+ * The model's scorecards for a list of scorecard ids, with definitions from
+ * `definition` (ids without one are skipped). The same ids give the same
+ * array (the model prepares each combination once); do not change it.
+ */
+export function cardsByIds(definition: (id: string) => ScorecardT | undefined): (ids: readonly string[]) => ScoringScorecard[] {
   const converted = new Map<string, ScoringScorecard>();
   const byIds = new Map<string, ScoringScorecard[]>();
-  return (supplierId) => {
-    const ids = Object.hasOwn(bundle.scorecards, supplierId) ? bundle.scorecards[supplierId]! : [];
-    const key = JSON.stringify(ids);
+  return (ids) => {
+    const key = ids.join('\n');
     let cards = byIds.get(key);
     if (cards === undefined) {
       cards = [];
       for (const id of ids) {
         let card = converted.get(id);
         if (card === undefined) {
-          if (!Object.hasOwn(bundle.scorecardDefinitions, id)) continue;
-          card = toScoringScorecard(bundle.scorecardDefinitions[id]!);
+          const def = definition(id);
+          if (def === undefined) continue;
+          card = toScoringScorecard(def);
           converted.set(id, card);
         }
         cards.push(card);

@@ -1,12 +1,12 @@
 import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
+import { ApiError, AuthError } from '../../errors.js';
 import { listFraming, renderList } from '../../output/render.js';
 import { BufferPool } from '../../util/buffer-pool.js';
 import { chunk, mapConcurrent, mapOrdered } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 // The bundle, the score model and the views load only where they are used (not for piped JSON).
-import type { Bundle } from './bundle.js';
 import type { Breakdown } from './view.js';
 import { gatherIds } from './ids.js';
 
@@ -25,13 +25,14 @@ export interface CalcResult {
  * batch is in. Memory is bounded by the window (src/util/concurrency.ts), not
  * by the number of ids.
  */
-export async function* calculateInOrder(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number): AsyncGenerator<ScoreResult> {
-  const missing: string[] = [];
+export async function* calculateInOrder(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missingOut?: string[]): AsyncGenerator<ScoreResult> {
+  const missing: string[] = missingOut ?? [];
   let i = 0;
   for await (const { items } of mapOrdered(requests, concurrency, (r) => client.calculateScores(r))) {
     for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing)) yield items[k]!;
   }
-  warnMissing(ctx, missing);
+  // The caller that asked for them reports them itself.
+  if (!missingOut) warnMissing(ctx, missing);
 }
 
 /**
@@ -118,11 +119,11 @@ export function batchRequests(ids: string[], filters: Omit<ScoreCalculationReque
   return chunk(ids, BATCH_SIZE).map((supplierIds) => ({ supplierIds, ...filters }));
 }
 
-/** All results, in input order (for commands that need them together). */
-export async function calculate(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number): Promise<CalcResult> {
+/** All results, in input order (for commands that need them together); ids without a result go to `missing` when given. */
+export async function calculate(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, missing?: string[]): Promise<CalcResult> {
   const requests = batchRequests(ids, filters);
   const items: ScoreResult[] = [];
-  for await (const it of calculateInOrder(ctx, client, requests, concurrency)) items.push(it);
+  for await (const it of calculateInOrder(ctx, client, requests, concurrency, missing)) items.push(it);
   return { requests, items };
 }
 
@@ -137,23 +138,104 @@ export function filtersFrom(opts: Opts): Omit<ScoreCalculationRequest, 'supplier
   return f;
 }
 
-/** The scorecards that apply to each supplier, fetched with GET /v1/scorecards?supplierId=. */
-export async function fetchScorecards(client: ApiClient, ids: string[], concurrency: number): Promise<Pick<Bundle, 'scorecards' | 'scorecardDefinitions'>> {
-  const scorecards: Record<string, string[]> = {};
-  const scorecardDefinitions: Record<string, Scorecard> = {};
+/** The scorecards that apply to one supplier (GET /v1/scorecards?supplierId=, every page). */
+export async function scorecardsOf(client: ApiClient, supplierId: string): Promise<Scorecard[]> {
+  const mine: Scorecard[] = [];
+  for await (const page of client.listScorecards({ supplierId })) mine.push(...page.items);
+  return mine;
+}
+
+/** Why a supplier without a score has none, when it is not merely "no data". */
+export interface NoResult {
+  code: 'not_found' | 'lookup_failed';
+  message: string;
+}
+
+/**
+ * The service answers an id it does not know like a supplier without data
+ * (all scores null or absent, empty lists). For each id whose overall score
+ * is null or absent, GET /v1/suppliers/{id} tells them apart: 404 is
+ * "not_found"; any other failure (but a rejected key, which ends the run) is
+ * "lookup_failed": srs could not find out, and says so.
+ */
+export async function classifyNoScore(client: ApiClient, items: readonly ScoreResult[], concurrency: number): Promise<Map<string, NoResult>> {
+  const out = new Map<string, NoResult>();
+  const ids = items.filter((i) => i.score?.value === null || i.score?.value === undefined).map((i) => i.supplierId);
+  if (!ids.length) return out;
   await mapConcurrent(ids, concurrency, async (id) => {
-    const mine: string[] = [];
-    for await (const page of client.listScorecards({ supplierId: id })) {
-      for (const card of page.items) {
-        // A scorecard without an id cannot be referenced from the bundle (the document does not mark id required).
-        if (typeof card.id !== 'string') continue;
-        mine.push(card.id);
-        scorecardDefinitions[card.id] ??= card;
+    try {
+      await client.getSupplier(id);
+    } catch (e) {
+      if (e instanceof AuthError) throw e;
+      if (e instanceof ApiError && e.status === 404) out.set(id, { code: 'not_found', message: `the service does not know supplier ${id} (GET /v1/suppliers/${id}: 404)` });
+      else out.set(id, { code: 'lookup_failed', message: `could not tell whether supplier ${id} exists: ${(e as Error).message}` });
+    }
+  });
+  return out;
+}
+
+/**
+ * `score calc --save`: each batch's results, the scorecards that apply to
+ * each supplier and the reason of any id without a usable result are written
+ * to the bundle as the batches come in (format 2, evidence.ts), and the
+ * results are passed on, in input order, for the output. On any failure the
+ * partial bundle is removed and `path` is left as it was.
+ */
+async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, path: string): AsyncGenerator<ScoreResult> {
+  const [{ MODEL_VERSION, todayUtc }, { bundleOptions }, { BundleWriter }] = await Promise.all([
+    import('../../scoring/index.js'),
+    import('./bundle.js'),
+    import('./evidence.js'),
+  ]);
+  const asOf = todayUtc(ctx.now()); // the day the scores were asked for
+  const writer = await BundleWriter.create(path, {
+    modelVersion: MODEL_VERSION,
+    createdAt: ctx.now().toISOString(),
+    asOf,
+    service: { baseUrl: ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null) },
+    options: bundleOptions(filters),
+  });
+  const requests = batchRequests(ids, filters);
+  // Per batch: the scores, then (in parallel) every supplier's scorecards and the lookups of those without a score.
+  const inner = Math.max(2, Math.ceil(concurrency / 2));
+  const batch = async (request: ScoreCalculationRequest) => {
+    const { items } = await client.calculateScores(request);
+    const [cards, noResult] = await Promise.all([mapConcurrent(items, inner, (it) => scorecardsOf(client, it.supplierId)), classifyNoScore(client, items, inner)]);
+    return { request, items, cards, noResult };
+  };
+  let written = 0;
+  let unknown = 0;
+  try {
+    for await (const { request, items, cards, noResult } of mapOrdered(requests, concurrency, batch)) {
+      await writer.request(request);
+      const at = new Map<string, number>();
+      for (let k = items.length - 1; k >= 0; k--) at.set(items[k]!.supplierId, k);
+      for (const id of request.supplierIds) {
+        const k = at.get(id);
+        if (k === undefined) {
+          unknown++;
+          await writer.error(id, 'no_result', `the service returned no result for supplier ${id}`);
+          continue;
+        }
+        const item = items[k]!;
+        const why = noResult.get(id);
+        if (why) {
+          unknown++;
+          await writer.error(id, why.code, why.message);
+        } else {
+          written++;
+          await writer.result(item, cards[k]!);
+        }
+        yield item;
       }
     }
-    scorecards[id] = mine;
-  });
-  return { scorecards, scorecardDefinitions };
+    await writer.finish();
+  } catch (e) {
+    await writer.abort();
+    throw e;
+  }
+  ctx.info(`saved the evidence bundle to ${path} (${written} supplier(s) with a result${unknown ? `, ${unknown} recorded as unknown` : ''}, as of ${asOf})`);
+  if (unknown) ctx.warn(`${unknown} supplier id(s) have no usable result (unknown to the service, or not answered); the bundle records why`);
 }
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
@@ -161,7 +243,6 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const filters = filtersFrom(opts);
   const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : DEFAULT_CONCURRENCY;
   const client = await ctx.client({ connections: concurrency });
-  const started = ctx.now(); // the bundle's asOf: the day the scores were asked for
   if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
     // Scripts get each result as soon as its batch (and every earlier one) is in.
     const render = ctx.renderOptions();
@@ -169,37 +250,25 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     else await renderList(ctx.sink, calculateInOrder(ctx, client, batchRequests(ids, filters), concurrency), [], render);
     return;
   }
-  const { requests, items } = await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filters, concurrency));
-
-  if (typeof opts.save === 'string') {
-    const [{ MODEL_VERSION, todayUtc }, { BUNDLE_KIND, BUNDLE_VERSION, bundleOptions }, { writeFileAtomic }] = await Promise.all([
-      import('../../scoring/index.js'),
-      import('./bundle.js'),
-      import('../../util/fs.js'),
-    ]);
-    const asOf = todayUtc(started);
-    const cards = await ctx.withSpinner('Fetching the scorecards that apply…', () => fetchScorecards(client, items.map((i) => i.supplierId), concurrency));
-    const bundle: Bundle = {
-      kind: BUNDLE_KIND,
-      bundleVersion: BUNDLE_VERSION,
-      modelVersion: MODEL_VERSION,
-      createdAt: ctx.now().toISOString(),
-      asOf,
-      service: { baseUrl: ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null) },
-      options: bundleOptions(filters),
-      requests,
-      response: { items },
-      ...cards,
-    };
-    // Readable like any file the user writes (0666 less the umask); it never holds the API key.
-    await writeFileAtomic(opts.save, JSON.stringify(bundle, null, 2) + '\n', { mode: 0o666 });
-    ctx.info(`saved the evidence bundle to ${opts.save} (${items.length} supplier(s), as of ${asOf})`);
-  }
-
   const breakdown = opts.breakdown as Breakdown | undefined;
-  const { breakdownRows, breakdownColumns, summaryColumns, summaryRow } = await import('./view.js');
+  const { breakdownRows, breakdownColumns, namesNeeded, summaryColumns, summaryRow } = await import('./view.js');
+  // Names for people (table, csv); JSON rows keep the service's ids only.
+  const names = breakdown && (ctx.format === 'table' || ctx.format === 'csv') ? await (await import('../names.js')).namesFor(ctx, client, namesNeeded(breakdown)) : undefined;
+  if (typeof opts.save === 'string') {
+    // Streamed: the bundle and the output grow together, batch by batch.
+    const items = calculateAndSave(ctx, client, ids, filters, concurrency, opts.save);
+    const render = async () => {
+      if (breakdown) await renderList(ctx.sink, flatten(items, (it) => breakdownRows([it], breakdown, names)), breakdownColumns[breakdown], ctx.renderOptions());
+      else if (ctx.format === 'table' || ctx.format === 'csv') await renderList(ctx.sink, mapAsync(items, summaryRow), summaryColumns, ctx.renderOptions());
+      else await renderList(ctx.sink, items, [], ctx.renderOptions());
+    };
+    await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s) and saving the evidence…`, render);
+    return;
+  }
+  const { items } = await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filters, concurrency));
+
   if (breakdown) {
-    await renderList(ctx.sink, breakdownRows(items, breakdown), breakdownColumns[breakdown], ctx.renderOptions());
+    await renderList(ctx.sink, breakdownRows(items, breakdown, names), breakdownColumns[breakdown], ctx.renderOptions());
     return;
   }
   if (ctx.format === 'table' || ctx.format === 'csv') {
@@ -207,4 +276,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     return;
   }
   await renderList(ctx.sink, items, [], ctx.renderOptions());
+}
+
+async function* mapAsync<T, R>(items: AsyncIterable<T>, fn: (item: T) => R): AsyncGenerator<R> {
+  for await (const it of items) yield fn(it);
+}
+
+async function* flatten<T, R>(items: AsyncIterable<T>, fn: (item: T) => Iterable<R>): AsyncGenerator<R> {
+  for await (const it of items) yield* fn(it);
 }

@@ -1,27 +1,56 @@
 /**
  * `srs score check`: the CI gate. Scores come from the service (ids) or offline
- * from a bundle (--from). Exit 0 when every supplier passes, 3 when any fails,
- * 1 on errors. Failing suppliers are listed on stderr one line each (and as
- * GitHub annotations under GITHUB_ACTIONS=true); stdout carries the results.
+ * from a bundle (--from, verified first). Exit 0 when every supplier passes, 3
+ * when any fails or is unknown, 2 on bad input (bad ids, an unknown
+ * --min-parameter), 1 on errors. It fails closed: a supplier the service does
+ * not know, one without data (unless --allow-no-data) and a rule that cannot be
+ * evaluated all fail. Failing suppliers are listed on stderr one line each (and
+ * as GitHub annotations under GITHUB_ACTIONS=true, and in the step summary when
+ * GITHUB_STEP_SUMMARY is set); stdout carries the results.
  */
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import type { ScoreResult } from '../../api/contract.js';
 import type { Context } from '../../context.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
-import { todayUtc } from '../../scoring/index.js';
-import { readJsonInput, type Opts } from '../kit.js';
-import { parseBundleOrResponse, riskRank, RISK_LEVELS_HELP } from './bundle.js';
-import { calculate, DEFAULT_CONCURRENCY, filtersFrom } from './calc.js';
-import { evaluate, type CheckResult, type CheckRules } from './evaluate.js';
+import { expiresBeforeIssue, todayUtc } from '../../scoring/index.js';
+import { isFailing } from '../../scoring/gate.js';
+import { suggest } from '../../util/suggest.js';
+import type { Opts } from '../kit.js';
+import { riskRank, RISK_LEVELS_HELP } from './bundle.js';
+import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom } from './calc.js';
+import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
+import { contractError, digestOfFile, readEvidence } from './evidence.js';
 import { gatherIds } from './ids.js';
-import { githubAnnotation, junitReport } from './junit.js';
+import { githubAnnotation, junitReport, markdownSummary } from './junit.js';
 import { finiteNumber, optionalNumber } from './options.js';
 
 const minOption = finiteNumber('--min');
 const expiringWithinOption = finiteNumber('--expiring-within');
 const maxDropOption = finiteNumber('--max-drop', 0);
+
+/**
+ * The baseline's overall scores (null: no data then), read as a stream from a
+ * bundle of either format or a raw response. A format-2 baseline whose digest
+ * does not match was altered: the gate fails rather than compare with it.
+ */
+export async function readBaseline(ctx: Context, file: string): Promise<Map<string, number | null>> {
+  const baseline = new Map<string, number | null>();
+  const d = file === '-' ? undefined : await digestOfFile(ctx, file, '--baseline');
+  const trusted = !!d && d.declared !== null && d.declared === d.computed;
+  for await (const ev of readEvidence(ctx, file, '--baseline', { digest: !d, trusted })) {
+    if (ev.t === 'header' && ev.format === 2 && d && !trusted) throw new CheckFailedError(`baseline altered: ${file}'s content does not match its digest (or its end record is missing)`);
+    if (ev.t === 'end' && ev.declared && ev.computed !== null && ev.declared.digest !== ev.computed) throw new CheckFailedError('baseline altered: its content does not match its digest');
+    if (ev.t === 'result' && !baseline.has(ev.item.supplierId)) {
+      const v: unknown = ev.item.score?.value;
+      if (v !== null && v !== undefined && typeof v !== 'number') throw contractError(ev.item, `--baseline ${file} line ${ev.line}`) ?? new UsageError(`--baseline ${file} line ${ev.line}: the score is not a number`, { code: 'invalid_input' });
+      baseline.set(ev.item.supplierId, (v as number | null | undefined) ?? null);
+    }
+    else if (ev.t === 'error' && !baseline.has(ev.supplierId)) baseline.set(ev.supplierId, null);
+  }
+  return baseline;
+}
 
 export async function rulesFrom(ctx: Context, opts: Opts, asOf: string): Promise<CheckRules> {
   const minParameter = new Map<string, number>();
@@ -31,7 +60,7 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string): Promise
     if (!m || !Number.isFinite(v)) throw new UsageError(`--min-parameter takes ID=N, e.g. 01fb6pb5wmkmq6pdyqas1n2k3m=1.5 (got "${spec}")`);
     minParameter.set(m[1]!.trim(), v);
   }
-  const rules: CheckRules = { minParameter, requireScore: !!opts.requireScore, asOf };
+  const rules: CheckRules = { minParameter, allowNoData: !!opts.allowNoData, asOf };
   const min = optionalNumber(opts.min, minOption);
   if (min !== undefined) rules.min = min;
   if (typeof opts.maxRisk === 'string') {
@@ -45,53 +74,161 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string): Promise
   }
   const maxDrop = optionalNumber(opts.maxDrop, maxDropOption);
   if ((maxDrop === undefined) !== (opts.baseline === undefined)) throw new UsageError('--baseline FILE and --max-drop N go together');
+  if (opts.baselineStrict && opts.baseline === undefined) throw new UsageError('--baseline-strict needs --baseline FILE and --max-drop N');
   if (maxDrop !== undefined && typeof opts.baseline === 'string') {
-    const { items } = parseBundleOrResponse(await readJsonInput(ctx, opts.baseline, '--baseline'), opts.baseline);
-    rules.baseline = new Map(items.map((i) => [i.supplierId, i.score?.value ?? null]));
+    rules.baseline = await readBaseline(ctx, opts.baseline);
     rules.maxDrop = maxDrop;
   }
-  if (rules.min === undefined && !minParameter.size && rules.maxRisk === undefined && rules.expiringWithinDays === undefined && !rules.baseline && !rules.requireScore) {
+  // --require-score is accepted for old pipelines: failing on no score is the default now.
+  if (rules.min === undefined && !minParameter.size && rules.maxRisk === undefined && rules.expiringWithinDays === undefined && !rules.baseline && !opts.requireScore) {
     throw new UsageError('no threshold given: use --min, --min-parameter, --max-risk, --expiring-within, --baseline with --max-drop, or --require-score');
   }
   return rules;
 }
 
+/**
+ * --min-parameter ids that no scorecard of the run contains and no result
+ * scores are almost certainly typos: a usage error naming them, with the
+ * closest known id. (Checked after the scores are in: a parameter the service
+ * scores outside every scorecard is still a real one.)
+ */
+function checkParameterIds(rules: CheckRules, known: Set<string>): void {
+  const unknown = [...rules.minParameter.keys()].filter((id) => !known.has(id));
+  if (!unknown.length) return;
+  const first = unknown[0]!;
+  throw new UsageError(
+    `--min-parameter: ${unknown.map((id) => `"${id}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} in no scorecard of this run and scored for no supplier${suggest(first, known)}; srs scorecards ls shows the parameters`,
+  );
+}
+
+const parametersOf = (item: ScoreResult, into: Set<string>) => {
+  for (const p of item.policyParameterScores ?? []) into.add(p.policyParameterId);
+};
+
 const columns: Column[] = [
-  { path: 'supplierId', header: 'SUPPLIER' },
-  { path: 'status', header: 'STATUS', format: (v) => String(v).toUpperCase() },
-  { path: 'score', header: 'SCORE', align: 'right', format: (v) => (typeof v === 'number' ? v.toFixed(2) : '—') },
-  { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—') },
-  { path: 'reasons', header: 'REASONS' },
+  { path: 'supplierId', header: 'SUPPLIER', kind: 'id' },
+  { path: 'status', header: 'STATUS', format: (v) => String(v).toUpperCase(), kind: 'state' },
+  { path: 'score', header: 'SCORE', align: 'right', format: (v) => (typeof v === 'number' ? v.toFixed(2) : '—'), kind: 'number' },
+  { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—'), kind: 'state' },
+  { path: 'reasons', header: 'REASONS', kind: 'text' },
 ];
+
+/** Entries whose expiry date is before their issue date: they never count (EXPIRY_BEFORE_ISSUE), and the user hears of it. */
+function invertedWindows(item: ScoreResult, out: string[]): void {
+  const seen = new Set<string>();
+  const look = (e: { id: string; issueDate?: string | null | undefined; expiryDate?: string | null | undefined }) => {
+    if (!seen.has(e.id) && expiresBeforeIssue(e.issueDate, e.expiryDate)) {
+      seen.add(e.id);
+      out.push(`supplier ${item.supplierId}: entry ${e.id} expires (${e.expiryDate}) before it is issued (${e.issueDate}); it never counts`);
+    }
+  };
+  for (const ds of item.dataSourceScores ?? []) for (const e of ds.dataPoints.dataEntries) look(e);
+  for (const p of item.policyParameterScores ?? []) for (const e of p.dataPoints.dataEntries) look(e);
+}
+
+async function fromService(ctx: Context, args: string[], opts: Opts, results: CheckResult[], warnings: string[]): Promise<CheckRules> {
+  // Every usage error that can be found without the service surfaces before anything is sent.
+  const ids = await gatherIds(ctx, args, opts.idsFile, true);
+  const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
+  const client = await ctx.client();
+  const missing: string[] = [];
+  const { items } = await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY, missing));
+  if (rules.minParameter.size) {
+    const known = new Set<string>();
+    for (const it of items) parametersOf(it, known);
+    if ([...rules.minParameter.keys()].some((id) => !known.has(id))) {
+      for await (const page of client.listScorecards()) for (const card of page.items) for (const it of card.items ?? []) if (typeof it.policyParameter?.id === 'string') known.add(it.policyParameter.id);
+      checkParameterIds(rules, known);
+    }
+  }
+  const noResult = await classifyNoScore(client, items, DEFAULT_CONCURRENCY);
+  for (const item of items) {
+    const why = noResult.get(item.supplierId);
+    results.push(why ? unknownResult(item.supplierId, why.message) : evaluate(item, rules));
+    invertedWindows(item, warnings);
+  }
+  for (const id of missing) results.push(unknownResult(id, 'the service returned no result for it'));
+  return rules;
+}
+
+async function fromBundle(ctx: Context, file: string, opts: Opts, results: CheckResult[], warnings: string[]): Promise<CheckRules> {
+  const [{ verifyEvidence, verifyOptions }] = await Promise.all([import('./recompute.js')]);
+  const what = file === '-' ? 'stdin' : file;
+  const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
+  const verify = opts.verify !== false;
+  const vo = await verifyOptions(ctx, file, opts, what);
+  const d = vo.digestFirst;
+  if (verify && d && d.declared !== null && d.declared !== d.computed) {
+    throw new CheckFailedError(`bundle altered: ${what}'s content does not match its digest; nothing was checked (score check --from verifies the bundle first)`);
+  }
+  const seen = new Set<string>();
+  const v = await verifyEvidence(ctx, file, vo, (item, _rows, verifier) => {
+    rules.asOf = verifier.asOf;
+    parametersOf(item, seen);
+    results.push(evaluate(item, rules));
+    invertedWindows(item, warnings);
+  });
+  rules.asOf = v.asOf;
+  for (const [id, message] of v.errors) results.push(unknownResult(id, message));
+  const findings = v.findings();
+  if (verify && findings.length) {
+    for (const f of findings.slice(1)) ctx.stderr(`also: ${f.message}`);
+    throw new CheckFailedError(`${findings[0]!.message} (score check --from verifies the bundle first; nothing was checked)`);
+  }
+  if (!verify) ctx.warn(`--no-verify: ${what} was not verified (digest, model version, completeness, recomputation); its values are taken as they are`);
+  if (rules.minParameter.size) {
+    for (const id of v.parameterIds()) seen.add(id);
+    checkParameterIds(rules, seen);
+  }
+  return rules;
+}
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const started = performance.now();
-  let items: ScoreResult[];
+  const results: CheckResult[] = [];
+  const warnings: string[] = [];
   let rules: CheckRules;
   if (typeof opts.from === 'string') {
     if (args.length || opts.idsFile !== undefined) throw new UsageError('--from checks a saved bundle offline; do not also give supplier ids');
-    const parsed = parseBundleOrResponse(await readJsonInput(ctx, opts.from, '--from'), opts.from);
-    items = parsed.items;
-    rules = await rulesFrom(ctx, opts, parsed.bundle?.asOf ?? todayUtc(ctx.now()));
+    rules = await fromBundle(ctx, opts.from, opts, results, warnings);
   } else {
-    // Every usage error surfaces before anything is sent.
-    const ids = await gatherIds(ctx, args, opts.idsFile);
-    rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
-    const client = await ctx.client();
-    items = (await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY))).items;
+    if (opts.verify === false) throw new UsageError('--no-verify applies to --from BUNDLE only');
+    rules = await fromService(ctx, args, opts, results, warnings);
   }
-  const results: CheckResult[] = items.map((i) => evaluate(i, rules));
+
+  if (rules.baseline) {
+    const inRun = new Set(results.map((r) => r.supplierId));
+    const gone = [...rules.baseline.keys()].filter((id) => !inRun.has(id));
+    if (gone.length && opts.baselineStrict) for (const id of gone) results.push(missingFromRun(id, rules.baseline.get(id) ?? null));
+    else if (gone.length) warnings.push(`${gone.length} supplier(s) of the baseline are not in this run (${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ', …' : ''}); --baseline-strict fails on this`);
+  }
+
   await renderList(ctx.sink, results, columns, ctx.renderOptions());
 
-  const failed = results.filter((r) => r.status === 'fail');
-  const noData = results.filter((r) => r.status === 'no data');
-  for (const r of failed) ctx.stderr(`FAIL ${r.supplierId}: ${r.reasons.join('; ')}`);
-  for (const r of noData) ctx.stderr(`NO DATA ${r.supplierId}: ${r.reasons.join('; ')} (fails only with --require-score)`);
-  if (ctx.env.GITHUB_ACTIONS === 'true') for (const r of failed) ctx.io.stderr.write(githubAnnotation(r) + '\n');
+  const failing = results.filter((r) => isFailing(r.status));
+  for (const r of results) {
+    if (r.status === 'fail') ctx.stderr(`FAIL ${r.supplierId}: ${r.reasons.join('; ')}`);
+    else if (r.status === 'unknown') ctx.stderr(`UNKNOWN ${r.supplierId}: ${r.reasons.join('; ')}`);
+    else if (r.status === 'no data') ctx.stderr(`NO DATA ${r.supplierId}: ${r.reasons.join('; ')} (accepted with --allow-no-data)`);
+    else if (r.status === 'new') ctx.stderr(`NEW ${r.supplierId}: not in the baseline (passes)`);
+  }
+  const shownWarnings = warnings.length > 20 ? [...warnings.slice(0, 20), `… and ${warnings.length - 20} more warning(s)`] : warnings;
+  for (const w of shownWarnings) ctx.warn(w);
+  if (ctx.env.GITHUB_ACTIONS === 'true') for (const r of failing) ctx.io.stderr.write(githubAnnotation(r) + '\n');
   if (typeof opts.junit === 'string') {
     writeFileSync(opts.junit, junitReport(results, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000 }));
   }
-  const passed = results.length - failed.length - noData.length;
-  ctx.info(`checked ${results.length} supplier(s) as of ${rules.asOf}: ${passed} passed, ${failed.length} failed, ${noData.length} without data`);
-  if (failed.length) throw new CheckFailedError(`${failed.length} of ${results.length} supplier(s) failed the score check`);
+  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) {
+    try {
+      appendFileSync(summaryFile, markdownSummary(results, { asOf: rules.asOf, warnings: shownWarnings }) + '\n');
+    } catch (e) {
+      ctx.warn(`could not append the step summary to GITHUB_STEP_SUMMARY (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+  }
+  const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
+  ctx.info(
+    `checked ${results.length} supplier(s) as of ${rules.asOf}: ${count('pass') + count('new')} passed (${count('new')} new), ${count('fail')} failed, ${count('unknown')} unknown, ${count('no data')} without data (accepted)`,
+  );
+  if (failing.length) throw new CheckFailedError(`${failing.length} of ${results.length} supplier(s) failed the score check`);
 }

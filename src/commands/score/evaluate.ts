@@ -1,71 +1,122 @@
-/** The rules of `srs score check`, as a pure function over score results. */
+/**
+ * The rules of `srs score check`, as pure functions over score results. They
+ * fail closed: what a rule cannot evaluate (no score, no parameter score, no
+ * risk level) fails unless --allow-no-data accepts it. Numbers are compared
+ * rounded to COMPARE_DIGITS (9) decimals; messages show as many digits as the
+ * verdict needs to be visibly right.
+ */
 import type { ScoreResult } from '../../api/contract.js';
-import { roundScore } from '../../scoring/index.js';
+import { comparable, digitsToShow, showNumber } from '../../scoring/index.js';
+import type { CheckResult, CheckStatus } from '../../scoring/gate.js';
 import { riskRank, supplierRiskLevel } from './bundle.js';
-// The result types live below the commands (the schema registry describes them too).
-import type { CheckResult, CheckStatus } from '../../scoring/check-types.js';
-export type { CheckResult, CheckStatus } from '../../scoring/check-types.js';
+
+export type { CheckResult, CheckStatus } from '../../scoring/gate.js';
 
 export interface CheckRules {
   min?: number;
   minParameter: Map<string, number>;
   maxRisk?: string;
   expiringWithinDays?: number;
-  /** supplierId -> baseline overall score. */
+  /** supplierId -> baseline overall score (null: no data then). */
   baseline?: Map<string, number | null>;
   maxDrop?: number;
-  requireScore: boolean;
+  /** No score (overall, a named parameter's, a risk level) passes as "no data" instead of failing. */
+  allowNoData: boolean;
   asOf: string;
 }
-
-const show = (n: number) => String(roundScore(n, 3));
 
 export function addDays(date: string, days: number): string {
   const t = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) + days * 86_400_000;
   return new Date(t).toISOString().slice(0, 10);
 }
 
+/** "score 0.49999 is below the minimum 0.5": the value with the digits the verdict needs, the threshold as given. */
+function belowMessage(what: string, value: number, min: number): string {
+  return `${what} ${showNumber(value, digitsToShow(value, min))} is below the minimum ${showNumber(min, 9)}`;
+}
+
+const noValue = (v: number | null | undefined): v is null | undefined => v === null || v === undefined;
+
 export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   const fails: string[] = [];
   const noData: string[] = [];
-  const score = item.score?.value ?? null; // absent and null alike: no score
+  const notes: string[] = [];
+  // The service may send null or leave the field out for "no data": both mean no score.
+  const raw = item.score?.value;
+  const score = noValue(raw) ? null : raw;
   if (score === null) noData.push('no score (no counting data)');
-  else if (rules.min !== undefined && score < rules.min) fails.push(`score ${show(score)} is below the minimum ${rules.min}`);
+  else if (rules.min !== undefined && comparable(score) < comparable(rules.min)) fails.push(belowMessage('score', score, rules.min));
 
   for (const [pid, min] of rules.minParameter) {
     const p = item.policyParameterScores?.find((x) => x.policyParameterId === pid);
-    const v = p?.score?.value ?? null;
-    if (v === null) noData.push(`parameter ${pid} has no score`);
-    else if (v < min) fails.push(`parameter ${pid} score ${show(v)} is below the minimum ${min}`);
+    const v = p?.score?.value;
+    if (noValue(v)) noData.push(`parameter ${pid} has no score`);
+    else if (comparable(v) < comparable(min)) fails.push(belowMessage(`parameter ${pid} score`, v, min));
   }
 
   const risk = supplierRiskLevel(item);
-  if (rules.maxRisk !== undefined && risk !== null) {
-    const have = riskRank(risk);
-    const max = riskRank(rules.maxRisk)!;
-    if (have === undefined) fails.push(`risk level "${risk}" is not a known level`);
-    else if (have > max) fails.push(`risk ${risk} is above the maximum ${rules.maxRisk}`);
+  if (rules.maxRisk !== undefined) {
+    if (risk === null) noData.push('no risk level (--max-risk cannot be checked)');
+    else {
+      const have = riskRank(risk);
+      const max = riskRank(rules.maxRisk)!;
+      if (have === undefined) fails.push(`risk level "${risk}" is not a known level`);
+      else if (have > max) fails.push(`risk ${risk} is above the maximum ${rules.maxRisk}`);
+    }
   }
 
   if (rules.expiringWithinDays !== undefined) {
     const limit = addDays(rules.asOf, rules.expiringWithinDays);
     let soonest: { id: string; date: string } | undefined;
-    const consider = (id: string | null | undefined, date: string | null | undefined) => {
-      if (date && date <= limit && (!soonest || date < soonest.date)) soonest = { id: id ?? '(no id)', date };
+    const consider = (id: string, date: string | null | undefined) => {
+      if (date && date <= limit && (!soonest || date < soonest.date)) soonest = { id, date };
     };
-    for (const ds of item.dataSourceScores ?? []) for (const e of ds.dataPoints?.dataEntries ?? []) consider(e.id, e.expiryDate);
-    for (const p of item.policyParameterScores ?? []) for (const e of p.dataPoints?.dataEntries ?? []) consider(e.id, e.expiryDate);
+    for (const ds of item.dataSourceScores ?? []) for (const e of ds.dataPoints.dataEntries) consider(e.id, e.expiryDate);
+    for (const p of item.policyParameterScores ?? []) for (const e of p.dataPoints.dataEntries) consider(e.id, e.expiryDate);
     if (soonest) fails.push(`evidence expires within ${rules.expiringWithinDays} days (entry ${soonest.id} on ${soonest.date})`);
   }
 
+  let isNew = false;
   if (rules.baseline && rules.maxDrop !== undefined) {
-    const before = rules.baseline.get(item.supplierId);
-    if (before !== undefined && before !== null && score !== null && before - score > rules.maxDrop) {
-      fails.push(`score fell by ${show(before - score)} since the baseline (${show(before)} -> ${show(score)}), more than ${rules.maxDrop}`);
+    if (!rules.baseline.has(item.supplierId)) {
+      isNew = true;
+      notes.push('new: not in the baseline');
+    } else {
+      const before = rules.baseline.get(item.supplierId) ?? null;
+      if (before !== null && score === null) {
+        fails.push(`score fell from ${showNumber(before, 9)} to no data since the baseline`);
+      } else if (before !== null && score !== null) {
+        // Both sides rounded, and the difference too: 1.1 - 0.6 is a drop of 0.5, not 0.5000000000000001.
+        const drop = comparable(comparable(before) - comparable(score));
+        if (drop > comparable(rules.maxDrop)) {
+          const d = Math.max(digitsToShow(drop, rules.maxDrop), 2);
+          fails.push(`score fell by ${showNumber(drop, d)} since the baseline (${showNumber(before, d)} -> ${showNumber(score, d)}), more than ${showNumber(rules.maxDrop, 9)}`);
+        }
+      }
     }
   }
 
-  if (rules.requireScore) fails.push(...noData);
-  const status: CheckStatus = fails.length ? 'fail' : score === null ? 'no data' : 'pass';
-  return { supplierId: item.supplierId, status, score, riskLevel: risk, reasons: fails.length ? fails : noData };
+  if (!rules.allowNoData) fails.push(...noData.map((r) => `${r}; --allow-no-data accepts this`));
+  let status: CheckStatus;
+  if (fails.length) status = 'fail';
+  else if (score === null || noData.length) status = 'no data';
+  else status = isNew ? 'new' : 'pass';
+  const reasons = fails.length ? fails : [...noData, ...notes];
+  return { supplierId: item.supplierId, status, score, riskLevel: risk, reasons };
+}
+
+/** A supplier the service does not know, or whose existence srs could not establish: fails. */
+export function unknownResult(supplierId: string, reason: string): CheckResult {
+  return { supplierId, status: 'unknown', score: null, riskLevel: null, reasons: [reason] };
+}
+
+/** A --baseline supplier that is not in this run (a failure only with --baseline-strict). */
+export function missingFromRun(supplierId: string, before: number | null): CheckResult {
+  return {
+    supplierId,
+    status: 'fail',
+    score: null,
+    riskLevel: null,
+    reasons: [`in the baseline (${before === null ? 'no data' : showNumber(before, 9)}) but not in this run (--baseline-strict)`],
+  };
 }

@@ -1,14 +1,42 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { isUlid, whyNotUlid } from '../../util/ulid.js';
 import { readInput } from '../kit.js';
 
-/** Supplier ids from arguments and --ids-file (one per line; blank lines and # comments ignored), deduplicated in order. */
-export async function gatherIds(ctx: Context, args: string[], idsFile: unknown): Promise<string[]> {
-  const raw = [...args];
+/** How many bad ids an error message names before "and N more". */
+const SHOWN = 5;
+
+/**
+ * Supplier ids from arguments and --ids-file, deduplicated in order. The file
+ * holds one id per line: surrounding spaces are trimmed, blank lines and `#`
+ * comments (whole-line or trailing) are ignored, and anything else on a line
+ * is one id (a line "bad id" is one bad id, not two). With `checkShape`
+ * (score check) every id must be a 26-character lowercase ULID: otherwise a
+ * usage error (exit 2) names the bad ones, and nothing is sent.
+ */
+export async function gatherIds(ctx: Context, args: string[], idsFile: unknown, checkShape = false): Promise<string[]> {
+  const raw: string[] = [];
+  const bad: string[] = [];
+  const take = (id: string, where: string) => {
+    if (!checkShape || isUlid(id)) raw.push(id);
+    else if (bad.length < SHOWN) bad.push(`${JSON.stringify(id)} (${where}: ${whyNotUlid(id)})`);
+    else bad.push('');
+  };
+  args.forEach((a, i) => take(a, `argument ${i + 1}`));
   if (typeof idsFile === 'string') {
-    // One split over the whole text (a line at a time costs ~10 ms per 10,000 ids).
     const text = await readInput(ctx, idsFile, '--ids-file');
-    for (const t of text.replace(/#[^\r\n]*/g, '').split(/[\s,]+/)) if (t) raw.push(t);
+    const name = idsFile === '-' ? 'stdin' : idsFile;
+    const lines = text.split('\n');
+    for (let n = 0; n < lines.length; n++) {
+      const line = lines[n]!;
+      const hash = line.indexOf('#');
+      const id = (hash < 0 ? line : line.slice(0, hash)).trim();
+      if (id) take(id, `${name} line ${n + 1}`);
+    }
+  }
+  if (bad.length) {
+    const more = bad.length > SHOWN ? ` and ${bad.length - SHOWN} more` : '';
+    throw new UsageError(`${bad.length} supplier id(s) are not 26-character lowercase ULIDs: ${bad.slice(0, SHOWN).join(', ')}${more}`, { code: 'invalid_input' });
   }
   // A Set keeps the first occurrence of each id, in order.
   const ids = [...new Set(raw)];

@@ -1,5 +1,5 @@
-/** A JUnit XML report of a score check: one test case per supplier. */
-import type { CheckResult } from './evaluate.js';
+/** The reports of a score check: JUnit XML, GitHub annotations and the GitHub step summary (Markdown). */
+import { isFailing, type CheckResult } from '../../scoring/gate.js';
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped; the rest are escaped.
@@ -13,7 +13,7 @@ export function xmlEscape(s: string): string {
 }
 
 export function junitReport(results: CheckResult[], opts: { timestamp: string; seconds: number }): string {
-  const failures = results.filter((r) => r.status === 'fail').length;
+  const failures = results.filter((r) => isFailing(r.status)).length;
   const skipped = results.filter((r) => r.status === 'no data').length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -23,8 +23,9 @@ export function junitReport(results: CheckResult[], opts: { timestamp: string; s
   for (const r of results) {
     const name = xmlEscape(r.supplierId);
     const score = r.score === null ? 'null' : String(r.score);
-    if (r.status === 'pass') {
-      lines.push(`    <testcase classname="srs.score" name="${name}" time="0"><system-out>score ${xmlEscape(score)}</system-out></testcase>`);
+    if (r.status === 'pass' || r.status === 'new') {
+      const note = r.status === 'new' ? ' (new: not in the baseline)' : '';
+      lines.push(`    <testcase classname="srs.score" name="${name}" time="0"><system-out>score ${xmlEscape(score)}${note}</system-out></testcase>`);
     } else if (r.status === 'no data') {
       lines.push(`    <testcase classname="srs.score" name="${name}" time="0"><skipped message="${xmlEscape(r.reasons.join('; ') || 'no data')}"/></testcase>`);
     } else {
@@ -41,4 +42,52 @@ export function githubAnnotation(r: CheckResult): string {
   const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
   return `::error title=${prop(`srs score check: ${r.supplierId}`)}::${esc(r.reasons.join('; '))}`;
+}
+
+/** How many of the lowest-scoring suppliers the step summary lists. */
+export const SUMMARY_WORST = 10;
+
+/** A Markdown cell: one line, pipes escaped, no HTML. */
+function cell(s: string): string {
+  return s.replace(/[\r\n]+/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;');
+}
+
+/**
+ * The GitHub Actions step summary of a score check (appended to
+ * $GITHUB_STEP_SUMMARY): the counts, every failing supplier with its reasons
+ * (the first `maxFailures`, then a count), and the `worst` lowest scores.
+ */
+export function markdownSummary(results: CheckResult[], opts: { asOf: string; warnings: string[]; worst?: number; maxFailures?: number }): string {
+  const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
+  const failing = results.filter((r) => isFailing(r.status));
+  const lines = [
+    `## srs score check: ${failing.length ? `${failing.length} of ${results.length} failed` : `all ${results.length} passed`}`,
+    '',
+    `As of ${opts.asOf}.`,
+    '',
+    '| passed | new | no data | unknown | failed |',
+    '|---:|---:|---:|---:|---:|',
+    `| ${count('pass')} | ${count('new')} | ${count('no data')} | ${count('unknown')} | ${count('fail')} |`,
+    '',
+  ];
+  if (failing.length) {
+    const max = opts.maxFailures ?? 100;
+    lines.push('### Failing suppliers', '', '| supplier | status | score | reasons |', '|---|---|---:|---|');
+    for (const r of failing.slice(0, max)) lines.push(`| \`${cell(r.supplierId)}\` | ${r.status} | ${r.score === null ? '—' : String(r.score)} | ${cell(r.reasons.join('; '))} |`);
+    if (failing.length > max) lines.push('', `… and ${failing.length - max} more (see the JSON output or the JUnit report).`);
+    lines.push('');
+  }
+  const scored = results.filter((r) => r.score !== null).sort((a, b) => a.score! - b.score! || (a.supplierId < b.supplierId ? -1 : 1));
+  const worst = scored.slice(0, opts.worst ?? SUMMARY_WORST);
+  if (worst.length) {
+    lines.push(`### Lowest ${worst.length} score(s)`, '', '| supplier | score | status |', '|---|---:|---|');
+    for (const r of worst) lines.push(`| \`${cell(r.supplierId)}\` | ${r.score} | ${r.status} |`);
+    lines.push('');
+  }
+  if (opts.warnings.length) {
+    lines.push('### Warnings', '');
+    for (const w of opts.warnings) lines.push(`- ${cell(w)}`);
+    lines.push('');
+  }
+  return lines.join('\n');
 }

@@ -5,8 +5,12 @@
  */
 import { UsageError } from '../../errors.js';
 
-/** Default of `score recompute --tolerance`: the largest accepted difference. */
-export const DEFAULT_TOLERANCE = 0.005;
+/**
+ * Default of `score recompute --tolerance` (and of the verification `score
+ * check --from` does): the largest accepted difference between a reported and
+ * a recomputed value. Display rounding is separate.
+ */
+export const DEFAULT_TOLERANCE = 1e-9;
 
 /**
  * A parser for a number option: a finite decimal number, optionally within

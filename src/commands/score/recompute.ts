@@ -1,7 +1,9 @@
 /**
  * `srs score recompute FILE|-`: re-derives every aggregate of a saved bundle
- * (or a raw response plus --scorecards) with the local model, offline. Never
- * creates a client: no network access at all.
+ * (or a raw response plus --scorecards) with the local model, offline, as a
+ * stream. Never creates a client: no network access at all. With --verify the
+ * evidence must also be intact (digest), from this model (--accept-model),
+ * complete and free of conflicting entries; see verify.ts.
  */
 import type { ScoreResult, Scorecard } from '../../api/contract.js';
 import { Scorecard as ScorecardSchema, describeZodError } from '../../api/contract.js';
@@ -9,97 +11,110 @@ import type { Context } from '../../context.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import { renderList } from '../../output/render.js';
 import type { Column } from '../../output/columns.js';
-import { ScoringError, compareScores, entriesFromScoreResult, scoreSupplier, todayUtc, type ScoringScorecard, type SupplierScore } from '../../scoring/index.js';
+import { todayUtc, type ScoreDifference, type ScoringScorecard } from '../../scoring/index.js';
 import * as z from 'zod/mini';
 import { readJsonInput, type Opts } from '../kit.js';
-import {
-  bundleOptions,
-  checkScoringOptions,
-  parseBundleOrResponse,
-  scorecardResolver,
-  scoringOverrides,
-  toScoringScorecard,
-  withOverrides,
-  type Bundle,
-  type BundleOptions,
-} from './bundle.js';
+import { scoringOverrides, toScoringScorecard } from './bundle.js';
+import { digestOfFile, readEvidence, type EvidenceEvent } from './evidence.js';
 import { DEFAULT_TOLERANCE, finiteNumber } from './options.js';
+import { EvidenceVerifier, type VerifyOptions } from './verify.js';
 
 export { DEFAULT_TOLERANCE };
 
-export interface Recomputed {
-  supplierId: string;
-  reported: ScoreResult;
-  recomputed: SupplierScore;
-}
-
-export interface LoadedEvidence {
-  items: ScoreResult[];
-  asOf: string;
-  options: BundleOptions;
-  cardsFor: (supplierId: string) => ScoringScorecard[];
-  bundle?: Bundle;
-}
-
 const ScorecardsInput = z.union([z.array(ScorecardSchema), z.record(z.string(), z.array(ScorecardSchema))]);
 
-/**
- * Loads a bundle, or a raw response with scorecards from --scorecards (an array for everyone, or {supplierId: [...]}).
- * --as-of, --claim-weight and --mode are checked before anything is read.
- */
-export async function loadEvidence(ctx: Context, file: string, opts: Opts): Promise<LoadedEvidence> {
-  const overrides = scoringOverrides(opts);
-  const what = file === '-' ? 'stdin' : file;
-  const parsed = parseBundleOrResponse(await readJsonInput(ctx, file, what), file);
-  let ev: LoadedEvidence;
-  if (parsed.bundle) {
-    const b = parsed.bundle;
-    ev = { items: parsed.items, asOf: overrides.asOf ?? b.asOf, options: withOverrides(b.options, overrides), cardsFor: scorecardResolver(b), bundle: b };
-  } else {
-    let cardsFor: (id: string) => ScoringScorecard[] = () => [];
-    if (typeof opts.scorecards === 'string') {
-      const r = ScorecardsInput.safeParse(await readJsonInput(ctx, opts.scorecards, '--scorecards'));
-      if (!r.success) throw new UsageError(`--scorecards: expected a JSON array of scorecards (srs scorecards ls -o json) or {supplierId: [scorecards]}: ${describeZodError(r.error)}`, { code: 'invalid_input' });
-      const data = r.data;
-      if (Array.isArray(data)) {
-        const all = data.map((c: Scorecard) => toScoringScorecard(c));
-        cardsFor = () => all;
-      } else {
-        const map = new Map(Object.entries(data).map(([k, v]) => [k, v.map((c) => toScoringScorecard(c))]));
-        cardsFor = (id) => map.get(id) ?? [];
-      }
-    } else {
-      ctx.warn('a raw response without --scorecards: parameter weights are unknown, so every scored parameter weighs 1');
-    }
-    ev = { items: parsed.items, asOf: overrides.asOf ?? todayUtc(ctx.now()), options: withOverrides(bundleOptions(), overrides), cardsFor };
+/** --scorecards for a raw response: an array for everyone, or {supplierId: [...]}. */
+export async function rawScorecards(ctx: Context, opts: Opts): Promise<((id: string) => ScoringScorecard[]) | undefined> {
+  if (typeof opts.scorecards !== 'string') return undefined;
+  const r = ScorecardsInput.safeParse(await readJsonInput(ctx, opts.scorecards, '--scorecards'));
+  if (!r.success) throw new UsageError(`--scorecards: expected a JSON array of scorecards (srs scorecards ls -o json) or {supplierId: [scorecards]}: ${describeZodError(r.error)}`, { code: 'invalid_input' });
+  const data = r.data;
+  if (Array.isArray(data)) {
+    const all = data.map((c: Scorecard) => toScoringScorecard(c));
+    return () => all;
   }
-  checkScoringOptions(ev.options, ev.asOf, what);
-  return ev;
+  const map = new Map(Object.entries(data).map(([k, v]) => [k, v.map((c) => toScoringScorecard(c))]));
+  return (id) => map.get(id) ?? [];
 }
 
-export function recomputeAll(ev: LoadedEvidence): Recomputed[] {
-  return ev.items.map((item) => ({
-    supplierId: item.supplierId,
-    reported: item,
-    recomputed: scoreSupplier(item.supplierId, entriesFromScoreResult(item), ev.cardsFor(item.supplierId), {
-      asOf: ev.asOf,
-      includeZeroValues: ev.options.includeZeroValues,
-      dataSourceIds: ev.options.dataSourceIds,
-      policyParameterIds: ev.options.policyParameterIds,
-      claimWeight: ev.options.claimWeight,
-      mode: ev.options.mode,
-    }),
-  }));
+/**
+ * The verifier's options from the flags shared by recompute and check --from:
+ * --as-of, --claim-weight, --mode (checked before anything is read),
+ * --tolerance, --accept-model, --allow-undigested, --scorecards. For a file,
+ * the digest is computed first, in a pass of its own.
+ */
+export async function verifyOptions(ctx: Context, file: string, opts: Opts, what: string): Promise<VerifyOptions> {
+  const overrides = scoringOverrides(opts);
+  const tolerance = parseTolerance(opts.tolerance);
+  const raw = await rawScorecards(ctx, opts);
+  const digestFirst = file === '-' ? undefined : await digestOfFile(ctx, file, what);
+  return {
+    tolerance,
+    acceptModel: typeof opts.acceptModel === 'string' ? opts.acceptModel : undefined,
+    overrides,
+    today: todayUtc(ctx.now()),
+    rawScorecards: raw,
+    digestFirst,
+    allowUndigested: !!opts.allowUndigested,
+    what: file === '-' ? 'stdin' : file,
+  };
+}
+
+/**
+ * Reads and verifies evidence as a stream, calling `onResult` with each
+ * supplier's result and its compared values, and `onError` with each
+ * recorded error. `observe` sees every record first (score explain and
+ * report keep the scorecards and results). Returns the verifier, whose
+ * findings are complete.
+ */
+export async function verifyEvidence(
+  ctx: Context,
+  file: string,
+  vo: VerifyOptions,
+  onResult: (item: ScoreResult, rows: ScoreDifference[], verifier: EvidenceVerifier) => void | Promise<void>,
+  observe?: (ev: EvidenceEvent) => void,
+): Promise<EvidenceVerifier> {
+  const v = new EvidenceVerifier(vo);
+  let sawRaw = false;
+  const d = vo.digestFirst;
+  const trusted = !!d && d.declared !== null && d.declared === d.computed;
+  for await (const ev of readEvidence(ctx, file, vo.what, { digest: !d, trusted })) {
+    observe?.(ev);
+    switch (ev.t) {
+      case 'header':
+        v.header(ev);
+        if (ev.format === 'response' && !vo.rawScorecards) sawRaw = true;
+        break;
+      case 'request':
+        v.request(ev.request.supplierIds);
+        break;
+      case 'scorecard':
+        v.scorecard(ev.scorecard);
+        break;
+      case 'result':
+        await onResult(ev.item, v.result(ev.item, ev.scorecards, ev.validated ? undefined : `${vo.what} line ${ev.line}`).rows, v);
+        break;
+      case 'error':
+        v.error(ev.supplierId, ev.message);
+        break;
+      case 'end':
+        v.end(ev);
+        break;
+    }
+  }
+  if (sawRaw) ctx.warn('a raw response without --scorecards: parameter weights are unknown, so every scored parameter weighs 1');
+  if (v.warnings) ctx.warn(`${v.warnings} warning(s) about the entries: ${v.warningExamples.join('; ')}${v.warnings > v.warningExamples.length ? '; …' : ''}`);
+  return v;
 }
 
 const fmt = (v: unknown) => (typeof v === 'number' ? v.toFixed(4) : v === null || v === undefined ? '—' : String(v));
 const columns: Column[] = [
-  { path: 'supplierId', header: 'SUPPLIER' },
-  { path: 'path', header: 'VALUE' },
-  { path: 'reported', header: 'REPORTED', align: 'right', format: fmt },
-  { path: 'recomputed', header: 'RECOMPUTED', align: 'right', format: fmt },
-  { path: 'delta', header: 'DELTA', align: 'right', format: fmt },
-  { path: 'ok', header: 'OK', format: (v) => (v ? 'yes' : 'NO') },
+  { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+  { path: 'path', header: 'VALUE', kind: 'code' },
+  { path: 'reported', header: 'REPORTED', align: 'right', format: fmt, kind: 'number' },
+  { path: 'recomputed', header: 'RECOMPUTED', align: 'right', format: fmt, kind: 'number' },
+  { path: 'delta', header: 'DELTA', align: 'right', format: fmt, kind: 'number', hide: 1 },
+  { path: 'ok', header: 'OK', format: (v) => (v ? 'yes' : 'NO'), kind: 'state' },
 ];
 
 const toleranceOption = finiteNumber('--tolerance', 0);
@@ -108,25 +123,81 @@ export function parseTolerance(v: unknown): number {
   return v === undefined ? DEFAULT_TOLERANCE : toleranceOption(v);
 }
 
+/** Rows for the renderer as the verifier produces them, through a small queue (the reader runs ahead at most one supplier). */
+async function* rowsOf(
+  start: (push: (rows: Array<ScoreDifference & { supplierId: string }>) => Promise<void>) => Promise<EvidenceVerifier>,
+  out: { verifier?: EvidenceVerifier },
+): AsyncGenerator<ScoreDifference & { supplierId: string }> {
+  let wake: (() => void) | undefined;
+  let resume: (() => void) | undefined;
+  let queue: Array<ScoreDifference & { supplierId: string }> = [];
+  let done = false;
+  let failure: unknown;
+  const finished = start(async (rows) => {
+    queue.push(...rows);
+    wake?.();
+    if (queue.length > 4096) await new Promise<void>((r) => (resume = r));
+  }).then(
+    (v) => {
+      out.verifier = v;
+      done = true;
+      wake?.();
+    },
+    (e: unknown) => {
+      failure = e;
+      done = true;
+      wake?.();
+    },
+  );
+  for (;;) {
+    if (queue.length) {
+      const batch = queue;
+      queue = [];
+      const r = resume;
+      resume = undefined;
+      r?.();
+      yield* batch;
+      continue;
+    }
+    if (done) break;
+    await new Promise<void>((r) => (wake = r));
+    wake = undefined;
+  }
+  await finished;
+  if (failure !== undefined) throw failure;
+}
+
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const file = args[0] ?? '-';
-  const tolerance = parseTolerance(opts.tolerance);
-  const ev = await loadEvidence(ctx, file, opts);
-  let results: Recomputed[];
-  try {
-    results = recomputeAll(ev);
-  } catch (e) {
-    // The model rejects what it cannot score (a malformed date or score in the file): invalid input, exit 2.
-    if (e instanceof ScoringError) throw new UsageError(`${file === '-' ? 'stdin' : file}: ${e.message}`, { code: 'invalid_input' });
-    throw e;
+  const what = file === '-' ? 'stdin' : file;
+  const vo = await verifyOptions(ctx, file, opts, what);
+  const out: { verifier?: EvidenceVerifier } = {};
+  const onlyDifferences = !!opts.onlyDifferences;
+  // A bundle found altered before reading is not recomputed at all under --verify: nothing in it can be trusted.
+  const d = vo.digestFirst;
+  if (opts.verify && d && d.declared !== null && d.declared !== d.computed) {
+    throw new CheckFailedError(`bundle altered: ${what}'s content does not match its digest; nothing was recomputed`);
   }
-  const rows = results.flatMap((r) => compareScores(r.reported, r.recomputed, tolerance).map((d) => ({ supplierId: r.supplierId, ...d })));
-  const shown = opts.onlyDifferences ? rows.filter((r) => !r.ok) : rows;
-  await renderList(ctx.sink, shown, columns, ctx.renderOptions());
-  const bad = rows.filter((r) => !r.ok);
-  ctx.info(`recomputed ${results.length} supplier(s) as of ${ev.asOf} (mode ${ev.options.mode}, claim weight ${ev.options.claimWeight}): ${rows.length - bad.length} of ${rows.length} values agree within ${tolerance}`);
-  if (opts.verify && bad.length) {
-    const first = bad[0]!;
-    throw new CheckFailedError(`${bad.length} value(s) differ by more than ${tolerance}; first: ${first.supplierId} ${first.path} reported ${fmt(first.reported)}, recomputed ${fmt(first.recomputed)}`);
+  const rows = rowsOf(
+    (push) =>
+      verifyEvidence(ctx, file, vo, (item, r) => {
+        const shown = onlyDifferences ? r.filter((x) => !x.ok) : r;
+        if (shown.length) return push(shown.map((x) => ({ supplierId: item.supplierId, ...x })));
+        return undefined;
+      }),
+    out,
+  );
+  await renderList(ctx.sink, rows, columns, ctx.renderOptions());
+  const v = out.verifier!;
+  const findings = v.findings();
+  const recorded = v.errors.size ? `, ${v.errors.size} recorded without a result (unknown)` : '';
+  ctx.info(
+    `recomputed ${v.suppliers} supplier(s)${recorded} as of ${v.asOf} (mode ${v.options.mode}, claim weight ${v.options.claimWeight}): ${v.values - v.valuesDiffering} of ${v.values} values agree within ${vo.tolerance}`,
+  );
+  if (!findings.length) return;
+  if (opts.verify) {
+    for (const f of findings.slice(1)) ctx.stderr(`also: ${f.message}`);
+    throw new CheckFailedError(findings[0]!.message);
   }
+  for (const f of findings) ctx.warn(f.message);
 }

@@ -1,5 +1,6 @@
 /** How score results look as rows: the summary per supplier and the three breakdowns. */
-import type { ScoreDataEntry, ScoreResult } from '../../api/contract.js';
+import type { ScoreResult } from '../../api/contract.js';
+import type { Names } from '../../api/names.js';
 import type { Column } from '../../output/columns.js';
 import { roundScore, scoreLabel } from '../../scoring/index.js';
 import { supplierRiskLevel } from './bundle.js';
@@ -11,90 +12,101 @@ const num = (v: unknown): string => (typeof v === 'number' ? roundScore(v).toFix
 export function summaryRow(item: ScoreResult) {
   return {
     supplierId: item.supplierId,
-    score: item.score?.value ?? null,
-    label: scoreLabel(item.score?.value ?? null),
-    dataSourcesScore: item.score?.dataSourcesScore?.value ?? null,
-    policyParametersScore: item.score?.policyParametersScore?.value ?? null,
+    score: item.score.value,
+    label: scoreLabel(item.score.value),
+    dataSourcesScore: item.score.dataSourcesScore.value,
+    policyParametersScore: item.score.policyParametersScore.value,
     riskLevel: supplierRiskLevel(item),
-    dataSources: item.dataSourceScores?.length ?? 0,
-    parameters: item.policyParameterScores?.length ?? 0,
+    dataSources: item.dataSourceScores.length,
+    parameters: item.policyParameterScores.length,
   };
 }
 
 export const summaryColumns: Column[] = [
-  { path: 'supplierId', header: 'SUPPLIER' },
-  { path: 'score', header: 'OVERALL', align: 'right', format: num },
-  { path: 'label', header: 'LABEL' },
-  { path: 'dataSourcesScore', header: 'DATA SOURCES', align: 'right', format: num },
-  { path: 'policyParametersScore', header: 'PARAMETERS', align: 'right', format: num },
-  { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—') },
+  { path: 'supplierId', header: 'SUPPLIER', kind: 'id' },
+  { path: 'score', header: 'OVERALL', align: 'right', format: num, kind: 'number' },
+  { path: 'label', header: 'LABEL', kind: 'state' },
+  { path: 'dataSourcesScore', header: 'DATA SOURCES', align: 'right', format: num, kind: 'number', hide: 2 },
+  { path: 'policyParametersScore', header: 'PARAMETERS', align: 'right', format: num, kind: 'number', hide: 1 },
+  { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—'), kind: 'state' },
 ];
 
-export function* breakdownRows(items: ScoreResult[], kind: Breakdown): Generator<Record<string, unknown>> {
+/**
+ * The rows of a breakdown. With `names` (tables and CSV), each row also
+ * carries the name of its data source or policy parameter (null when the
+ * service did not name it); without (JSON), rows hold the service's ids only.
+ */
+export function* breakdownRows(items: ScoreResult[], kind: Breakdown, names?: Names): Generator<Record<string, unknown>> {
+  const sourceName = (id: string) => (names ? { dataSourceName: names.dataSources.get(id) ?? null } : {});
+  const parameterName = (id: string) => (names ? { policyParameterName: names.parameters.get(id) ?? null } : {});
+  const scopeName = (scope: 'dataSource' | 'policyParameter', id: string) =>
+    names ? { scopeName: (scope === 'dataSource' ? names.dataSources : names.parameters).get(id) ?? null } : {};
   for (const item of items) {
     if (kind === 'sources') {
-      for (const ds of item.dataSourceScores ?? []) {
-        const value = ds.score?.value ?? null;
-        yield { supplierId: item.supplierId, dataSourceId: ds.dataSourceId ?? null, score: value, label: scoreLabel(value), entries: ds.dataPoints?.dataEntries?.length ?? 0 };
+      for (const ds of item.dataSourceScores) {
+        yield { supplierId: item.supplierId, dataSourceId: ds.dataSourceId, ...sourceName(ds.dataSourceId), score: ds.score.value, label: scoreLabel(ds.score.value), entries: ds.dataPoints.dataEntries.length };
       }
     } else if (kind === 'parameters') {
-      for (const p of item.policyParameterScores ?? []) {
-        const value = p.score?.value ?? null;
+      for (const p of item.policyParameterScores) {
         yield {
           supplierId: item.supplierId,
-          policyParameterId: p.policyParameterId ?? null,
-          score: value,
-          label: scoreLabel(value),
-          riskLevel: p.dataPoints?.risk?.riskLevel ?? null,
-          entries: p.dataPoints?.dataEntries?.length ?? 0,
-          contexts: (p.dataPoints?.contexts ?? []).map((c) => `${c.type ?? '—'}:${c.code ?? '—'}`),
+          policyParameterId: p.policyParameterId,
+          ...parameterName(p.policyParameterId),
+          score: p.score.value,
+          label: scoreLabel(p.score.value),
+          riskLevel: p.dataPoints.risk?.riskLevel ?? null,
+          entries: p.dataPoints.dataEntries.length,
+          contexts: (p.dataPoints.contexts ?? []).map((c) => `${c.type}:${c.code}`),
         };
       }
     } else {
-      for (const ds of item.dataSourceScores ?? []) {
-        for (const e of ds.dataPoints?.dataEntries ?? []) {
-          yield { supplierId: item.supplierId, scope: 'dataSource', scopeId: ds.dataSourceId ?? null, ...entryRow(e) };
+      for (const ds of item.dataSourceScores) {
+        for (const e of ds.dataPoints.dataEntries) {
+          yield { supplierId: item.supplierId, scope: 'dataSource', scopeId: ds.dataSourceId, ...scopeName('dataSource', ds.dataSourceId), entryId: e.id, dataSourceId: e.dataSourceId, score: e.score.value, isClaim: e.isClaim, issueDate: e.issueDate ?? null, expiryDate: e.expiryDate ?? null };
         }
       }
-      for (const p of item.policyParameterScores ?? []) {
-        for (const e of p.dataPoints?.dataEntries ?? []) {
-          yield { supplierId: item.supplierId, scope: 'policyParameter', scopeId: p.policyParameterId ?? null, ...entryRow(e) };
+      for (const p of item.policyParameterScores) {
+        for (const e of p.dataPoints.dataEntries) {
+          yield { supplierId: item.supplierId, scope: 'policyParameter', scopeId: p.policyParameterId, ...scopeName('policyParameter', p.policyParameterId), entryId: e.id, dataSourceId: e.dataSourceId, score: e.score.value, isClaim: e.isClaim, issueDate: e.issueDate ?? null, expiryDate: e.expiryDate ?? null };
         }
       }
     }
   }
 }
 
-/** An entry's row fields; what the service left out is null (shown as —). */
-function entryRow(e: ScoreDataEntry) {
-  return { entryId: e.id ?? null, dataSourceId: e.dataSourceId ?? null, score: e.score?.value ?? null, isClaim: e.isClaim ?? null, issueDate: e.issueDate ?? null, expiryDate: e.expiryDate ?? null };
+/** Which names a breakdown shows. */
+export function namesNeeded(kind: Breakdown): { parameters: boolean; dataSources: boolean } {
+  return { parameters: kind !== 'sources', dataSources: kind !== 'parameters' };
 }
 
 export const breakdownColumns: Record<Breakdown, Column[]> = {
   sources: [
-    { path: 'supplierId', header: 'SUPPLIER' },
-    { path: 'dataSourceId', header: 'DATA SOURCE' },
-    { path: 'score', header: 'SCORE', align: 'right', format: num },
-    { path: 'label', header: 'LABEL' },
-    { path: 'entries', header: 'ENTRIES', align: 'right' },
+    { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+    { path: 'dataSourceId', header: 'DATA SOURCE', kind: 'id' },
+    { path: 'dataSourceName', header: 'NAME', kind: 'text' },
+    { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
+    { path: 'label', header: 'LABEL', kind: 'state', hide: 1 },
+    { path: 'entries', header: 'ENTRIES', align: 'right', kind: 'number' },
   ],
   parameters: [
-    { path: 'supplierId', header: 'SUPPLIER' },
-    { path: 'policyParameterId', header: 'PARAMETER' },
-    { path: 'score', header: 'SCORE', align: 'right', format: num },
-    { path: 'label', header: 'LABEL' },
-    { path: 'riskLevel', header: 'RISK' },
-    { path: 'entries', header: 'ENTRIES', align: 'right' },
-    { path: 'contexts', header: 'CONTEXTS' },
+    { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+    { path: 'policyParameterId', header: 'PARAMETER', kind: 'id' },
+    { path: 'policyParameterName', header: 'NAME', kind: 'text' },
+    { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
+    { path: 'label', header: 'LABEL', kind: 'state', hide: 2 },
+    { path: 'riskLevel', header: 'RISK', kind: 'state', hide: 4 },
+    { path: 'entries', header: 'ENTRIES', align: 'right', kind: 'number', hide: 3 },
+    { path: 'contexts', header: 'CONTEXTS', kind: 'text', hide: 1 },
   ],
   entries: [
-    { path: 'supplierId', header: 'SUPPLIER' },
-    { path: 'scope', header: 'FOR' },
-    { path: 'scopeId', header: 'SOURCE/PARAMETER' },
-    { path: 'entryId', header: 'ENTRY' },
-    { path: 'score', header: 'SCORE', align: 'right', format: num },
-    { path: 'isClaim', header: 'CLAIM' },
-    { path: 'issueDate', header: 'ISSUED' },
-    { path: 'expiryDate', header: 'EXPIRES' },
+    { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+    { path: 'scope', header: 'FOR', kind: 'state', hide: 3 },
+    { path: 'scopeId', header: 'SOURCE/PARAMETER', kind: 'id' },
+    { path: 'scopeName', header: 'NAME', kind: 'text', hide: 4 },
+    { path: 'entryId', header: 'ENTRY', kind: 'id' },
+    { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
+    { path: 'isClaim', header: 'CLAIM', kind: 'state', hide: 2 },
+    { path: 'issueDate', header: 'ISSUED', kind: 'date', hide: 1 },
+    { path: 'expiryDate', header: 'EXPIRES', kind: 'date' },
   ],
 };

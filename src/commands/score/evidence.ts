@@ -1,0 +1,434 @@
+/**
+ * Evidence bundles as streams. Format 2 (what `score calc --save` writes) is
+ * JSON Lines, so neither writing nor reading ever holds the whole bundle:
+ *
+ *   {"kind":"srs.score-bundle","bundleVersion":2,"modelVersion",...}   the header
+ *   {"t":"request","request":{supplierIds,...filters}}                one per batch sent
+ *   {"t":"scorecard","scorecard":{...}}                               each definition once, before its first use
+ *   {"t":"result","scorecards":[ids],"item":{score result}}           one per supplier
+ *   {"t":"error","supplierId","code","message"}                       a requested id without a usable result
+ *   {"t":"end","suppliers":N,"digest":{"algorithm":"sha256","value"}}  the last line
+ *
+ * The digest is the SHA-256 of every byte before the end line, exactly as
+ * written (compact JSON, one record per line, LF). Format 1 (one JSON
+ * document, no digest) and a raw score-calculation response are still read,
+ * whole, up to MAX_WHOLE_DOCUMENT_BYTES.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import * as z from 'zod/mini';
+import { ScoreCalculationRequest, ScoreResult, Scorecard, describeZodError, completeScoreResult } from '../../api/contract.js';
+import type { ScoreCalculationRequest as RequestT, ScoreResult as ScoreResultT, Scorecard as ScorecardT } from '../../api/contract.js';
+import type { Context } from '../../context.js';
+import { ExitCode, SrsError, UsageError } from '../../errors.js';
+import { BUNDLE_KIND, bundleCommonFields, parseBundleOrResponse, type BundleOptions as BundleOptionsT } from './bundle.js';
+
+/** The format `score calc --save` writes. Format 1 is still read. */
+export const BUNDLE_VERSION = 2;
+/** Format 1 bundles and raw responses are one JSON document, read whole: larger ones are refused (exit 1). */
+export const MAX_WHOLE_DOCUMENT_BYTES = 256 * 1024 * 1024;
+/** The longest line a format-2 bundle may hold (one supplier's result). */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+export const DIGEST_ALGORITHM = 'sha256';
+
+export const BundleHeader = z.object({ ...bundleCommonFields, bundleVersion: z.literal(BUNDLE_VERSION) });
+export type BundleHeader = z.infer<typeof BundleHeader>;
+
+/** Why a requested supplier has no result in a bundle. */
+export const EvidenceErrorCode = z.enum(['not_found', 'no_result', 'lookup_failed']);
+export type EvidenceErrorCode = z.infer<typeof EvidenceErrorCode>;
+
+const RequestLine = z.object({ t: z.literal('request'), request: ScoreCalculationRequest });
+const ScorecardLine = z.object({ t: z.literal('scorecard'), scorecard: Scorecard });
+const ResultLine = z.object({ t: z.literal('result'), scorecards: z.array(z.string()), item: ScoreResult });
+const ErrorLine = z.object({ t: z.literal('error'), supplierId: z.string(), code: EvidenceErrorCode, message: z.string() });
+const EndLine = z.object({
+  t: z.literal('end'),
+  suppliers: z.number().check(z.int(), z.gte(0)),
+  digest: z.object({ algorithm: z.literal(DIGEST_ALGORITHM), value: z.string() }),
+});
+
+/** What a reader yields, in file order. */
+export type EvidenceEvent =
+  | { t: 'header'; format: 1 | 2 | 'response'; modelVersion: string | null; asOf: string | null; options: BundleOptionsT | null; baseUrl: string | null }
+  | { t: 'request'; request: RequestT }
+  | { t: 'scorecard'; scorecard: ScorecardT }
+  /**
+   * `scorecards`: ids of the scorecards that apply (undefined for a raw response).
+   * `validated`: false when the item was not checked against the contract
+   * (a bundle whose digest matched before reading; see readEvidence).
+   */
+  | { t: 'result'; item: ScoreResultT; scorecards: string[] | undefined; line: number; validated: boolean }
+  | { t: 'error'; supplierId: string; code: EvidenceErrorCode; message: string }
+  /** Format 2: the digest the bundle declares and the one computed over what was read (null for other formats). */
+  | { t: 'end'; declared: { suppliers: number; digest: string } | null; computed: string | null };
+
+const mib = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(3));
+
+/** A runtime limit, not a usage error: exit 1. */
+function tooLarge(message: string): SrsError {
+  return new SrsError('runtime', ExitCode.failure, message);
+}
+
+function invalid(where: string, message: string): UsageError {
+  return new UsageError(`${where}: ${message}`, { code: 'invalid_input' });
+}
+
+async function* chunksOf(ctx: Context, file: string, what: string): AsyncGenerator<Buffer> {
+  if (file === '-') {
+    if (ctx.io.stdinIsTTY) throw new UsageError(`${what}: "-" reads from stdin, but stdin is a terminal; pipe the input in`);
+    for await (const c of ctx.io.stdin) yield Buffer.isBuffer(c) ? c : Buffer.from(String(c));
+    return;
+  }
+  let stream;
+  try {
+    statSync(file);
+    stream = createReadStream(file, { highWaterMark: 1 << 20 });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`${what}: cannot read ${file}${code === 'ENOENT' ? ' (no such file)' : code ? ` (${code})` : ''}`);
+  }
+  try {
+    for await (const c of stream) yield c as Buffer;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`${what}: cannot read ${file}${code ? ` (${code})` : ''}`);
+  }
+}
+
+/**
+ * Splits a byte stream into lines, each with its LF (the last one may have
+ * none). Lines within a chunk point into it (chunks are never reused); a line
+ * spread over chunks is joined once, when its end arrives.
+ */
+async function* linesOf(chunks: AsyncIterable<Buffer>, where: string, maxLine: number): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let pendingLength = 0;
+  for await (const chunk of chunks) {
+    let start = 0;
+    let nl = chunk.indexOf(10);
+    if (nl >= 0 && pendingLength) {
+      pending.push(chunk.subarray(0, nl + 1));
+      yield Buffer.concat(pending);
+      pending = [];
+      pendingLength = 0;
+      start = nl + 1;
+      nl = chunk.indexOf(10, start);
+    }
+    while (nl >= 0) {
+      yield chunk.subarray(start, nl + 1);
+      start = nl + 1;
+      nl = chunk.indexOf(10, start);
+    }
+    if (start < chunk.length) {
+      pending.push(chunk.subarray(start));
+      pendingLength += chunk.length - start;
+      if (pendingLength > maxLine) throw tooLarge(`${where}: a line longer than ${mib(maxLine)} MiB: too large to read (srs reads lines of at most ${mib(maxLine)} MiB)`);
+    }
+  }
+  if (pendingLength) yield Buffer.concat(pending);
+}
+
+/**
+ * The SHA-256 of every line of a file but the last (the end record, whose
+ * digest is returned beside it): computed in a pass of its own, before
+ * anything is parsed, so an altered bundle is known first. Hashes whole
+ * chunks, holding back only what may belong to the last line.
+ */
+export async function digestOfFile(ctx: Context, file: string, what: string): Promise<{ computed: string; declared: string | null }> {
+  const hash = createHash(DIGEST_ALGORITHM);
+  let held: Buffer[] = [];
+  let heldLength = 0;
+  let overlong = false;
+  for await (const chunk of chunksOf(ctx, file, what)) {
+    // The chunk's last line break that is not its final byte: what precedes it is not the last line.
+    const p = chunk.length >= 2 ? chunk.lastIndexOf(10, chunk.length - 2) : -1;
+    if (p >= 0) {
+      for (const h of held) hash.update(h);
+      hash.update(chunk.subarray(0, p + 1));
+      held = [chunk.subarray(p + 1)];
+      heldLength = chunk.length - p - 1;
+      overlong = false;
+    } else {
+      held.push(chunk);
+      heldLength += chunk.length;
+    }
+    if (heldLength > 2 * MAX_LINE_BYTES) {
+      // Longer than any line of a format-2 bundle: whatever this is, it is not the end record.
+      for (const h of held) hash.update(h);
+      held = [];
+      heldLength = 0;
+      overlong = true;
+    }
+  }
+  // What is held may still hold line breaks (one at a chunk's end): the last line is after the last inner one.
+  const tail = Buffer.concat(held);
+  const p = tail.length >= 2 ? tail.lastIndexOf(10, tail.length - 2) : -1;
+  if (p >= 0) {
+    hash.update(tail.subarray(0, p + 1));
+    overlong = false;
+  }
+  let declared: string | null = null;
+  if (!overlong) {
+    try {
+      const end = EndLine.safeParse(JSON.parse(tail.subarray(p + 1).toString('utf8')));
+      if (end.success) declared = end.data.digest.value;
+    } catch {
+      declared = null;
+    }
+  }
+  return { computed: hash.digest('hex'), declared };
+}
+
+function parseLine<T>(schema: z.ZodMiniType<T>, value: unknown, where: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw invalid(where, describeZodError(r.error));
+  return r.data;
+}
+
+/**
+ * Reads a bundle (format 2 streamed, format 1 whole) or a raw score-calculation
+ * response, yielding its records in order. Malformed input is exit 2 naming
+ * the line; a document too large to read whole is exit 1.
+ *
+ * `digest: false`: the digest was computed beforehand (digestOfFile), so none
+ * is computed here. `trusted`: that digest matched, so the bytes are the ones
+ * srs wrote after checking each result against the contract when it received
+ * it; result items are then not validated again (a third of the reading time,
+ * and as much garbage). The verifier still checks every number it compares and
+ * validates an item with the contract as soon as anything in it misbehaves.
+ */
+export interface ReadLimits {
+  /** Largest format-1 bundle or raw response (read whole). Default MAX_WHOLE_DOCUMENT_BYTES. */
+  maxWholeBytes?: number;
+  /** Longest line of a format-2 bundle. Default MAX_LINE_BYTES. */
+  maxLineBytes?: number;
+}
+
+export async function* readEvidence(ctx: Context, file: string, what: string, opts: { digest?: boolean; trusted?: boolean } & ReadLimits = {}): AsyncGenerator<EvidenceEvent> {
+  const name = file === '-' ? 'stdin' : file;
+  const maxWhole = opts.maxWholeBytes ?? MAX_WHOLE_DOCUMENT_BYTES;
+  const maxLine = opts.maxLineBytes ?? MAX_LINE_BYTES;
+  // A format-1 or raw document may be one long line (up to maxWhole); format-2 lines are held to maxLine below.
+  const lines = linesOf(chunksOf(ctx, file, what), name, Math.max(maxLine, maxWhole));
+  const first = await lines.next();
+  if (first.done) throw invalid(name, 'empty: neither an srs score bundle nor a score-calculation response');
+  let head: unknown;
+  try {
+    head = JSON.parse(first.value.toString('utf8').replace(/^\uFEFF/, ''));
+  } catch {
+    head = undefined;
+  }
+  if (head && typeof head === 'object' && (head as { kind?: unknown }).kind === BUNDLE_KIND && (head as { bundleVersion?: unknown }).bundleVersion === BUNDLE_VERSION) {
+    yield* readFormat2(head, first.value, lines, name, opts.digest !== false, !!opts.trusted, maxLine);
+    return;
+  }
+  if (head && typeof head === 'object' && (head as { kind?: unknown }).kind === BUNDLE_KIND && typeof (head as { bundleVersion?: unknown }).bundleVersion === 'number' && (head as { bundleVersion: number }).bundleVersion > BUNDLE_VERSION) {
+    throw invalid(name, `a format-${(head as { bundleVersion: number }).bundleVersion} bundle: this srs reads formats 1 and ${BUNDLE_VERSION}; upgrade srs`);
+  }
+  // Format 1 or a raw response: one JSON document, read whole.
+  const parts: Buffer[] = [first.value];
+  let size = first.value.length;
+  for await (const line of lines) {
+    size += line.length;
+    if (size > maxWhole) {
+      throw tooLarge(`${name}: a single JSON document over ${mib(maxWhole)} MiB is too large to read at once (format-1 bundles and raw responses are read whole); save the evidence again with this srs (format ${BUNDLE_VERSION} is read as a stream)`);
+    }
+    parts.push(line);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(Buffer.concat(parts).toString('utf8').replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw invalid(name, `not valid JSON (${(e as Error).message})`);
+  }
+  const parsed = parseBundleOrResponse(data, name);
+  if (parsed.bundle) {
+    const b = parsed.bundle;
+    yield { t: 'header', format: 1, modelVersion: b.modelVersion, asOf: b.asOf, options: b.options, baseUrl: b.service.baseUrl };
+    for (const request of b.requests) yield { t: 'request', request };
+    for (const scorecard of Object.values(b.scorecardDefinitions)) yield { t: 'scorecard', scorecard };
+    let n = 0;
+    for (const item of b.response.items) {
+      yield { t: 'result', item, scorecards: Object.hasOwn(b.scorecards, item.supplierId) ? b.scorecards[item.supplierId]! : [], line: ++n, validated: true };
+    }
+  } else {
+    yield { t: 'header', format: 'response', modelVersion: null, asOf: null, options: null, baseUrl: null };
+    let n = 0;
+    for (const item of parsed.items) yield { t: 'result', item, scorecards: undefined, line: ++n, validated: true };
+  }
+  yield { t: 'end', declared: null, computed: null };
+}
+
+async function* readFormat2(head: unknown, first: Buffer, lines: AsyncGenerator<Buffer>, name: string, digest: boolean, trusted: boolean, maxLine: number): AsyncGenerator<EvidenceEvent> {
+  const h = parseLine(BundleHeader, head, `${name} line 1 (the header)`);
+  yield { t: 'header', format: 2, modelVersion: h.modelVersion, asOf: h.asOf, options: h.options, baseUrl: h.service.baseUrl };
+  // The header's own bytes are hashed as read (re-serialising could differ from the file).
+  const hash = digest ? createHash(DIGEST_ALGORITHM) : undefined;
+  hash?.update(first);
+  yield* restOfFormat2(lines, name, hash, trusted, maxLine);
+}
+
+/** The records after the header; `hash` (absent when the digest was computed beforehand) takes every line but the last. */
+async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash: Hash | undefined, trusted: boolean, maxLine: number): AsyncGenerator<EvidenceEvent> {
+  let n = 1;
+  let pending: { line: Buffer; n: number } | undefined;
+  const handle = function* (line: Buffer, at: number): Generator<EvidenceEvent> {
+    const where = `${name} line ${at}`;
+    let rec: { t?: unknown };
+    try {
+      rec = JSON.parse(line.toString('utf8')) as { t?: unknown };
+    } catch (e) {
+      throw invalid(where, `not valid JSON (${(e as Error).message})`);
+    }
+    switch (rec?.t) {
+      case 'request':
+        yield { t: 'request', request: parseLine(RequestLine, rec, where).request };
+        return;
+      case 'scorecard':
+        yield { t: 'scorecard', scorecard: parseLine(ScorecardLine, rec, where).scorecard };
+        return;
+      case 'result': {
+        const raw = rec as { scorecards?: unknown; item?: { supplierId?: unknown } };
+        if (trusted && Array.isArray(raw.scorecards) && raw.scorecards.every((x) => typeof x === 'string') && raw.item && typeof raw.item === 'object' && typeof raw.item.supplierId === 'string') {
+          yield { t: 'result', item: raw.item as ScoreResultT, scorecards: raw.scorecards as string[], line: at, validated: false };
+          return;
+        }
+        const r = parseLine(ResultLine, rec, where);
+        yield { t: 'result', item: completeScoreResult(r.item), scorecards: r.scorecards, line: at, validated: true };
+        return;
+      }
+      case 'error': {
+        const r = parseLine(ErrorLine, rec, where);
+        yield { t: 'error', supplierId: r.supplierId, code: r.code, message: r.message };
+        return;
+      }
+      case 'end':
+        throw invalid(where, 'an end record before the last line');
+      default:
+        throw invalid(where, `unknown record type ${JSON.stringify(rec?.t)} (expected request, scorecard, result, error or end)`);
+    }
+  };
+  for await (const line of lines) {
+    n++;
+    if (line.length > maxLine) throw tooLarge(`${name} line ${n}: longer than ${mib(maxLine)} MiB: too large to read (srs reads bundle lines of at most ${mib(maxLine)} MiB)`);
+    if (pending) {
+      hash?.update(pending.line);
+      yield* handle(pending.line, pending.n);
+    }
+    // Lines point into the chunks read, which are never reused: no copy needed.
+    pending = { line, n };
+  }
+  if (!pending) throw invalid(name, 'truncated: no end record (the bundle was not written to the end)');
+  let endRec: unknown;
+  try {
+    endRec = JSON.parse(pending.line.toString('utf8'));
+  } catch {
+    endRec = undefined;
+  }
+  const end = EndLine.safeParse(endRec);
+  if (!end.success) {
+    // Not an end record: the file was cut short (or edited). Hash it and report it as altered.
+    hash?.update(pending.line);
+    yield* handle(pending.line, pending.n);
+    yield { t: 'end', declared: null, computed: hash ? hash.digest('hex') : null };
+    return;
+  }
+  yield { t: 'end', declared: { suppliers: end.data.suppliers, digest: end.data.digest.value }, computed: hash ? hash.digest('hex') : null };
+}
+
+/**
+ * Writes a format-2 bundle: records as they come, to a temporary file in the
+ * same directory (0666 less the umask: it never holds the API key), renamed
+ * over `path` by finish() after the end record and an fsync. abort() removes it.
+ */
+export class BundleWriter {
+  readonly #path: string;
+  readonly #tmp: string;
+  readonly #hash = createHash(DIGEST_ALGORITHM);
+  #fh: FileHandle | undefined;
+  #buf: string[] = [];
+  #bufLen = 0;
+  #suppliers = 0;
+  readonly #cardsWritten = new Set<string>();
+
+  private constructor(path: string) {
+    this.#path = path;
+    this.#tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+  }
+
+  static async create(path: string, header: Omit<BundleHeader, 'kind' | 'bundleVersion'>): Promise<BundleWriter> {
+    const w = new BundleWriter(path);
+    w.#fh = await open(w.#tmp, 'wx', 0o666);
+    await w.#line({ kind: BUNDLE_KIND, bundleVersion: BUNDLE_VERSION, ...header });
+    return w;
+  }
+
+  async #line(rec: unknown): Promise<void> {
+    const s = JSON.stringify(rec) + '\n';
+    this.#hash.update(s);
+    this.#buf.push(s);
+    this.#bufLen += s.length;
+    if (this.#bufLen >= 1 << 20) await this.#flush();
+  }
+
+  async #flush(): Promise<void> {
+    if (!this.#bufLen) return;
+    const text = this.#buf.join('');
+    this.#buf = [];
+    this.#bufLen = 0;
+    await this.#fh!.writeFile(text, 'utf8');
+  }
+
+  request(request: RequestT): Promise<void> {
+    return this.#line({ t: 'request', request });
+  }
+
+  /** A supplier's result, preceded by any of its scorecards not written yet. */
+  async result(item: ScoreResultT, scorecards: ScorecardT[]): Promise<void> {
+    for (const card of scorecards) {
+      // A scorecard without an id (the document does not mark it required) cannot be referenced.
+      if (typeof card.id !== 'string' || this.#cardsWritten.has(card.id)) continue;
+      this.#cardsWritten.add(card.id);
+      await this.#line({ t: 'scorecard', scorecard: card });
+    }
+    this.#suppliers++;
+    await this.#line({ t: 'result', scorecards: scorecards.flatMap((c) => (typeof c.id === 'string' ? [c.id] : [])), item });
+  }
+
+  async error(supplierId: string, code: EvidenceErrorCode, message: string): Promise<void> {
+    this.#suppliers++;
+    await this.#line({ t: 'error', supplierId, code, message });
+  }
+
+  get suppliers(): number {
+    return this.#suppliers;
+  }
+
+  async finish(): Promise<void> {
+    const digest = this.#hash.digest('hex');
+    this.#buf.push(JSON.stringify({ t: 'end', suppliers: this.#suppliers, digest: { algorithm: DIGEST_ALGORITHM, value: digest } }) + '\n');
+    this.#bufLen = 1;
+    await this.#flush();
+    await this.#fh!.sync();
+    await this.#fh!.close();
+    this.#fh = undefined;
+    await rename(this.#tmp, this.#path);
+  }
+
+  async abort(): Promise<void> {
+    await this.#fh?.close().catch(() => undefined);
+    this.#fh = undefined;
+    await unlink(this.#tmp).catch(() => undefined);
+  }
+}
+
+
+/** The contract's verdict on an item that was not validated when read: a usage error naming the line, or undefined if it is sound. */
+export function contractError(item: unknown, where: string): UsageError | undefined {
+  const r = ScoreResult.safeParse(item);
+  return r.success ? undefined : invalid(where, `not a score result: ${describeZodError(r.error)}`);
+}

@@ -1,0 +1,82 @@
+/**
+ * `srs score explain ID`: one supplier's score as a picture (bars on the
+ * -3..+3 scale per scorecard and parameter, names, weights, entry counts,
+ * expiring evidence), or as a structured document with -o json. From the
+ * service, or offline from a saved bundle with --from.
+ */
+import type { Context } from '../../context.js';
+import { CheckFailedError, SrsError, ExitCode, UsageError } from '../../errors.js';
+import { renderItem, renderList } from '../../output/render.js';
+import type { Column } from '../../output/columns.js';
+import { requireArg, type Opts } from '../kit.js';
+import { filtersFrom } from './calc.js';
+import { DEFAULT_EXPIRING_DAYS, explain, type Explanation } from './explanation.js';
+import { inputFromBundle, inputFromService, type PictureInput } from './picture-input.js';
+import { DEFAULT_TOLERANCE } from './options.js';
+
+/** --expiring-within: whole days >= 0. */
+export function expiringDays(v: unknown): number {
+  if (v === undefined) return DEFAULT_EXPIRING_DAYS;
+  const s = String(v).trim();
+  const n = Number(s);
+  if (!/^\d+$/.test(s) || !Number.isSafeInteger(n)) throw new UsageError(`--expiring-within takes a whole number of days >= 0 (got "${String(v)}")`);
+  return n;
+}
+
+const num = (v: unknown) => (typeof v === 'number' ? (Math.round(v * 100) / 100).toFixed(2) : '');
+const csvColumns: Column[] = [
+  { path: 'scorecardId', header: 'SCORECARD ID' },
+  { path: 'scorecardName', header: 'SCORECARD' },
+  { path: 'policyParameterId', header: 'PARAMETER ID' },
+  { path: 'name', header: 'PARAMETER' },
+  { path: 'weight', header: 'WEIGHT', align: 'right' },
+  { path: 'score', header: 'SCORE', align: 'right', format: num },
+  { path: 'label', header: 'LABEL' },
+  { path: 'entries', header: 'ENTRIES', align: 'right' },
+  { path: 'expiringEntries', header: 'EXPIRING', align: 'right' },
+];
+
+/** One row per parameter per scorecard (and per parameter in no scorecard), for CSV. */
+function* parameterRows(x: Explanation): Generator<Record<string, unknown>> {
+  for (const c of x.scorecards) for (const p of c.parameters) yield { supplierId: x.supplierId, scorecardId: c.scorecardId, scorecardName: c.name, ...p };
+  for (const p of x.otherParameters) yield { supplierId: x.supplierId, scorecardId: null, scorecardName: null, ...p };
+}
+
+/** The width to draw for: the terminal's, else $COLUMNS, else 80. */
+export function terminalWidth(ctx: Context): number {
+  if (ctx.io.columns && ctx.io.columns > 0) return ctx.io.columns;
+  const env = Number(ctx.env.COLUMNS);
+  return Number.isInteger(env) && env >= 20 && env <= 1000 ? env : 80;
+}
+
+export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
+  const id = requireArg(args, 0, 'supplier id');
+  const withinDays = expiringDays(opts.expiringWithin);
+  let input: PictureInput;
+  if (typeof opts.from === 'string') {
+    input = await inputFromBundle(ctx, opts.from, opts);
+    // An altered bundle explains nothing; other findings (no digest, another model version) are said.
+    if (input.trust.digest.state === 'mismatch') throw new CheckFailedError(`bundle altered: ${input.trust.digest.note}; nothing was explained`);
+    for (const f of input.trust.findings) ctx.warn(f.message);
+  } else {
+    const client = await ctx.client();
+    input = await inputFromService(ctx, client, [id], filtersFrom(opts), 1, DEFAULT_TOLERANCE);
+  }
+  const item = input.items.find((i) => i.supplierId === id);
+  if (!item) {
+    const why = input.errors.get(id);
+    throw new SrsError('not_found', ExitCode.failure, typeof opts.from === 'string' ? `--from: the bundle holds no score for supplier ${id}${why ? ` (${why})` : ''}` : `the service returned no score for supplier ${id}`);
+  }
+  const x = explain(item, input.cardsFor(id), input.names, input.asOf, input.options, withinDays);
+  const ro = ctx.renderOptions();
+  if (ctx.format === 'table' && !ro.fields && !ro.query) {
+    const [{ glyphsFor }, { renderScorePicture }] = await Promise.all([import('../../output/bars.js'), import('../../output/score-picture.js')]);
+    await ctx.sink.write(renderScorePicture(x, { glyphs: glyphsFor(ctx.env, opts.ascii === true), paint: ctx.paint, width: terminalWidth(ctx) }));
+    return;
+  }
+  if (ctx.format === 'csv' || ctx.format === 'table') {
+    await renderList(ctx.sink, parameterRows(x), [{ path: 'supplierId', header: 'SUPPLIER' }, ...csvColumns], ro);
+    return;
+  }
+  await renderItem(ctx.sink, x, [], ro);
+}

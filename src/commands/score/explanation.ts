@@ -1,0 +1,104 @@
+/**
+ * One supplier's score explained, as plain data for `score explain` (a
+ * terminal picture, or -o json) and `score report` (HTML): the service's
+ * overall score; each scorecard with the local model's score for it
+ * (src/scoring) and its parameters with their weights, scores and entry
+ * counts; the data sources; and the evidence that has expired or expires
+ * soon. Names come from the scorecards' definitions and the data-source list.
+ */
+import type { ScoreResult, Scorecard } from '../../api/contract.js';
+import type { Names } from '../../api/names.js';
+import { MODEL_VERSION, entriesFromScoreResult, scoreLabel, scoreSupplier } from '../../scoring/index.js';
+import type { ExpiringEntry, ExplainedParameter, ExplainedScorecard, Explanation } from '../../output/explanation.js';
+import { supplierRiskLevel, toScoringScorecard, type BundleOptions } from './bundle.js';
+
+export type { Explanation };
+export const DEFAULT_EXPIRING_DAYS = 90;
+
+const DAY_MS = 86_400_000;
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+
+function expiringEntries(item: ScoreResult, asOf: string, withinDays: number, names: Names): ExpiringEntry[] {
+  const byId = new Map<string, ExpiringEntry>();
+  const consider = (e: ScoreResult['dataSourceScores'][number]['dataPoints']['dataEntries'][number], parameterId?: string) => {
+    const expiry = e.expiryDate ? e.expiryDate.slice(0, 10) : null;
+    if (!expiry || Number.isNaN(Date.parse(`${expiry}T00:00:00Z`))) return;
+    const daysLeft = daysBetween(asOf, expiry);
+    if (daysLeft > withinDays) return;
+    let x = byId.get(e.id);
+    if (!x) {
+      x = { entryId: e.id, dataSourceId: e.dataSourceId, dataSourceName: names.dataSources.get(e.dataSourceId) ?? null, expiryDate: expiry, daysLeft, status: daysLeft < 0 ? 'expired' : 'expiring', isClaim: e.isClaim, policyParameterIds: [] };
+      byId.set(e.id, x);
+    }
+    if (parameterId && !x.policyParameterIds.includes(parameterId)) x.policyParameterIds.push(parameterId);
+  };
+  for (const ds of item.dataSourceScores) for (const e of ds.dataPoints.dataEntries) consider(e);
+  for (const p of item.policyParameterScores) for (const e of p.dataPoints.dataEntries) consider(e, p.policyParameterId);
+  return [...byId.values()].sort((a, b) => a.daysLeft - b.daysLeft || a.entryId.localeCompare(b.entryId));
+}
+
+/**
+ * Explains one score result. `cards` are the scorecards that apply to the
+ * supplier (service definitions); `options` the calculation's filters and
+ * the model's settings, as a bundle records them.
+ */
+export function explain(item: ScoreResult, cards: readonly Scorecard[], names: Names, asOf: string, options: BundleOptions, withinDays = DEFAULT_EXPIRING_DAYS): Explanation {
+  const model = scoreSupplier(item.supplierId, entriesFromScoreResult(item), cards.map(toScoringScorecard), {
+    asOf,
+    includeZeroValues: options.includeZeroValues,
+    dataSourceIds: options.dataSourceIds,
+    policyParameterIds: options.policyParameterIds,
+    claimWeight: options.claimWeight,
+    mode: options.mode,
+  });
+  const expiring = expiringEntries(item, asOf, withinDays, names);
+  const expiringPer = new Map<string, number>();
+  for (const e of expiring) for (const p of e.policyParameterIds) expiringPer.set(p, (expiringPer.get(p) ?? 0) + 1);
+  const reported = new Map(item.policyParameterScores.map((p) => [p.policyParameterId, p]));
+  const parameter = (id: string, weight: number | null, cardName?: string): ExplainedParameter => {
+    const p = reported.get(id);
+    const score = p ? p.score.value : null;
+    return {
+      policyParameterId: id,
+      name: names.parameters.get(id) ?? cardName ?? null,
+      weight,
+      score,
+      label: scoreLabel(score),
+      riskLevel: p?.dataPoints.risk?.riskLevel ?? null,
+      entries: p ? p.dataPoints.dataEntries.length : 0,
+      expiringEntries: expiringPer.get(id) ?? 0,
+    };
+  };
+  const modelCards = new Map((model.scorecards ?? []).map((s) => [s.scorecardId, s]));
+  const inCards = new Set<string>();
+  const scorecards = cards.map((card): ExplainedScorecard => {
+    const value = modelCards.get(card.id ?? '')?.value ?? null;
+    const parameters: ExplainedParameter[] = [];
+    for (const it of card.items ?? []) {
+      if (it.type !== 'policy_parameter_item' || typeof it.policyParameter?.id !== 'string') continue;
+      inCards.add(it.policyParameter.id);
+      parameters.push(parameter(it.policyParameter.id, typeof it.weight === 'number' ? it.weight : 1, it.policyParameter.name ?? undefined));
+    }
+    return { scorecardId: card.id ?? '', name: names.scorecards.get(card.id ?? '') ?? card.name ?? null, weight: card.weight ?? null, score: value, label: scoreLabel(value), parameters };
+  });
+  const otherParameters = item.policyParameterScores.filter((p) => !inCards.has(p.policyParameterId)).map((p) => parameter(p.policyParameterId, null));
+  const value = item.score.value;
+  const agrees = value === null || model.value === null ? value === model.value : Math.abs(value - model.value) <= 1e-6;
+  return {
+    supplierId: item.supplierId,
+    asOf,
+    modelVersion: MODEL_VERSION,
+    score: {
+      value,
+      label: scoreLabel(value),
+      dataSourcesScore: item.score.dataSourcesScore.value,
+      policyParametersScore: item.score.policyParametersScore.value,
+      riskLevel: supplierRiskLevel(item),
+    },
+    model: { value: model.value, agrees },
+    scorecards,
+    otherParameters,
+    dataSources: item.dataSourceScores.map((ds) => ({ dataSourceId: ds.dataSourceId, name: names.dataSources.get(ds.dataSourceId) ?? null, score: ds.score.value, label: scoreLabel(ds.score.value), entries: ds.dataPoints.dataEntries.length })),
+    expiring: { withinDays, entries: expiring },
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * What `score explain` and `score report` draw from: score results with the
+ * scorecards that apply to each supplier, the names of parameters, scorecards
+ * and data sources, the date and options of the calculation, and how far the
+ * numbers can be trusted. From the service (a fresh calculation, recomputed
+ * here), or offline from a saved bundle, read and verified record by record
+ * with the same reader and verifier as `score recompute` (digest, model
+ * version, completeness, conflicts, recomputation).
+ */
+import type { ApiClient } from '../../api/client.js';
+import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/contract.js';
+import type { Names } from '../../api/names.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { compareScores, entriesFromScoreResult, scoreSupplier, todayUtc } from '../../scoring/index.js';
+import { mapConcurrent } from '../../util/concurrency.js';
+import type { Opts } from '../kit.js';
+import { bundleOptions, toScoringScorecard, type BundleOptions } from './bundle.js';
+import { calculate, scorecardsOf } from './calc.js';
+import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
+import { verifyEvidence, verifyOptions } from './recompute.js';
+import { show, type FindingKind } from './verify.js';
+
+export interface Trust {
+  /** verified: format 2 and the digest matches; mismatch: it does not (or the end record is missing); none: no digest (format 1, or a fresh calculation). */
+  digest: { state: 'verified' | 'mismatch' | 'none'; algorithm?: string; value?: string; note: string };
+  /** Values compared between the service and the local model, and those further apart than the tolerance. */
+  values: number;
+  differing: number;
+  tolerance: number;
+  /** What the verifier found, most serious first (as score recompute words it). */
+  findings: Array<{ kind: FindingKind; message: string }>;
+}
+
+export interface PictureInput {
+  items: ScoreResult[];
+  cardsFor: (supplierId: string) => Scorecard[];
+  names: Names;
+  asOf: string;
+  options: BundleOptions;
+  trust: Trust;
+  /** The bundle's model version (null for a fresh calculation). */
+  modelVersion: string | null;
+  /** Suppliers a bundle records without a result, and why. */
+  errors: Map<string, string>;
+}
+
+/** A fresh calculation: the results, the scorecards of each supplier and the names, then every value recomputed. */
+export async function inputFromService(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, tolerance: number): Promise<PictureInput> {
+  const asOf = todayUtc(ctx.now());
+  const { namesFor } = await import('../names.js');
+  const [{ items }, names] = await Promise.all([
+    ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filters, concurrency)),
+    namesFor(ctx, client, { parameters: true, dataSources: true }),
+  ]);
+  const cards = new Map<string, Scorecard[]>();
+  await ctx.withSpinner('Fetching the scorecards that apply…', () =>
+    mapConcurrent(items, concurrency, async (it) => {
+      cards.set(it.supplierId, await scorecardsOf(client, it.supplierId));
+    }),
+  );
+  const options = bundleOptions({
+    includeZeroValues: filters.includeZeroValues ?? true,
+    ...(filters.dataSourceIds ? { dataSourceIds: filters.dataSourceIds } : {}),
+    ...(filters.policyParameterIds ? { policyParameterIds: filters.policyParameterIds } : {}),
+  });
+  const cardsFor = (id: string) => cards.get(id) ?? [];
+  let values = 0;
+  let differing = 0;
+  const examples: string[] = [];
+  for (const item of items) {
+    const model = scoreSupplier(item.supplierId, entriesFromScoreResult(item), cardsFor(item.supplierId).map(toScoringScorecard), { ...options, asOf });
+    for (const d of compareScores(item, model, tolerance)) {
+      values++;
+      if (d.ok) continue;
+      differing++;
+      if (examples.length < 3) examples.push(`${item.supplierId} ${d.path} reported ${show(d.reported)}, recomputed ${show(d.recomputed)}`);
+    }
+  }
+  return {
+    items,
+    cardsFor,
+    names,
+    asOf,
+    options,
+    modelVersion: null,
+    errors: new Map(),
+    trust: {
+      digest: { state: 'none', note: 'calculated for this report, not read from a saved bundle (save one with srs score calc --save)' },
+      values,
+      differing,
+      tolerance,
+      findings: differing ? [{ kind: 'differs', message: `recomputation differs: ${examples.join('; ')}${differing > examples.length ? `; and ${differing - examples.length} more` : ''}` }] : [],
+    },
+  };
+}
+
+/**
+ * A saved bundle, offline. Parameter and scorecard names come from its
+ * scorecard definitions; data sources stay ids. A raw score-calculation
+ * response is refused: it holds neither the scorecards nor the date.
+ */
+export async function inputFromBundle(ctx: Context, file: string, opts: Opts): Promise<PictureInput> {
+  const what = file === '-' ? 'stdin' : file;
+  const vo = await verifyOptions(ctx, file, opts, what);
+  const definitions = new Map<string, Scorecard>();
+  const applies = new Map<string, string[]>();
+  const items: ScoreResult[] = [];
+  let end: Extract<EvidenceEvent, { t: 'end' }> | undefined;
+  let format: 1 | 2 | 'response' | undefined;
+  const v = await verifyEvidence(ctx, file, vo, () => undefined, (ev) => {
+    if (ev.t === 'header') {
+      if (ev.format === 'response') throw new UsageError(`${what} is a raw score-calculation response; this needs a bundle from srs score calc --save (it holds the scorecards and the date)`, { code: 'invalid_input' });
+      format = ev.format;
+    } else if (ev.t === 'scorecard') definitions.set(ev.scorecard.id ?? '', ev.scorecard);
+    else if (ev.t === 'result') {
+      items.push(ev.item);
+      applies.set(ev.item.supplierId, ev.scorecards ?? []);
+    } else if (ev.t === 'end') end = ev;
+  });
+  let digest: Trust['digest'] = { state: 'none', note: 'this bundle was saved without a digest (format 1); its values are checked by recomputation only' };
+  if (format === 2) {
+    const declared = vo.digestFirst ? vo.digestFirst.declared : (end?.declared?.digest ?? null);
+    const computed = vo.digestFirst ? vo.digestFirst.computed : (end?.computed ?? null);
+    if (declared !== null && declared === computed) digest = { state: 'verified', algorithm: DIGEST_ALGORITHM, value: declared, note: 'the content matches the digest recorded when it was saved' };
+    else digest = { state: 'mismatch', algorithm: DIGEST_ALGORITHM, ...(declared !== null ? { value: declared } : {}), note: declared === null ? 'the end record with the digest is missing: the file was cut short or edited' : `the content hashes to ${computed ?? '?'}: the file was changed after it was saved` };
+  }
+  const { namesFromScorecards } = await import('../../api/names.js');
+  const { parameters, scorecards } = namesFromScorecards(definitions.values());
+  const cardsFor = (id: string) => (applies.get(id) ?? []).flatMap((c) => (definitions.has(c) ? [definitions.get(c)!] : []));
+  return {
+    items,
+    cardsFor,
+    names: { parameters, scorecards, dataSources: new Map() },
+    asOf: v.asOf,
+    options: v.options,
+    modelVersion: v.modelVersion,
+    errors: v.errors,
+    trust: { digest, values: v.values, differing: v.valuesDiffering, tolerance: vo.tolerance, findings: v.findings() },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * `srs score report (BUNDLE | IDS...) --html FILE`: one self-contained HTML
+ * file (src/output/html-report.ts) with the overall scores and their
+ * distribution, per-parameter breakdowns with names, expiring evidence, and
+ * the verification: the bundle's digest and what the verifier of `score
+ * recompute` finds (model version, completeness, conflicts, recomputation).
+ */
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Context } from '../../context.js';
+import { CheckFailedError, UsageError } from '../../errors.js';
+import { MODEL_VERSION } from '../../scoring/index.js';
+import type { Opts } from '../kit.js';
+import { filtersFrom, DEFAULT_CONCURRENCY } from './calc.js';
+import { explain } from './explanation.js';
+import { expiringDays } from './explain.js';
+import { gatherIds } from './ids.js';
+import { inputFromBundle, inputFromService, type PictureInput } from './picture-input.js';
+import { parseTolerance } from './recompute.js';
+
+export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
+  const out = opts.html;
+  if (typeof out !== 'string' || out === '') throw new UsageError('--html FILE is required (the report to write; - for stdout)');
+  const withinDays = expiringDays(opts.expiringWithin);
+  const tolerance = parseTolerance(opts.tolerance);
+  const fromBundle = args.length === 1 && opts.idsFile === undefined && (args[0] === '-' || existsSync(args[0]!));
+  let input: PictureInput;
+  let source: string;
+  if (fromBundle) {
+    const file = args[0]!;
+    input = await inputFromBundle(ctx, file, opts);
+    source = file === '-' ? 'a bundle read from stdin' : `the bundle ${basename(file)}`;
+  } else {
+    const ids = await gatherIds(ctx, args, opts.idsFile);
+    const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : DEFAULT_CONCURRENCY;
+    const client = await ctx.client({ connections: concurrency });
+    input = await inputFromService(ctx, client, ids, filtersFrom(opts), concurrency, tolerance);
+    const baseUrl = ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null);
+    source = baseUrl ? `the service at ${baseUrl}` : 'the sandbox emulator';
+  }
+  const explanations = input.items.map((item) => explain(item, input.cardsFor(item.supplierId), input.names, input.asOf, input.options, withinDays));
+  const { renderHtmlReport } = await import('../../output/html-report.js');
+  const t = input.trust;
+  const html = renderHtmlReport({
+    title: typeof opts.title === 'string' && opts.title ? opts.title : 'Supplier score report',
+    generatedAt: ctx.now().toISOString(),
+    source,
+    asOf: input.asOf,
+    modelVersion: input.modelVersion && input.modelVersion !== MODEL_VERSION ? `${MODEL_VERSION}; the bundle was saved with ${input.modelVersion}` : MODEL_VERSION,
+    explanations,
+    digest: t.digest,
+    recompute: { agree: t.values - t.differing, total: t.values, tolerance: t.tolerance, findings: t.findings.map((f) => f.message) },
+  });
+  if (out === '-') await ctx.sink.write(html);
+  else {
+    const { writeFileAtomic } = await import('../../util/fs.js');
+    // Readable like any file the user writes (0666 less the umask); it never holds the API key.
+    await writeFileAtomic(out, html, { mode: 0o666 });
+  }
+  const expiring = explanations.reduce((n, x) => n + x.expiring.entries.length, 0);
+  const digest = t.digest.state === 'none' ? 'no digest' : t.digest.state === 'verified' ? 'digest verified' : 'DIGEST DOES NOT MATCH';
+  ctx.info(
+    `wrote ${out === '-' ? 'the report to stdout' : out} (${explanations.length} supplier(s) as of ${input.asOf}; ${expiring} evidence entr${expiring === 1 ? 'y' : 'ies'} expired or expiring within ${withinDays} days; ${digest}; ${t.values - t.differing} of ${t.values} values agree within ${t.tolerance})`,
+  );
+  if (!t.findings.length) return;
+  if (opts.verify) {
+    for (const f of t.findings.slice(1)) ctx.stderr(`also: ${f.message}`);
+    throw new CheckFailedError(`${t.findings[0]!.message} (the report says so too)`);
+  }
+  for (const f of t.findings) ctx.warn(f.message);
+}

@@ -1,0 +1,107 @@
+/**
+ * `srs score explain` in the terminal: the overall score, then per scorecard
+ * and per parameter a bar on the -3..+3 scale centred on 0, with names,
+ * weights and entry counts, then the data sources and the evidence that has
+ * expired or expires soon. Plain text with optional colour; every text from
+ * the service goes through sanitizeForTerminal.
+ */
+import { divergingBar, divergingScale, fitText, pad, paintDiverging, textWidth, type Glyphs } from './bars.js';
+import type { ExplainedParameter, Explanation } from './explanation.js';
+import { sanitizeForTerminal } from './sanitize.js';
+
+export interface PicturePaint {
+  bold(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  dim(s: string): string;
+}
+
+export interface PictureOptions {
+  glyphs: Glyphs;
+  paint: PicturePaint;
+  /** Terminal width (80 when unknown). */
+  width: number;
+}
+
+const fmtWith = (none: string) => (v: number | null): string => (v === null ? none : (Math.round(v * 100) / 100).toFixed(2).replace(/^-0\.00$/, '0.00'));
+const weightText = (w: number | null): string => (w === null ? '' : String(Math.round(w * 100) / 100));
+const scoreText = (v: number | null) => (v === null ? 'no data' : '');
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+interface Layout {
+  name: number;
+  half: number;
+  label: boolean;
+}
+
+function layoutFor(width: number, longestName: number): Layout {
+  const w = Math.max(60, width);
+  // indent 2, weight 6, score 6, entries 10, flag 2, and the gaps between them
+  const fixed = 2 + 1 + 6 + 1 + 6 + 2 + 2 + 10 + 2;
+  const half = w >= 110 ? 12 : w >= 96 ? 10 : 8;
+  const label = w >= 120;
+  const room = w - fixed - (2 * half + 1) - (label ? 15 : 0);
+  return { name: Math.max(12, Math.min(room, Math.max(longestName, 20))), half, label };
+}
+
+export function renderScorePicture(x: Explanation, o: PictureOptions): string {
+  const { glyphs: g, paint } = o;
+  const fmt = fmtWith(g.none);
+  const clean = (s: string | null, fallback: string) => sanitizeForTerminal(s ?? fallback);
+  const lines: string[] = [];
+  const allNames = [...x.scorecards.map((c) => clean(c.name, c.scorecardId)), ...x.scorecards.flatMap((c) => c.parameters.map((p) => clean(p.name, p.policyParameterId))), ...x.dataSources.map((d) => clean(d.name, d.dataSourceId))];
+  const L = layoutFor(o.width, Math.max(0, ...allNames.map((n) => textWidth(n) + 2)));
+  const colour = { neg: paint.red, pos: paint.green };
+  const bar = (v: number | null) => paintDiverging(divergingBar(v, L.half, g), v, colour, g);
+
+  const row = (indent: number, name: string, weight: string, score: number | null, entries: string, flag: string, label: string) =>
+    `${' '.repeat(indent)}${pad(fitText(name, L.name + 2 - indent, g), L.name + 2 - indent)} ${pad(weight, 6, 'right')} ${pad(fmt(score), 6, 'right')}  ${bar(score)}  ${pad(entries, 10)}${flag}${L.label ? `  ${label}` : ''}`.trimEnd();
+  const header = (title: string, weightHeader = 'WEIGHT', last = 'ENTRIES') =>
+    paint.bold(`${pad(title, L.name + 2)} ${pad(weightHeader, 6, 'right')} ${pad('SCORE', 6, 'right')}  ${divergingScale(L.half)}  ${last}`.trimEnd());
+  const paramRow = (p: ExplainedParameter) =>
+    row(4, clean(p.name, p.policyParameterId), weightText(p.weight), p.score, plural(p.entries, 'entry', 'entries'), p.expiringEntries ? ` ${paint.yellow('!')}` : '', p.label);
+
+  lines.push(`${paint.bold('Supplier')} ${x.supplierId}  ${paint.dim(`as of ${x.asOf}`)}${x.score.riskLevel ? `  risk ${sanitizeForTerminal(x.score.riskLevel)}` : ''}`);
+  lines.push('');
+  lines.push(header('', '', 'LABEL'));
+  lines.push(paint.bold(row(0, 'Overall score', '', x.score.value, x.score.label, '', '')));
+  lines.push(row(2, 'from data sources', '', x.score.dataSourcesScore, scoreText(x.score.dataSourcesScore), '', ''));
+  lines.push(row(2, 'from policy parameters', '', x.score.policyParametersScore, scoreText(x.score.policyParametersScore), '', ''));
+  if (!x.model.agrees) lines.push(paint.yellow(`  the local model gives ${fmt(x.model.value)} from the same entries (see srs score recompute)`));
+
+  lines.push('');
+  if (x.scorecards.length) {
+    lines.push(header('SCORECARD / PARAMETER'));
+    for (const c of x.scorecards) {
+      lines.push(paint.bold(row(0, clean(c.name, c.scorecardId), weightText(c.weight), c.score, '', '', c.label)));
+      for (const p of c.parameters) lines.push(paramRow(p));
+    }
+  } else {
+    lines.push('No scorecard applies to this supplier: parameters weigh 1 each.');
+  }
+  if (x.otherParameters.length) {
+    lines.push('');
+    lines.push(header('IN NO SCORECARD', ''));
+    for (const p of x.otherParameters) lines.push(paramRow(p));
+  }
+  if (x.dataSources.length) {
+    lines.push('');
+    lines.push(header('DATA SOURCE', ''));
+    for (const d of x.dataSources) lines.push(row(2, clean(d.name, d.dataSourceId), '', d.score, plural(d.entries, 'entry', 'entries'), '', d.label));
+  }
+
+  lines.push('');
+  const within = x.expiring.withinDays;
+  if (!x.expiring.entries.length) {
+    lines.push(`No evidence expires within ${plural(within, 'day')} of ${x.asOf}.`);
+  } else {
+    lines.push(paint.yellow(`! Evidence expired or expiring within ${plural(within, 'day')} of ${x.asOf}:`));
+    for (const e of x.expiring.entries) {
+      const when = e.status === 'expired' ? `expired ${e.expiryDate} (${plural(-e.daysLeft, 'day')} ago)` : `expires ${e.expiryDate} (in ${plural(e.daysLeft, 'day')})`;
+      const source = clean(e.dataSourceName, e.dataSourceId);
+      lines.push(`  ${e.entryId}  ${when}  ${source}${e.isClaim ? '  (claim)' : ''}`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,53 @@
+/**
+ * Totals per year as horizontal bars, printed after the emission reports
+ * table: one bar per year and unit, scaled to the largest total of that unit.
+ */
+import { fitText, magnitudeBar, pad, textWidth, type Glyphs } from './bars.js';
+import { sanitizeForTerminal } from './sanitize.js';
+
+export interface YearTotal {
+  year: number;
+  unit: string;
+  total: number;
+  reports: number;
+}
+
+/** Sums `value` per calendar year (UTC) of `fromDate` and unit. Reports without a usable date or value are left out and counted. */
+export function totalsPerYear(reports: ReadonlyArray<{ fromDate?: string | null; value?: number | null; unit?: string | null }>): { totals: YearTotal[]; skipped: number } {
+  const by = new Map<string, YearTotal>();
+  let skipped = 0;
+  for (const r of reports) {
+    const t = typeof r.fromDate === 'string' ? Date.parse(r.fromDate) : NaN;
+    if (Number.isNaN(t) || typeof r.value !== 'number' || !Number.isFinite(r.value)) {
+      skipped++;
+      continue;
+    }
+    const year = new Date(t).getUTCFullYear();
+    const unit = r.unit ?? '';
+    const key = `${unit}\u0000${year}`;
+    const cur = by.get(key) ?? { year, unit, total: 0, reports: 0 };
+    cur.total += r.value;
+    cur.reports++;
+    by.set(key, cur);
+  }
+  const totals = [...by.values()].sort((a, b) => a.unit.localeCompare(b.unit) || a.year - b.year);
+  return { totals, skipped };
+}
+
+const number = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 1 });
+
+/** The chart: a title line, then "YEAR  bar  total unit (n reports)" per year, in `width` columns. */
+export function renderYearBars(totals: YearTotal[], g: Glyphs, width: number, paint: { bold(s: string): string }): string {
+  if (!totals.length) return '';
+  const max = new Map<string, number>();
+  for (const t of totals) max.set(t.unit, Math.max(max.get(t.unit) ?? 0, t.total));
+  const texts = totals.map((t) => `${number(t.total)} ${sanitizeForTerminal(t.unit)}`.trim());
+  const textW = Math.max(...texts.map(textWidth));
+  const barW = Math.max(10, Math.min(50, width - 6 - 2 - textW - 2));
+  const lines = [paint.bold('Totals per year')];
+  totals.forEach((t, i) => {
+    const bar = magnitudeBar(t.total, max.get(t.unit)!, barW, g);
+    lines.push(`${String(t.year).padEnd(6)}${pad(bar, barW)}  ${fitText(pad(texts[i]!, textW, 'right'), Math.max(10, width - 8 - barW), g)}`.trimEnd());
+  });
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,99 @@
+/**
+ * The score scale, display rounding, comparison rounding and labels of the
+ * score model (docs/scoring.md, "Precision, rounding and labels").
+ */
+
+/** Lowest score on the absolute scale ("very poor"). */
+export const SCORE_MIN = -3;
+/** Highest score on the absolute scale ("very good"). */
+export const SCORE_MAX = 3;
+/** Decimal places used by roundScore() when none are given (display only). */
+export const DEFAULT_DISPLAY_DIGITS = 2;
+
+/** Labels of the rounded scores -3..3, index = rounded score + 3. */
+export const SCORE_LABELS: Readonly<Record<'-3' | '-2' | '-1' | '0' | '1' | '2' | '3', string>> = Object.freeze({
+  '-3': 'very poor',
+  '-2': 'poor',
+  '-1': 'below average',
+  '0': 'neutral',
+  '1': 'fair',
+  '2': 'good',
+  '3': 'very good',
+});
+/** Label of a null (or non-finite) score. */
+export const NO_DATA_LABEL = 'no data';
+const LABELS_BY_INDEX: ReadonlyArray<string> = [
+  SCORE_LABELS['-3'],
+  SCORE_LABELS['-2'],
+  SCORE_LABELS['-1'],
+  SCORE_LABELS['0'],
+  SCORE_LABELS['1'],
+  SCORE_LABELS['2'],
+  SCORE_LABELS['3'],
+];
+
+
+// ---------------------------------------------------------------- display helpers
+
+/** Rounds half away from zero to `digits` decimals. For display only: the model never rounds. */
+export function roundScore(value: number, digits: number = DEFAULT_DISPLAY_DIGITS): number {
+  if (!Number.isFinite(value)) return value;
+  const f = 10 ** digits;
+  const r = Math.round(Math.abs(value) * f) / f;
+  return value < 0 ? -r : r;
+}
+
+/**
+ * Label of a score for display: the score rounded half away from zero to an
+ * integer, clamped to -3..3, then looked up in SCORE_LABELS. null (or a
+ * non-finite number) is "no data".
+ */
+export function scoreLabel(value: number | null): string {
+  if (value === null || !Number.isFinite(value)) return NO_DATA_LABEL;
+  let r = Math.round(Math.abs(value));
+  if (value < 0) r = -r;
+  if (r < SCORE_MIN) r = SCORE_MIN;
+  if (r > SCORE_MAX) r = SCORE_MAX;
+  return LABELS_BY_INDEX[r + 3] as string;
+}
+
+/**
+ * The labels the service's public methodology itself gives: only the two ends
+ * of the scale. Every other label in SCORE_LABELS (and the rounding that picks
+ * one) is ours; docs/scoring.md lists this among the departures.
+ */
+export const PUBLISHED_SCORE_LABELS: Readonly<Record<'-3' | '3', string>> = Object.freeze({ '-3': 'very poor', '3': 'very good' });
+
+// ---------------------------------------------------------------- comparisons (score check)
+
+/**
+ * Decimal places scores and thresholds are rounded to before the gate compares
+ * them, so that decimal arithmetic behaves as a person expects:
+ * 1.1 - 0.6 = 0.5000000000000001 in binary floating point, 0.5 after rounding.
+ */
+export const COMPARE_DIGITS = 9;
+
+/** A number as the gate compares it: rounded half away from zero to COMPARE_DIGITS decimals (-0 is 0). */
+export function comparable(value: number): number {
+  return roundScore(value, COMPARE_DIGITS) + 0;
+}
+
+/**
+ * The fewest decimals (at least `min`, at most COMPARE_DIGITS) at which
+ * `value`, rounded for display, still compares with `threshold` the way it
+ * does at COMPARE_DIGITS. A message that shows the value with that many
+ * digits beside the threshold as given never contradicts its verdict
+ * (never "0.5 is below the minimum 0.49999").
+ */
+export function digitsToShow(value: number, threshold: number, min = 2): number {
+  const v = comparable(value);
+  const t = comparable(threshold);
+  const want = Math.sign(v - t);
+  for (let d = min; d < COMPARE_DIGITS; d++) if (Math.sign(roundScore(v, d) - t) === want) return d;
+  return COMPARE_DIGITS;
+}
+
+/** `value` for a message: rounded to `digits` decimals (at most COMPARE_DIGITS), without trailing zeros. */
+export function showNumber(value: number, digits: number): string {
+  return String(roundScore(comparable(value), Math.min(digits, COMPARE_DIGITS)) + 0);
+}

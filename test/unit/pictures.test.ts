@@ -1,0 +1,209 @@
+/** Bars, the score picture and the HTML report as pure functions (issue #19 items 7 and 8). */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ASCII, UNICODE, divergingBar, divergingScale, fitText, glyphsFor, isUtf8Locale, magnitudeBar, paintDiverging, textWidth } from '../../src/output/bars.js';
+import type { Explanation } from '../../src/output/explanation.js';
+import { esc, histogram, renderHtmlReport } from '../../src/output/html-report.js';
+import { renderScorePicture } from '../../src/output/score-picture.js';
+import { totalsPerYear, renderYearBars } from '../../src/output/year-bars.js';
+
+const joined = (b: { left: string; axis: string; right: string }) => b.left + b.axis + b.right;
+
+describe('locale', () => {
+  it('is UTF-8 from the first non-empty of LC_ALL, LC_CTYPE, LANG; no locale is ASCII', () => {
+    expect(isUtf8Locale({ LANG: 'en_US.UTF-8' })).toBe(true);
+    expect(isUtf8Locale({ LANG: 'C.utf8' })).toBe(true);
+    expect(isUtf8Locale({})).toBe(false);
+    expect(isUtf8Locale({ LANG: 'C' })).toBe(false);
+    expect(isUtf8Locale({ LC_ALL: 'C', LANG: 'en_US.UTF-8' })).toBe(false);
+    expect(isUtf8Locale({ LC_ALL: '', LC_CTYPE: 'de_DE.UTF-8', LANG: 'C' })).toBe(true);
+    expect(glyphsFor({ LANG: 'en_US.UTF-8' }, false)).toBe(UNICODE);
+    expect(glyphsFor({ LANG: 'en_US.UTF-8' }, true)).toBe(ASCII);
+  });
+});
+
+describe('divergingBar', () => {
+  it('is always 2*half+1 cells, with the axis in the middle and the fill on the side of the sign', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.double({ min: -5, max: 5, noNaN: true }), fc.constant(null)), fc.integer({ min: 1, max: 20 }), fc.boolean(), (v, half, ascii) => {
+        const g = ascii ? ASCII : UNICODE;
+        const b = divergingBar(v, half, g);
+        expect([...b.left].length).toBe(half);
+        expect([...b.right].length).toBe(half);
+        expect(b.axis).toBe(g.axis);
+        if (v === null || v === 0) expect(b.left + b.right).toBe(g.track.repeat(2 * half));
+        else if (v < 0) expect(b.right).toBe(g.track.repeat(half));
+        else expect(b.left).toBe(g.track.repeat(half));
+      }),
+    );
+  });
+
+  it('fills the whole side at the ends of the scale and half of it at ±1.5', () => {
+    expect(joined(divergingBar(-3, 4, UNICODE))).toBe('████│····');
+    expect(joined(divergingBar(3, 4, UNICODE))).toBe('····│████');
+    expect(joined(divergingBar(1.5, 4, UNICODE))).toBe('····│██··');
+    expect(joined(divergingBar(-0.375, 4, UNICODE))).toBe('···▐│····');
+    expect(joined(divergingBar(0.375, 4, UNICODE))).toBe('····│▌···');
+    expect(joined(divergingBar(-2, 3, ASCII))).toBe(' ##|   ');
+    expect(joined(divergingBar(9, 3, ASCII))).toBe('   |###');
+  });
+
+  it('paints only the filled cells', () => {
+    const paint = { neg: (s: string) => `<r>${s}</r>`, pos: (s: string) => `<g>${s}</g>` };
+    expect(paintDiverging(divergingBar(-1.5, 4, UNICODE), -1.5, paint, UNICODE)).toBe('··<r>██</r>│····');
+    expect(paintDiverging(divergingBar(1.5, 4, UNICODE), 1.5, paint, UNICODE)).toBe('····│<g>██</g>··');
+    expect(paintDiverging(divergingBar(null, 2, UNICODE), null, paint, UNICODE)).toBe('··│··');
+  });
+
+  it('has a scale line that puts 0 under the axis', () => {
+    const s = divergingScale(8);
+    expect(s.length).toBe(17);
+    expect(s[8]).toBe('0');
+    expect(s.startsWith('-3')).toBe(true);
+    expect(s.endsWith('+3')).toBe(true);
+  });
+});
+
+describe('magnitudeBar and text fitting', () => {
+  it('scales to the maximum, in eighths with Unicode and whole cells with ASCII', () => {
+    expect(magnitudeBar(10, 10, 5, UNICODE)).toBe('█████');
+    expect(magnitudeBar(5, 10, 5, UNICODE)).toBe('██▌');
+    expect(magnitudeBar(5, 10, 5, ASCII)).toBe('###');
+    expect(magnitudeBar(0.0001, 10, 5, ASCII)).toBe('#');
+    expect(magnitudeBar(0, 10, 5, ASCII)).toBe('');
+  });
+
+  it('cuts by display width, wide characters counting two', () => {
+    expect(fitText('Freedom of association', 10, UNICODE)).toBe('Freedom o…');
+    expect(textWidth(fitText('日本語の名前です', 7, UNICODE))).toBeLessThanOrEqual(7);
+    expect(fitText('short', 10, ASCII)).toBe('short');
+  });
+});
+
+describe('emission totals per year', () => {
+  const reports = [
+    { fromDate: '2022-01-01T00:00:00.000Z', value: 10, unit: 'tCO2e' },
+    { fromDate: '2022-01-01T00:00:00.000Z', value: 5.5, unit: 'tCO2e' },
+    { fromDate: '2023-01-01T00:00:00.000Z', value: 20, unit: 'tCO2e' },
+    { fromDate: '2023-01-01T00:00:00.000Z', value: 3, unit: 'MWh' },
+    { fromDate: 'not a date', value: 1, unit: 'tCO2e' },
+  ];
+
+  it('sums per UTC year and unit, and counts what it leaves out', () => {
+    const { totals, skipped } = totalsPerYear(reports);
+    expect(skipped).toBe(1);
+    expect(totals).toEqual([
+      { year: 2023, unit: 'MWh', total: 3, reports: 1 },
+      { year: 2022, unit: 'tCO2e', total: 15.5, reports: 2 },
+      { year: 2023, unit: 'tCO2e', total: 20, reports: 1 },
+    ]);
+  });
+
+  it('draws one line per year within the width, the largest total filling the bar', () => {
+    const text = renderYearBars(totalsPerYear(reports).totals, UNICODE, 60, { bold: (s) => s });
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toBe('Totals per year');
+    expect(lines).toHaveLength(4);
+    for (const l of lines) expect(textWidth(l)).toBeLessThanOrEqual(60);
+    expect(lines[3]).toMatch(/^2023 +█+ +20 tCO2e$/);
+  });
+});
+
+const explanation = (over: Partial<Explanation> = {}): Explanation => ({
+  supplierId: 'sup1',
+  asOf: '2026-01-01',
+  modelVersion: '1.0.0',
+  score: { value: -1.5, label: 'below average', dataSourcesScore: -1, policyParametersScore: -1.5, riskLevel: 'High' },
+  model: { value: -1.5, agrees: true },
+  scorecards: [
+    {
+      scorecardId: 'card1',
+      name: 'Baseline',
+      weight: 1,
+      score: -1.5,
+      label: 'below average',
+      parameters: [
+        { policyParameterId: 'p1', name: 'GHG emissions', weight: 5, score: 1.5, label: 'good', riskLevel: null, entries: 2, expiringEntries: 1 },
+        { policyParameterId: 'p2', name: null, weight: 2, score: null, label: 'no data', riskLevel: null, entries: 0, expiringEntries: 0 },
+      ],
+    },
+  ],
+  otherParameters: [],
+  dataSources: [{ dataSourceId: 'ds1', name: 'Northwind', score: -3, label: 'very poor', entries: 1 }],
+  expiring: { withinDays: 30, entries: [{ entryId: 'e1', dataSourceId: 'ds1', dataSourceName: 'Northwind', expiryDate: '2026-01-11', daysLeft: 10, status: 'expiring', isClaim: true, policyParameterIds: ['p1'] }] },
+  ...over,
+});
+
+describe('renderScorePicture', () => {
+  const plain = { bold: (s: string) => s, red: (s: string) => s, green: (s: string) => s, yellow: (s: string) => s, dim: (s: string) => s };
+
+  it('shows names (ids when unnamed), weights, scores, entry counts and the expiring evidence, within the width', () => {
+    for (const width of [80, 120]) {
+      const text = renderScorePicture(explanation(), { glyphs: UNICODE, paint: plain, width });
+      for (const line of text.split('\n')) expect(textWidth(line), line).toBeLessThanOrEqual(width);
+      expect(text).toMatch(/Overall score +-1\.50 +·*█+│/);
+      expect(text).toMatch(/ {4}GHG emissions +5 +1\.50 +·+│█+·* +2 entries +!/);
+      expect(text).toMatch(/ {4}p2 +2 +— +·+│·+ +0 entries/);
+      expect(text).toContain('Northwind');
+      expect(text).toMatch(/e1 +expires 2026-01-11 \(in 10 days\) +Northwind +\(claim\)/);
+    }
+  });
+
+  it('in ASCII is pure ASCII', () => {
+    const text = renderScorePicture(explanation(), { glyphs: ASCII, paint: plain, width: 80 });
+    expect(/^[\x20-\x7e\n]*$/.test(text)).toBe(true);
+    expect(text).toMatch(/ {4}p2 +2 +- +\| +0 entries/);
+  });
+
+  it('paints negative bars red, positive green and the expiry flag yellow, and nothing with plain paint', () => {
+    const mark = { bold: (s: string) => s, red: (s: string) => `[R${s}]`, green: (s: string) => `[G${s}]`, yellow: (s: string) => `[Y${s}]`, dim: (s: string) => s };
+    const text = renderScorePicture(explanation(), { glyphs: UNICODE, paint: mark, width: 80 });
+    expect(text).toMatch(/GHG emissions.*│\[G█+\].*\[Y!\]/);
+    expect(text).toMatch(/Northwind.*\[R█+\]│/);
+    expect(renderScorePicture(explanation(), { glyphs: UNICODE, paint: plain, width: 80 })).not.toContain('[');
+  });
+
+  it('neutralises escape sequences in names', () => {
+    const x = explanation({ dataSources: [{ dataSourceId: 'ds1', name: 'Evil\u001b[2J\u001b]0;pwned\u0007Source', score: 1, label: 'fair', entries: 1 }] });
+    const text = renderScorePicture(x, { glyphs: UNICODE, paint: plain, width: 100 });
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('EvilSource');
+  });
+});
+
+describe('html report', () => {
+  it('escapes every character that could open markup or an attribute', () => {
+    expect(esc(`<script>"a" & 'b' \`c\`</script>`)).toBe('&#60;script&#62;&#34;a&#34; &#38; &#39;b&#39; &#96;c&#96;&#60;/script&#62;');
+  });
+
+  it('bins scores by half points, +3 in the top bin, null apart', () => {
+    const { bins, noData } = histogram([-3, -2.75, 0, 2.99, 3, null]);
+    expect(bins[0]).toBe(2);
+    expect(bins[6]).toBe(1);
+    expect(bins[11]).toBe(2);
+    expect(bins.reduce((a, b) => a + b, 0)).toBe(5);
+    expect(noData).toBe(1);
+  });
+
+  it('is one document with no script, no external reference and a CSP that forbids fetching; service text is escaped', () => {
+    const hostile = '<img src=x onerror=alert(1)>';
+    const x = explanation({ scorecards: [{ ...explanation().scorecards[0]!, name: `</td><script>alert(1)</script>` }], dataSources: [{ dataSourceId: '"><svg onload=alert(1)>', name: hostile, score: 1, label: 'fair', entries: 1 }] });
+    const html = renderHtmlReport({
+      title: 'T <b>',
+      generatedAt: '2026-01-01T00:00:00.000Z',
+      source: 'test',
+      asOf: '2026-01-01',
+      modelVersion: '1.0.0',
+      explanations: [x],
+      digest: { state: 'none', note: 'no digest here' },
+      recompute: { agree: 3, total: 3, tolerance: 0.005, findings: ['bundle altered: <b>x</b>'] },
+    });
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
+    expect(html).not.toMatch(/<script|<img|<svg onload|<link|@import|url\(|https?:\/\//i);
+    expect(html).toContain('&#60;/td&#62;&#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(html).toContain('T &#60;b&#62;');
+    expect(html).toContain('no digest');
+    expect(html).toContain('3 of 3 values agree');
+    expect(html).toContain('<li>bundle altered: &#60;b&#62;x&#60;/b&#62;</li>');
+  });
+});

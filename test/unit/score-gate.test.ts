@@ -1,0 +1,153 @@
+/**
+ * The rules of `srs score check` (src/commands/score/evaluate.ts) and the
+ * numbers they compare (src/scoring/labels.ts): each bypass of issue 17 that a
+ * pure function can show, the step summary, and the model's named departures.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ScoreResult } from '../../src/api/contract.js';
+import { evaluate, missingFromRun, type CheckRules } from '../../src/commands/score/evaluate.js';
+import { markdownSummary } from '../../src/commands/score/junit.js';
+import {
+  COMPARE_DIGITS,
+  FALLBACK_PARAMETER_WEIGHT,
+  PUBLISHED_SCORE_LABELS,
+  SCORE_LABELS,
+  ZERO_WEIGHT_EXCLUDES_ITEM,
+  comparable,
+  digitsToShow,
+  scoreSupplier,
+  showNumber,
+} from '../../src/scoring/index.js';
+import { isUlid, whyNotUlid } from '../../src/util/ulid.js';
+
+const rules = (r: Partial<CheckRules> = {}): CheckRules => ({ minParameter: new Map(), allowNoData: false, asOf: '2025-01-15', ...r });
+
+/** A score result; `value: undefined` leaves the field out, as a service may for "no data". */
+function item(supplierId: string, value: number | null | undefined, params: Record<string, number | null | undefined> = {}, risk: string | null = null): ScoreResult {
+  const score: Record<string, unknown> = { dataSourcesScore: { value: null }, policyParametersScore: { value: null } };
+  if (value !== undefined) score.value = value;
+  return {
+    supplierId,
+    score,
+    dataSourceScores: [],
+    policyParameterScores: Object.entries(params).map(([policyParameterId, v]) => ({
+      policyParameterId,
+      score: v === undefined ? {} : { value: v },
+      dataPoints: { dataEntries: [], risk: { riskLevel: risk, riskEntries: [] } },
+    })),
+  } as unknown as ScoreResult;
+}
+
+describe('score check fails closed', () => {
+  it('no data fails unless --allow-no-data, whether the value is null or absent', () => {
+    for (const v of [null, undefined]) {
+      const r = evaluate(item('s', v), rules({ min: 0.5 }));
+      expect(r.status).toBe('fail');
+      expect(r.reasons.join()).toMatch(/no score .*--allow-no-data/);
+      expect(evaluate(item('s', v), rules({ min: 0.5, allowNoData: true })).status).toBe('no data');
+    }
+  });
+
+  it('a named parameter without a score fails unless --allow-no-data', () => {
+    const rs = rules({ minParameter: new Map([['p1', 0]]) });
+    expect(evaluate(item('s', 1, { p2: 1 }), rs).status).toBe('fail');
+    expect(evaluate(item('s', 1, { p1: null }), rs).status).toBe('fail');
+    expect(evaluate(item('s', 1, { p1: undefined }), rs).reasons.join()).toMatch(/parameter p1 has no score/);
+    expect(evaluate(item('s', 1, { p1: null }), { ...rs, allowNoData: true }).status).toBe('no data');
+    expect(evaluate(item('s', 1, { p1: 0.1 }), rs).status).toBe('pass');
+  });
+
+  it('--max-risk without a risk level cannot be evaluated: fails unless --allow-no-data', () => {
+    expect(evaluate(item('s', 1, { p: 1 }), rules({ maxRisk: 'High' })).status).toBe('fail');
+    expect(evaluate(item('s', 1, { p: 1 }, 'Low'), rules({ maxRisk: 'High' })).status).toBe('pass');
+  });
+
+  it('baseline: a fall to no data is a drop; a supplier not in the baseline is new and passes', () => {
+    const baseline = new Map<string, number | null>([['a', 2.5], ['b', null]]);
+    const r = evaluate(item('a', null), rules({ baseline, maxDrop: 0.5, allowNoData: true }));
+    expect(r.status).toBe('fail');
+    expect(r.reasons).toContain('score fell from 2.5 to no data since the baseline');
+    const fresh = evaluate(item('c', 1), rules({ baseline, maxDrop: 0.5 }));
+    expect(fresh.status).toBe('new');
+    expect(fresh.reasons).toEqual(['new: not in the baseline']);
+    expect(evaluate(item('b', 1), rules({ baseline, maxDrop: 0.5 })).status).toBe('pass');
+    expect(missingFromRun('z', 1.25).reasons[0]).toMatch(/in the baseline \(1\.25\) but not in this run/);
+  });
+
+  it('baseline 1.1, current 0.6, --max-drop 0.5 passes: comparisons use 9 decimals', () => {
+    expect(1.1 - 0.6).not.toBe(0.5);
+    const baseline = new Map([['a', 1.1]]);
+    expect(evaluate(item('a', 0.6), rules({ baseline, maxDrop: 0.5 })).status).toBe('pass');
+    const r = evaluate(item('a', 0.599), rules({ baseline, maxDrop: 0.5 }));
+    expect(r.status).toBe('fail');
+    expect(r.reasons[0]).toBe('score fell by 0.501 since the baseline (1.1 -> 0.599), more than 0.5');
+  });
+
+  it('messages never contradict the verdict ("0.5 is below the minimum 0.49999")', () => {
+    const r = evaluate(item('s', 0.499996), rules({ min: 0.49999 }));
+    expect(r.status).toBe('pass');
+    const f = evaluate(item('s', 0.4999899), rules({ min: 0.49999 }));
+    expect(f.status).toBe('fail');
+    expect(f.reasons[0]).toBe('score 0.4999899 is below the minimum 0.49999');
+    // A value equal at 9 decimals is not below.
+    expect(evaluate(item('s', 0.5 - 1e-12), rules({ min: 0.5 })).status).toBe('pass');
+  });
+
+  it('digitsToShow keeps the order of a value and its threshold visible', () => {
+    expect(COMPARE_DIGITS).toBe(9);
+    expect(comparable(1.1 - 0.6)).toBe(0.5);
+    for (let k = 0; k < 2000; k++) {
+      const t = Math.round(Math.random() * 6e5 - 3e5) / 1e5;
+      const v = t + (Math.random() - 0.5) * 10 ** -Math.floor(Math.random() * 9);
+      const d = digitsToShow(v, t);
+      const shown = Number(showNumber(v, d));
+      expect(Math.sign(shown - comparable(t)), `${v} vs ${t} at ${d}`).toBe(Math.sign(comparable(v) - comparable(t)));
+    }
+  });
+});
+
+describe('ids', () => {
+  it('26-character lowercase ULIDs only, with the reason', () => {
+    expect(isUlid('01h58vrn1sad1y603je9gbpje8')).toBe(true);
+    expect(isUlid('01zzzzzzzzzzzzzzzzzzzzzzzz')).toBe(true);
+    for (const bad of ['typo', '01H58VRN1SAD1Y603JE9GBPJE8', '01h58vrn1sad1y603je9gbpjeu', '81h58vrn1sad1y603je9gbpje8', 'bad id', '']) expect(isUlid(bad), bad).toBe(false);
+    expect(whyNotUlid('01H58VRN1SAD1Y603JE9GBPJE8')).toMatch(/lowercase/);
+    expect(whyNotUlid('01h58vrn1sad1y603je9gbpjeu')).toMatch(/"u" is not a Crockford/);
+  });
+});
+
+describe('GitHub step summary', () => {
+  it('counts, failing suppliers with reasons, the lowest scores; Markdown-safe', () => {
+    const results = [
+      { supplierId: 'a', status: 'pass' as const, score: 2, riskLevel: null, reasons: [] },
+      { supplierId: 'b', status: 'fail' as const, score: -1, riskLevel: null, reasons: ['score -1 is below the minimum 0 | x'] },
+      { supplierId: 'c', status: 'unknown' as const, score: null, riskLevel: null, reasons: ['the service does not know supplier c'] },
+      { supplierId: 'd', status: 'new' as const, score: 0.5, riskLevel: null, reasons: ['new: not in the baseline'] },
+    ];
+    const md = markdownSummary(results, { asOf: '2025-01-15', warnings: ['w <b>'], worst: 2 });
+    expect(md).toMatch(/^## srs score check: 2 of 4 failed/);
+    expect(md).toContain('| 1 | 1 | 0 | 1 | 1 |');
+    expect(md).toContain('| `b` | fail | -1 | score -1 is below the minimum 0 \\| x |');
+    expect(md).toContain('| `c` | unknown | — | the service does not know supplier c |');
+    expect(md).toMatch(/### Lowest 2 score\(s\)\n\n\| supplier \| score \| status \|\n\|---\|---:\|---\|\n\| `b` \| -1 \| fail \|\n\| `d` \| 0.5 \| new \|/);
+    expect(md).toContain('- w &lt;b>');
+  });
+});
+
+describe('departures from the public methodology, by name', () => {
+  it('the labels the service publishes are the two ends of the scale, and ours agree with them', () => {
+    expect(PUBLISHED_SCORE_LABELS).toEqual({ '-3': 'very poor', '3': 'very good' });
+    expect(SCORE_LABELS['-3']).toBe(PUBLISHED_SCORE_LABELS['-3']);
+    expect(SCORE_LABELS['3']).toBe(PUBLISHED_SCORE_LABELS['3']);
+  });
+
+  it('a zero weight excludes the item; no applicable scorecard weighs every parameter FALLBACK_PARAMETER_WEIGHT', () => {
+    expect(ZERO_WEIGHT_EXCLUDES_ITEM).toBe(true);
+    expect(FALLBACK_PARAMETER_WEIGHT).toBe(1);
+    const entries = [{ id: 'e', supplierId: 's', dataSourceId: 'd', score: 1, isClaim: false, parameterScores: [{ policyParameterId: 'p', score: 2 }, { policyParameterId: 'q', score: -1 }] }];
+    const cards = [{ id: 'c', items: [{ policyParameterId: 'p', weight: 0 }, { policyParameterId: 'q', weight: 0 }] }];
+    const r = scoreSupplier('s', entries, cards, { asOf: '2025-01-01' });
+    expect(r.parameters.map((p) => p.weight)).toEqual([FALLBACK_PARAMETER_WEIGHT, FALLBACK_PARAMETER_WEIGHT]);
+    expect(r.value).toBe(0.5);
+  });
+});

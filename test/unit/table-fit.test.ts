@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { fitColumns, MIN_TEXT_WIDTH } from '../../src/output/fit.js';
+import { displayWidth, horizontalTable, inferKind, verticalTable, type RenderOptions } from '../../src/output/render.js';
+import type { Column } from '../../src/output/columns.js';
+
+const ID = '01hayktg1aw59w0ksytab77nmm';
+const opts = (width: number | undefined, extra: Partial<RenderOptions> = {}): RenderOptions => ({ format: 'table', color: false, width, ...extra });
+const lines = (s: string) => s.trimEnd().split('\n');
+
+describe('fitColumns', () => {
+  it('keeps natural widths when the row fits, or when there is no width', () => {
+    const cols = [{ natural: 26, flexible: false }, { natural: 30, flexible: true }];
+    expect(fitColumns(cols, 80, 2)).toEqual({ shown: [0, 1], widths: [26, 30], hidden: [] });
+    expect(fitColumns(cols, undefined, 2)).toEqual({ shown: [0, 1], widths: [26, 30], hidden: [] });
+  });
+  it('cuts only the flexible columns, and never below the minimum', () => {
+    const cols = [{ natural: 26, flexible: false }, { natural: 100, flexible: true }, { natural: 8, flexible: false }];
+    const fit = fitColumns(cols, 80, 2);
+    expect(fit.widths).toEqual([26, 80 - 26 - 8 - 4, 8]);
+    const tiny = fitColumns(cols, 30, 2);
+    expect(tiny.widths).toEqual([26, MIN_TEXT_WIDTH, 8]);
+  });
+  it('gives short text its natural width and shares the rest between the long ones', () => {
+    const cols = [{ natural: 20, flexible: false }, { natural: 5, flexible: true }, { natural: 60, flexible: true }, { natural: 60, flexible: true }];
+    const fit = fitColumns(cols, 80, 2);
+    // 80 - 6 (gaps) - 20 = 54: the 5-wide column keeps 5, the other two share 49 (25 + 24).
+    expect(fit.widths).toEqual([20, 5, 25, 24]);
+    expect(fit.widths.reduce((a, b) => a + b, 0) + 6).toBe(80);
+  });
+  it('hides ranked columns, rank 1 first, before it cuts anything', () => {
+    const cols = [
+      { natural: 26, flexible: false },
+      { natural: 40, flexible: true },
+      { natural: 20, flexible: true, hide: 2 },
+      { natural: 23, flexible: false, hide: 1 },
+    ];
+    expect(fitColumns(cols, 120, 2).hidden).toEqual([]);
+    expect(fitColumns(cols, 110, 2)).toMatchObject({ shown: [0, 1, 2], hidden: [3] });
+    expect(fitColumns(cols, 80, 2)).toEqual({ shown: [0, 1], widths: [26, 40], hidden: [3, 2] });
+    expect(fitColumns(cols, 60, 2)).toEqual({ shown: [0, 1], widths: [26, 32], hidden: [3, 2] });
+  });
+  it('hides a column that is the same in every row before any ranked one', () => {
+    const cols = [{ natural: 26, flexible: false, constant: true }, { natural: 26, flexible: false }, { natural: 40, flexible: true, hide: 1 }];
+    expect(fitColumns(cols, 80, 2).hidden).toEqual([0]);
+  });
+  it('--wide hides nothing, and whole columns that do not fit make a longer line, never a cut one', () => {
+    const cols = [{ natural: 26, flexible: false }, { natural: 26, flexible: false }, { natural: 23, flexible: false, hide: 1 }, { natural: 30, flexible: true }];
+    const wide = fitColumns(cols, 80, 2, true);
+    expect(wide.hidden).toEqual([]);
+    expect(wide.widths).toEqual([26, 26, 23, MIN_TEXT_WIDTH]);
+  });
+});
+
+describe('inferKind', () => {
+  it('reads ids, codes, dates and states from the path, numbers, ULIDs and URLs from the values', () => {
+    expect(inferKind('supplier.id', ['x'])).toBe('id');
+    expect(inferKind('iso3Code', ['DEU'])).toBe('id');
+    expect(inferKind('createdAt', ['2023-01-01'])).toBe('date');
+    expect(inferKind('status', ['created'])).toBe('state');
+    expect(inferKind('score.value', [1.5, null])).toBe('number');
+    expect(inferKind('ref', [ID])).toBe('id');
+    expect(inferKind('homepage', ['https://example.com/a'])).toBe('url');
+    expect(inferKind('name', ['Acme', 2])).toBe('text');
+  });
+});
+
+describe('tables fitted by priority', () => {
+  const cols: Column[] = [
+    { path: 'id', header: 'ID', kind: 'id' },
+    { path: 'name', header: 'NAME', kind: 'text' },
+    { path: 'group', header: 'GROUP', kind: 'text', hide: 2 },
+    { path: 'score', header: 'SCORE', kind: 'number', align: 'right' },
+    { path: 'createdAt', header: 'CREATED', kind: 'date', hide: 1 },
+  ];
+  const rows = [
+    { id: ID, name: 'Responsible Sourcing Baseline and a much longer title than fits', group: 'Corporate', score: 0.18, createdAt: '2023-09-22 14:13:42 UTC' },
+    { id: '01hb0jkxyz475s6hrpxvg5dn7z', name: 'Climate', group: 'Legal & Compliance', score: -0.5, createdAt: '2023-09-23 08:31:07 UTC' },
+  ];
+  it('at 80 columns: ids whole, low-value columns hidden and said so once, text cut with …', async () => {
+    const notes: string[] = [];
+    const out = await horizontalTable(rows, cols, opts(80, { note: (m) => notes.push(m) }));
+    for (const l of lines(out)) expect(displayWidth(l)).toBeLessThanOrEqual(80);
+    expect(out).toContain(ID);
+    expect(out).toContain('01hb0jkxyz475s6hrpxvg5dn7z');
+    expect(lines(out)[0]).toMatch(/^ID\s+NAME\s+SCORE$/);
+    expect(out).toContain('…');
+    expect(notes).toEqual(['hid CREATED, GROUP to fit 80 columns; --wide shows every column']);
+  });
+  it('at 120 columns: more columns come back', async () => {
+    const out = await horizontalTable(rows, cols, opts(120));
+    expect(lines(out)[0]).toMatch(/^ID\s+NAME\s+GROUP\s+SCORE$/);
+    for (const l of lines(out)) expect(displayWidth(l)).toBeLessThanOrEqual(120);
+  });
+  it('--wide shows every column', async () => {
+    const out = await horizontalTable(rows, cols, opts(80, { wide: true }));
+    expect(lines(out)[0]).toMatch(/^ID\s+NAME\s+GROUP\s+SCORE\s+CREATED$/);
+    expect(out).toContain('2023-09-22 14:13:42 UTC');
+    expect(out).toContain(ID);
+  });
+  it('counts wide characters as two cells', async () => {
+    const out = await horizontalTable([{ id: ID, name: '株式会社'.repeat(20) }], cols.slice(0, 2), opts(60));
+    for (const l of lines(out)) expect(displayWidth(l)).toBeLessThanOrEqual(60);
+    expect(out).toContain(ID);
+  });
+  it('detail views cut long text but never an id', async () => {
+    const item = { id: ID, name: 'N'.repeat(200), url: `https://profiles.example/suppliers/${ID}/with/a/long/path` };
+    const out = await verticalTable(item, [{ path: 'id', header: 'ID' }, { path: 'name', header: 'NAME' }, { path: 'url', header: 'PROFILE', kind: 'url' }], opts(50));
+    const [idLine, nameLine, urlLine] = lines(out);
+    expect(idLine).toBe(`ID       ${ID}`);
+    expect(displayWidth(nameLine!)).toBe(50);
+    expect(nameLine!.endsWith('…')).toBe(true);
+    expect(urlLine).toContain(item.url);
+  });
+});
