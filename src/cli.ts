@@ -157,6 +157,7 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       debug = debug || !!globals.debug;
       const ctx = new Context(io, env, globals);
       ctx.commandPath = commandPath(command).replace(/^srs /, '');
+      ctx.commandTree = () => buildProgram(() => async () => undefined);
       redact = (s) => ctx.redact(s);
       paintErr = (s) => ctx.paintErr.red(s);
       try {
