@@ -247,7 +247,7 @@ const ROOT_NAMES = buildProgram(() => async () => undefined).commands.flatMap((c
 const SC = ROOT_NAMES.filter((n) => n.startsWith('sc')).sort();
 const CASES: Case[] = [
   { line: 'srs sc', exact: SC },
-  { line: 'srs score ', exact: ['calc', 'check', 'recompute'] },
+  { line: 'srs score ', exact: ['calc', 'check', 'explain', 'recompute', 'report'] },
   { line: 'srs ref countries -o ', exact: ['csv', 'json', 'ndjson', 'table'] },
   { line: 'srs ref countries --output=j', exact: ['json'] },
   { line: 'srs supplier create --country DE', exact: ['DEU'] },
@@ -264,7 +264,7 @@ const CASES: Case[] = [
   { line: 'srs --output json score c', exact: ['calc', 'check'] },
   { line: 'srs ref countries -o json --li', exact: ['--limit'] },
   { line: 'srs ref industries --all-', exact: ['--all-levels'] },
-  { line: 'srs help score ', exact: ['calc', 'check', 'recompute'] },
+  { line: 'srs help score ', exact: ['calc', 'check', 'explain', 'recompute', 'report'] },
   { line: 'srs h', exact: ROOT_NAMES.filter((n) => n.startsWith('h')) },
   { line: 'srs completion ', exact: ['bash', 'fish', 'zsh'] },
   { line: 'srs score recompute ev', exact: ['evidence.json'] },
