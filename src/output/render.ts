@@ -219,8 +219,12 @@ async function renderCsv(sink: Sink, items: AsyncIterable<unknown> | Iterable<un
   return n;
 }
 
+/** What a table shows for a value the service left out or sent as null (CSV leaves the cell empty). */
+export const BLANK = '—';
+
 function tableCell(v: unknown, row: unknown, c: Column): string {
   const raw = c.format ? c.format(v, row) : cellText(v);
+  if (raw === '' && (v === null || v === undefined)) return BLANK;
   return sanitizeForTerminal(raw);
 }
 
