@@ -8,9 +8,9 @@
  */
 import stringWidth from 'string-width';
 import type { Column, ColumnKind } from './columns.js';
-import { cellText, getPath } from './fields.js';
-import { collectQueryItems } from './bounded.js';
+import { cellText, getPath, pickFields } from './fields.js';
 import { fitColumns } from './fit.js';
+import { collectQueryItems } from './bounded.js';
 import { guardCsvCell, sanitizeForTerminal } from './sanitize.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -64,6 +64,8 @@ export interface RenderOptions {
 /** Renders one resource (a single read or a create result). */
 export async function renderItem(sink: Sink, item: unknown, columns: Column[], opts: RenderOptions): Promise<void> {
   if (opts.query) return renderQueryResult(sink, opts.query(item), opts);
+  const select = selector(opts);
+  if (select) item = select(item);
   switch (opts.format) {
     case 'json':
       return sink.write(JSON.stringify(item, null, 2) + '\n');
@@ -96,8 +98,10 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
       const frame = listFraming(opts.format);
       const pretty = opts.format === 'json' && opts.pretty;
       const out = new Batcher(sink);
+      const select = selector(opts) ?? ((x: unknown) => x);
       try {
-        for await (const it of items) {
+        for await (const item of items) {
+          const it = select(item);
           await out.add(frame.before(n) + (pretty ? indent(JSON.stringify(it, null, 2)) : JSON.stringify(it)) + frame.after);
           n++;
         }
@@ -119,6 +123,13 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
       return rows.length;
     }
   }
+}
+
+/** Under json and ndjson, --fields selects the fields of each item (as gh --json does); tables and CSV use them as columns. */
+function selector(opts: RenderOptions): ((item: unknown) => unknown) | undefined {
+  if (!opts.fields || (opts.format !== 'json' && opts.format !== 'ndjson')) return undefined;
+  const paths = opts.fields.map((c) => c.path);
+  return (item) => pickFields(item, paths);
 }
 
 /**
@@ -316,7 +327,8 @@ export async function horizontalTable(rows: unknown[], cols: Column[], opts: Ren
   const kinds = cols.map((c, ci) => c.kind ?? inferKind(c.path, raw.map((r) => r[ci])));
   const constant = cols.map((c, ci) => !!c.hideIfConstant && rows.length > 1 && cells.every((r) => r[ci] === cells[0]![ci]));
   const fit = fitColumns(
-    cols.map((c, i) => ({ natural: natural[i]!, flexible: kinds[i] === 'text', hide: c.hide, constant: constant[i] })),
+    // A column with no curated kind that holds URLs (srs api, --query) is hidden before text is cut: a cut URL is useless.
+    cols.map((c, i) => ({ natural: natural[i]!, flexible: kinds[i] === 'text', hide: c.hide ?? (c.kind === undefined && kinds[i] === 'url' ? 100 : undefined), constant: constant[i] })),
     opts.width,
     GAP,
     !!opts.wide,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitColumns, MIN_TEXT_WIDTH } from '../../src/output/fit.js';
-import { displayWidth, horizontalTable, inferKind, verticalTable, type RenderOptions } from '../../src/output/render.js';
+import displayWidth from 'string-width';
+import { horizontalTable, inferKind, verticalTable, type RenderOptions } from '../../src/output/render.js';
 import type { Column } from '../../src/output/columns.js';
 
 const ID = '01hayktg1aw59w0ksytab77nmm';
@@ -110,5 +111,15 @@ describe('tables fitted by priority', () => {
     expect(displayWidth(nameLine!)).toBe(50);
     expect(nameLine!.endsWith('…')).toBe(true);
     expect(urlLine).toContain(item.url);
+  });
+});
+
+describe('tables without curated kinds (srs api, --query)', () => {
+  it('hide URL columns before cutting text, and keep ids whole', async () => {
+    const rows = [{ id: ID, name: 'Northwind ESG Ratings', logoUrl: 'https://assets.example/logos/northwind-esg-ratings.png', website: 'https://northwind-analytics.example' }];
+    const notes: string[] = [];
+    const out = await horizontalTable(rows, ['id', 'name', 'logoUrl', 'website'].map((k) => ({ path: k, header: k.toUpperCase() })), opts(80, { note: (m) => notes.push(m) }));
+    expect(lines(out)).toEqual(['ID                          NAME', `${ID}  Northwind ESG Ratings`]);
+    expect(notes).toEqual(['hid WEBSITE, LOGOURL to fit 80 columns; --wide shows every column']);
   });
 });
