@@ -15,6 +15,7 @@
 import type { SupplierCreateRequest } from '../api/contract.js';
 import { formatPath, markCheckedSupplierBody } from '../api/contract.js';
 import { SupplierInput } from '../api/supplier-input.js';
+import * as z from 'zod/mini';
 import type { ColumnMapping, Field } from './headers.js';
 import type { SourceRecord } from './read.js';
 import { hash64 } from './hash.js';
@@ -66,7 +67,12 @@ export function rowToBody(fields: readonly string[], shape: RowShape): Record<st
   const firstName = cell(fields, shape, 'contactFirstName');
   const lastName = cell(fields, shape, 'contactLastName');
   if (email !== undefined || firstName !== undefined || lastName !== undefined) {
-    body.contacts = [{ ...(email !== undefined ? { email } : {}), ...(firstName !== undefined ? { firstName } : {}), ...(lastName !== undefined ? { lastName } : {}) }];
+    // Filled in place (no spread of a temporary object per field): the same keys, in the same order.
+    const contact: Record<string, string> = {};
+    if (email !== undefined) contact.email = email;
+    if (firstName !== undefined) contact.firstName = firstName;
+    if (lastName !== undefined) contact.lastName = lastName;
+    body.contacts = [contact];
   }
   const cid = cell(fields, shape, 'customerSupplierId');
   if (cid !== undefined) body.customerSupplierId = cid;
@@ -95,9 +101,24 @@ export type RowCheck =
   | { ok: true; request: SupplierCreateRequest }
   | { ok: false; field: string; message: string };
 
-/** Validates one row with SupplierInput. */
+/**
+ * SupplierInput compiled by zod (z.compile, zod 4.6+): a clone of the same schema whose parse first
+ * runs a function zod generated for it and, for any input that function does not pass, the
+ * ordinary parser, so invalid rows get SupplierInput's own issues and messages. Compiled on first
+ * use (a dry run or a real import; never for other commands). 1.3 vs 2.25 µs per valid row
+ * (SupplierInput.safeParse, 200,000 rows, microbenchmark under load, 2026-11-23; zod's JIT object
+ * parser alone gave 1.9). test/unit/import-validate-compiled.test.ts checks that zod still compiles it
+ * (strict) and that it gives SupplierInput's exact results and messages.
+ */
+let rowSchema: typeof SupplierInput | undefined;
+export function rowSchemaOf(): typeof SupplierInput {
+  rowSchema ??= z.compile(SupplierInput);
+  return rowSchema;
+}
+
+/** Validates one row with SupplierInput (compiled: rowSchemaOf). */
 export function validateRow(fields: readonly string[], shape: RowShape): RowCheck {
-  const r = SupplierInput.safeParse(rowToBody(fields, shape));
+  const r = rowSchemaOf().safeParse(rowToBody(fields, shape));
   if (r.success) return { ok: true, request: markCheckedSupplierBody(r.data) };
   const parts: string[] = [];
   let first = '';

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_TARGET, type Target } from '../../src/api/target.js';
-import { Catalog, foldText, type SameAccountCheck } from '../../src/store/catalog.js';
+import { Catalog, CATALOG_ROWS_BETWEEN, CATALOG_ROWS_SINCE, foldText, type SameAccountCheck } from '../../src/store/catalog.js';
+import { DatabaseSync } from 'node:sqlite';
 
 const dir = mkdtempSync(join(tmpdir(), 'srs-catalog-unit-'));
 let n = 0;
@@ -102,6 +103,20 @@ describe('recording and lookups', () => {
     expect(c.list(q)).toEqual([]);
     expect(c.lookupCustomerId(q, 'X-1')).toBeUndefined();
     c.close();
+  });
+
+  it("the filter's refresh reads by row number, not through the customer-id index (which scanned the whole partition)", async () => {
+    const path = join(dir, 'plan.db');
+    const c = Catalog.open(path);
+    const p = await c.resolvePartition(target('plan'), never);
+    c.record(p, Array.from({ length: 300 }, (_, i) => ({ id: `S${i}`, name: `N${i}`, customerSupplierId: `C-${i}`, state: 'created' as const, source: 'x' })));
+    c.close();
+    const db = new DatabaseSync(path);
+    const plan = (sql: string, ...args: number[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((r) => r.detail).join('; ');
+    expect(plan(CATALOG_ROWS_SINCE, p, 250)).toMatch(/INTEGER PRIMARY KEY \(rowid>\?\)/);
+    expect(plan(CATALOG_ROWS_BETWEEN, p, 10, 20)).toMatch(/INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/);
+    expect((db.prepare(CATALOG_ROWS_SINCE).all(p, 295) as Array<{ cid: string }>).map((r) => r.cid)).toEqual(['C-295', 'C-296', 'C-297', 'C-298', 'C-299']);
+    db.close();
   });
 
   it('the customer id filter: no false "absent", and what another process records is seen after refresh()', async () => {

@@ -124,6 +124,16 @@ describe('history', () => {
     expect(h.get(3)).toMatchObject({ state: 'created', id: 'Zürich-€-1', hash: 'bbbbbbbbbbbb' });
   });
 
+  it('writes a "created" line byte for byte as JSON.stringify({ l, s, id }) (built from a template, not an object per row)', async () => {
+    const p = jpath();
+    const ids = ['S-2', 'odd "id" \\ with escapes', 'Zürich-€-1', 'tab\tnew\nline\u2028', 'key-SECRET-in-id'];
+    const { journal } = await Journal.open(p, 'in.csv', id(), { ...opts, redact: (s: string) => s.replaceAll('SECRET', '***') });
+    ids.forEach((x, i) => journal.created(i + 2, x));
+    journal.close();
+    const lines = readFileSync(p, 'utf8').split('\n').filter((l) => l.includes('"created"'));
+    expect(lines).toEqual(ids.map((x, i) => JSON.stringify({ l: i + 2, s: 'created', id: x.replaceAll('SECRET', '***') })));
+  });
+
   it('grows to large line numbers compactly', () => {
     const h = new JournalHistory();
     h.record(1_500_000, 'created', '0123456789ab', 'X');
