@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { horizontalTable } from '../../src/output/render.js';
+import { horizontalTable } from '../../src/output/table.js';
 
 describe('tables of many rows', () => {
   it('measures column widths without spreading one argument per row (200,000 rows)', async () => {
