@@ -107,11 +107,30 @@ if (zodImporters === 0) throw new Error('scripts/build.mjs found no zod import i
 // went from 2.9x to see bench/RESULTS.md (lookup). CommonJS require()s (undici, commander) never
 // had a facade and are left alone. test/integration/lookup-startup.test.ts checks that a lookup
 // loads no builtin through an ESM facade.
+// Commander imports node:child_process when it loads (4% of the samples of a `srs supplier get`:
+// loading the module), for executable subcommands, which srs has none of. It gets a default export
+// that loads the module on the first spawn; commander must use nothing of it but spawn.
+const COMMANDER_COMMAND = /[\\/]commander[\\/]lib[\\/]command\.js$/;
+{
+  const text = readFileSync('node_modules/commander/lib/command.js', 'utf8');
+  if (!/^import childProcess from 'node:child_process';$/m.test(text)) throw new Error("commander/lib/command.js no longer imports node:child_process as scripts/build.mjs expects (see COMMANDER_COMMAND): check it");
+  const used = new Set([...text.matchAll(/\bchildProcess\.(\w+)/g)].map((m) => m[1]));
+  for (const k of used) if (k !== 'spawn') throw new Error(`commander/lib/command.js uses childProcess.${k}: extend the lazy node:child_process in scripts/build.mjs`);
+  if (!used.has('spawn')) throw new Error('commander/lib/command.js no longer uses childProcess.spawn: check the lazy node:child_process in scripts/build.mjs');
+}
 const BUILTIN_NAMESPACE = 'srs-builtin';
 const builtinsWithoutFacade = {
   name: 'builtins-without-facade',
   setup(b) {
-    b.onResolve({ filter: /^node:[a-z0-9_/]+$/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: BUILTIN_NAMESPACE } : undefined));
+    b.onResolve({ filter: /^node:[a-z0-9_/]+$/ }, (args) => {
+      if (args.kind !== 'import-statement') return undefined;
+      if (args.path === 'node:child_process' && COMMANDER_COMMAND.test(args.importer)) return { path: args.path, namespace: 'srs-lazy-child-process' };
+      return { path: args.path, namespace: BUILTIN_NAMESPACE };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'srs-lazy-child-process' }, () => ({
+      contents: "export default { spawn: (...a) => process.getBuiltinModule('node:child_process').spawn(...a) };\n",
+      loader: 'js',
+    }));
     b.onLoad({ filter: /.*/, namespace: BUILTIN_NAMESPACE }, (args) => {
       // The names the build's Node exports; an import of any other name fails the build.
       const names = Object.keys(require(args.path)).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default');
