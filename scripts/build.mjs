@@ -103,9 +103,9 @@ if (zodImporters === 0) throw new Error('scripts/build.mjs found no zod import i
 // to a module that reads only the names it imports (unused ones are dropped as pure). A dynamic
 // import needs the whole namespace: those stay Node's (they are off the lookup path).
 // Measured: importing fs, crypto, os, path, http and net took 31-42 ms through ESM and 9 ms through
-// getBuiltinModule (node f1.mjs vs f2.mjs, 5 runs each, load average ~3.5); `srs supplier get`
-// went from 2.9x to see bench/RESULTS.md (lookup). CommonJS require()s (undici, commander) never
-// had a facade and are left alone. test/integration/lookup-startup.test.ts checks that a lookup
+// getBuiltinModule (a script importing them one way or the other, 5 runs each, load average ~3.5),
+// and the median `srs supplier get -o json` from 164 to 100 ms (11 alternating pairs with
+// `node -e 0` before and after, load ~3.6 and ~2.2). CommonJS require()s never had a facade. test/integration/lookup-startup.test.ts checks that a lookup
 // loads no builtin through an ESM facade.
 // Commander imports node:child_process when it loads (4% of the samples of a `srs supplier get`:
 // loading the module), for executable subcommands, which srs has none of. It gets a default export

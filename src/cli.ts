@@ -96,8 +96,8 @@ Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input, 3 che
  * The top-level command argv runs, when that is certain: the first word that is neither a global
  * option nor its value, if it names a command (not help, which walks the tree). Otherwise undefined:
  * the whole tree is built (root help, an unknown command's suggestions, an unknown option's error).
- * Building one subtree instead of thirteen: buildProgram went from 6.4% of the samples of a
- * `srs supplier get` (cpu-prof, 5 runs) to see bench/RESULTS.md (lookup).
+ * Building one subtree instead of thirteen: buildProgram went from 6.4% to 3.8% of the samples of
+ * a `srs supplier get` (node --cpu-prof, 5 runs each).
  */
 export function commandToBuild(argv: readonly string[], root: Command): string | undefined {
   for (let i = 0; i < argv.length; i++) {
