@@ -115,7 +115,7 @@ _srs_options() {
     'ref sources') _srs_r=(--limit --page --per-page --all) ;;
     'ref categories') _srs_r=(--limit --page --per-page --all) ;;
     'auth login') _srs_r=(--with-key) ;;
-    'emulator start') _srs_r=(--port --api-key --seed --suppliers --state --last-page --log --admin --latency --rate-limit --capacity --reset-rate --fail-rate --stall-rate --fail-after-commit-rate --echo-key-rate) ;;
+    'emulator start') _srs_r=(--port --api-key --seed --suppliers --state --last-page --nulls --log --admin --latency --rate-limit --capacity --reset-rate --fail-rate --stall-rate --fail-after-commit-rate --echo-key-rate) ;;
     'emulator fixtures') _srs_r=(--seed --suppliers) ;;
     'api') _srs_r=(-f --field --input --paginate) ;;
     *) _srs_r=() ;;

@@ -163,6 +163,7 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       formatHint = globals.output ?? formatHint;
       debug = debug || !!globals.debug;
       const ctx = new Context(io, env, globals);
+      ctx.commandTree = () => buildProgram(() => async () => undefined);
       redact = (s) => ctx.redact(s);
       paintErr = (s) => ctx.paintErr.red(s);
       try {

@@ -7,6 +7,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import type { Command } from 'commander';
 import type { ApiClient } from './api/client.js';
 import type { Target } from './api/target.js';
 import type { ConfigStore } from './config/store.js';
@@ -93,6 +94,13 @@ export class Context {
   readonly debugEnabled: boolean;
   readonly sandbox: boolean;
   readonly sink: Sink;
+  /**
+   * A fresh copy of srs's command tree (the one --help describes), for the
+   * commands that describe srs itself (completion scripts, the man page).
+   * Set by src/cli.ts, which builds the tree: the commands receive it rather
+   * than import cli.ts (nothing imports upwards).
+   */
+  commandTree: (() => Command) | undefined;
   /**
    * The styles for stdout and stderr: chalk's where colour is allowed (loaded by
    * prepare(), so runs without colour, such as scripts, never load it), plain

@@ -4,12 +4,25 @@
  * emulator (src/emulator/). Field names and nesting follow
  * shared/spec/service-interface.md exactly.
  *
- * Conventions:
- * - Request schemas are strict about the spec's bounds (they run before anything is sent).
- * - Response schemas are loose objects: unknown extra fields are kept and passed
- *   through, a missing required field is an error naming its path.
- * - Where the spec says required-ness is "not shown", identity fields (id, code,
- *   iso3Code, name) are required and the rest are optional and may be null.
+ * One definition, two views (contract() below builds both from the same code):
+ * - WIRE: what the document promises. A field the document marks required is
+ *   required; "string or null" may be null; every other field may be absent
+ *   but is never null (the document types it as a string, number, ...). The
+ *   emulator sends this, its GET /openapi.json describes it, and it checks
+ *   requests as strictly as the document does and no more: unknown keys in a
+ *   request body are ignored, the document's bounds are enforced.
+ * - READER: what the client tolerates. A field the document does not mark
+ *   required may be absent or null; unknown fields are kept and passed
+ *   through. Requests are checked strictly before anything is sent (unknown
+ *   keys are refused: a typo must not silently drop a field; e-mail addresses
+ *   must be well formed, names at most 255 characters).
+ * The exports below under the contract's plain names (Scorecard, ScoreResult,
+ * ...) are the reader view; `Wire` holds the wire view.
+ *
+ * One deliberate exception: a score result's supplierId is required by the
+ * reader, although the document marks nothing in a score result required. A
+ * result that does not say whose it is cannot be attributed, and srs fails
+ * closed (exit 1, naming the field) rather than print scores for nobody.
  */
 import * as z from 'zod/mini';
 
@@ -23,52 +36,319 @@ z.config(z.locales.en());
 /**
  * A schema built the first time it is used. Building all of the contract's
  * schemas took ~10 ms of every networked command's start-up, and most commands
- * use two or three of them. (Schemas that others z.extend() stay built at load.)
+ * use two or three of them.
  */
 const lazy = <T extends z.ZodMiniType>(build: () => T) => z.lazy(build);
 
-/** Optional in responses: may be absent or null. */
-const opt = <T extends z.ZodMiniType>(t: T) => z.optional(z.nullable(t));
+export type View = 'wire' | 'reader';
 
-export const IsoDate = lazy(() => z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a calendar date YYYY-MM-DD')));
-export const Timestamp = lazy(() => z.string());
+/** A field the document does not mark required: wire, may be absent; reader, may also be null. */
+type Opt<V extends View, T extends z.ZodMiniType> = V extends 'wire' ? z.ZodMiniOptional<T> : z.ZodMiniOptional<z.ZodMiniNullable<T>>;
+/** An object in a response: unknown fields are kept (and passed through). */
+const rec = <S extends z.core.$ZodLooseShape>(shape: S) => z.looseObject(shape);
 
-// ---------------------------------------------------------------- pagination
+/** The whole contract in one view: see the module comment. */
+function contract<V extends View>(view: V) {
+  const wire = view === 'wire';
+  const opt = <T extends z.ZodMiniType>(t: T): Opt<V, T> => (wire ? z.optional(t) : z.optional(z.nullable(t))) as Opt<V, T>;
+  /** A request body: the wire ignores unknown keys (the document does not forbid them), the client refuses them. */
+  const body = <S extends z.core.$ZodLooseShape>(shape: S) => (wire ? z.looseObject(shape) : z.strictObject(shape)) as unknown as z.ZodMiniObject<S, z.core.$strict>;
+  /** An id or code in a request: identifiers are opaque strings, and "" identifies nothing (a 400, in both views). */
+  const idString = (): z.ZodMiniString => z.string().check(z.minLength(1, 'expected an id (not empty)'));
 
-export const PageQuery = z.object({
-  page: z.optional(z.number().check(z.int(), z.gte(1, 'page must be >= 1'))),
-  perPage: z.optional(z.number().check(z.int(), z.gte(1, 'perPage must be between 1 and 100'), z.lte(100, 'perPage must be between 1 and 100'))),
-});
+  const IsoDate = lazy(() => z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a calendar date YYYY-MM-DD')));
+  const Timestamp = lazy(() => z.string());
+
+  // ------------------------------------------------------------ pagination
+
+  /**
+   * page and perPage: the document types them "number" (page >= 1, perPage 1 to
+   * 100). A page number is a whole number (nextPage, "a page number", is an
+   * integer), so 1.0 is page 1 and 2.5 is refused; the same for perPage, whose
+   * value comes back as the integer pageSize.
+   */
+  const PageQuery = z.object({
+    page: z.optional(z.number().check(z.int('page must be a whole number'), z.gte(1, 'page must be >= 1'))),
+    perPage: z.optional(z.number().check(z.int('perPage must be a whole number'), z.gte(1, 'perPage must be between 1 and 100'), z.lte(100, 'perPage must be between 1 and 100'))),
+  });
+
+  const Pagination = lazy(() => rec({
+    pageSize: opt(z.number().check(z.int())),
+    /** The document does not say what the last page carries: absent, null, 0, the same page or past the end all occur. */
+    nextPage: wire ? z.optional(z.number().check(z.int())) : z.optional(z.nullable(z.number())),
+  }));
+
+  const listOf = <T extends z.ZodMiniType>(item: T) => rec({ items: z.array(item), pagination: Pagination });
+  const itemOf = <T extends z.ZodMiniType>(item: T) => rec({ item });
+
+  // ------------------------------------------------------------ suppliers
+
+  /** "Other contact fields and their constraints: not shown": the document's three strings; the client checks them. */
+  const Contact = lazy(() => wire
+    ? z.looseObject({ email: z.optional(z.string()), firstName: z.optional(z.string()), lastName: z.optional(z.string()) })
+    : z.object({
+      email: z.optional(z.email('expected an email address')),
+      firstName: z.optional(z.string().check(z.maxLength(255))),
+      lastName: z.optional(z.string().check(z.maxLength(255))),
+    }));
+
+  const SupplierCreateRequest = body({
+    name: z.string().check(z.minLength(1, 'name must not be empty'), z.maxLength(255, 'name must be at most 255 characters')),
+    countryIso3Code: z.optional(z.string().check(z.length(3, 'countryIso3Code must be exactly 3 characters'))),
+    website: z.optional(z.url('website must be a URI (for example https://example.com)')),
+    industryCodes: z.optional(z.array(idString())),
+    categoryIds: z.optional(z.array(idString())),
+    contacts: z.optional(z.array(Contact)),
+    customerSupplierId: z.optional(z.string().check(z.maxLength(255, 'customerSupplierId must be at most 255 characters'))),
+  });
+
+  /** Every field is marked required; three are "string or null". */
+  const SupplierCreateResponse = lazy(() => rec({
+    id: z.string(),
+    name: z.string(),
+    countryIso3Code: z.nullable(z.string()),
+    website: z.nullable(z.string()),
+    status: z.string(),
+    customerSupplierId: z.nullable(z.string()),
+  }));
+
+  const CustomField = lazy(() => rec({ fieldLabel: opt(z.string()), fieldValue: opt(z.string()) }));
+
+  /** "Which of these fields are always present, and whether any may be null: not shown." */
+  const SupplierDetail = lazy(() => rec({
+    id: opt(z.string()),
+    name: opt(z.string()),
+    countryIso3Code: opt(z.string()),
+    categories: opt(z.array(z.string())),
+    customFields: opt(z.array(CustomField)),
+    averageScore: opt(z.number()),
+    publicSupplierProfileUrl: opt(z.string()),
+  }));
+  const SupplierDetailResponse = lazy(() => itemOf(SupplierDetail));
+
+  // ------------------------------------------------------------ scorecards
+  // "Required or optional marking of the fields of the scorecard, emission report, news event, data source,
+  // country and standard industry records: not shown": every field of those records is optional.
+
+  const PolicyParameterRef = lazy(() => rec({
+    id: opt(z.string()),
+    name: opt(z.string()),
+    policyCategoryName: opt(z.string()),
+  }));
+
+  const ScorecardItem = lazy(() => rec({
+    /** policy_parameter_item is the value that occurs; others are not shown, so any string is accepted. */
+    type: opt(z.string()),
+    policyParameter: opt(PolicyParameterRef),
+    weight: opt(z.number()),
+  }));
+
+  const Scorecard = lazy(() => rec({
+    id: opt(z.string()),
+    name: opt(z.string()),
+    groupName: opt(z.string()),
+    organizationId: opt(z.string()),
+    createdAt: opt(Timestamp),
+    createdBy: opt(z.string()),
+    score: opt(z.number()),
+    weight: opt(z.number()),
+    items: opt(z.array(ScorecardItem)),
+  }));
+  const ScorecardList = lazy(() => listOf(Scorecard));
+  const ScorecardResponse = lazy(() => itemOf(Scorecard));
+  /** The document hides the names of the two numeric parameters; we use page/perPage like every other list. */
+  const ScorecardQuery = lazy(() => z.object({ ...PageQuery.shape, supplierId: z.optional(idString()) }));
+
+  // ------------------------------------------------------------ emissions
+
+  const EmissionReport = lazy(() => rec({
+    id: opt(z.string()),
+    scope: opt(z.string()),
+    fromDate: opt(Timestamp),
+    toDate: opt(Timestamp),
+    reportedOn: opt(Timestamp),
+    verifier: opt(z.string()),
+    dataType: opt(z.string()),
+    value: opt(z.number()),
+    unit: opt(z.string()),
+  }));
+  /** No pagination object on this list. */
+  const EmissionReportList = lazy(() => rec({ items: z.array(EmissionReport) }));
+
+  // ------------------------------------------------------------ score calculation
+  // The score result's tables mark nothing required: every field may be absent ("no data" leaves the value out).
+
+  const ScoreValue = lazy(() => rec({ value: opt(z.number()) }));
+
+  const ScoreCalculationRequest = lazy(() => body({
+    supplierIds: z.array(idString()).check(z.minLength(1, 'supplierIds needs at least 1 id'), z.maxLength(100, 'supplierIds takes at most 100 ids')),
+    policyParameterIds: z.optional(z.array(idString())),
+    dataSourceIds: z.optional(z.array(idString())),
+    includeZeroValues: z.optional(z.boolean()),
+  }));
+
+  const ScoreDataEntry = lazy(() => rec({
+    id: opt(z.string()),
+    supplierId: opt(z.string()),
+    dataSourceId: opt(z.string()),
+    score: opt(ScoreValue),
+    isClaim: opt(z.boolean()),
+    expiryDate: opt(IsoDate),
+    issueDate: opt(IsoDate),
+  }));
+
+  const RiskIndicator = lazy(() => rec({
+    riskLevel: opt(z.string()),
+    name: opt(z.string()),
+    website: opt(z.string()),
+    description: opt(z.string()),
+  }));
+  const RiskEntry = lazy(() => rec({
+    riskDataSourceId: opt(z.string()),
+    year: opt(z.number().check(z.int())),
+    riskIndicators: opt(z.array(RiskIndicator)),
+  }));
+  const Risk = lazy(() => rec({
+    riskLevel: opt(z.string()),
+    riskEntries: opt(z.array(RiskEntry)),
+  }));
+  const ScoreContext = lazy(() => rec({ type: opt(z.string()), name: opt(z.string()), code: opt(z.string()) }));
+
+  const DataSourceScore = lazy(() => rec({
+    dataSourceId: opt(z.string()),
+    score: opt(ScoreValue),
+    dataPoints: opt(rec({ dataEntries: opt(z.array(ScoreDataEntry)) })),
+  }));
+
+  const PolicyParameterScore = lazy(() => rec({
+    policyParameterId: opt(z.string()),
+    score: opt(ScoreValue),
+    dataPoints: opt(rec({
+      dataEntries: opt(z.array(ScoreDataEntry)),
+      risk: opt(Risk),
+      contexts: opt(z.array(ScoreContext)),
+    })),
+  }));
+
+  const ScoreResult = lazy(() => rec({
+    /** Required by the reader (see the module comment); the emulator always sends it. */
+    supplierId: (wire ? z.optional(z.string()) : z.string()) as V extends 'wire' ? z.ZodMiniOptional<z.ZodMiniString> : z.ZodMiniString,
+    score: opt(rec({
+      value: opt(z.number()),
+      dataSourcesScore: opt(ScoreValue),
+      policyParametersScore: opt(ScoreValue),
+    })),
+    dataSourceScores: opt(z.array(DataSourceScore)),
+    policyParameterScores: opt(z.array(PolicyParameterScore)),
+  }));
+  const ScoreCalculationResponse = lazy(() => rec({ items: z.array(ScoreResult) }));
+
+  // ------------------------------------------------------------ data entries and news
+
+  const Article = lazy(() => rec({
+    id: opt(z.string()),
+    url: opt(z.string()),
+    title: opt(z.string()),
+    summary: opt(z.string()),
+    publishedAt: opt(IsoDate),
+  }));
+
+  const newsEventFields = () => ({
+    name: opt(z.string()),
+    summary: opt(z.string()),
+    articles: opt(z.array(Article)),
+  });
+  const NewsEventBody = lazy(() => rec(newsEventFields()));
+  const NewsEvent = lazy(() => rec({ id: opt(z.string()), ...newsEventFields() }));
+  const NewsEventList = lazy(() => listOf(NewsEvent));
+  const NewsEventQuery = lazy(() => z.object({ ...PageQuery.shape, dataEntryId: z.optional(idString()) }));
+
+  /** The document marks every top-level field required; the nested ones are not marked. */
+  const DataEntry = lazy(() => rec({
+    /** news_event is the only allowed value. */
+    type: z.literal('news_event'),
+    id: z.string(),
+    supplier: rec({ id: opt(z.string()) }),
+    score: z.number(),
+    policyParameterScores: z.array(rec({ policyParameter: opt(rec({ id: opt(z.string()) })), score: opt(z.number()) })),
+    newsEvent: NewsEventBody,
+  }));
+
+  // ------------------------------------------------------------ reference data
+
+  const DataSource = lazy(() => rec({
+    id: opt(z.string()),
+    name: opt(z.string()),
+    vendorName: opt(z.string()),
+    dataSourceType: opt(z.string()),
+    logoUrl: opt(z.string()),
+    website: opt(z.string()),
+  }));
+  const DataSourceList = lazy(() => listOf(DataSource));
+
+  const Country = lazy(() => rec({
+    iso3Code: opt(z.string()),
+    iso2Code: opt(z.string()),
+    commonName: opt(z.string()),
+    officialName: opt(z.string()),
+    regionName: opt(z.string()),
+  }));
+  const CountryList = lazy(() => listOf(Country));
+
+  const StandardIndustry = lazy(() => rec({
+    code: opt(z.string()),
+    name: opt(z.string()),
+    hierarchyLevel: opt(z.string()),
+    parentIndustryCode: opt(z.string()),
+  }));
+  const StandardIndustryList = lazy(() => listOf(StandardIndustry));
+  const StandardIndustryQuery = lazy(() => z.object({ ...PageQuery.shape, subIndustriesOnly: z.optional(z.enum(['true', 'false'])) }));
+
+  /**
+   * GET /v1/categories: the document names the endpoint but shows neither
+   * request nor response. Assumption (documented in the README): it is paged
+   * like the other reference lists, and each item has at least an id; name and
+   * anything else is optional and passed through. A bare array or { items }
+   * without pagination is also accepted by the client.
+   */
+  const Category = lazy(() => rec({ id: z.string(), name: opt(z.string()) }));
+  const CategoryList = lazy(() => rec({ items: z.array(Category), pagination: z.optional(z.nullable(Pagination)) }));
+
+  return {
+    IsoDate, Timestamp, PageQuery, Pagination, Contact, SupplierCreateRequest, SupplierCreateResponse, CustomField, SupplierDetail, SupplierDetailResponse,
+    PolicyParameterRef, ScorecardItem, Scorecard, ScorecardList, ScorecardResponse, ScorecardQuery, EmissionReport, EmissionReportList,
+    ScoreValue, ScoreCalculationRequest, ScoreDataEntry, RiskIndicator, RiskEntry, Risk, ScoreContext, DataSourceScore, PolicyParameterScore,
+    ScoreResult, ScoreCalculationResponse, Article, NewsEventBody, NewsEvent, NewsEventList, NewsEventQuery, DataEntry, DataSource, DataSourceList,
+    Country, CountryList, StandardIndustry, StandardIndustryList, StandardIndustryQuery, Category, CategoryList,
+  };
+}
+
+type ContractView<V extends View> = ReturnType<typeof contract<V>>;
+
+/**
+ * The wire view: what the document promises (the emulator sends it; /openapi.json
+ * describes it). Built on first use: the client never needs it, and building a
+ * view costs start-up time.
+ */
+export const Wire: ContractView<'wire'> = (() => {
+  let built: ContractView<'wire'> | undefined;
+  return new Proxy({} as ContractView<'wire'>, { get: (_target, key) => (built ??= contract('wire'))[key as keyof ContractView<'wire'>] });
+})();
+/** The reader view: what the client tolerates. Exported below under the contract's plain names. */
+export const Reader = contract('reader');
+
+// ---------------------------------------------------------------- the reader view (the client's)
+
+export const IsoDate = Reader.IsoDate;
+export const Timestamp = Reader.Timestamp;
+export const PageQuery = Reader.PageQuery;
 export type PageQuery = z.infer<typeof PageQuery>;
-
-export const Pagination = lazy(() => z.looseObject({
-  pageSize: z.number().check(z.int()),
-  /** The spec does not say what the last page carries: absent, null, 0, the same page or past the end all occur. */
-  nextPage: opt(z.number()),
-}));
+export const Pagination = Reader.Pagination;
 export type Pagination = z.infer<typeof Pagination>;
 
-const listOf = <T extends z.ZodMiniType>(item: T) => z.looseObject({ items: z.array(item), pagination: Pagination });
-const itemOf = <T extends z.ZodMiniType>(item: T) => z.looseObject({ item });
-
-// ---------------------------------------------------------------- suppliers
-
-export const Contact = lazy(() => z.object({
-  email: z.optional(z.email('expected an email address')),
-  firstName: z.optional(z.string().check(z.maxLength(255))),
-  lastName: z.optional(z.string().check(z.maxLength(255))),
-}));
+export const Contact = Reader.Contact;
 export type Contact = z.infer<typeof Contact>;
-
-export const SupplierCreateRequest = z.strictObject({
-  name: z.string().check(z.minLength(1, 'name must not be empty'), z.maxLength(255, 'name must be at most 255 characters')),
-  countryIso3Code: z.optional(z.string().check(z.length(3, 'countryIso3Code must be exactly 3 characters'))),
-  website: z.optional(z.url('website must be a URI (for example https://example.com)')),
-  industryCodes: z.optional(z.array(z.string().check(z.minLength(1)))),
-  categoryIds: z.optional(z.array(z.string().check(z.minLength(1)))),
-  contacts: z.optional(z.array(Contact)),
-  customerSupplierId: z.optional(z.string().check(z.maxLength(255, 'customerSupplierId must be at most 255 characters'))),
-});
+export const SupplierCreateRequest = Reader.SupplierCreateRequest;
 export type SupplierCreateRequest = z.infer<typeof SupplierCreateRequest>;
 
 /**
@@ -90,235 +370,170 @@ export function isCheckedSupplierBody(body: unknown): body is SupplierCreateRequ
   return typeof body === 'object' && body !== null && checkedSupplierBodies.has(body);
 }
 
-export const SupplierCreateResponse = lazy(() => z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  countryIso3Code: z.nullable(z.string()),
-  website: z.nullable(z.string()),
-  status: z.string(),
-  customerSupplierId: z.nullable(z.string()),
-}));
+export const SupplierCreateResponse = Reader.SupplierCreateResponse;
 export type SupplierCreateResponse = z.infer<typeof SupplierCreateResponse>;
-
-export const CustomField = lazy(() => z.looseObject({ fieldLabel: z.string(), fieldValue: z.string() }));
-
-export const SupplierDetail = lazy(() => z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  countryIso3Code: opt(z.string()),
-  categories: opt(z.array(z.string())),
-  customFields: opt(z.array(CustomField)),
-  averageScore: opt(z.number()),
-  publicSupplierProfileUrl: opt(z.string()),
-}));
+export const CustomField = Reader.CustomField;
+export const SupplierDetail = Reader.SupplierDetail;
 export type SupplierDetail = z.infer<typeof SupplierDetail>;
-export const SupplierDetailResponse = lazy(() => itemOf(SupplierDetail));
+export const SupplierDetailResponse = Reader.SupplierDetailResponse;
 
-// ---------------------------------------------------------------- scorecards
-
-export const PolicyParameterRef = lazy(() => z.looseObject({
-  id: z.string(),
-  name: opt(z.string()),
-  policyCategoryName: opt(z.string()),
-}));
-
-export const ScorecardItem = lazy(() => z.looseObject({
-  /** policy_parameter_item is the value that occurs; others are not shown, so any string is accepted. */
-  type: z.string(),
-  policyParameter: opt(PolicyParameterRef),
-  weight: opt(z.number()),
-}));
+export const PolicyParameterRef = Reader.PolicyParameterRef;
+export const ScorecardItem = Reader.ScorecardItem;
 export type ScorecardItem = z.infer<typeof ScorecardItem>;
-
-export const Scorecard = lazy(() => z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  groupName: opt(z.string()),
-  organizationId: opt(z.string()),
-  createdAt: opt(Timestamp),
-  createdBy: opt(z.string()),
-  score: opt(z.number()),
-  weight: opt(z.number()),
-  items: opt(z.array(ScorecardItem)),
-}));
+export const Scorecard = Reader.Scorecard;
 export type Scorecard = z.infer<typeof Scorecard>;
-export const ScorecardList = lazy(() => listOf(Scorecard));
-export const ScorecardResponse = lazy(() => itemOf(Scorecard));
-/** The spec hides the names of the two numeric parameters; we use page/perPage like every other list. */
-export const ScorecardQuery = lazy(() => z.extend(PageQuery, { supplierId: z.optional(z.string().check(z.minLength(1))) }));
+export const ScorecardList = Reader.ScorecardList;
+export const ScorecardResponse = Reader.ScorecardResponse;
+export const ScorecardQuery = Reader.ScorecardQuery;
 export type ScorecardQuery = z.infer<typeof ScorecardQuery>;
 
-// ---------------------------------------------------------------- emissions
-
-export const EmissionReport = lazy(() => z.looseObject({
-  id: z.string(),
-  scope: opt(z.string()),
-  fromDate: opt(Timestamp),
-  toDate: opt(Timestamp),
-  reportedOn: opt(Timestamp),
-  verifier: opt(z.string()),
-  dataType: opt(z.string()),
-  value: opt(z.number()),
-  unit: opt(z.string()),
-}));
+export const EmissionReport = Reader.EmissionReport;
 export type EmissionReport = z.infer<typeof EmissionReport>;
-/** No pagination object on this list. */
-export const EmissionReportList = lazy(() => z.looseObject({ items: z.array(EmissionReport) }));
+export const EmissionReportList = Reader.EmissionReportList;
 
-// ---------------------------------------------------------------- score calculation
-
-export const ScoreValue = lazy(() => z.looseObject({ value: z.nullable(z.number()) }));
+export const ScoreValue = Reader.ScoreValue;
 export type ScoreValue = z.infer<typeof ScoreValue>;
-
-export const ScoreCalculationRequest = lazy(() => z.strictObject({
-  supplierIds: z.array(z.string().check(z.minLength(1))).check(z.minLength(1, 'supplierIds needs at least 1 id'), z.maxLength(100, 'supplierIds takes at most 100 ids')),
-  policyParameterIds: z.optional(z.array(z.string().check(z.minLength(1)))),
-  dataSourceIds: z.optional(z.array(z.string().check(z.minLength(1)))),
-  includeZeroValues: z.optional(z.boolean()),
-}));
+export const ScoreCalculationRequest = Reader.ScoreCalculationRequest;
 export type ScoreCalculationRequest = z.infer<typeof ScoreCalculationRequest>;
-
-export const ScoreDataEntry = lazy(() => z.looseObject({
-  id: z.string(),
-  supplierId: z.string(),
-  dataSourceId: z.string(),
-  score: ScoreValue,
-  isClaim: z.boolean(),
-  expiryDate: opt(IsoDate),
-  issueDate: opt(IsoDate),
-}));
+export const ScoreDataEntry = Reader.ScoreDataEntry;
 export type ScoreDataEntry = z.infer<typeof ScoreDataEntry>;
-
-export const RiskIndicator = lazy(() => z.looseObject({
-  riskLevel: z.string(),
-  name: z.string(),
-  website: opt(z.string()),
-  description: opt(z.string()),
-}));
-export const RiskEntry = lazy(() => z.looseObject({
-  riskDataSourceId: z.string(),
-  year: z.number().check(z.int()),
-  riskIndicators: z.array(RiskIndicator),
-}));
-export const Risk = lazy(() => z.looseObject({
-  riskLevel: opt(z.string()),
-  riskEntries: z.array(RiskEntry),
-}));
+export const RiskIndicator = Reader.RiskIndicator;
+export const RiskEntry = Reader.RiskEntry;
+export const Risk = Reader.Risk;
 export type Risk = z.infer<typeof Risk>;
-export const ScoreContext = lazy(() => z.looseObject({ type: z.string(), name: z.string(), code: z.string() }));
+export const ScoreContext = Reader.ScoreContext;
 export type ScoreContext = z.infer<typeof ScoreContext>;
-
-export const DataSourceScore = lazy(() => z.looseObject({
-  dataSourceId: z.string(),
-  score: ScoreValue,
-  dataPoints: z.looseObject({ dataEntries: z.array(ScoreDataEntry) }),
-}));
+export const DataSourceScore = Reader.DataSourceScore;
 export type DataSourceScore = z.infer<typeof DataSourceScore>;
-
-export const PolicyParameterScore = lazy(() => z.looseObject({
-  policyParameterId: z.string(),
-  score: ScoreValue,
-  dataPoints: z.looseObject({
-    dataEntries: z.array(ScoreDataEntry),
-    risk: opt(Risk),
-    contexts: opt(z.array(ScoreContext)),
-  }),
-}));
+export const PolicyParameterScore = Reader.PolicyParameterScore;
 export type PolicyParameterScore = z.infer<typeof PolicyParameterScore>;
+/** The reader's score result, as received (what `srs schema score-result` describes). */
+export const ScoreResult = Reader.ScoreResult;
+export type ReceivedScoreResult = z.infer<typeof Reader.ScoreResult>;
 
-export const ScoreResult = lazy(() => z.looseObject({
-  supplierId: z.string(),
-  score: z.looseObject({
-    value: z.nullable(z.number()),
-    dataSourcesScore: ScoreValue,
-    policyParametersScore: ScoreValue,
-  }),
-  dataSourceScores: z.array(DataSourceScore),
-  policyParameterScores: z.array(PolicyParameterScore),
-}));
-export type ScoreResult = z.infer<typeof ScoreResult>;
-export const ScoreCalculationResponse = lazy(() => z.looseObject({ items: z.array(ScoreResult) }));
-export type ScoreCalculationResponse = z.infer<typeof ScoreCalculationResponse>;
-
-// ---------------------------------------------------------------- data entries and news
-
-export const Article = lazy(() => z.looseObject({
-  id: z.string(),
-  url: opt(z.string()),
-  title: opt(z.string()),
-  summary: opt(z.string()),
-  publishedAt: opt(z.string()),
-}));
-export type Article = z.infer<typeof Article>;
-
-export const NewsEventBody = z.looseObject({
-  name: z.string(),
-  summary: opt(z.string()),
-  articles: z.array(Article),
-});
-export const NewsEvent = lazy(() => z.extend(NewsEventBody, { id: z.string() }));
-export type NewsEvent = z.infer<typeof NewsEvent>;
-export const NewsEventList = lazy(() => listOf(NewsEvent));
-export const NewsEventQuery = lazy(() => z.extend(PageQuery, { dataEntryId: z.optional(z.string().check(z.minLength(1))) }));
-export type NewsEventQuery = z.infer<typeof NewsEventQuery>;
-
-export const DataEntry = lazy(() => z.looseObject({
-  /** news_event is the only allowed value. */
-  type: z.literal('news_event'),
-  id: z.string(),
-  supplier: z.looseObject({ id: z.string() }),
-  score: z.number(),
-  policyParameterScores: z.array(
-    z.looseObject({ policyParameter: z.looseObject({ id: z.string() }), score: z.number() }),
-  ),
-  newsEvent: NewsEventBody,
-}));
-export type DataEntry = z.infer<typeof DataEntry>;
-
-// ---------------------------------------------------------------- reference data
-
-export const DataSource = lazy(() => z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  vendorName: opt(z.string()),
-  dataSourceType: opt(z.string()),
-  logoUrl: opt(z.string()),
-  website: opt(z.string()),
-}));
-export type DataSource = z.infer<typeof DataSource>;
-export const DataSourceList = lazy(() => listOf(DataSource));
-
-export const Country = lazy(() => z.looseObject({
-  iso3Code: z.string(),
-  iso2Code: opt(z.string()),
-  commonName: opt(z.string()),
-  officialName: opt(z.string()),
-  regionName: opt(z.string()),
-}));
-export type Country = z.infer<typeof Country>;
-export const CountryList = lazy(() => listOf(Country));
-
-export const StandardIndustry = lazy(() => z.looseObject({
-  code: z.string(),
-  name: z.string(),
-  hierarchyLevel: opt(z.string()),
-  parentIndustryCode: opt(z.string()),
-}));
-export type StandardIndustry = z.infer<typeof StandardIndustry>;
-export const StandardIndustryList = lazy(() => listOf(StandardIndustry));
-export const StandardIndustryQuery = lazy(() => z.extend(PageQuery, { subIndustriesOnly: z.optional(z.enum(['true', 'false'])) }));
-export type StandardIndustryQuery = z.infer<typeof StandardIndustryQuery>;
+// ---------------------------------------------------------------- score results, completed
 
 /**
- * GET /v1/categories: the spec names the endpoint but shows neither request nor
- * response. Assumption (documented in the README): it is paged like the other
- * reference lists, and each item has at least an id; name and anything else is
- * optional and passed through. A bare array or { items } without pagination is
- * also accepted by the client.
+ * The score commands (calc tables, check, recompute, explain, report, saved
+ * bundles) compute over COMPLETE score results. The client's
+ * ScoreCalculationResponse parses with the reader view and then completes each
+ * result in place (zod's output is a fresh copy): an absent or null score
+ * object or value becomes { value: null }, an absent list [], an entry's
+ * supplierId the result's, an absent isClaim false; a data source, parameter,
+ * entry, risk entry, indicator or context without the ids that attribute it
+ * cannot be used and is left out. `score calc -o json` still prints the
+ * service's own bytes.
  */
-export const Category = lazy(() => z.looseObject({ id: z.string(), name: opt(z.string()) }));
+const CompleteScoreValue = z.looseObject({ value: z.nullable(z.number()) });
+const CompleteScoreDataEntry = z.looseObject({
+  id: z.string(),
+  supplierId: z.string(),
+  dataSourceId: z.string(),
+  score: CompleteScoreValue,
+  isClaim: z.boolean(),
+  expiryDate: z.optional(z.nullable(z.string())),
+  issueDate: z.optional(z.nullable(z.string())),
+});
+const CompleteRisk = z.looseObject({
+  riskLevel: z.optional(z.nullable(z.string())),
+  riskEntries: z.array(z.looseObject({
+    riskDataSourceId: z.string(),
+    year: z.number(),
+    riskIndicators: z.array(z.looseObject({ riskLevel: z.string(), name: z.string(), website: z.optional(z.nullable(z.string())), description: z.optional(z.nullable(z.string())) })),
+  })),
+});
+const CompleteScoreContext = z.looseObject({ type: z.string(), name: z.string(), code: z.string() });
+const CompleteScoreResultShape = z.looseObject({
+  supplierId: z.string(),
+  score: z.looseObject({ value: z.nullable(z.number()), dataSourcesScore: CompleteScoreValue, policyParametersScore: CompleteScoreValue }),
+  dataSourceScores: z.array(z.looseObject({ dataSourceId: z.string(), score: CompleteScoreValue, dataPoints: z.looseObject({ dataEntries: z.array(CompleteScoreDataEntry) }) })),
+  policyParameterScores: z.array(z.looseObject({
+    policyParameterId: z.string(),
+    score: CompleteScoreValue,
+    dataPoints: z.looseObject({ dataEntries: z.array(CompleteScoreDataEntry), risk: z.optional(z.nullable(CompleteRisk)), contexts: z.optional(z.nullable(z.array(CompleteScoreContext))) }),
+  })),
+});
+export type ScoreResult = z.infer<typeof CompleteScoreResultShape>;
+
+type Loose = Record<string, unknown>;
+const isObj = (v: unknown): v is Loose => v !== null && typeof v === 'object' && !Array.isArray(v);
+const str = (v: unknown): v is string => typeof v === 'string';
+function value(o: Loose, key: string): void {
+  const v = o[key];
+  if (!isObj(v)) o[key] = { value: null };
+  else if (typeof v.value !== 'number') v.value = null;
+}
+function list(o: Loose, key: string, keep: (x: Loose) => boolean): Loose[] {
+  const v = o[key];
+  const out = Array.isArray(v) ? (v.filter((x) => isObj(x) && keep(x)) as Loose[]) : [];
+  o[key] = out;
+  return out;
+}
+function entries(holder: Loose, supplierId: string, dataSourceId?: unknown): void {
+  if (!isObj(holder.dataPoints)) holder.dataPoints = {};
+  const dp = holder.dataPoints as Loose;
+  for (const e of list(dp, 'dataEntries', (e) => str(e.id) && (str(e.dataSourceId) || str(dataSourceId)))) {
+    if (!str(e.dataSourceId)) e.dataSourceId = dataSourceId;
+    if (!str(e.supplierId)) e.supplierId = supplierId;
+    if (typeof e.isClaim !== 'boolean') e.isClaim = false;
+    value(e, 'score');
+  }
+}
+/** Completes one parsed (reader) score result in place: see above. */
+export function completeScoreResult(r: z.infer<typeof Reader.ScoreResult>): ScoreResult {
+  const o = r as Loose;
+  if (!isObj(o.score)) o.score = {};
+  const score = o.score as Loose;
+  if (typeof score.value !== 'number') score.value = null;
+  value(score, 'dataSourcesScore');
+  value(score, 'policyParametersScore');
+  for (const ds of list(o, 'dataSourceScores', (x) => str(x.dataSourceId))) {
+    value(ds, 'score');
+    entries(ds, r.supplierId, ds.dataSourceId);
+  }
+  for (const pp of list(o, 'policyParameterScores', (x) => str(x.policyParameterId))) {
+    value(pp, 'score');
+    entries(pp, r.supplierId);
+    const dp = pp.dataPoints as Loose;
+    if (isObj(dp.risk)) {
+      for (const re of list(dp.risk, 'riskEntries', (x) => str(x.riskDataSourceId) && typeof x.year === 'number')) list(re, 'riskIndicators', (x) => str(x.riskLevel) && str(x.name));
+    }
+    if (Array.isArray(dp.contexts)) list(dp, 'contexts', (x) => str(x.type) && str(x.name) && str(x.code));
+  }
+  return o as ScoreResult;
+}
+/** The client's parse of POST /v1/score-calculation: the reader view, each result completed. */
+export const ScoreCalculationResponse = lazy(() =>
+  z.pipe(Reader.ScoreCalculationResponse, z.transform((body) => ({ ...body, items: body.items.map(completeScoreResult) }))),
+);
+export type ScoreCalculationResponse = z.infer<typeof ScoreCalculationResponse>;
+
+export const Article = Reader.Article;
+export type Article = z.infer<typeof Article>;
+export const NewsEventBody = Reader.NewsEventBody;
+export const NewsEvent = Reader.NewsEvent;
+export type NewsEvent = z.infer<typeof NewsEvent>;
+export const NewsEventList = Reader.NewsEventList;
+export const NewsEventQuery = Reader.NewsEventQuery;
+export type NewsEventQuery = z.infer<typeof NewsEventQuery>;
+export const DataEntry = Reader.DataEntry;
+export type DataEntry = z.infer<typeof DataEntry>;
+
+export const DataSource = Reader.DataSource;
+export type DataSource = z.infer<typeof DataSource>;
+export const DataSourceList = Reader.DataSourceList;
+export const Country = Reader.Country;
+export type Country = z.infer<typeof Country>;
+export const CountryList = Reader.CountryList;
+export const StandardIndustry = Reader.StandardIndustry;
+export type StandardIndustry = z.infer<typeof StandardIndustry>;
+export const StandardIndustryList = Reader.StandardIndustryList;
+export const StandardIndustryQuery = Reader.StandardIndustryQuery;
+export type StandardIndustryQuery = z.infer<typeof StandardIndustryQuery>;
+export const Category = Reader.Category;
 export type Category = z.infer<typeof Category>;
-export const CategoryList = lazy(() => z.looseObject({ items: z.array(Category), pagination: opt(Pagination) }));
+export const CategoryList = Reader.CategoryList;
+
 
 // ---------------------------------------------------------------- errors
 

@@ -20,10 +20,11 @@ export const NO_NAMES: Names = { parameters: new Map(), scorecards: new Map(), d
 export function namesFromScorecards(cards: Iterable<Scorecard>, into?: { parameters: Map<string, string>; scorecards: Map<string, string> }): { parameters: Map<string, string>; scorecards: Map<string, string> } {
   const out = into ?? { parameters: new Map<string, string>(), scorecards: new Map<string, string>() };
   for (const card of cards) {
-    if (card.name) out.scorecards.set(card.id, card.name);
+    // The document marks no scorecard field required: only what has an id can be named.
+    if (card.name && typeof card.id === 'string') out.scorecards.set(card.id, card.name);
     for (const it of card.items ?? []) {
       const p = it.policyParameter;
-      if (p && typeof p.name === 'string' && p.name !== '' && !out.parameters.has(p.id)) out.parameters.set(p.id, p.name);
+      if (p && typeof p.id === 'string' && typeof p.name === 'string' && p.name !== '' && !out.parameters.has(p.id)) out.parameters.set(p.id, p.name);
     }
   }
   return out;
@@ -60,7 +61,7 @@ export async function resolveNames(client: ApiClient, want: NameRequest): Promis
   if (want.dataSources) {
     jobs.push(
       (async () => {
-        for await (const page of client.listDataSources()) for (const ds of page.items) if (ds.name) dataSources.set(ds.id, ds.name);
+        for await (const page of client.listDataSources()) for (const ds of page.items) if (ds.name && typeof ds.id === 'string') dataSources.set(ds.id, ds.name);
       })().catch((e: unknown) => {
         failures.push(`data sources (${(e as Error).message})`);
       }),

@@ -1,27 +1,14 @@
 /**
- * The service's interface as an OpenAPI 3.1 document, generated from the zod
- * contract (src/api/contract.ts) through the named schemas of
+ * The service's interface as an OpenAPI 3.1 document, generated from the WIRE
+ * view of the zod contract (src/api/contract.ts: what the interface document
+ * promises, not what the client tolerates) through the named schemas of
  * src/schema/registry.ts: every endpoint of shared/spec/service-interface.md
  * plus GET /v1/categories. The emulator serves it at GET /openapi.json (no key
- * needed). Pure: builds the same document on every call.
+ * needed), and its answers validate against it (test/integration/openapi.test.ts).
+ * Pure: builds the same document on every call.
  */
 import * as z from 'zod/mini';
-import {
-  CategoryList,
-  CountryList,
-  DataSourceList,
-  EmissionReportList,
-  NewsEventList,
-  NewsEventQuery,
-  PageQuery,
-  ScoreCalculationResponse,
-  ScorecardList,
-  ScorecardQuery,
-  ScorecardResponse,
-  StandardIndustryList,
-  StandardIndustryQuery,
-  SupplierDetailResponse,
-} from './contract.js';
+import { Wire } from './contract.js';
 import { RESOURCES, tidy, toJsonSchema } from '../schema/registry.js';
 
 const OPENAPI_VERSION = '3.1.0';
@@ -31,16 +18,16 @@ type Json = Record<string, unknown>;
 
 /** Response envelopes of the endpoints, as components beside the resources they wrap. */
 const ENVELOPES: ReadonlyArray<[string, z.ZodMiniType, string]> = [
-  ['SupplierDetailResponse', SupplierDetailResponse, 'GET /v1/suppliers/{id}: the supplier wrapped in item.'],
-  ['ScorecardList', ScorecardList, 'A page of scorecards.'],
-  ['ScorecardResponse', ScorecardResponse, 'GET /v1/scorecards/{id}: the scorecard wrapped in item.'],
-  ['EmissionReportList', EmissionReportList, 'A supplier\'s emission reports (no pagination object).'],
-  ['NewsEventList', NewsEventList, 'A page of a supplier\'s news events.'],
-  ['ScoreCalculationResponse', ScoreCalculationResponse, 'One score result per requested supplier.'],
-  ['DataSourceList', DataSourceList, 'A page of data sources.'],
-  ['CountryList', CountryList, 'A page of countries.'],
-  ['StandardIndustryList', StandardIndustryList, 'A page of industry classification entries.'],
-  ['CategoryList', CategoryList, 'A page of categories (the spec shows no shape: pagination may be absent).'],
+  ['SupplierDetailResponse', Wire.SupplierDetailResponse, 'GET /v1/suppliers/{id}: the supplier wrapped in item.'],
+  ['ScorecardList', Wire.ScorecardList, 'A page of scorecards.'],
+  ['ScorecardResponse', Wire.ScorecardResponse, 'GET /v1/scorecards/{id}: the scorecard wrapped in item.'],
+  ['EmissionReportList', Wire.EmissionReportList, 'A supplier\'s emission reports (no pagination object).'],
+  ['NewsEventList', Wire.NewsEventList, 'A page of a supplier\'s news events.'],
+  ['ScoreCalculationResponse', Wire.ScoreCalculationResponse, 'One score result per requested supplier.'],
+  ['DataSourceList', Wire.DataSourceList, 'A page of data sources.'],
+  ['CountryList', Wire.CountryList, 'A page of countries.'],
+  ['StandardIndustryList', Wire.StandardIndustryList, 'A page of industry classification entries.'],
+  ['CategoryList', Wire.CategoryList, 'A page of categories (the spec shows no shape: pagination may be absent).'],
 ];
 
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
@@ -60,7 +47,7 @@ function componentSchemas(): Record<string, Json> {
       registry.add(schema, { id });
       descriptions.set(id, description);
     };
-    for (const e of RESOURCES) if (e.io === io && e.component) add(e.component, e.schema, e.description);
+    for (const e of RESOURCES) if (e.io === io && e.component) add(e.component, e.wire ?? e.schema, e.description);
     if (io === 'output') for (const [id, schema, description] of ENVELOPES) add(id, schema, description);
     const converted = z.toJSONSchema(registry, { io, target: 'draft-2020-12', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` });
     for (const [id, schema] of Object.entries(converted.schemas)) {
@@ -129,7 +116,12 @@ interface Op {
 
 function operation(o: Op): Json {
   const responses: Json = {
-    [o.status]: { description: o.responseDescription, content: { 'application/json': { schema: ref(o.response) } } },
+    [o.status]: {
+      description: o.responseDescription,
+      // Request bodies may carry keys the specification does not define: the srs emulator ignores them and names them here.
+      ...(o.body ? { headers: { 'x-emulator-ignored-keys': { description: 'srs emulator only: the top-level body keys it ignored (not defined by the specification), percent-encoded, comma-separated.', schema: { type: 'string' } } } } : {}),
+      content: { 'application/json': { schema: ref(o.response) } },
+    },
   };
   if (o.badRequest !== false) responses['400'] = errRef('BadRequest');
   responses['401'] = errRef('Unauthorized');
@@ -150,19 +142,19 @@ function operation(o: Op): Json {
 }
 
 function operations(): Op[] {
-  const page = () => queryParameters(PageQuery);
+  const page = () => queryParameters(Wire.PageQuery);
   return [
     { method: 'post', path: '/v1/suppliers', operationId: 'createSupplier', summary: 'Create a supplier', tag: 'suppliers', body: 'SupplierCreateRequest', status: '201', response: 'SupplierCreateResponse', responseDescription: 'The created supplier (not wrapped in item).', idempotent: false },
     { method: 'get', path: '/v1/suppliers/{id}', operationId: 'getSupplier', summary: 'Read one supplier', tag: 'suppliers', params: [idParam('supplier')], status: '200', response: 'SupplierDetailResponse', responseDescription: 'The supplier.', notFound: true, badRequest: false },
     { method: 'get', path: '/v1/suppliers/{id}/emission-reports', operationId: 'listEmissionReports', summary: 'List emission reports of a supplier', tag: 'emissions', params: [idParam('supplier')], status: '200', response: 'EmissionReportList', responseDescription: 'Every emission report of the supplier.', notFound: true, badRequest: false },
-    { method: 'get', path: '/v1/suppliers/{id}/news-events', operationId: 'listNewsEvents', summary: 'List news events of a supplier', tag: 'news', params: [idParam('supplier'), ...queryParameters(NewsEventQuery)], status: '200', response: 'NewsEventList', responseDescription: 'A page of news events.', notFound: true },
-    { method: 'get', path: '/v1/scorecards', operationId: 'listScorecards', summary: 'List scorecards', tag: 'scorecards', params: queryParameters(ScorecardQuery), status: '200', response: 'ScorecardList', responseDescription: 'A page of scorecards.' },
+    { method: 'get', path: '/v1/suppliers/{id}/news-events', operationId: 'listNewsEvents', summary: 'List news events of a supplier', tag: 'news', params: [idParam('supplier'), ...queryParameters(Wire.NewsEventQuery)], status: '200', response: 'NewsEventList', responseDescription: 'A page of news events.', notFound: true },
+    { method: 'get', path: '/v1/scorecards', operationId: 'listScorecards', summary: 'List scorecards', tag: 'scorecards', params: queryParameters(Wire.ScorecardQuery), status: '200', response: 'ScorecardList', responseDescription: 'A page of scorecards.' },
     { method: 'get', path: '/v1/scorecards/{id}', operationId: 'getScorecard', summary: 'Read one scorecard', tag: 'scorecards', params: [idParam('scorecard')], status: '200', response: 'ScorecardResponse', responseDescription: 'The scorecard.', notFound: true, badRequest: false },
     { method: 'post', path: '/v1/score-calculation', operationId: 'calculateScores', summary: 'Calculate scores for suppliers', tag: 'scores', body: 'ScoreCalculationRequest', status: '200', response: 'ScoreCalculationResponse', responseDescription: 'One score result per supplier.', idempotent: true },
     { method: 'get', path: '/v1/data-entries/{id}', operationId: 'getDataEntry', summary: 'Read one data entry', tag: 'news', params: [idParam('data entry')], status: '200', response: 'DataEntry', responseDescription: 'The data entry (sent directly).', notFound: true, badRequest: false },
     { method: 'get', path: '/v1/data-sources', operationId: 'listDataSources', summary: 'List data sources', tag: 'reference', params: page(), status: '200', response: 'DataSourceList', responseDescription: 'A page of data sources.' },
     { method: 'get', path: '/v1/countries', operationId: 'listCountries', summary: 'List countries', tag: 'reference', params: page(), status: '200', response: 'CountryList', responseDescription: 'A page of countries.' },
-    { method: 'get', path: '/v1/standard-industries', operationId: 'listStandardIndustries', summary: 'List industry classification entries', tag: 'reference', params: queryParameters(StandardIndustryQuery), status: '200', response: 'StandardIndustryList', responseDescription: 'A page of industry classification entries.' },
+    { method: 'get', path: '/v1/standard-industries', operationId: 'listStandardIndustries', summary: 'List industry classification entries', tag: 'reference', params: queryParameters(Wire.StandardIndustryQuery), status: '200', response: 'StandardIndustryList', responseDescription: 'A page of industry classification entries.' },
     { method: 'get', path: '/v1/categories', operationId: 'listCategories', summary: 'List supplier categories (request and response not shown by the spec)', tag: 'reference', params: page(), status: '200', response: 'CategoryList', responseDescription: 'A page of categories.' },
   ];
 }
@@ -189,8 +181,9 @@ export function openApiDocument(): Json {
       title: 'Supplier Responsibility Assessment Service',
       version: 'v1',
       description:
-        'Generated from the srs client\'s contract (src/api/contract.ts), which follows the service interface specification. ' +
-        'Where the specification leaves a shape open, the schemas say what the client accepts. ' +
+        'The wire view of the srs contract (src/api/contract.ts): what the service interface specification promises. ' +
+        'A field the specification marks required is required; every other field may be absent but is never null, except where the specification says "or null". ' +
+        'Objects may carry fields not listed here; request bodies may too (the srs emulator ignores them). ' +
         'Every /v1 endpoint needs the x-api-key header; GET /openapi.json (served by the srs emulator) needs none.',
     },
     tags: [

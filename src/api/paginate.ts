@@ -110,10 +110,28 @@ class SeenItems {
   #hi = new Uint32Array(1024);
   #size = 0;
 
+  /**
+   * Set when one page held the same item twice: the items of this listing
+   * cannot be told apart by their content (the document lets a service leave
+   * out every field of a record, so a page of bare {} is valid), and a repeat
+   * proves nothing. The page limit still bounds the listing.
+   */
+  #blind = false;
+
   /** Records a page's items; false when every one of them was seen before. */
   addPage(items: readonly unknown[]): boolean {
+    if (this.#blind) return true;
     let fresh = false;
-    for (const it of items) if (this.#add(JSON.stringify(it) ?? 'undefined')) fresh = true;
+    const inPage = new Set<string>();
+    for (const it of items) {
+      const s = JSON.stringify(it) ?? 'undefined';
+      if (inPage.has(s)) {
+        this.#blind = true;
+        return true;
+      }
+      inPage.add(s);
+      if (this.#add(s)) fresh = true;
+    }
     return fresh;
   }
 

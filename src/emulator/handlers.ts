@@ -7,16 +7,7 @@
  * List ordering: see store.ts (by id; countries by iso3Code; industries by code).
  */
 import type * as z from 'zod/mini';
-import {
-  describeZodError,
-  formatPath,
-  NewsEventQuery,
-  PageQuery,
-  ScoreCalculationRequest,
-  ScorecardQuery,
-  StandardIndustryQuery,
-  SupplierCreateRequest,
-} from '../api/contract.js';
+import { describeZodError, formatPath, Wire } from '../api/contract.js';
 import type {
   Article,
   Category,
@@ -55,7 +46,13 @@ function invalid(err: z.core.$ZodError, where: string): HttpError {
   return new HttpError(400, 'invalid_request', `invalid ${where}: ${describeZodError(err)}`, zodField(err));
 }
 
-const NUMERIC = /^[+-]?\d+(\.\d+)?$/;
+/**
+ * A number written as JSON writes one (a sign allowed, leading zeros tolerated):
+ * "2", "2.0", "2e0". The document types page and perPage "number"; the wire
+ * contract then wants a whole number in bounds, so "2.0" is page 2 and "2.5"
+ * a 400 naming the field (docs/emulator.md).
+ */
+const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Query string -> object for a zod schema: page and perPage become numbers (non-numeric text becomes NaN, a 400). */
 function queryObject(query: URLSearchParams, numeric: readonly string[] = ['page', 'perPage']): Record<string, unknown> {
@@ -78,6 +75,23 @@ function parseBody<S extends z.ZodMiniType>(schema: S, req: EmulatorRequest): z.
   if (!result.success) throw invalid(result.error, 'request body');
   return result.data;
 }
+
+/**
+ * Top-level keys of a request body that the document does not define. The
+ * document does not forbid them, so they are not an error: they are ignored
+ * (never stored), and the answer names them in the header IGNORED_KEYS_HEADER
+ * so that a client (or a test) can see what had no effect.
+ */
+export const IGNORED_KEYS_HEADER = 'x-emulator-ignored-keys';
+
+function ignoredKeys(body: unknown, known: readonly string[]): Record<string, string> | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const extra = Object.keys(body).filter((k) => !known.includes(k));
+  return extra.length ? { [IGNORED_KEYS_HEADER]: extra.map((k) => encodeURIComponent(k)).join(', ') } : undefined;
+}
+
+const SUPPLIER_KEYS = ['name', 'countryIso3Code', 'website', 'industryCodes', 'categoryIds', 'contacts', 'customerSupplierId'] as const;
+const SCORE_CALCULATION_KEYS = ['supplierIds', 'policyParameterIds', 'dataSourceIds', 'includeZeroValues'] as const;
 
 function notFound(resource: string, id: string): HttpError {
   return new HttpError(404, 'not_found', `${resource} ${id} not found`, 'id');
@@ -155,7 +169,7 @@ function scorecardBody(sc: ScorecardRec, score: number | null): Scorecard {
 // ---------------------------------------------------------------- suppliers
 
 export function createSupplier(ctx: HandlerContext, req: EmulatorRequest): EmulatorResponse {
-  const body = parseBody(SupplierCreateRequest, req);
+  const body = parseBody(Wire.SupplierCreateRequest, req);
   if (body.countryIso3Code !== undefined && !COUNTRY_CODES.has(body.countryIso3Code)) {
     throw new HttpError(
       400,
@@ -184,7 +198,16 @@ export function createSupplier(ctx: HandlerContext, req: EmulatorRequest): Emula
       );
     }
   });
-  const rec = ctx.store.createSupplier(body);
+  // Only what the document defines is stored (unknown keys, also in contacts, are ignored).
+  const rec = ctx.store.createSupplier({
+    name: body.name,
+    countryIso3Code: body.countryIso3Code,
+    website: body.website,
+    industryCodes: body.industryCodes,
+    categoryIds: body.categoryIds,
+    contacts: body.contacts?.map((c) => ({ email: c.email, firstName: c.firstName, lastName: c.lastName })),
+    customerSupplierId: body.customerSupplierId,
+  });
   const out: SupplierCreateResponse = {
     id: rec.id,
     name: rec.name,
@@ -193,7 +216,8 @@ export function createSupplier(ctx: HandlerContext, req: EmulatorRequest): Emula
     status: rec.status,
     customerSupplierId: rec.customerSupplierId,
   };
-  return { status: 201, body: out };
+  const headers = ignoredKeys(req.body, SUPPLIER_KEYS);
+  return headers ? { status: 201, body: out, headers } : { status: 201, body: out };
 }
 
 /**
@@ -239,7 +263,7 @@ export function listEmissionReports(ctx: HandlerContext, req: EmulatorRequest): 
 /** dataEntryId narrows the list to the news event of that data entry (empty when it is not one of this supplier's). */
 export function listNewsEvents(ctx: HandlerContext, req: EmulatorRequest): EmulatorResponse {
   const s = requireSupplier(ctx, req);
-  const q = parseQuery(NewsEventQuery, req);
+  const q = parseQuery(Wire.NewsEventQuery, req);
   let events = ctx.store.newsEventsOf(s.id);
   if (q.dataEntryId !== undefined) events = events.filter((e) => e.dataEntryId === q.dataEntryId);
   const page = paginate(events, q, ctx.lastPageNextPage, (e): NewsEvent => ({
@@ -265,7 +289,7 @@ function articleBody(a: ArticleRec): Article {
  * suppliers it applies to (see scoring.ts).
  */
 export function listScorecards(ctx: HandlerContext, req: EmulatorRequest): EmulatorResponse {
-  const q = parseQuery(ScorecardQuery, req);
+  const q = parseQuery(Wire.ScorecardQuery, req);
   const supplierId = q.supplierId;
   if (supplierId !== undefined) {
     const cards = ctx.store.getSupplier(supplierId) ? ctx.store.scorecardsOf(supplierId) : [];
@@ -291,8 +315,15 @@ export function getScorecard(ctx: HandlerContext, req: EmulatorRequest): Emulato
 // ---------------------------------------------------------------- scores and data entries
 
 export function calculateScores(ctx: HandlerContext, req: EmulatorRequest): EmulatorResponse {
-  const body = parseBody(ScoreCalculationRequest, req);
-  return { status: 200, body: ctx.scoring.calculate(body) };
+  const body = parseBody(Wire.ScoreCalculationRequest, req);
+  const headers = ignoredKeys(req.body, SCORE_CALCULATION_KEYS);
+  const answer = ctx.scoring.calculate({
+    supplierIds: body.supplierIds,
+    ...(body.policyParameterIds ? { policyParameterIds: body.policyParameterIds } : {}),
+    ...(body.dataSourceIds ? { dataSourceIds: body.dataSourceIds } : {}),
+    ...(body.includeZeroValues !== undefined ? { includeZeroValues: body.includeZeroValues } : {}),
+  }, ctx.shape === 'nulls');
+  return headers ? { status: 200, body: answer, headers } : { status: 200, body: answer };
 }
 
 export function getDataEntry(ctx: HandlerContext, req: EmulatorRequest): EmulatorResponse {
@@ -319,7 +350,7 @@ export function getDataEntry(ctx: HandlerContext, req: EmulatorRequest): Emulato
 // ---------------------------------------------------------------- reference data
 
 export function listDataSources(ctx: HandlerContext, req: EmulatorRequest): EmulatorResponse {
-  const q = parseQuery(PageQuery, req);
+  const q = parseQuery(Wire.PageQuery, req);
   return {
     status: 200,
     body: paginate(ctx.store.dataSources, q, ctx.lastPageNextPage, (d): DataSource => ({
@@ -334,18 +365,18 @@ export function listDataSources(ctx: HandlerContext, req: EmulatorRequest): Emul
 }
 
 export function listCountries(ctx: HandlerContext, req: EmulatorRequest): EmulatorResponse {
-  const q = parseQuery(PageQuery, req);
+  const q = parseQuery(Wire.PageQuery, req);
   return { status: 200, body: paginate(COUNTRIES, q, ctx.lastPageNextPage, (c): Country => ({ ...c })) };
 }
 
 export function listStandardIndustries(ctx: HandlerContext, req: EmulatorRequest): EmulatorResponse {
-  const q = parseQuery(StandardIndustryQuery, req);
+  const q = parseQuery(Wire.StandardIndustryQuery, req);
   const rows = q.subIndustriesOnly === 'false' ? INDUSTRIES : SUB_INDUSTRIES;
   return { status: 200, body: paginate(rows, q, ctx.lastPageNextPage, (r): StandardIndustry => ({ ...r })) };
 }
 
 export function listCategories(ctx: HandlerContext, req: EmulatorRequest): EmulatorResponse {
-  const q = parseQuery(PageQuery, req);
+  const q = parseQuery(Wire.PageQuery, req);
   return { status: 200, body: paginate(ctx.store.categories, q, ctx.lastPageNextPage, (c): Category => ({ id: c.id, name: c.name })) };
 }
 

@@ -7,6 +7,7 @@
  */
 import type { ErrorBody } from '../api/contract.js';
 import type { EmulatorScoring } from './scoring.js';
+import type { ResponseShape } from './shape.js';
 import type { Store } from './store.js';
 
 export type LastPageNextPage = 'null' | 'absent' | 'zero' | 'same' | 'past';
@@ -33,6 +34,8 @@ export interface HandlerContext {
   store: Store;
   scoring: EmulatorScoring;
   lastPageNextPage: LastPageNextPage;
+  /** The form of successful answers (shape.ts): 'wire' unless the emulator was started otherwise. */
+  shape: ResponseShape;
 }
 
 export type Handler = (ctx: HandlerContext, req: EmulatorRequest) => EmulatorResponse;

@@ -26,11 +26,13 @@ import { ADMIN_ROUTES, Router, ROUTES } from './routes.js';
 import { EmulatorScoring } from './scoring.js';
 import { generateSeed } from './seed.js';
 import { createEmulatorServer } from './server.js';
+import { RESPONSE_SHAPES, type ResponseShape } from './shape.js';
 import type { Layer } from './server.js';
 import { StateDb } from './state.js';
 import { Store } from './store.js';
 
 export type { FaultOptions, FaultStats } from './faults.js';
+export type { ResponseShape } from './shape.js';
 
 export const DEFAULT_SEED = 1;
 export const DEFAULT_SUPPLIERS = 150;
@@ -48,8 +50,18 @@ export interface EmulatorOptions {
   suppliers?: number;
   /** When set: created suppliers kept in this SQLite file across restarts, each committed before its 201 (see state.ts). */
   statePath?: string;
-  /** What nextPage holds on the last page. Default 'null'. */
+  /**
+   * What nextPage holds on the last page. Default 'absent' (the document types
+   * nextPage an integer, so null is not spec-strict), 'null' with shape 'nulls'.
+   */
   lastPageNextPage?: LastPageNextPage;
+  /**
+   * The form of successful answers (shape.ts): 'wire' (default, spec-strict:
+   * no data is left out, never null), 'nulls' (no data as null, as before),
+   * or for tests 'minimal' / 'all-nulls' (every field the client does not
+   * require left out / null).
+   */
+  shape?: ResponseShape;
   /**
    * Request log lines ("METHOD /path status 1.2ms"; "dropped" instead of a
    * status when the connection closed before an answer). Besides those, only
@@ -120,7 +132,9 @@ export function fixtures(seed: number = DEFAULT_SEED, suppliers: number = DEFAUL
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<StartedEmulator> {
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log;
-  const lastPageNextPage = opts.lastPageNextPage ?? 'null';
+  const shape = opts.shape ?? 'wire';
+  if (!RESPONSE_SHAPES.includes(shape)) throw new Error(`shape must be one of ${RESPONSE_SHAPES.join(', ')}, got ${String(shape)}`);
+  const lastPageNextPage = opts.lastPageNextPage ?? (shape === 'nulls' ? 'null' : 'absent');
   if (!LAST_PAGE_MODES.includes(lastPageNextPage)) {
     throw new Error(`lastPageNextPage must be one of ${LAST_PAGE_MODES.join(', ')}, got ${String(lastPageNextPage)}`);
   }
@@ -165,7 +179,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Started
   if (faults.active) log?.(`injecting faults on /v1/*: ${describeFaults(faultConfig)}`);
   const layers: Layer[] = [faults.layer];
   const router = new Router(opts.admin ? [...ROUTES, ...ADMIN_ROUTES] : ROUTES);
-  const server = createEmulatorServer({ context: { store, scoring, lastPageNextPage }, apiKey, log, layers, router });
+  const server = createEmulatorServer({ context: { store, scoring, lastPageNextPage, shape }, apiKey, log, layers, router });
 
   await new Promise<void>((resolve, reject) => {
     const onError = (e: Error) => {

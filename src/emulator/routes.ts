@@ -4,6 +4,7 @@
  * ":" capture a path parameter. `body: true` makes the HTTP layer require
  * Content-Type application/json, read at most the body limit and parse it.
  */
+import type { Wire } from '../api/contract.js';
 import { OPENAPI_PATH } from '../api/openapi.js';
 import * as h from './handlers.js';
 import type { Handler } from './http-types.js';
@@ -15,21 +16,45 @@ export interface Route {
   body?: boolean;
   /** false: no x-api-key check (default true). */
   auth?: boolean;
+  /**
+   * The contract schema of a successful answer (the same name in the wire and
+   * the reader view of src/api/contract.ts): the server reshapes answers along
+   * it (shape.ts), and the tests validate them against /openapi.json.
+   */
+  response?: ResponseSchema;
+  /** The handler already answers in wire form (and with nulls under --nulls): no reshaping for 'wire'. */
+  wireNative?: boolean;
 }
 
+export type ResponseSchema = keyof typeof Wire &
+  (
+    | 'SupplierCreateResponse'
+    | 'SupplierDetailResponse'
+    | 'EmissionReportList'
+    | 'NewsEventList'
+    | 'ScorecardList'
+    | 'ScorecardResponse'
+    | 'ScoreCalculationResponse'
+    | 'DataEntry'
+    | 'DataSourceList'
+    | 'CountryList'
+    | 'StandardIndustryList'
+    | 'CategoryList'
+  );
+
 export const ROUTES: readonly Route[] = [
-  { method: 'POST', pattern: '/v1/suppliers', handler: h.createSupplier, body: true },
-  { method: 'GET', pattern: '/v1/suppliers/:id', handler: h.getSupplier },
-  { method: 'GET', pattern: '/v1/suppliers/:id/emission-reports', handler: h.listEmissionReports },
-  { method: 'GET', pattern: '/v1/suppliers/:id/news-events', handler: h.listNewsEvents },
-  { method: 'GET', pattern: '/v1/scorecards', handler: h.listScorecards },
-  { method: 'GET', pattern: '/v1/scorecards/:id', handler: h.getScorecard },
-  { method: 'POST', pattern: '/v1/score-calculation', handler: h.calculateScores, body: true },
-  { method: 'GET', pattern: '/v1/data-entries/:id', handler: h.getDataEntry },
-  { method: 'GET', pattern: '/v1/data-sources', handler: h.listDataSources },
-  { method: 'GET', pattern: '/v1/countries', handler: h.listCountries },
-  { method: 'GET', pattern: '/v1/standard-industries', handler: h.listStandardIndustries },
-  { method: 'GET', pattern: '/v1/categories', handler: h.listCategories },
+  { method: 'POST', pattern: '/v1/suppliers', handler: h.createSupplier, body: true, response: 'SupplierCreateResponse' },
+  { method: 'GET', pattern: '/v1/suppliers/:id', handler: h.getSupplier, response: 'SupplierDetailResponse' },
+  { method: 'GET', pattern: '/v1/suppliers/:id/emission-reports', handler: h.listEmissionReports, response: 'EmissionReportList' },
+  { method: 'GET', pattern: '/v1/suppliers/:id/news-events', handler: h.listNewsEvents, response: 'NewsEventList' },
+  { method: 'GET', pattern: '/v1/scorecards', handler: h.listScorecards, response: 'ScorecardList' },
+  { method: 'GET', pattern: '/v1/scorecards/:id', handler: h.getScorecard, response: 'ScorecardResponse' },
+  { method: 'POST', pattern: '/v1/score-calculation', handler: h.calculateScores, body: true, response: 'ScoreCalculationResponse', wireNative: true },
+  { method: 'GET', pattern: '/v1/data-entries/:id', handler: h.getDataEntry, response: 'DataEntry' },
+  { method: 'GET', pattern: '/v1/data-sources', handler: h.listDataSources, response: 'DataSourceList' },
+  { method: 'GET', pattern: '/v1/countries', handler: h.listCountries, response: 'CountryList' },
+  { method: 'GET', pattern: '/v1/standard-industries', handler: h.listStandardIndustries, response: 'StandardIndustryList' },
+  { method: 'GET', pattern: '/v1/categories', handler: h.listCategories, response: 'CategoryList' },
   // The OpenAPI document of the above (src/api/openapi.ts): no key needed, outside /v1 so faults never touch it.
   { method: 'GET', pattern: OPENAPI_PATH, handler: h.openApi, auth: false },
 ];

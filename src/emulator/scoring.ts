@@ -4,15 +4,17 @@
  * the CLI uses offline, so the emulator and `srs score recompute` cannot drift.
  *
  * Decisions (the spec leaves them open):
+ * - No data is null here; the server leaves every such null out of the answer
+ *   unless the emulator runs with --nulls (shape.ts, docs/emulator.md).
  * - Unknown supplier ids in POST /v1/score-calculation are not an error: each
- *   one is answered as an item with all-null scores and empty arrays
- *   ({supplierId, score:{value:null, dataSourcesScore:{value:null},
- *   policyParametersScore:{value:null}}, dataSourceScores:[], policyParameterScores:[]}).
+ *   one is answered as an item with no score values and empty arrays
+ *   ({supplierId, score:{dataSourcesScore:{}, policyParametersScore:{}},
+ *   dataSourceScores:[], policyParameterScores:[]} on the wire).
  *   Duplicate ids are answered once, in request order.
  * - Scores are not rounded (the model never rounds; rounding is for display).
  * - asOf is today (UTC) unless the emulator runs with a fixed clock (`asOf` option).
  * - Each policy parameter score carries dataPoints.risk (the supplier's risk
- *   data for that parameter; {riskLevel:null, riskEntries:[]} when there is
+ *   data for that parameter; {riskEntries:[]} on the wire when there is
  *   none) and dataPoints.contexts (the supplier's industries, type "industry").
  * - A supplier's averageScore (supplier detail) is the model's overall value
  *   with default options over the scorecards that apply to it: null without data.
@@ -23,15 +25,17 @@
  *   created at run time have no data entries.
  */
 import { scoreSupplier } from '../scoring/model.js';
-import { toScoreResult } from '../scoring/recompute.js';
+import { toScoreResult, type ScoreResultShape } from '../scoring/recompute.js';
 import type { ScoringOptions, ScoringScorecard, SupplierScore } from '../scoring/types.js';
-import type { Risk, ScoreCalculationRequest, ScoreContext, ScoreResult } from '../api/contract.js';
+import type { ReceivedScoreResult, Risk, ScoreCalculationRequest, ScoreContext } from '../api/contract.js';
 import { SUB_INDUSTRY_BY_CODE } from './reference.js';
 import type { ScorecardRec } from './records.js';
 import type { Store } from './store.js';
 
 /** dataPoints.risk of a parameter the supplier has no risk data for (shared, read-only). */
 const NO_RISK: Risk = Object.freeze({ riskLevel: null, riskEntries: Object.freeze([]) as never[] });
+/** The same on the wire: no riskLevel (the document types it a string, so it is left out rather than null). */
+const NO_RISK_WIRE: Risk = Object.freeze({ riskEntries: Object.freeze([]) as never[] });
 
 export class EmulatorScoring {
   /** Keyed on the store's shared per-set arrays, so suppliers with the same scorecards share one entry. */
@@ -103,17 +107,22 @@ export class EmulatorScoring {
     return this.scorecardMeans.values.get(scorecard.id) ?? null;
   }
 
-  /** One POST /v1/score-calculation answer. */
-  calculate(request: ScoreCalculationRequest): { items: ScoreResult[] } {
+  /**
+   * One POST /v1/score-calculation answer. Built in its final form (the hot
+   * path: walking 100 results through shape.ts cost ~30% more per request):
+   * spec-strict by default, no data left out; with `nulls`, no data as null
+   * (srs emulator start --nulls).
+   */
+  calculate(request: ScoreCalculationRequest, nulls = false): { items: ReceivedScoreResult[] } {
     const options: ScoringOptions = { asOf: this.asOf() };
     if (request.includeZeroValues !== undefined) options.includeZeroValues = request.includeZeroValues;
     if (request.dataSourceIds) options.dataSourceIds = request.dataSourceIds;
     if (request.policyParameterIds) options.policyParameterIds = request.policyParameterIds;
-    const items: ScoreResult[] = [];
+    const items: ReceivedScoreResult[] = [];
     for (const supplierId of new Set(request.supplierIds)) {
       const supplier = this.store.getSupplier(supplierId);
       if (!supplier) {
-        items.push(emptyResult(supplierId));
+        items.push(emptyResult(supplierId, nulls));
         continue;
       }
       const result = this.score(supplierId, options);
@@ -125,10 +134,9 @@ export class EmulatorScoring {
       // store knows: risk and industry contexts. The answer is serialised at once and never changed,
       // so every parameter shares the supplier's contexts and the store's risk records (whose fields
       // are exactly the wire shape: riskLevel, riskEntries[{riskDataSourceId, year, riskIndicators}]).
-      const shaped: ScoreResult = toScoreResult(result);
+      const shaped = nulls ? toScoreResult(result) : toWire(toScoreResult(result));
       for (const pp of shaped.policyParameterScores) {
-        pp.dataPoints.risk = this.store.riskOf(supplierId, pp.policyParameterId) ?? NO_RISK;
-        pp.dataPoints.contexts = contexts as ScoreContext[];
+        Object.assign(pp.dataPoints, { risk: this.store.riskOf(supplierId, pp.policyParameterId) ?? (nulls ? NO_RISK : NO_RISK_WIRE), contexts: contexts as ScoreContext[] });
       }
       items.push(shaped);
     }
@@ -136,13 +144,36 @@ export class EmulatorScoring {
   }
 }
 
-export function emptyResult(supplierId: string): ScoreResult {
+export function emptyResult(supplierId: string, nulls = false): ReceivedScoreResult {
   return {
     supplierId,
-    score: { value: null, dataSourcesScore: { value: null }, policyParametersScore: { value: null } },
+    score: nulls ? { value: null, dataSourcesScore: { value: null }, policyParametersScore: { value: null } } : { dataSourcesScore: {}, policyParametersScore: {} },
     dataSourceScores: [],
     policyParameterScores: [],
   };
+}
+
+/** A score value on the wire: { value } for a number, {} for no data (never null). */
+const wireValue = (value: number | null | undefined): { value?: number } => (value === null || value === undefined ? {} : { value });
+
+/**
+ * toScoreResult's answer (src/scoring/recompute.ts) in wire form, in place (it
+ * is freshly built): score values without a number become {}, entry dates
+ * that are null are left out.
+ */
+function toWire(r: ScoreResultShape): ScoreResultShape {
+  const score = r.score as Record<string, unknown>;
+  if (r.score.value === null) delete score.value;
+  score.dataSourcesScore = wireValue(r.score.dataSourcesScore.value);
+  score.policyParametersScore = wireValue(r.score.policyParametersScore.value);
+  for (const part of [...r.dataSourceScores, ...r.policyParameterScores]) {
+    if (part.score.value === null) part.score = wireValue(null) as { value: number | null };
+    for (const e of part.dataPoints.dataEntries) {
+      if (e.issueDate === null) delete (e as Partial<typeof e>).issueDate;
+      if (e.expiryDate === null) delete (e as Partial<typeof e>).expiryDate;
+    }
+  }
+  return r;
 }
 
 export function toScoringScorecard(s: ScorecardRec): ScoringScorecard {

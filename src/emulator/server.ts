@@ -22,6 +22,8 @@ import { errorResponse, HttpError } from './http-types.js';
 import type { EmulatorResponse, HandlerContext } from './http-types.js';
 import { Router } from './routes.js';
 import type { Route } from './routes.js';
+import { Reader, Wire } from '../api/contract.js';
+import { reshape, type ResponseShape } from './shape.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Past this many bytes an oversized body is no longer drained: the connection is destroyed. */
@@ -49,6 +51,14 @@ export interface ServerOptions {
   router?: Router;
   layers?: readonly Layer[];
   log?: ((line: string) => void) | undefined;
+}
+
+/** A successful answer in the emulator's response shape (shape.ts): wire by default. */
+function shapeAnswer(shape: ResponseShape, route: Route, answer: EmulatorResponse): EmulatorResponse {
+  if (shape === 'nulls' || (shape === 'wire' && route.wireNative) || route.response === undefined || answer.status < 200 || answer.status > 299) return answer;
+  const schema = shape === 'wire' ? Wire[route.response] : Reader[route.response];
+  const body = reshape(schema, answer.body, shape);
+  return body === answer.body ? answer : { ...answer, body };
 }
 
 function digest(s: string): Buffer {
@@ -102,7 +112,8 @@ export function createEmulatorServer(opts: ServerOptions): Server {
       }
     }
     try {
-      return match.route.handler(opts.context, { method: lc.method, path: lc.path, params: match.params, query, body });
+      const answer = match.route.handler(opts.context, { method: lc.method, path: lc.path, params: match.params, query, body });
+      return shapeAnswer(opts.context.shape, match.route, answer);
     } catch (e) {
       if (e instanceof HttpError) return e.toResponse();
       throw e;

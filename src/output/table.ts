@@ -17,8 +17,12 @@ import { fitColumns } from './fit.js';
 import type { RenderOptions } from './render.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
+/** What a table shows for a value the service left out or sent as null (CSV leaves the cell empty). */
+export const BLANK = '—';
+
 function tableCell(v: unknown, row: unknown, c: Column): string {
   const raw = c.format ? c.format(v, row) : cellText(v);
+  if (raw === '' && (v === null || v === undefined)) return BLANK;
   return sanitizeForTerminal(raw);
 }
 

@@ -23,6 +23,7 @@ import {
   SupplierCreateRequest,
   SupplierCreateResponse,
   SupplierDetail,
+  Wire,
 } from '../api/contract.js';
 import type { CheckResult } from '../scoring/gate.js';
 import type { ImportSummary } from '../import/report.js';
@@ -43,6 +44,12 @@ export interface SchemaEntry {
   io: 'input' | 'output';
   /** Resources: the name under components.schemas in the OpenAPI document. */
   component?: string;
+  /**
+   * Resources: the wire view of the same shape (src/api/contract.ts), which the
+   * OpenAPI document describes. `schema` is the client's view: what srs accepts
+   * from the service (and prints) or checks before sending.
+   */
+  wire?: z.ZodMiniType;
 }
 
 // ---------------------------------------------------------------- command-output shapes not in the contract
@@ -117,7 +124,8 @@ export type CatalogEntrySchemaMatches = Assert<Same<z.infer<typeof CatalogEntryS
 
 // ---------------------------------------------------------------- the registry
 
-const resource = (name: string, component: string, title: string, description: string, schema: z.ZodMiniType, io: 'input' | 'output' = 'output'): SchemaEntry => ({
+const resource = (name: string, component: keyof typeof Wire | 'ErrorBody', title: string, description: string, schema: z.ZodMiniType, io: 'input' | 'output' = 'output'): SchemaEntry => ({
+  wire: component === 'ErrorBody' ? schema : Wire[component],
   name,
   kind: 'resource',
   title,

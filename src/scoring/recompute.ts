@@ -9,43 +9,46 @@ import type { CountedEntry, ScoringEntry, SupplierScore } from './types.js';
 
 // ---------------------------------------------------------------- the service's shapes, structurally
 
+// The document marks nothing in a score result required: any of these may be absent or null
+// (the client's reader view, src/api/contract.ts), and absent counts as null.
+
 export interface ScoreValueLike {
-  value?: number | null;
+  value?: number | null | undefined;
 }
 
 /** A score data entry as the service returns it. */
 export interface ScoreDataEntryLike {
-  id: string;
-  supplierId?: string | null;
-  dataSourceId: string;
-  score: ScoreValueLike;
-  isClaim?: boolean | null;
-  expiryDate?: string | null;
-  issueDate?: string | null;
+  id?: string | null | undefined;
+  supplierId?: string | null | undefined;
+  dataSourceId?: string | null | undefined;
+  score?: ScoreValueLike | null | undefined;
+  isClaim?: boolean | null | undefined;
+  expiryDate?: string | null | undefined;
+  issueDate?: string | null | undefined;
 }
 
 export interface DataSourceScoreLike {
-  dataSourceId: string;
-  score: ScoreValueLike;
-  dataPoints: { dataEntries: ReadonlyArray<ScoreDataEntryLike> };
+  dataSourceId?: string | null | undefined;
+  score?: ScoreValueLike | null | undefined;
+  dataPoints?: { dataEntries?: ReadonlyArray<ScoreDataEntryLike> | null | undefined } | null | undefined;
 }
 
 export interface PolicyParameterScoreLike {
-  policyParameterId: string;
-  score: ScoreValueLike;
-  dataPoints: { dataEntries: ReadonlyArray<ScoreDataEntryLike> };
+  policyParameterId?: string | null | undefined;
+  score?: ScoreValueLike | null | undefined;
+  dataPoints?: { dataEntries?: ReadonlyArray<ScoreDataEntryLike> | null | undefined } | null | undefined;
 }
 
 /** One element of `items` in a POST /v1/score-calculation response. */
 export interface ScoreResultLike {
   supplierId: string;
-  score: {
-    value?: number | null;
-    dataSourcesScore: ScoreValueLike;
-    policyParametersScore: ScoreValueLike;
-  };
-  dataSourceScores: ReadonlyArray<DataSourceScoreLike>;
-  policyParameterScores: ReadonlyArray<PolicyParameterScoreLike>;
+  score?: {
+    value?: number | null | undefined;
+    dataSourcesScore?: ScoreValueLike | null | undefined;
+    policyParametersScore?: ScoreValueLike | null | undefined;
+  } | null | undefined;
+  dataSourceScores?: ReadonlyArray<DataSourceScoreLike> | null | undefined;
+  policyParameterScores?: ReadonlyArray<PolicyParameterScoreLike> | null | undefined;
 }
 
 /** The concrete service-shaped result toScoreResult() builds. */
@@ -116,7 +119,7 @@ export function rebuildFromScoreResult(item: ScoreResultLike): RebuiltEntries {
   /** Entry ids already seen in some data-source list. */
   const inDataSources = new Set<string>();
 
-  const meta = (d: ScoreDataEntryLike, where: string): Building => {
+  const meta = (d: ScoreDataEntryLike & { id: string; dataSourceId: string }, where: string): Building => {
     const supplierId = d.supplierId ?? item.supplierId;
     const isClaim = d.isClaim ?? false;
     const issueDate = d.issueDate ?? null;
@@ -137,16 +140,29 @@ export function rebuildFromScoreResult(item: ScoreResultLike): RebuiltEntries {
     return b;
   };
 
-  for (const ds of item.dataSourceScores) {
-    for (const d of ds.dataPoints.dataEntries) {
-      const where = `data source ${ds.dataSourceId}`;
+  /** An entry without an id (or a data source) cannot be merged or scored: skipped, with a warning. */
+  const usable = (d: ScoreDataEntryLike, where: string, dataSourceId?: string | null): (ScoreDataEntryLike & { id: string; dataSourceId: string }) | undefined => {
+    const id = d.id ?? null;
+    const ds = d.dataSourceId ?? dataSourceId ?? null;
+    if (id === null || ds === null) {
+      warnings.push(`an entry in ${where} has no ${id === null ? 'id' : 'dataSourceId'}; skipped`);
+      return undefined;
+    }
+    return { ...d, id, dataSourceId: ds };
+  };
+
+  for (const ds of item.dataSourceScores ?? []) {
+    for (const raw of ds.dataPoints?.dataEntries ?? []) {
+      const where = `data source ${ds.dataSourceId ?? '(no id)'}`;
+      const d = usable(raw, where, ds.dataSourceId);
+      if (!d) continue;
       const b = meta(d, where);
       if (inDataSources.has(d.id)) conflict(`entry ${d.id}: listed more than once in the data-source lists (again in ${where})`);
       inDataSources.add(d.id);
       if (d.dataSourceId !== ds.dataSourceId) {
         conflict(`entry ${d.id}: listed under ${where} but its dataSourceId is ${d.dataSourceId}`);
       }
-      const v = d.score.value;
+      const v = d.score?.value;
       if (v === null || v === undefined) {
         warnings.push(`entry ${d.id}: no score value in ${where}; skipped there`);
       } else if (b.score === null) {
@@ -156,12 +172,18 @@ export function rebuildFromScoreResult(item: ScoreResultLike): RebuiltEntries {
       }
     }
   }
-  for (const pp of item.policyParameterScores) {
-    const pid = pp.policyParameterId;
-    for (const d of pp.dataPoints.dataEntries) {
-      const where = `parameter ${pid}`;
+  for (const pp of item.policyParameterScores ?? []) {
+    const pid = pp.policyParameterId ?? null;
+    for (const raw of pp.dataPoints?.dataEntries ?? []) {
+      const where = `parameter ${pid ?? '(no id)'}`;
+      const d = usable(raw, where);
+      if (!d) continue;
       const b = meta(d, where);
-      const v = d.score.value;
+      if (pid === null) {
+        warnings.push(`entry ${d.id}: listed under a parameter without an id; its score there is skipped`);
+        continue;
+      }
+      const v = d.score?.value;
       if (v === null || v === undefined) {
         warnings.push(`entry ${d.id}: no score value in ${where}; skipped there`);
         continue;
@@ -276,8 +298,9 @@ function nv(v: number | null | undefined): number | null {
   return v === undefined || v === null ? null : v;
 }
 
+/** A model result always has its dataSources and parameters arrays; a service item (whose fields may be absent) has neither. */
 function isServiceShape(x: ScoreResultLike | SupplierScore): x is ScoreResultLike {
-  return 'dataSourceScores' in x;
+  return !(Array.isArray((x as SupplierScore).dataSources) && Array.isArray((x as SupplierScore).parameters));
 }
 
 /** The comparable numbers of a service result item or a model result. */
@@ -285,12 +308,13 @@ export function summarizeScore(x: ScoreResultLike | SupplierScore): ScoreSummary
   const dataSources = new Map<string, number | null>();
   const parameters = new Map<string, number | null>();
   if (isServiceShape(x)) {
-    for (const ds of x.dataSourceScores) dataSources.set(ds.dataSourceId, nv(ds.score.value));
-    for (const pp of x.policyParameterScores) parameters.set(pp.policyParameterId, nv(pp.score.value));
+    // A data source or parameter without an id cannot be matched with anything: not compared.
+    for (const ds of x.dataSourceScores ?? []) if (typeof ds.dataSourceId === 'string') dataSources.set(ds.dataSourceId, nv(ds.score?.value));
+    for (const pp of x.policyParameterScores ?? []) if (typeof pp.policyParameterId === 'string') parameters.set(pp.policyParameterId, nv(pp.score?.value));
     return {
-      value: nv(x.score.value),
-      dataSourcesScore: nv(x.score.dataSourcesScore.value),
-      policyParametersScore: nv(x.score.policyParametersScore.value),
+      value: nv(x.score?.value),
+      dataSourcesScore: nv(x.score?.dataSourcesScore?.value),
+      policyParametersScore: nv(x.score?.policyParametersScore?.value),
       dataSources,
       parameters,
     };

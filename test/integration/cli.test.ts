@@ -403,10 +403,11 @@ describe('emulator commands', () => {
     expect(JSON.parse(r.stdout)).toEqual(fx);
   });
 
-  it('start serves until SIGTERM and prints its address', async () => {
+  /** `srs emulator start -o json ...` as a child: its first stdout line (url and key), and the child. */
+  const startCli = async (extra: string[] = []) => {
     const { spawn } = await import('node:child_process');
     const { BIN } = await import('./harness.js');
-    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '-o', 'json'], { env: baseEnv(h.home + '/emu'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '-o', 'json', ...extra], { env: baseEnv(h.home + '/emu'), stdio: ['ignore', 'pipe', 'pipe'] });
     const first = await new Promise<string>((resolve) => {
       let buf = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -414,7 +415,11 @@ describe('emulator commands', () => {
         if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
       });
     });
-    const info = JSON.parse(first) as { url: string; apiKey: string };
+    return { child, info: JSON.parse(first) as { url: string; apiKey: string } };
+  };
+
+  it('start serves until SIGTERM and prints its address', async () => {
+    const { child, info } = await startCli();
     expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const r = await runSrs(['ref', 'sources', '--limit', '2', '-o', 'json'], { ...baseEnv(h.home + '/emu'), SRS_BASE_URL: info.url, SRS_API_KEY: info.apiKey });
     expect(r.code).toBe(0);
@@ -422,6 +427,28 @@ describe('emulator commands', () => {
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(143); // SIGTERM, like every command
+  });
+
+  it('start answers spec-strict by default; --nulls answers no data with null; --nulls and --shape must agree', async () => {
+    const noScore = async (extra: string[]) => {
+      const { child, info } = await startCli(extra);
+      try {
+        const res = await fetch(`${info.url}/v1/score-calculation`, {
+          method: 'POST',
+          headers: { 'x-api-key': info.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ supplierIds: ['no-such-supplier'] }),
+        });
+        return ((await res.json()) as { items: Array<{ score: Record<string, unknown> }> }).items[0]!.score;
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.on('close', resolve));
+      }
+    };
+    expect(await noScore([])).toEqual({ dataSourcesScore: {}, policyParametersScore: {} });
+    expect(await noScore(['--nulls'])).toEqual({ value: null, dataSourcesScore: { value: null }, policyParametersScore: { value: null } });
+    const r = await runSrs(['emulator', 'start', '--port', '0', '--nulls', '--shape', 'minimal'], baseEnv(h.home + '/emu'), { timeoutMs: 10_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--nulls and --shape minimal disagree/);
   });
 });
 

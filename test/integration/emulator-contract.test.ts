@@ -205,8 +205,8 @@ describe('score calculation', () => {
     expect(a.status, JSON.stringify(a.json)).toBe(200);
     const body = ScoreCalculationResponse.parse(a.json);
     expect(body.items).toHaveLength(1);
-    expect(body.items[0]!.dataSourceScores.map((d) => d.dataSourceId)).toEqual([choice!.dataSourceId]);
-    expect(body.items[0]!.policyParameterScores.map((p) => p.policyParameterId)).toEqual([choice!.policyParameterId]);
+    expect(body.items[0]!.dataSourceScores!.map((d) => d.dataSourceId)).toEqual([choice!.dataSourceId]);
+    expect(body.items[0]!.policyParameterScores!.map((p) => p.policyParameterId)).toEqual([choice!.policyParameterId]);
     expect(sorted(keyPaths(a.json))).toEqual(sorted(keyPaths(EXAMPLES['score-calculation.response.json'])));
 
     // and the unfiltered answer has the same key set too

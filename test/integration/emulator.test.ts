@@ -24,6 +24,7 @@ import {
   StandardIndustryList,
   SupplierCreateResponse,
   SupplierDetailResponse,
+  Wire,
 } from '../../src/api/contract.js';
 import { DEFAULT_SEED, DEFAULT_SUPPLIERS, fixtures, startEmulator } from '../../src/emulator/index.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
@@ -188,7 +189,7 @@ describe('every endpoint answers with the contract shape', () => {
   it('averageScore equals the score calculation\'s value', async () => {
     const { item } = parseOk(SupplierDetailResponse, await get(fixed, `/v1/suppliers/${S0.id}`));
     const calc = parseOk(ScoreCalculationResponse, await post(fixed, '/v1/score-calculation', { supplierIds: [S0.id] }));
-    expect(calc.items[0]!.score.value).toBe(item.averageScore);
+    expect(calc.items[0]!.score!.value).toBe(item.averageScore);
   });
 
   it('GET /v1/suppliers/{id}/emission-reports: items, no pagination', async () => {
@@ -209,10 +210,10 @@ describe('every endpoint answers with the contract shape', () => {
     const body = parseOk(NewsEventList, await get(emu, `/v1/suppliers/${S0.id}/news-events`));
     const entries = FIX.dataEntries.filter((e) => e.supplierId === S0.id);
     expect(body.items).toHaveLength(entries.length);
-    expect(body.pagination).toEqual({ pageSize: 100, nextPage: null });
+    expect(body.pagination).toEqual({ pageSize: 100 });
     for (const ev of body.items) {
-      expect(ev.articles.length).toBeGreaterThan(0);
-      for (const a of ev.articles) expect(a.publishedAt).toMatch(/^\d{4}-\d\d-\d\d$/);
+      expect(ev.articles!.length).toBeGreaterThan(0);
+      for (const a of ev.articles!) expect(a.publishedAt).toMatch(/^\d{4}-\d\d-\d\d$/);
     }
     const entry = entries[1]!;
     const one = parseOk(NewsEventList, await get(emu, `/v1/suppliers/${S0.id}/news-events?dataEntryId=${entry.id}`));
@@ -255,26 +256,28 @@ describe('every endpoint answers with the contract shape', () => {
   });
 
   it('POST /v1/score-calculation', async () => {
+    // The wire view: what the emulator sends (the client's ScoreCalculationResponse completes results).
     const body = parseOk(
-      ScoreCalculationResponse,
+      Wire.ScoreCalculationResponse,
       await post(fixed, '/v1/score-calculation', { supplierIds: [S0.id, 'unknown-supplier', S0.id], includeZeroValues: false }),
     );
     expect(body.items.map((i) => i.supplierId)).toEqual([S0.id, 'unknown-supplier']);
     const [known, unknown] = body.items;
-    expect(typeof known!.score.value).toBe('number');
-    expect(known!.dataSourceScores.length).toBeGreaterThan(0);
-    const withRisk = known!.policyParameterScores.filter((p) => (p.dataPoints.risk?.riskEntries.length ?? 0) > 0);
+    expect(typeof known!.score!.value).toBe('number');
+    expect(known!.dataSourceScores!.length).toBeGreaterThan(0);
+    const withRisk = known!.policyParameterScores!.filter((p) => (p.dataPoints!.risk?.riskEntries!.length ?? 0) > 0);
     expect(withRisk.length).toBeGreaterThan(0);
-    for (const p of known!.policyParameterScores) {
-      expect(p.dataPoints.contexts!.length).toBeGreaterThan(0);
-      for (const c of p.dataPoints.contexts!) {
+    for (const p of known!.policyParameterScores!) {
+      expect(p.dataPoints!.contexts!.length).toBeGreaterThan(0);
+      for (const c of p.dataPoints!.contexts!) {
         expect(c.type).toBe('industry');
         expect(c.code).toMatch(/^\d{8}$/);
       }
     }
+    // No data (docs/emulator.md): the values are left out, never null.
     expect(unknown).toEqual({
       supplierId: 'unknown-supplier',
-      score: { value: null, dataSourcesScore: { value: null }, policyParametersScore: { value: null } },
+      score: { dataSourcesScore: {}, policyParametersScore: {} },
       dataSourceScores: [],
       policyParameterScores: [],
     });
@@ -290,8 +293,8 @@ describe('every endpoint answers with the contract shape', () => {
     expect(de.score).toBeLessThanOrEqual(3);
     expect(de.policyParameterScores.length).toBeGreaterThan(0);
     const paramIds = new Set(FIX.policyParameters.map((p) => p.id));
-    for (const p of de.policyParameterScores) expect(paramIds.has(p.policyParameter.id)).toBe(true);
-    expect(de.newsEvent.articles.length).toBeGreaterThan(0);
+    for (const p of de.policyParameterScores) expect(paramIds.has(p.policyParameter!.id!)).toBe(true);
+    expect(de.newsEvent.articles!.length).toBeGreaterThan(0);
     expect(Object.keys(de).sort()).toEqual(['id', 'newsEvent', 'policyParameterScores', 'score', 'supplier', 'type']);
   });
 
@@ -342,7 +345,7 @@ describe('every endpoint answers with the contract shape', () => {
   it('GET /v1/categories', async () => {
     const body = parseOk(CategoryList, await get(emu, '/v1/categories'));
     expect(body.items.length).toBeGreaterThanOrEqual(10);
-    expect(body.pagination).toEqual({ pageSize: 100, nextPage: null });
+    expect(body.pagination).toEqual({ pageSize: 100 });
     for (const c of body.items) {
       expect(c.id).toMatch(ULID);
       expect(c.name).toBeTruthy();
@@ -371,6 +374,24 @@ describe('pagination', () => {
     expect((await get(emu, '/v1/countries?perPage=1&page=250')).json.items).toHaveLength(1);
   });
 
+  it('page and perPage are numbers as the document types them: a whole number in any JSON spelling is accepted, a fraction is a 400', async () => {
+    const page2 = (await get(emu, '/v1/countries?perPage=100&page=2')).json;
+    for (const spelling of ['2.0', '2.', '2e0', '+2', '02', '0.2e1']) {
+      const a = await get(emu, `/v1/countries?perPage=100&page=${encodeURIComponent(spelling)}`);
+      expect(a.status, spelling).toBe(200);
+      expect(a.json, spelling).toEqual(page2);
+    }
+    expect((await get(emu, '/v1/countries?perPage=1e1')).json.items).toHaveLength(10);
+    const frac = await get(emu, '/v1/countries?page=2.5');
+    expectError(frac, 400, 'page');
+    expect(frac.json.error.message).toContain('whole number');
+    expectError(await get(emu, '/v1/countries?perPage=2.5'), 400, 'perPage');
+    expectError(await get(emu, '/v1/countries?page=0x2'), 400, 'page');
+    expectError(await get(emu, '/v1/countries?page=Infinity'), 400, 'page');
+    // Unknown query parameters are not the document's business: ignored.
+    expect((await get(emu, '/v1/countries?perPage=100&page=2&colour=blue')).json).toEqual(page2);
+  });
+
   it('walking the pages returns every item exactly once, in order', async () => {
     const reference = (await get(emu, '/v1/countries?perPage=100')).json.items.concat(
       (await get(emu, '/v1/countries?perPage=100&page=2')).json.items,
@@ -392,19 +413,19 @@ describe('pagination', () => {
     expect(new Set(news.items.map((n) => n.id)).size).toBe(entries.length);
   });
 
-  it('nextPage is page+1 while more items exist, null on the last page by default', async () => {
+  it('nextPage is page+1 while more items exist, absent on the last page by default (never null: spec-strict)', async () => {
     const a = await get(emu, '/v1/countries?perPage=100&page=2');
     expect(a.json.pagination).toEqual({ pageSize: 100, nextPage: 3 });
     const last = await get(emu, '/v1/countries?perPage=100&page=3');
     expect(last.json.items).toHaveLength(50);
-    expect(last.json.pagination).toEqual({ pageSize: 100, nextPage: null });
+    expect(last.json.pagination).toEqual({ pageSize: 100 });
     const past = await get(emu, '/v1/countries?perPage=100&page=9');
     expect(past.json.items).toEqual([]);
-    expect(past.json.pagination).toEqual({ pageSize: 100, nextPage: null });
+    expect(past.json.pagination).toEqual({ pageSize: 100 });
     // exactly filled last page
     const exact = await get(emu, '/v1/countries?perPage=50&page=5');
     expect(exact.json.items).toHaveLength(50);
-    expect(exact.json.pagination.nextPage).toBeNull();
+    expect(exact.json.pagination).not.toHaveProperty("nextPage");
   });
 
   it.each([
@@ -469,7 +490,7 @@ describe('POST /v1/suppliers', () => {
       countryIso3Code: 'USA',
       categories: [cat.name],
       customFields: [],
-      averageScore: null,
+      // no data: no averageScore (left out, not null)
       publicSupplierProfileUrl: expect.stringContaining(created.id),
     });
     // it has no data, but the all-supplier scorecard applies
@@ -478,11 +499,13 @@ describe('POST /v1/suppliers', () => {
     expect((await get(emu, `/v1/suppliers/${created.id}/news-events`)).json.items).toEqual([]);
     const cards = parseOk(ScorecardList, await get(emu, `/v1/scorecards?supplierId=${created.id}`));
     expect(cards.items.length).toBeGreaterThan(0);
-    const calc = parseOk(ScoreCalculationResponse, await post(emu, '/v1/score-calculation', { supplierIds: [created.id] }));
-    expect(calc.items[0]!.score.value).toBeNull();
+    const calc = parseOk(Wire.ScoreCalculationResponse, await post(emu, '/v1/score-calculation', { supplierIds: [created.id] }));
+    // No data: the value is left out (spec-strict), not null.
+    expect(calc.items[0]!.score).toBeDefined();
+    expect(calc.items[0]!.score!.value).toBeUndefined();
   });
 
-  it('optional fields default to null; duplicate customerSupplierId values are allowed', async () => {
+  it('optional fields default to null in the creation response (the document allows it), are left out of the detail; duplicate customerSupplierId values are allowed', async () => {
     const one = parseOk(SupplierCreateResponse, await post(emu, '/v1/suppliers', { name: 'A', customerSupplierId: 'DUP-1' }), 201);
     const two = parseOk(SupplierCreateResponse, await post(emu, '/v1/suppliers', { name: 'A', customerSupplierId: 'DUP-1' }), 201);
     expect(one.id).not.toBe(two.id);
@@ -490,7 +513,8 @@ describe('POST /v1/suppliers', () => {
     const bare = parseOk(SupplierCreateResponse, await post(emu, '/v1/suppliers', { name: 'Bare' }), 201);
     expect(bare).toMatchObject({ countryIso3Code: null, website: null, status: 'current', customerSupplierId: null });
     const { item } = parseOk(SupplierDetailResponse, await get(emu, `/v1/suppliers/${bare.id}`));
-    expect(item.countryIso3Code).toBeNull();
+    expect(item).not.toHaveProperty('countryIso3Code');
+    expect(item).not.toHaveProperty('averageScore');
     expect(item.categories).toEqual([]);
   });
 
@@ -507,9 +531,8 @@ describe('POST /v1/suppliers', () => {
       [{ name: 'A', industryCodes: ['101010'] }, 'industryCodes[0]'],
       [{ name: 'A', industryCodes: '10101010' }, 'industryCodes'],
       [{ name: 'A', categoryIds: ['no-such-category'] }, 'categoryIds[0]'],
-      [{ name: 'A', contacts: [{ email: 'nope' }] }, 'contacts[0].email'],
+      [{ name: 'A', contacts: [{ email: 42 }] }, 'contacts[0].email'],
       [{ name: 'A', customerSupplierId: 'x'.repeat(256) }, 'customerSupplierId'],
-      [{ name: 'A', colour: 'blue' }, 'colour'],
     ];
     for (const [body, field] of cases) {
       const a = await post(emu, '/v1/suppliers', body);
@@ -517,6 +540,33 @@ describe('POST /v1/suppliers', () => {
       expect(a.json.error.message).toContain(field);
     }
     expect((await post(emu, '/v1/suppliers', { name: 'x'.repeat(255) })).status).toBe(201);
+  });
+
+  it('unknown top-level keys in a request body are ignored (the document does not forbid them): not stored, named in x-emulator-ignored-keys', async () => {
+    const res = await fetch(`${emu.url}/v1/suppliers`, {
+      method: 'POST',
+      headers: { 'x-api-key': emu.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Extra Keys Ltd', colour: 'blue', 'über key': 1, contacts: [{ email: 'a@example.com', phone: '123' }] }),
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-emulator-ignored-keys')).toBe(`colour, ${encodeURIComponent('über key')}`);
+    const created = SupplierCreateResponse.parse(await res.json());
+    expect(created).not.toHaveProperty('colour');
+    const { item } = parseOk(SupplierDetailResponse, await get(emu, `/v1/suppliers/${created.id}`));
+    expect(item).not.toHaveProperty('colour');
+    // Known keys only: no header.
+    const plain = await fetch(`${emu.url}/v1/suppliers`, { method: 'POST', headers: { 'x-api-key': emu.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Plain' }) });
+    expect(plain.status).toBe(201);
+    expect(plain.headers.get('x-emulator-ignored-keys')).toBeNull();
+    const calc = await fetch(`${emu.url}/v1/score-calculation`, {
+      method: 'POST',
+      headers: { 'x-api-key': emu.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ supplierIds: [S0.id], asOf: '2020-01-01' }),
+    });
+    expect(calc.status).toBe(200);
+    expect(calc.headers.get('x-emulator-ignored-keys')).toBe('asOf');
+    // A known key of the wrong type is still a 400 naming it.
+    expectError(await post(emu, '/v1/suppliers', { name: 'A', colour: 'blue', website: 42 }), 400, 'website');
   });
 
   it('400 for invalid JSON or a non-object body, 415 for another content type, 413 over 1 MB', async () => {
@@ -550,17 +600,17 @@ describe('POST /v1/score-calculation validation', () => {
 
   it('filters by data source and policy parameter', async () => {
     const full = parseOk(ScoreCalculationResponse, await post(fixed, '/v1/score-calculation', { supplierIds: [S0.id] })).items[0]!;
-    const ds = full.dataSourceScores[0]!;
+    const ds = full.dataSourceScores![0]!;
     const only = parseOk(ScoreCalculationResponse, await post(fixed, '/v1/score-calculation', { supplierIds: [S0.id], dataSourceIds: [ds.dataSourceId] })).items[0]!;
-    expect(only.dataSourceScores.map((d) => d.dataSourceId)).toEqual([ds.dataSourceId]);
-    expect(only.dataSourceScores[0]).toEqual(ds);
-    const pp = full.policyParameterScores.find((p) => p.dataPoints.dataEntries.length > 0)!;
+    expect(only.dataSourceScores!.map((d) => d.dataSourceId)).toEqual([ds.dataSourceId]);
+    expect(only.dataSourceScores![0]).toEqual(ds);
+    const pp = full.policyParameterScores!.find((p) => p.dataPoints!.dataEntries!.length > 0)!;
     const onlyP = parseOk(
       ScoreCalculationResponse,
       await post(fixed, '/v1/score-calculation', { supplierIds: [S0.id], policyParameterIds: [pp.policyParameterId] }),
     ).items[0]!;
-    expect(onlyP.policyParameterScores.map((p) => p.policyParameterId)).toEqual([pp.policyParameterId]);
-    expect(onlyP.policyParameterScores[0]!.score).toEqual(pp.score);
+    expect(onlyP.policyParameterScores!.map((p) => p.policyParameterId)).toEqual([pp.policyParameterId]);
+    expect(onlyP.policyParameterScores![0]!.score).toEqual(pp.score);
   });
 });
 
@@ -662,7 +712,7 @@ describe('seeding', () => {
       const em = (await get(fixed, `/v1/suppliers/${s.id}/emission-reports`)).json.items;
       const calc = (await post(fixed, '/v1/score-calculation', { supplierIds: [s.id] })).json.items[0];
       const risk = calc.policyParameterScores.some((p: any) => p.dataPoints.risk.riskEntries.length > 0);
-      if (em.length > 0 && risk && calc.score.value !== null) complete++;
+      if (em.length > 0 && risk && typeof calc.score?.value === "number") complete++;
     }
     expect(complete).toBeGreaterThanOrEqual(4);
   });
@@ -680,11 +730,11 @@ describe('seeding', () => {
 
     // Every valid entry counts for its data source (claims weigh 0.5, zeros are included by default).
     const calc = parseOk(ScoreCalculationResponse, await post(fixed, '/v1/score-calculation', { supplierIds: ids })).items;
-    const counted = calc.flatMap((item) => item.dataSourceScores.flatMap((ds) => ds.dataPoints.dataEntries));
-    for (const d of counted) expect(d.issueDate! <= AS_OF && AS_OF <= d.expiryDate!).toBe(true);
+    const counted = calc.flatMap((item) => item.dataSourceScores!.flatMap((ds) => ds.dataPoints!.dataEntries!));
+    for (const d of counted) expect(d!.issueDate! <= AS_OF && AS_OF <= d!.expiryDate!).toBe(true);
     expect(counted.length).toBeGreaterThan(scores.length / 2); // most entries are valid
     expect(counted.length).toBeLessThan(scores.length); // some are expired or not yet issued
-    const claims = counted.filter((d) => d.isClaim).length;
+    const claims = counted.filter((d) => d!.isClaim).length;
     expect(claims).toBeGreaterThan(0);
     expect(claims).toBeLessThan(counted.length / 2);
   });
@@ -735,7 +785,7 @@ describe('fixed clock (asOf)', () => {
     const later = await startEmulator({ asOf: '2031-01-01' });
     try {
       const { item } = parseOk(SupplierDetailResponse, await get(later, `/v1/suppliers/${S0.id}`));
-      expect(item.averageScore).toBeNull(); // every seeded entry has expired by then
+      expect(item).not.toHaveProperty('averageScore'); // every seeded entry has expired by then
     } finally {
       await later.close();
     }
@@ -777,7 +827,8 @@ describe('state file', () => {
       expect(lines.some((l) => l.includes(statePath) && l.includes('seed 5') && l.includes('160'))).toBe(true);
       for (const id of ids) expect((await get(second, `/v1/suppliers/${id}`)).status).toBe(200);
       const { item } = (await get(second, `/v1/suppliers/${ids[1]}`)).json;
-      expect(item).toMatchObject({ name: 'Beta Freight GmbH', countryIso3Code: 'DEU', customFields: [], averageScore: null });
+      expect(item).toMatchObject({ name: 'Beta Freight GmbH', countryIso3Code: 'DEU', customFields: [] });
+      expect(item).not.toHaveProperty('averageScore');
       // seeded data of the file's seed and count
       const f5 = fixtures(5, 160);
       expect((await get(second, `/v1/suppliers/${f5.suppliers[159]!.id}`)).status).toBe(200);
@@ -864,7 +915,7 @@ describe('extension points: layers and the routing table', () => {
       ...ROUTES,
       { method: 'GET', pattern: '/_emulator/suppliers', handler: (c) => ({ status: 200, body: { count: c.store.suppliers.length } }) },
     ]);
-    const server = createEmulatorServer({ context: { store, scoring, lastPageNextPage: 'null' }, apiKey: 'k'.repeat(32), router, layers: [faults] });
+    const server = createEmulatorServer({ context: { store, scoring, lastPageNextPage: 'null', shape: 'nulls' }, apiKey: 'k'.repeat(32), router, layers: [faults] });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as AddressInfo).port;
     const e: RunningEmulator = { url: `http://127.0.0.1:${port}`, host: '127.0.0.1', port, apiKey: 'k'.repeat(32), close: async () => undefined };

@@ -29,7 +29,8 @@ describe('hostile responses: one line, exit 1, no stack trace', () => {
     ['html502', (_q, res) => { res.writeHead(502, { 'content-type': 'text/html' }); res.end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>'); }, /GET \/v1\/countries failed with HTTP 502: HTML page: 502 Bad Gateway/],
     ['html200', (_q, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html><body>Please log in</body></html>'); }, /GET \/v1\/countries: unexpected response \(HTML instead of JSON/],
     ['truncated', (_q, res) => json(res, 200, '{"items":[{"iso3Code":"DEU","iso2Co'), /unexpected response \(body is not valid JSON/],
-    ['missingfield', (_q, res) => json(res, 200, { items: [{ iso2Code: 'DE' }], pagination: { pageSize: 100, nextPage: null } }), /unexpected response \(body\.items\[0\]\.iso3Code: /],
+    // A field of the wrong type (a missing one is tolerated: the document marks no country field required).
+    ['missingfield', (_q, res) => json(res, 200, { items: [{ iso3Code: 276, iso2Code: 'DE' }], pagination: { pageSize: 100, nextPage: null } }), /unexpected response \(body\.items\[0\]\.iso3Code: /],
     ['wrongtype', (_q, res) => json(res, 200, { items: 'not a list', pagination: { pageSize: 100 } }), /unexpected response \(body\.items: Invalid input: expected array, received string/], // zod's English messages, the only locale the build keeps
     ['textplain', (_q, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('OK'); }, /content-type text\/plain instead of application\/json/],
     ['empty', (_q, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(); }, /empty body/],
@@ -60,7 +61,7 @@ describe('hostile responses: one line, exit 1, no stack trace', () => {
   }
 
   it('--debug shows the detail, still without the key', async () => {
-    scenario('missingfield2', (_q, res) => json(res, 200, { items: [{ iso2Code: 'DE' }], pagination: { pageSize: 100 } }));
+    scenario('missingfield2', (_q, res) => json(res, 200, { items: [{ iso3Code: 276, iso2Code: 'DE' }], pagination: { pageSize: 100 } }));
     const r = await srs('missingfield2', ['--debug', 'ref', 'countries', '--retries', '0']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/debug: -> GET \/s\/missingfield2\/v1\/countries\?page=1&perPage=100/);

@@ -4,12 +4,14 @@
  * covering every endpoint of the spec plus GET /v1/categories, with schemas
  * that accept what the emulator actually answers.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as z from 'zod/mini';
+import { Wire } from '../../src/api/contract.js';
 import { openApiDocument } from '../../src/api/openapi.js';
 import { fixtures, startEmulator, type StartedEmulator } from '../../src/emulator/index.js';
 
@@ -34,7 +36,7 @@ const SPEC_ENDPOINTS = [
 type Doc = {
   openapi: string;
   paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: Record<string, unknown> }>; responses: Record<string, unknown>; requestBody?: unknown; security?: unknown[] }>>;
-  components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, unknown> };
+  components: { schemas: Record<string, Record<string, unknown>>; responses: Record<string, unknown>; securitySchemes: Record<string, unknown> };
   security: unknown[];
 };
 
@@ -113,43 +115,118 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/v1/countries']!.get!.responses['400']).toBeDefined();
   });
 
-  it('its response schemas accept what the emulator answers', async () => {
+  it('every endpoint of the emulator answers what its own /openapi.json describes (spec-strict by default), including suppliers with no data', async () => {
     const ajv = newAjv();
     for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
     const fx = fixtures();
-    const supplier = fx.suppliers[0]!;
-    const entry = fx.dataEntries.find((e) => e.supplierId === supplier.id)!;
+    const withData = fx.suppliers[0]!;
+    const entry = fx.dataEntries.find((e) => e.supplierId === withData.id)!;
+    const hasData = new Set(fx.dataEntries.map((e) => e.supplierId));
+    const noData = fx.suppliers.find((s) => !hasData.has(s.id));
+    expect(noData, 'the seed has a supplier without data entries').toBeDefined();
     const clean = await startEmulator({ port: 0 });
+    const seen = new Set<string>();
     try {
-      const get = async (path: string, init?: RequestInit) => {
-        const res = await fetch(clean.url + path, { ...init, headers: { 'x-api-key': clean.apiKey, 'content-type': 'application/json', ...init?.headers } });
-        return { status: res.status, body: (await res.json()) as unknown };
+      const call = async (method: 'get' | 'post', path: string, template: string, body?: unknown) => {
+        const res = await fetch(clean.url + path, {
+          method: method.toUpperCase(),
+          headers: { 'x-api-key': clean.apiKey, 'content-type': 'application/json' },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+        const json = (await res.json()) as unknown;
+        // The schema comes from the document itself: the operation's answer for that status.
+        const op = doc.paths[template]?.[method] as { responses: Record<string, { $ref?: string; content?: { 'application/json': { schema: Record<string, unknown> } } }> } | undefined;
+        expect(op, `${method} ${template} is in the document`).toBeDefined();
+        let answer = op!.responses[String(res.status)];
+        expect(answer, `${method.toUpperCase()} ${path}: status ${res.status} is documented`).toBeDefined();
+        if (answer!.$ref) answer = doc.components.responses[answer!.$ref.split('/').pop()!] as typeof answer;
+        const validate = ajv.compile(answer!.content!['application/json'].schema);
+        expect(validate(json), `${method.toUpperCase()} ${path} ${res.status}: ${JSON.stringify(validate.errors)}`).toBe(true);
+        seen.add(`${method.toUpperCase()} ${template}`);
+        return { status: res.status, json };
       };
-      const check = (schema: string, body: unknown) => {
-        const validate = ajv.getSchema(`#/components/schemas/${schema}`)!;
-        expect(validate(body), `${schema}: ${JSON.stringify(validate.errors)}`).toBe(true);
-      };
-      check('CountryList', (await get('/v1/countries?perPage=5')).body);
-      check('StandardIndustryList', (await get('/v1/standard-industries?perPage=5')).body);
-      check('DataSourceList', (await get('/v1/data-sources')).body);
-      check('CategoryList', (await get('/v1/categories')).body);
-      check('ScorecardList', (await get('/v1/scorecards?perPage=3')).body);
-      check('SupplierDetailResponse', (await get(`/v1/suppliers/${supplier.id}`)).body);
-      check('EmissionReportList', (await get(`/v1/suppliers/${supplier.id}/emission-reports`)).body);
-      check('NewsEventList', (await get(`/v1/suppliers/${supplier.id}/news-events`)).body);
-      check('DataEntry', (await get(`/v1/data-entries/${entry.id}`)).body);
-      check('ScoreCalculationResponse', (await get('/v1/score-calculation', { method: 'POST', body: JSON.stringify({ supplierIds: [supplier.id] }) })).body);
-      const created = await get('/v1/suppliers', { method: 'POST', body: JSON.stringify({ name: 'OpenAPI Test Supplier' }) });
+      // Every endpoint, for a supplier with data, one without, and one created now (no data at all).
+      const created = await call('post', '/v1/suppliers', '/v1/suppliers', { name: 'OpenAPI Test Supplier' });
       expect(created.status).toBe(201);
-      check('SupplierCreateResponse', created.body);
-      const missing = await get('/v1/suppliers/nope');
-      expect(missing.status).toBe(404);
-      check('ErrorBody', missing.body);
+      const createdId = (created.json as { id: string }).id;
+      const full = await call('post', '/v1/suppliers', '/v1/suppliers', { name: 'Full', countryIso3Code: 'DEU', website: 'https://example.com', contacts: [{ email: 'a@example.com' }], customerSupplierId: 'X-1', colour: 'ignored' });
+      expect(full.status).toBe(201);
+      for (const id of [withData.id, noData!.id, createdId]) {
+        expect((await call('get', `/v1/suppliers/${id}`, '/v1/suppliers/{id}')).status).toBe(200);
+        expect((await call('get', `/v1/suppliers/${id}/emission-reports`, '/v1/suppliers/{id}/emission-reports')).status).toBe(200);
+        expect((await call('get', `/v1/suppliers/${id}/news-events`, '/v1/suppliers/{id}/news-events')).status).toBe(200);
+        expect((await call('get', `/v1/scorecards?supplierId=${id}`, '/v1/scorecards')).status).toBe(200);
+      }
+      const noDataDetail = (await call('get', `/v1/suppliers/${createdId}`, '/v1/suppliers/{id}')).json as { item: Record<string, unknown> };
+      expect(noDataDetail.item).not.toHaveProperty('averageScore'); // no data: left out, never null
+      await call('get', `/v1/suppliers/${withData.id}/news-events?dataEntryId=${entry.id}&page=1.0&perPage=5`, '/v1/suppliers/{id}/news-events');
+      const calc = await call('post', '/v1/score-calculation', '/v1/score-calculation', { supplierIds: [withData.id, noData!.id, createdId, 'no-such-supplier'] });
+      expect(calc.status).toBe(200);
+      await call('post', '/v1/score-calculation', '/v1/score-calculation', { supplierIds: [withData.id], includeZeroValues: false, dataSourceIds: [fx.dataSources[0]!.id], policyParameterIds: [fx.policyParameters[0]!.id] });
+      expect(JSON.stringify(calc.json)).not.toContain('null');
+      const sc = await call('get', '/v1/scorecards?perPage=3', '/v1/scorecards');
+      await call('get', `/v1/scorecards/${(sc.json as { items: Array<{ id: string }> }).items[0]!.id}`, '/v1/scorecards/{id}');
+      await call('get', `/v1/data-entries/${entry.id}`, '/v1/data-entries/{id}');
+      await call('get', '/v1/data-sources', '/v1/data-sources');
+      await call('get', '/v1/countries?perPage=100&page=3', '/v1/countries');
+      await call('get', '/v1/standard-industries?perPage=5', '/v1/standard-industries');
+      await call('get', '/v1/standard-industries?subIndustriesOnly=false&perPage=100&page=2', '/v1/standard-industries');
+      await call('get', '/v1/categories', '/v1/categories');
+      // Errors are documented answers too.
+      expect((await call('get', '/v1/suppliers/nope', '/v1/suppliers/{id}')).status).toBe(404);
+      expect((await call('get', '/v1/countries?page=2.5', '/v1/countries')).status).toBe(400);
+      expect((await call('post', '/v1/score-calculation', '/v1/score-calculation', { supplierIds: [] })).status).toBe(400);
       const unauthorized = await fetch(`${clean.url}/v1/countries`);
       expect(unauthorized.status).toBe(401);
-      check('ErrorBody', await unauthorized.json());
+      const validate = ajv.getSchema('#/components/schemas/ErrorBody')!;
+      expect(validate(await unauthorized.json())).toBe(true);
     } finally {
       await clean.close();
+    }
+    // Every operation of the document was driven.
+    const documented = Object.entries(doc.paths).flatMap(([p, item]) => (p === '/openapi.json' ? [] : Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`)));
+    expect([...seen].sort()).toEqual(documented.sort());
+  });
+
+  it('with --nulls the emulator is not spec-strict, and the document says so (the validator has teeth)', async () => {
+    const ajv = newAjv();
+    for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    const nulls = await startEmulator({ port: 0, shape: 'nulls' });
+    try {
+      const res = await fetch(`${nulls.url}/v1/score-calculation`, {
+        method: 'POST',
+        headers: { 'x-api-key': nulls.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ supplierIds: ['no-such-supplier'] }),
+      });
+      const body = (await res.json()) as { items: Array<{ score: { value: unknown } }> };
+      expect(body.items[0]!.score.value).toBeNull();
+      expect(ajv.getSchema('#/components/schemas/ScoreCalculationResponse')!(body)).toBe(false);
+    } finally {
+      await nulls.close();
+    }
+  });
+
+  // The service's published examples (shared/spec/examples) are what the wire contract describes.
+  const EXAMPLES = join(ROOT, '../shared/spec/examples');
+  const examplesThere = existsSync(EXAMPLES);
+  if (!examplesThere) console.warn(`openapi.test.ts: ${EXAMPLES} is absent: the example round-trip tests are skipped`);
+  it.runIf(examplesThere)('the example payloads of ../shared/spec/examples validate against their components, and round-trip through the wire schemas unchanged', () => {
+    const ajv = newAjv();
+    for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    const cases: Array<[string, string, z.ZodMiniType]> = [
+      ['create-supplier.request.json', 'SupplierCreateRequest', Wire.SupplierCreateRequest],
+      ['create-supplier.response.json', 'SupplierCreateResponse', Wire.SupplierCreateResponse],
+      ['score-calculation.request.json', 'ScoreCalculationRequest', Wire.ScoreCalculationRequest],
+      ['score-calculation.response.json', 'ScoreCalculationResponse', Wire.ScoreCalculationResponse],
+    ];
+    const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
+    expect(files.sort()).toEqual(cases.map((c) => c[0]).sort());
+    for (const [file, component, schema] of cases) {
+      const example = JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as unknown;
+      const validate = ajv.getSchema(`#/components/schemas/${component}`)!;
+      expect(validate(example), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      // Parsed by the wire schema and written back: the same JSON (nothing dropped, added or renamed).
+      expect(JSON.parse(JSON.stringify(schema.parse(example))), file).toEqual(example);
     }
   });
 });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeScoreResult, type ReceivedScoreResult } from '../../src/api/contract.js';
 import type { ScoreResult } from '../../src/api/contract.js';
 import { breakdownColumns, type Breakdown } from '../../src/commands/score/view.js';
 import { fixtures } from '../../src/emulator/index.js';
@@ -44,12 +45,13 @@ describe('score calc', () => {
     expect(r.stderr).toMatch(/60 duplicate supplier ids ignored/);
     const posts = h.requests.slice(before).filter((l) => l.startsWith('POST /v1/score-calculation'));
     expect(posts).toHaveLength(2);
-    expect(items.at(-1)!.score.value).toBeNull();
+    // An unknown id has no data: its score value is left out on the wire (spec-strict), never null.
+    expect(items.at(-1)!.score).not.toHaveProperty('value');
   });
 
   it('-o json|ndjson pass the service bytes through: the same output as parsing, validating and re-serialising every result', async () => {
     // --query @ takes the ordinary path (each body parsed and validated against the contract).
-    // The emulator answers an unknown id with a result whose score is null.
+    // The emulator answers an unknown id with a result without score values.
     const input = [...ids.slice(0, 120).reverse(), '01zzzzzzzzzzzzzzzzzzzzzzzz', ...ids.slice(120)];
     const passed = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'ndjson'], { input: input.join('\n') });
     const parsed = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'ndjson', '--query', '@'], { input: input.join('\n') });
@@ -58,7 +60,9 @@ describe('score calc', () => {
     const lines = passed.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(input.length);
     expect(lines.map((l) => (JSON.parse(l) as Item).supplierId)).toEqual(input);
-    expect(passed.stdout).toBe(parsed.stdout);
+    // The parsed path prints each result completed (absent score values as null, docs/emulator.md): the same results.
+    const completed = (out: string) => out.trimEnd().split('\n').map((l) => completeScoreResult(JSON.parse(l) as ReceivedScoreResult));
+    expect(completed(passed.stdout)).toEqual(completed(parsed.stdout));
     const asJson = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'json'], { input: input.join('\n') });
     expect(asJson.code).toBe(0);
     expect(asJson.stdout).toBe(`[\n${lines.join(',\n')}\n]\n`);
@@ -209,7 +213,7 @@ describe('score check', () => {
 
   it('passes when every score meets --min, fails (exit 3) naming each failing supplier otherwise', async () => {
     const items = await scores();
-    const scored = items.filter((i) => i.score.value !== null);
+    const scored = items.filter((i) => typeof i.score.value === 'number');
     const lowest = Math.min(...scored.map((i) => i.score.value!));
     const highest = Math.max(...scored.map((i) => i.score.value!));
     const scoredIds = scored.map((i) => i.supplierId);
@@ -233,7 +237,7 @@ describe('score check', () => {
     expect(r.stderr).toMatch(/UNKNOWN 01z+: the service does not know supplier/);
     expect((await h.run(['score', 'check', unknown, '--min', '0', '--allow-no-data'])).code).toBe(3);
     const items = await scores();
-    const empty = items.find((i) => i.score.value === null)!.supplierId;
+    const empty = items.find((i) => typeof i.score.value !== 'number')!.supplierId;
     const noData = await h.run(['score', 'check', empty, '--min', '0', '-o', 'json']);
     expect(noData.code).toBe(3);
     expect(noData.stderr).toMatch(/FAIL .*no score \(no counting data\); --allow-no-data accepts this/);

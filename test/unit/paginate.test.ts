@@ -115,6 +115,20 @@ describe('paginate: pagination that never ends', () => {
     expect(got).toHaveLength(10);
   });
 
+  it('records that look alike (every field left out, as the document allows) are not taken for a repeat; the page limit still bounds them', async () => {
+    const alike = async (page: number): Promise<PageResult<Record<string, never>>> => ({
+      items: Array.from({ length: page < 3 ? 10 : 5 }, () => ({})),
+      pagination: page < 3 ? { pageSize: 10, nextPage: page + 1 } : { pageSize: 10 },
+    });
+    let n = 0;
+    for await (const p of paginate(alike, { perPage: 10 })) n += p.items.length;
+    expect(n).toBe(25);
+    const endlessAlike = async (page: number): Promise<PageResult<Record<string, never>>> => ({ items: [{}, {}], pagination: { pageSize: 2, nextPage: page + 1 } });
+    await expect(async () => {
+      for await (const _ of paginate(endlessAlike, { perPage: 2, pageLimit: 5 })) n++;
+    }).rejects.toThrow('the pagination does not end: more pages after 5 pages');
+  });
+
   it('fails after pageLimit pages when the service still says there is more, having yielded every page read', async () => {
     const got: number[] = [];
     await expect(async () => {

@@ -1,15 +1,15 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { buildProgram, VERSION } from '../../cli.js';
 import { generate, SHELLS, type Shell } from '../../completion/generate.js';
 import { manPage } from '../../completion/man.js';
 import type { Opts } from '../kit.js';
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
-  // A fresh tree: the same one --help describes, without the run-time wiring of main().
-  const program = buildProgram(() => async () => undefined);
+  // A fresh tree: the same one --help describes, without the run-time wiring of main() (src/cli.ts supplies it).
+  if (!ctx.commandTree) throw new Error('srs completion needs the command tree (set by src/cli.ts)');
+  const program = ctx.commandTree();
   if (opts.man === true) {
-    await ctx.sink.write(manPage(program, { version: VERSION }));
+    await ctx.sink.write(manPage(program, { version: program.version() ?? '0.0.0-dev' }));
     return;
   }
   const shell = args[0];

@@ -12,7 +12,10 @@ export function emulatorCommand(invoke: Invoke): Command {
       .addOption(new Option('--seed <n>', 'seed of the deterministic dataset').argParser(positiveInt('--seed', 0)))
       .addOption(new Option('--suppliers <n>', 'number of seeded suppliers (default 150)').argParser(positiveInt('--suppliers', 1, 1_000_000)))
       .option('--state <file>', 'keep created suppliers in this SQLite file across restarts (each committed before its 201; an older JSON state file is migrated)')
-      .addOption(new Option('--last-page <style>', 'what nextPage holds on the last page').choices(['null', 'absent', 'zero', 'same', 'past']).default('null'))
+      .addOption(new Option('--last-page <style>', 'what nextPage holds on the last page (default absent; null with --nulls)').choices(['null', 'absent', 'zero', 'same', 'past']))
+      .option('--nulls', 'answer "no data" with null (averageScore, score values, riskLevel) instead of leaving the field out, as earlier versions did; not spec-strict, to test clients')
+      // For tests: every field a client need not accept left out (minimal) or null (all-nulls).
+      .addOption(new Option('--shape <shape>', 'response shape').choices(['wire', 'nulls', 'minimal', 'all-nulls']).hideHelp())
       .option('--log', 'log each request (method, path, status, time) and each injected fault to stderr')
       .option('--admin', 'also serve GET /_emulator/suppliers (same x-api-key): every stored supplier with its customerSupplierId')
       .option('--latency <ms>', 'delay before processing each /v1 request without an earlier fault: MS, or MS-MS for uniform in a range (default 0)')
@@ -26,6 +29,11 @@ export function emulatorCommand(invoke: Invoke): Command {
       .addHelpText(
         'after',
         `
+Answers are spec-strict by default: what the interface document types as a number or a string is never
+null; where there is no data the field is left out (docs/emulator.md). Requests are checked as strictly as
+the document does: unknown keys in a request body are ignored (named in the x-emulator-ignored-keys
+header), page and perPage take whole numbers within their bounds (2 and 2.0 alike; 2.5 is a 400).
+
 Faults apply to /v1/* requests only (never to /_emulator/*), at most one per request, in this order:
 rate limit, reset, fail, stall, capacity, latency, processing, fail after commit. Each rate applies to the
 requests that got no earlier fault. Decisions are deterministic under --seed for a given sequence

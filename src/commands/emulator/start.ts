@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
 import type { FaultOptions } from '../../emulator/faults.js';
+import type { ResponseShape } from '../../emulator/index.js';
 import type { Opts } from '../kit.js';
 
 /** The fault options of `srs emulator start`, validated; an invalid value is a usage error naming the option. */
@@ -21,6 +22,14 @@ async function faultOptions(opts: Opts): Promise<FaultOptions> {
     throw e;
   }
   return faults;
+}
+
+/** --nulls, or the hidden --shape (tests); they cannot disagree. */
+function responseShape(opts: Opts): { shape?: ResponseShape } {
+  const shape = typeof opts.shape === 'string' ? (opts.shape as ResponseShape) : undefined;
+  if (opts.nulls === true && shape !== undefined && shape !== 'nulls') throw new UsageError(`--nulls and --shape ${shape} disagree: give one`);
+  if (opts.nulls === true) return { shape: 'nulls' };
+  return shape !== undefined ? { shape } : {};
 }
 
 /** A state file srs cannot use is a runtime error naming it (exit 1), not an "unexpected error". */
@@ -60,7 +69,8 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     seed: typeof opts.seed === 'number' ? opts.seed : DEFAULT_SEED,
     ...(typeof opts.suppliers === 'number' ? { suppliers: opts.suppliers } : {}),
     ...(typeof opts.state === 'string' ? { statePath: opts.state } : {}),
-    lastPageNextPage: (opts.lastPage as 'null' | 'absent' | 'zero' | 'same' | 'past' | undefined) ?? 'null',
+    ...(typeof opts.lastPage === 'string' ? { lastPageNextPage: opts.lastPage as 'null' | 'absent' | 'zero' | 'same' | 'past' } : {}),
+    ...responseShape(opts),
     ...(opts.log ? { log: (line: string) => ctx.stderr(line) } : {}),
     faults,
     admin: opts.admin === true,

@@ -8,7 +8,7 @@ export async function countries(ctx: Context, _args: string[], opts: Opts): Prom
   const client = await ctx.client();
   const flags = listFlags(opts);
   const seen: CacheEntry[] = [];
-  await printPages(ctx, (p) => recording(client.listCountries(p), seen, (c) => ({ code: c.iso3Code, name: c.commonName ?? undefined })), columns.country, flags, 'countries');
+  await printPages(ctx, (p) => recording(client.listCountries(p), seen, (c) => ({ code: c.iso3Code ?? '', name: c.commonName ?? undefined })), columns.country, flags, 'countries');
   await refreshCompletionCache(ctx, 'countries', printed(seen, flags), flags);
 }
 
@@ -17,7 +17,7 @@ export async function industries(ctx: Context, _args: string[], opts: Opts): Pro
   const flags = listFlags(opts);
   const q = { subIndustriesOnly: opts.allLevels ? ('false' as const) : ('true' as const) };
   const seen: CacheEntry[] = [];
-  await printPages(ctx, (p) => recording(client.listStandardIndustries(q, p), seen, (i) => ({ code: i.code, name: i.name ?? undefined })), columns.industry, flags, 'industries');
+  await printPages(ctx, (p) => recording(client.listStandardIndustries(q, p), seen, (i) => ({ code: i.code ?? '', name: i.name ?? undefined })), columns.industry, flags, 'industries');
   await refreshCompletionCache(ctx, 'industries', printed(seen, flags), flags);
 }
 
@@ -39,6 +39,7 @@ async function* recording<T>(pages: AsyncGenerator<Page<T>, void, undefined>, in
   let overflow = false;
   for await (const p of pages) {
     if (!overflow) {
+      // A record without a code (the document does not mark it required) gets '' here, which normalizeEntries drops.
       for (const it of p.items) into.push(entry(it));
       if (into.length > MAX_CACHE_ENTRIES) {
         // Not reference data a shell should offer: keep the old cache, hold nothing.

@@ -97,10 +97,11 @@ export function parseBundleOrResponse(data: unknown, what: string): ParsedEviden
 export function toScoringScorecard(card: ScorecardT): ScoringScorecard {
   const items: Array<{ policyParameterId: string; weight: number }> = [];
   for (const it of card.items ?? []) {
-    if (it.type !== 'policy_parameter_item' || !it.policyParameter) continue;
+    // An item without a parameter id names nothing the model can score.
+    if (it.type !== 'policy_parameter_item' || typeof it.policyParameter?.id !== 'string') continue;
     items.push({ policyParameterId: it.policyParameter.id, weight: typeof it.weight === 'number' ? it.weight : 1 });
   }
-  return { id: card.id, name: card.name, weight: card.weight ?? null, items };
+  return { id: card.id ?? '', ...(typeof card.name === 'string' ? { name: card.name } : {}), weight: card.weight ?? null, items };
 }
 
 /**
@@ -212,8 +213,8 @@ export const RISK_LEVELS_HELP = 'Low, Medium, High (also none, very low, elevate
 export function supplierRiskLevel(item: ScoreResult): string | null {
   let best: string | null = null;
   let bestRank = -1;
-  for (const p of item.policyParameterScores) {
-    const level = p.dataPoints.risk?.riskLevel ?? null;
+  for (const p of item.policyParameterScores ?? []) {
+    const level = p.dataPoints?.risk?.riskLevel ?? null;
     if (!level) continue;
     const r = riskRank(level) ?? -1;
     if (best === null || r > bestRank) {

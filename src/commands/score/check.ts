@@ -137,7 +137,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
     const known = new Set<string>();
     for (const it of items) parametersOf(it, known);
     if ([...rules.minParameter.keys()].some((id) => !known.has(id))) {
-      for await (const page of client.listScorecards()) for (const card of page.items) for (const it of card.items ?? []) if (it.policyParameter) known.add(it.policyParameter.id);
+      for await (const page of client.listScorecards()) for (const card of page.items) for (const it of card.items ?? []) if (typeof it.policyParameter?.id === 'string') known.add(it.policyParameter.id);
       checkParameterIds(rules, known);
     }
   }

@@ -19,7 +19,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
-import { ScoreCalculationRequest, ScoreResult, Scorecard, describeZodError } from '../../api/contract.js';
+import { ScoreCalculationRequest, ScoreResult, Scorecard, describeZodError, completeScoreResult } from '../../api/contract.js';
 import type { ScoreCalculationRequest as RequestT, ScoreResult as ScoreResultT, Scorecard as ScorecardT } from '../../api/contract.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
@@ -298,7 +298,7 @@ async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash:
           return;
         }
         const r = parseLine(ResultLine, rec, where);
-        yield { t: 'result', item: r.item, scorecards: r.scorecards, line: at, validated: true };
+        yield { t: 'result', item: completeScoreResult(r.item), scorecards: r.scorecards, line: at, validated: true };
         return;
       }
       case 'error': {
@@ -390,12 +390,13 @@ export class BundleWriter {
   /** A supplier's result, preceded by any of its scorecards not written yet. */
   async result(item: ScoreResultT, scorecards: ScorecardT[]): Promise<void> {
     for (const card of scorecards) {
-      if (this.#cardsWritten.has(card.id)) continue;
+      // A scorecard without an id (the document does not mark it required) cannot be referenced.
+      if (typeof card.id !== 'string' || this.#cardsWritten.has(card.id)) continue;
       this.#cardsWritten.add(card.id);
       await this.#line({ t: 'scorecard', scorecard: card });
     }
     this.#suppliers++;
-    await this.#line({ t: 'result', scorecards: scorecards.map((c) => c.id), item });
+    await this.#line({ t: 'result', scorecards: scorecards.flatMap((c) => (typeof c.id === 'string' ? [c.id] : [])), item });
   }
 
   async error(supplierId: string, code: EvidenceErrorCode, message: string): Promise<void> {

@@ -72,14 +72,14 @@ export function explain(item: ScoreResult, cards: readonly Scorecard[], names: N
   const modelCards = new Map((model.scorecards ?? []).map((s) => [s.scorecardId, s]));
   const inCards = new Set<string>();
   const scorecards = cards.map((card): ExplainedScorecard => {
-    const value = modelCards.get(card.id)?.value ?? null;
+    const value = modelCards.get(card.id ?? '')?.value ?? null;
     const parameters: ExplainedParameter[] = [];
     for (const it of card.items ?? []) {
-      if (it.type !== 'policy_parameter_item' || !it.policyParameter) continue;
+      if (it.type !== 'policy_parameter_item' || typeof it.policyParameter?.id !== 'string') continue;
       inCards.add(it.policyParameter.id);
       parameters.push(parameter(it.policyParameter.id, typeof it.weight === 'number' ? it.weight : 1, it.policyParameter.name ?? undefined));
     }
-    return { scorecardId: card.id, name: names.scorecards.get(card.id) ?? card.name ?? null, weight: card.weight ?? null, score: value, label: scoreLabel(value), parameters };
+    return { scorecardId: card.id ?? '', name: names.scorecards.get(card.id ?? '') ?? card.name ?? null, weight: card.weight ?? null, score: value, label: scoreLabel(value), parameters };
   });
   const otherParameters = item.policyParameterScores.filter((p) => !inCards.has(p.policyParameterId)).map((p) => parameter(p.policyParameterId, null));
   const value = item.score.value;

@@ -112,7 +112,7 @@ export async function inputFromBundle(ctx: Context, file: string, opts: Opts): P
     if (ev.t === 'header') {
       if (ev.format === 'response') throw new UsageError(`${what} is a raw score-calculation response; this needs a bundle from srs score calc --save (it holds the scorecards and the date)`, { code: 'invalid_input' });
       format = ev.format;
-    } else if (ev.t === 'scorecard') definitions.set(ev.scorecard.id, ev.scorecard);
+    } else if (ev.t === 'scorecard') definitions.set(ev.scorecard.id ?? '', ev.scorecard);
     else if (ev.t === 'result') {
       items.push(ev.item);
       applies.set(ev.item.supplierId, ev.scorecards ?? []);

@@ -133,6 +133,8 @@ export class EvidenceVerifier {
   }
 
   scorecard(card: Scorecard): void {
+    // A scorecard without an id (the document does not mark it required) cannot be referenced.
+    if (typeof card.id !== 'string') return;
     if (this.#definitions.has(card.id) && JSON.stringify(this.#definitions.get(card.id)) !== JSON.stringify(card)) {
       this.find('conflict', `scorecard ${card.id} is defined twice, differently`);
     }
@@ -224,7 +226,7 @@ export class EvidenceVerifier {
   /** The scorecards' parameter ids (for --min-parameter). */
   parameterIds(): Set<string> {
     const ids = new Set<string>();
-    for (const card of this.#definitions.values()) for (const it of card.items ?? []) if (it.policyParameter) ids.add(it.policyParameter.id);
+    for (const card of this.#definitions.values()) for (const it of card.items ?? []) if (typeof it.policyParameter?.id === 'string') ids.add(it.policyParameter.id);
     return ids;
   }
 }

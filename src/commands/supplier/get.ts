@@ -52,12 +52,16 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const supplier = await fetching;
   await renderItem(ctx.sink, supplier, columns.supplierDetail, ctx.renderOptions());
   try {
+    // The document marks no field of the detail required: the id asked for is the supplier's, and a
+    // profile without a name gives the catalog nothing to record (it keeps what it knew).
+    const name = supplier.name;
+    if (typeof name !== 'string') return;
     const opened = await opening;
     if (opened instanceof Error) throw opened;
     opened?.catalog.record(opened.partition, [
-      { id: supplier.id, name: supplier.name, countryIso3Code: supplier.countryIso3Code ?? null, customerSupplierId: cid?.trim() ?? null, state: 'created', source: 'supplier get' },
+      { id: supplier.id ?? id, name, countryIso3Code: supplier.countryIso3Code ?? null, customerSupplierId: cid?.trim() ?? null, state: 'created', source: 'supplier get' },
     ]);
   } catch (e) {
-    ctx.warn(`supplier ${supplier.id} could not be recorded in the supplier catalog: ${(e as Error).message}`);
+    ctx.warn(`supplier ${supplier.id ?? id} could not be recorded in the supplier catalog: ${(e as Error).message}`);
   }
 }
