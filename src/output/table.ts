@@ -14,8 +14,20 @@ import stringWidth from 'string-width';
 import type { Column, ColumnKind } from './columns.js';
 import { cellText, getPath } from './fields.js';
 import { fitColumns } from './fit.js';
-import type { RenderOptions } from './render.js';
 import { sanitizeForTerminal } from './sanitize.js';
+
+/** What a table needs of RenderOptions: defined here, as src/output/render.ts loads this module (importing it back would be a cycle). */
+export interface TableOptions {
+  color: boolean;
+  /** Terminal width for tables (undefined when not a TTY). */
+  width?: number | undefined;
+  /** Show every column, even when the table is too wide for `width` (--wide). */
+  wide?: boolean | undefined;
+  /** Where a table says which columns it hid to fit (stderr, silenced by --quiet). */
+  note?: ((message: string) => void) | undefined;
+  /** Paint headers (chalk instance or identity). */
+  paintHeader?: ((s: string) => string) | undefined;
+}
 
 /** What a table shows for a value the service left out or sent as null (CSV leaves the cell empty). */
 export const BLANK = '—';
@@ -104,7 +116,7 @@ function naturalWidths(head: string[] | undefined, rows: string[][], n: number):
  * codes, dates, numbers and states whole; low-value columns hidden first (said
  * once through opts.note); then long text cut with "…".
  */
-export async function horizontalTable(rows: unknown[], cols: Column[], opts: RenderOptions): Promise<string> {
+export async function horizontalTable(rows: unknown[], cols: Column[], opts: TableOptions): Promise<string> {
   if (rows.length === 0) return '';
   const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
   const raw = rows.map((r) => cols.map((c) => getPath(r, c.path)));
@@ -135,7 +147,7 @@ export async function horizontalTable(rows: unknown[], cols: Column[], opts: Ren
  * terminal width; ids, codes, dates, numbers and states never are (a longer
  * line wraps instead).
  */
-export async function verticalTable(item: unknown, cols: Column[], opts: RenderOptions): Promise<string> {
+export async function verticalTable(item: unknown, cols: Column[], opts: TableOptions): Promise<string> {
   const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
   const rows = cols.map((c) => [c.header, tableCell(getPath(item, c.path), item, c)] as [string, string]);
   if (opts.width !== undefined && opts.width > 0) {
