@@ -462,8 +462,19 @@ describe('at the service\'s pace', () => {
       bigCsv(file, 600, 'C');
       const env = { SRS_BASE_URL: emu.url, SRS_API_KEY: API_KEY, SRS_CONFIG_DIR: join(dir, 'config') };
       const r = await srs(['supplier', 'import', file, '-o', 'json', '--quiet', '--max-concurrency', '64'], env);
-      expect(r.code).toBe(0);
-      expect(summaryOf(r)).toMatchObject({ created: 600, failed: 0, unknown: 0 });
+      const first = summaryOf(r);
+      // A row refused with 503 more times than --retries allows is `failed` (provably not created) and the
+      // run exits 1: on a loaded machine a few can be. Then the same command sends exactly those rows again.
+      expect(first.unknown, r.stderr).toBe(0);
+      expect(r.code, r.stderr).toBe(first.failed === 0 ? 0 : 1);
+      let created = first.created;
+      if (first.failed > 0) {
+        const again = await srs(['supplier', 'import', file, '-o', 'json', '--quiet', '--max-concurrency', '64'], env);
+        expect(again.code, again.stderr).toBe(0);
+        expect(summaryOf(again)).toMatchObject({ created: first.failed, failed: 0, unknown: 0 });
+        created += summaryOf(again).created;
+      }
+      expect(created).toBe(600);
       const stats = emu.faultStats();
       expect(stats.requests - stats.overloaded).toBe(600);
       expect(stats.overloaded / stats.requests).toBeLessThanOrEqual(0.05);
