@@ -16,7 +16,7 @@ _srs_subcommands() {
     'news') _srs_r=(ls list) ;;
     'data-entry') _srs_r=(get) ;;
     'ref') _srs_r=(countries industries sources categories) ;;
-    'auth') _srs_r=(login status logout) ;;
+    'auth') _srs_r=(login switch status logout) ;;
     'emulator') _srs_r=(start fixtures) ;;
     *) _srs_r=() ;;
   esac
@@ -57,6 +57,7 @@ _srs_child() {
     'ref/sources') _srs_w=sources ;;
     'ref/categories') _srs_w=categories ;;
     'auth/login') _srs_w=login ;;
+    'auth/switch') _srs_w=switch ;;
     'auth/status') _srs_w=status ;;
     'auth/logout') _srs_w=logout ;;
     'emulator/start') _srs_w=start ;;
@@ -114,13 +115,13 @@ _srs_options() {
     'ref industries') _srs_r=(--all-levels --limit --page --per-page --all) ;;
     'ref sources') _srs_r=(--limit --page --per-page --all) ;;
     'ref categories') _srs_r=(--limit --page --per-page --all) ;;
-    'auth login') _srs_r=(--with-key) ;;
+    'auth login') _srs_r=(--with-key --activate) ;;
     'emulator start') _srs_r=(--port --api-key --seed --suppliers --state --last-page --nulls --log --admin --latency --rate-limit --capacity --reset-rate --fail-rate --stall-rate --fail-after-commit-rate --echo-key-rate) ;;
     'emulator fixtures') _srs_r=(--seed --suppliers) ;;
     'api') _srs_r=(-f --field --input --paginate) ;;
     *) _srs_r=() ;;
   esac
-  _srs_r+=(-V --version -o --output --fields --query --profile --base-url --sandbox --timeout --retries --max-pages --insecure-http --csv-raw --catalog --no-catalog --wide -q --quiet --no-color --debug -h --help)
+  _srs_r+=(-V --version -o --output --fields --query --profile --base-url --sandbox --timeout --retries --max-pages --insecure-http --csv-raw --wide -q --quiet --catalog --no-catalog --no-color --debug -h --help)
 }
 
 # What the value of an option can be: _srs_kind is words (listed in _srs_r), files, cache:NAME or none.
@@ -172,6 +173,7 @@ _srs_positional() {
     'emissions ls') _srs_kind=none ;;
     'news ls') _srs_kind=none ;;
     'data-entry get') _srs_kind=none ;;
+    'auth switch') _srs_kind=none ;;
     'completion') _srs_kind=none; (( $2 == 0 )) && { _srs_kind=words; _srs_r=(bash zsh fish); } ;;
     'api') _srs_kind=none ;;
     'schema') _srs_kind=none ;;

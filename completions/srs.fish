@@ -70,6 +70,8 @@ function __srs_child --argument-names cmdpath word --description 'The subcommand
             echo categories
         case 'auth/login'
             echo login
+        case 'auth/switch'
+            echo switch
         case 'auth/status'
             echo status
         case 'auth/logout'
@@ -211,10 +213,10 @@ complete -c srs -l retries -x -d 'retries for safe requests after a transient fa
 complete -c srs -l max-pages -x -d 'a list with more pages than this is an error, not an endless wait (env SRS_MAX_PAGES; default 10000)'
 complete -c srs -l insecure-http -d 'allow sending the API key over plain http to a non-loopback host'
 complete -c srs -l csv-raw -d 'do not guard CSV cells against spreadsheet formula injection'
-complete -c srs -l catalog -x -d 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)'
-complete -c srs -l no-catalog -d 'do not read or write the local supplier catalog (env SRS_CATALOG=off)'
 complete -c srs -l wide -d 'tables show every column, even when they are wider than the terminal'
 complete -c srs -s q -l quiet -d 'no notes or warnings that are not problems on stderr (errors still show)'
+complete -c srs -l catalog -x -d 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)'
+complete -c srs -l no-catalog -d 'do not read or write the local supplier catalog (env SRS_CATALOG=off)'
 complete -c srs -l no-color -d 'no colour (also when NO_COLOR is set or stdout is not a terminal)'
 complete -c srs -l debug -d 'trace requests and show error detail on stderr (the API key is redacted)'
 complete -c srs -s h -l help -d 'display help for command'
@@ -439,14 +441,17 @@ complete -c srs -n "__srs_at 'ref categories'" -l all -d 'fetch every page (the 
 
 # srs auth
 complete -c srs -n "__srs_at 'auth'" -a 'login' -d 'Check an API key with one cheap request, then store it in a profile (config file mode 0600)'
-complete -c srs -n "__srs_at 'auth'" -a 'status' -d 'Show the active profile, base URL, where the key comes from and its last 4 characters'
+complete -c srs -n "__srs_at 'auth'" -a 'switch' -d 'Make a stored profile the active one (the one commands use without --profile or SRS_PROFILE)'
+complete -c srs -n "__srs_at 'auth'" -a 'status' -d 'Show the profile in use, its base URL, where the key comes from (last 4 characters only), and every stored profile'
 complete -c srs -n "__srs_at 'auth'" -a 'logout' -d 'Remove a profile\'s stored API key'
 complete -c srs -n "__srs_at 'help auth'" -a 'login' -d 'Check an API key with one cheap request, then store it in a profile (config file mode 0600)'
-complete -c srs -n "__srs_at 'help auth'" -a 'status' -d 'Show the active profile, base URL, where the key comes from and its last 4 characters'
+complete -c srs -n "__srs_at 'help auth'" -a 'switch' -d 'Make a stored profile the active one (the one commands use without --profile or SRS_PROFILE)'
+complete -c srs -n "__srs_at 'help auth'" -a 'status' -d 'Show the profile in use, its base URL, where the key comes from (last 4 characters only), and every stored profile'
 complete -c srs -n "__srs_at 'help auth'" -a 'logout' -d 'Remove a profile\'s stored API key'
 
 # srs auth login
 complete -c srs -n "__srs_at 'auth login'" -l with-key -d 'read the key from stdin instead of prompting (for scripts)'
+complete -c srs -n "__srs_at 'auth login'" -l activate -d 'also make this profile the active one (otherwise the active profile stays as it is)'
 
 # srs emulator
 complete -c srs -n "__srs_at 'emulator'" -a 'start' -d 'Start the emulator on 127.0.0.1 and serve until Ctrl-C; prints its base URL'

@@ -64,14 +64,13 @@ export function buildProgram(invoke: Invoke, only?: string): Command {
     .option('--max-pages <n>', 'a list with more pages than this is an error, not an endless wait (env SRS_MAX_PAGES; default 10000)')
     .option('--insecure-http', 'allow sending the API key over plain http to a non-loopback host')
     .option('--csv-raw', 'do not guard CSV cells against spreadsheet formula injection')
-    .option('--catalog <path>', 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)')
-    .option('--no-catalog', 'do not read or write the local supplier catalog (env SRS_CATALOG=off)')
     .option('--wide', 'tables show every column, even when they are wider than the terminal')
     .option('-q, --quiet', 'no notes or warnings that are not problems on stderr (errors still show)')
+    .option('--catalog <path>', 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)')
+    .option('--no-catalog', 'do not read or write the local supplier catalog (env SRS_CATALOG=off)')
     .option('--no-color', 'no colour (also when NO_COLOR is set or stdout is not a terminal)')
     .option('--debug', 'trace requests and show error detail on stderr (the API key is redacted)')
     .showSuggestionAfterError(true)
-    .showHelpAfterError('(run with --help for usage)')
     .enablePositionalOptions(false)
     .addHelpText(
       'after',
@@ -89,6 +88,8 @@ Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input, 3 che
   for (const [name, make] of TOP_COMMANDS) {
     if (only === undefined || only === name) program.addCommand(make(invoke));
   }
+  // Every subcommand's help lists the global options it inherits (gh's "INHERITED FLAGS").
+  for (const sub of allCommands(program)) sub.configureHelp({ ...sub.configureHelp(), showGlobalOptions: true });
   return program;
 }
 
@@ -120,7 +121,29 @@ function commandPath(cmd: Command): string {
   return names.join(' ');
 }
 
-/** Prints an error: one line, or one JSON object under -o json/ndjson. */
+/**
+ * The output format the user chose explicitly, read from argv before Commander
+ * parses it (a parse error must know it too): -o/--output (also -oFMT,
+ * --output=FMT, -qo FMT), else SRS_OUTPUT. undefined when none was chosen.
+ */
+export function chosenOutput(argv: readonly string[], env: Env): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a === '--output' || /^-[a-zA-Z]*o$/.test(a)) found = argv[i + 1];
+    else if (a.startsWith('--output=')) found = a.slice('--output='.length);
+    else if (/^-o./.test(a)) found = a.slice(2);
+  }
+  return found ?? (env.SRS_OUTPUT || undefined);
+}
+
+/** Whether errors are JSON: only when json or ndjson was chosen explicitly, never because stdout is piped. */
+export function jsonErrors(chosen: string | undefined): boolean {
+  return chosen === 'json' || chosen === 'ndjson';
+}
+
+/** Prints an error: one line, or one JSON object when json or ndjson output was chosen (format "json"). */
 export function reportError(
   err: unknown,
   io: IO,
@@ -135,7 +158,7 @@ export function reportError(
   const status = (e as { status?: number }).status;
   // Messages can carry the service's own text: untrusted, so no escape sequence reaches a terminal.
   const oneLine = redact(sanitizeForTerminal(e.message.replace(/\s*\n\s*/g, ' ')));
-  if (format === 'json' || format === 'ndjson') {
+  if (jsonErrors(format)) {
     io.stderr.write(JSON.stringify({ error: { code: e.code, message: oneLine, ...(status !== undefined ? { status } : {}), exitCode: e.exitCode } }) + '\n');
   } else {
     io.stderr.write(`${paint('srs:')} ${oneLine}\n`);
@@ -148,9 +171,22 @@ export function reportError(
   return e.exitCode;
 }
 
+/**
+ * A Commander parse error as one line: "error: " dropped, its "(Did you mean
+ * x?)" line folded in, and where to find the usage when there is no suggestion.
+ */
+export function parseErrorLine(text: string, path: string): string {
+  const lines = text.replace(/^error:\s*/, '').split('\n').map((l) => l.trim()).filter(Boolean);
+  const [first = 'invalid arguments', ...rest] = lines;
+  const hint = rest.map((l) => l.replace(/^\(Did you mean (.*)\?\)$/, 'did you mean $1?'));
+  return hint.length ? `${first} (${hint.join('; ')})` : `${first} (see "${path} --help")`;
+}
+
 /** Runs srs with the given argv (without node and script), streams and environment. Returns the exit code. */
 export async function main(argv: string[], io: IO, env: Env): Promise<number> {
-  let formatHint: string | undefined = env.SRS_OUTPUT ?? (io.stdoutIsTTY ? 'table' : 'json');
+  // Errors are JSON only when json or ndjson was chosen explicitly (not because stdout is piped).
+  let formatHint: string | undefined = chosenOutput(argv, env);
+  const json = jsonErrors(formatHint);
   let debug = truthy(env.SRS_DEBUG);
   let redact: (s: string) => string = (s) => s;
   let paintErr: (s: string) => string = (s) => s;
@@ -160,9 +196,10 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       const command = actionArgs[actionArgs.length - 1] as Command;
       const positional = (actionArgs.slice(0, -2) as Array<string | string[] | undefined>).flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a]));
       const globals = command.optsWithGlobals<GlobalOptions>();
-      formatHint = globals.output ?? formatHint;
+      formatHint = globals.output ?? env.SRS_OUTPUT ?? formatHint;
       debug = debug || !!globals.debug;
       const ctx = new Context(io, env, globals);
+      ctx.commandPath = commandPath(command).replace(/^srs /, '');
       ctx.commandTree = () => buildProgram(() => async () => undefined);
       redact = (s) => ctx.redact(s);
       paintErr = (s) => ctx.paintErr.red(s);
@@ -176,17 +213,19 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
     };
 
   const program = buildProgram(invoke, commandToBuild(argv, buildProgram(invoke, '')));
-  const output = {
-    writeOut: (s: string) => void io.stdout.write(s),
-    writeErr: (s: string) => void io.stderr.write(s),
-    outputError: (s: string, write: (t: string) => void) => write(s.startsWith('error:') ? `srs: ${s.slice(7)}` : s),
-  };
+  // Commander's own errors (unknown option or command, a bad choice) are kept and reported below, like every other error.
+  let parseError: { text: string; path: string } | undefined;
   // Every command: errors come back to main() (one place for exit codes), output goes to our streams, and
   // help is wrapped at 80 columns, so the root help can be generated at build time (dist/help.txt).
   for (const cmd of [program, ...allCommands(program)]) {
     cmd.exitOverride();
-    cmd.configureOutput(output);
-    cmd.configureHelp({ helpWidth: HELP_WIDTH });
+    cmd.configureOutput({
+      writeOut: (s: string) => void io.stdout.write(s),
+      // Help shown for a usage error (a noun without its verb) goes to stderr; under JSON errors only the JSON does.
+      writeErr: (s: string) => void (json ? undefined : io.stderr.write(s)),
+      outputError: (s: string) => void (parseError = { text: s, path: commandPath(cmd) }),
+    });
+    cmd.configureHelp({ ...cmd.configureHelp(), helpWidth: HELP_WIDTH });
   }
   for (const sub of allCommands(program)) {
     if (sub.commands.length > 0 && !(sub as unknown as { _actionHandler?: unknown })._actionHandler) {
@@ -210,8 +249,8 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
-      // Commander already printed its message.
-      return ExitCode.usage;
+      const line = parseErrorLine(parseError?.text ?? err.message, parseError?.path ?? 'srs');
+      return reportError(new UsageError(line), io, formatHint, debug, redact, paintErr);
     }
     // A reader that went away (srs ... | head) is not a failure.
     if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;

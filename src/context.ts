@@ -53,10 +53,10 @@ export interface GlobalOptions {
   maxPages?: string;
   query?: string;
   csvRaw?: boolean;
-  /** --catalog PATH (a string), --no-catalog (false), or neither (undefined). */
-  catalog?: string | boolean;
   wide?: boolean;
   quiet?: boolean;
+  /** --catalog PATH (a string), --no-catalog (false), or neither (undefined). */
+  catalog?: string | boolean;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -121,6 +121,8 @@ export class Context {
   #settings: Promise<Settings> | undefined;
   #secrets: string[] = [];
   #query: ((data: unknown) => unknown) | undefined;
+  /** The command being run, without "srs" (e.g. "scorecards ls"): what --fields is checked against. */
+  commandPath: string | undefined;
   /** The spinner showing now, and its own text (a retry note goes after it). */
   #spinner: { text: string; base: string } | undefined;
 
@@ -154,6 +156,15 @@ export class Context {
       const { Chalk } = await import('chalk');
       if (this.color) this.#paint = new Chalk({ level: 1 });
       if (this.stderrColor) this.#paintErr = new Chalk({ level: 1 });
+    }
+    const fields = this.globals.fields !== undefined ? parseFieldList(this.globals.fields) : undefined;
+    if (fields !== undefined) {
+      if (fields.length === 0) throw new UsageError('--fields: give at least one field, e.g. --fields id,name');
+      if (this.commandPath) {
+        const { checkFields } = await import('./output/shapes.js');
+        const problem = checkFields(this.commandPath, fields);
+        if (problem) throw new UsageError(problem);
+      }
     }
     const expr = this.globals.query;
     if (expr === undefined) return;
@@ -226,8 +237,9 @@ export class Context {
     this.io.stderr.write(`${tag} ${this.redact(sanitizeKeepNewlines(msg))}\n`);
   }
 
+  /** A note for people on stderr (progress, what was saved, what more exists): silenced by --quiet. */
   info(msg: string): void {
-    this.stderr(msg);
+    this.note(msg);
   }
 
   debug(msg: string): void {
@@ -298,6 +310,7 @@ export class Context {
     const fromEnv = resolveSettings({ flags, env: this.env, lookup: () => undefined });
     if (fromEnv.apiKey && fromEnv.baseUrl && !flags.profile && !this.env.SRS_PROFILE) {
       this.addSecret(fromEnv.apiKey);
+      if (fromEnv.baseUrlNote) this.note(fromEnv.baseUrlNote);
       return fromEnv;
     }
     const store = await this.configStore();
@@ -310,6 +323,7 @@ export class Context {
       ...(store.currentProfile !== undefined ? { currentProfile: store.currentProfile } : {}),
     });
     this.addSecret(s.apiKey);
+    if (s.baseUrlNote) this.note(s.baseUrlNote);
     return s;
   }
 
@@ -425,7 +439,10 @@ export class Context {
         throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
       }
       if (!s.apiKey) {
-        throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY (or try --sandbox)`);
+        const store = await this.configStore();
+        const others = store.profileNames().filter((n) => n !== s.profile && store.getProfile(n)?.apiKey);
+        const hint = others.length ? `, or switch to a profile that has one ("srs auth switch ${others[0]}"; stored: ${others.join(', ')})` : ' (or try --sandbox)';
+        throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY${hint}`);
       }
       baseUrl = s.baseUrl;
       apiKey = s.apiKey;

@@ -11,6 +11,7 @@ import type { Page } from '../api/paginate.js';
 import type { Column } from '../output/columns.js';
 import { collectTableRows } from '../output/bounded.js';
 import { renderList } from '../output/render.js';
+import { count, singularOf } from '../util/plural.js';
 
 export type Opts = Record<string, unknown>;
 export type Handler = (ctx: Context, args: string[], opts: Opts) => Promise<void>;
@@ -110,8 +111,11 @@ export async function printPages<T>(
   // A table needs all its rows at once: from a bounded buffer (src/output/bounded.ts).
   const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${what}…`, () => collectTableRows(items(), what)) : items();
   const n = await renderList(ctx.sink, source, columns, ctx.renderOptions());
-  if (flags.page !== undefined && more) ctx.info(`more ${what} on page ${lastPage + 1}: use --page ${lastPage + 1}, or drop --page to fetch everything`);
-  else if (flags.limit !== undefined && more) ctx.info(`showing the first ${n} ${what}; more exist (raise --limit, or drop it to fetch everything)`);
+  if (flags.page !== undefined && n === 0 && startPage > 1) {
+    // Said in every format: an empty answer to --page N usually means N is wrong, not that nothing exists.
+    ctx.warn(`page ${startPage} is past the end of the ${what}${flags.perPage !== undefined ? ` at ${flags.perPage} per page` : ''}: try a lower --page, or drop --page to fetch everything`);
+  } else if (flags.page !== undefined && more) ctx.info(`more ${what} on page ${lastPage + 1}: use --page ${lastPage + 1}, or drop --page to fetch everything`);
+  else if (flags.limit !== undefined && more) ctx.info(`showing the first ${count(n, singularOf(what), what)}; more exist (raise --limit, or drop it to fetch everything)`);
   else if (n === 0 && ctx.format === 'table') ctx.info(`no ${what}`);
 }
 

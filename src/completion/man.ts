@@ -14,8 +14,10 @@ export interface ManOptions {
 export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['SRS_API_KEY', 'API key (beats the stored profile). There is no flag that takes the key.'],
   ['SRS_BASE_URL', 'Service base URL, e.g. https://api.example.com.'],
-  ['SRS_PROFILE', 'Profile name (default "default", or the one last logged in with --profile).'],
-  ['SRS_OUTPUT', 'Default output format: table, json, ndjson or csv.'],
+  ['SRS_PROFILE', 'Profile name (default: the active profile, "default" until srs auth switch chooses another).'],
+  ['SRS_OUTPUT', 'Default output format: table, json, ndjson or csv (json or ndjson also make errors JSON).'],
+  ['SRS_QUIET', 'Set to 1: same as --quiet.'],
+  ['COLUMNS', 'Width tables fit (default: the terminal\'s).'],
   ['SRS_SANDBOX', 'Set to 1: same as --sandbox.'],
   ['SRS_TIMEOUT', 'Time each request attempt may take as a whole (connect, headers and body), e.g. 30s or 500ms; default 30s.'],
   ['SRS_RETRIES', 'Retries of safe requests after transient failures; default 3.'],

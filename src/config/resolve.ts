@@ -21,6 +21,8 @@ export interface Settings {
   baseUrlSource: Source;
   apiKey?: string;
   apiKeySource: Source;
+  /** Set when the base URL was corrected (a trailing /v1 dropped): say so once. */
+  baseUrlNote?: string;
 }
 
 export interface ResolveInput {
@@ -55,6 +57,11 @@ export function resolveSettings(input: ResolveInput): Settings {
   if (flagUrl) [out.baseUrl, out.baseUrlSource] = [flagUrl, 'flag'];
   else if (envUrl) [out.baseUrl, out.baseUrlSource] = [envUrl, 'env'];
   else if (nonEmpty(stored?.baseUrl)) [out.baseUrl, out.baseUrlSource] = [stored!.baseUrl!, 'profile'];
+  if (out.baseUrl !== undefined) {
+    const fixed = correctBaseUrl(out.baseUrl);
+    out.baseUrl = fixed.url;
+    if (fixed.note) out.baseUrlNote = fixed.note;
+  }
 
   const envKey = nonEmpty(env.SRS_API_KEY);
   if (envKey) [out.apiKey, out.apiKeySource] = [envKey, 'env'];
@@ -69,14 +76,15 @@ export function maskKey(key: string | undefined): string {
   return `****${tail}`;
 }
 
-export function describeSource(s: Source): string {
+/** Where a setting came from, in the words a user typed or can look up: "--profile", "SRS_API_KEY", "stored profile". */
+export function describeSource(s: Source, setting: 'profile' | 'baseUrl' | 'apiKey'): string {
   switch (s) {
     case 'flag':
-      return 'command-line flag';
+      return setting === 'profile' ? '--profile' : '--base-url';
     case 'env':
-      return 'environment';
+      return setting === 'profile' ? 'SRS_PROFILE' : setting === 'baseUrl' ? 'SRS_BASE_URL' : 'SRS_API_KEY';
     case 'profile':
-      return 'stored profile';
+      return setting === 'profile' ? 'active profile (srs auth switch)' : 'stored profile';
     case 'default':
       return 'default';
     case 'sandbox':
@@ -84,4 +92,15 @@ export function describeSource(s: Source): string {
     case 'none':
       return 'not set';
   }
+}
+
+/**
+ * A base URL as srs uses it: the service's paths all start with /v1/, so a
+ * base URL that already ends in /v1 would send /v1/v1/...; that suffix (and a
+ * trailing slash) is dropped, with a note saying so.
+ */
+export function correctBaseUrl(url: string): { url: string; note?: string } {
+  const m = /^(.*?)\/v1\/?$/i.exec(url.trim());
+  if (!m || !/^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(m[1]!)) return { url: url.trim().replace(/\/+$/, '') };
+  return { url: m[1]!, note: `the base URL ends in /v1, which srs adds to every path itself: using ${m[1]}` };
 }

@@ -128,13 +128,13 @@ export const columns = {
 
 /** An entry of the local supplier catalog (supplier ls, supplier find; src/store/catalog.ts CatalogEntry, not a service resource). */
 export const catalogEntryColumns: Column[] = [
-  col('id', 'ID'),
-  col('name', 'NAME'),
-  col('customerSupplierId', 'CUSTOMER ID'),
-  col('countryIso3Code', 'COUNTRY'),
-  col('state', 'STATE'),
-  col('source', 'FROM'),
-  col('recordedAt', 'RECORDED', { format: date }),
+  id('id', 'ID'),
+  text('name', 'NAME'),
+  col('customerSupplierId', 'CUSTOMER ID', { kind: 'code' }),
+  col('countryIso3Code', 'COUNTRY', { kind: 'code' }),
+  col('state', 'STATE', { kind: 'state' }),
+  col('source', 'FROM', { kind: 'state', hide: 2 }),
+  col('recordedAt', 'RECORDED', { format: date, kind: 'date', hide: 1 }),
 ];
 
 /** Columns for --fields: each path becomes a column headed by the path itself. */

@@ -57,3 +57,25 @@ export function parseFieldList(s: string): string[] {
     .map((f) => f.trim())
     .filter((f) => f.length > 0);
 }
+
+/**
+ * The fields --fields names, as JSON (like gh --json): an object holding only
+ * those paths, nested as in the resource ("policyParameter.name" gives
+ * {"policyParameter":{"name":...}}), in the order given. A path that is absent
+ * in this item is left out.
+ */
+export function pickFields(item: unknown, paths: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const path of paths) {
+    const v = getPath(item, path);
+    if (v === undefined) continue;
+    const parts = path.split('.');
+    let cur = out;
+    for (const part of parts.slice(0, -1)) {
+      const next = cur[part];
+      cur = (cur[part] = next !== null && typeof next === 'object' && !Array.isArray(next) ? next : {}) as Record<string, unknown>;
+    }
+    cur[parts.at(-1)!] = v;
+  }
+  return out;
+}

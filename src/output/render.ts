@@ -8,7 +8,7 @@
  *   (./table.ts, loaded only for tables: see there).
  */
 import type { Column, ColumnKind } from './columns.js';
-import { cellText, getPath } from './fields.js';
+import { cellText, getPath, pickFields } from './fields.js';
 import { collectQueryItems } from './bounded.js';
 import { guardCsvCell, sanitizeForTerminal } from './sanitize.js';
 
@@ -63,6 +63,8 @@ export interface RenderOptions {
 /** Renders one resource (a single read or a create result). */
 export async function renderItem(sink: Sink, item: unknown, columns: Column[], opts: RenderOptions): Promise<void> {
   if (opts.query) return renderQueryResult(sink, opts.query(item), opts);
+  const select = selector(opts);
+  if (select) item = select(item);
   switch (opts.format) {
     case 'json':
       return sink.write(JSON.stringify(item, null, 2) + '\n');
@@ -95,8 +97,10 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
       const frame = listFraming(opts.format);
       const pretty = opts.format === 'json' && opts.pretty;
       const out = new Batcher(sink);
+      const select = selector(opts) ?? ((x: unknown) => x);
       try {
-        for await (const it of items) {
+        for await (const item of items) {
+          const it = select(item);
           await out.add(frame.before(n) + (pretty ? indent(JSON.stringify(it, null, 2)) : JSON.stringify(it)) + frame.after);
           n++;
         }
@@ -118,6 +122,13 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
       return rows.length;
     }
   }
+}
+
+/** Under json and ndjson, --fields selects the fields of each item (as gh --json does); tables and CSV use them as columns. */
+function selector(opts: RenderOptions): ((item: unknown) => unknown) | undefined {
+  if (!opts.fields || (opts.format !== 'json' && opts.format !== 'ndjson')) return undefined;
+  const paths = opts.fields.map((c) => c.path);
+  return (item) => pickFields(item, paths);
 }
 
 /**

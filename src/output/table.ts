@@ -126,7 +126,8 @@ export async function horizontalTable(rows: unknown[], cols: Column[], opts: Tab
   const kinds = cols.map((c, ci) => c.kind ?? inferKind(c.path, raw.map((r) => r[ci])));
   const constant = cols.map((c, ci) => !!c.hideIfConstant && rows.length > 1 && cells.every((r) => r[ci] === cells[0]![ci]));
   const fit = fitColumns(
-    cols.map((c, i) => ({ natural: natural[i]!, flexible: kinds[i] === 'text', hide: c.hide, constant: constant[i] })),
+    // A column with no curated kind that holds URLs (srs api, --query) is hidden before text is cut: a cut URL is useless.
+    cols.map((c, i) => ({ natural: natural[i]!, flexible: kinds[i] === 'text', hide: c.hide ?? (c.kind === undefined && kinds[i] === 'url' ? 100 : undefined), constant: constant[i] })),
     opts.width,
     GAP,
     !!opts.wide,

@@ -91,3 +91,21 @@ describe('colour and default format', () => {
     expect(text).toContain('****1234');
   });
 });
+
+describe('base URL and sources in plain words', () => {
+  it('drops a trailing /v1 with a note, and leaves other paths alone', async () => {
+    const { correctBaseUrl } = await import('../../src/config/resolve.js');
+    expect(correctBaseUrl('https://api.example.com/v1')).toEqual({ url: 'https://api.example.com', note: 'the base URL ends in /v1, which srs adds to every path itself: using https://api.example.com' });
+    expect(correctBaseUrl('https://api.example.com/gateway/V1/').url).toBe('https://api.example.com/gateway');
+    expect(correctBaseUrl('https://api.example.com/')).toEqual({ url: 'https://api.example.com' });
+    expect(correctBaseUrl('https://api.example.com/v10')).toEqual({ url: 'https://api.example.com/v10' });
+    expect(resolveSettings({ flags: { baseUrl: 'https://x.example/v1' }, env: {}, lookup }).baseUrl).toBe('https://x.example');
+  });
+  it('names the flag or variable a setting came from', async () => {
+    const { describeSource } = await import('../../src/config/resolve.js');
+    expect(describeSource('flag', 'profile')).toBe('--profile');
+    expect(describeSource('flag', 'baseUrl')).toBe('--base-url');
+    expect(describeSource('env', 'apiKey')).toBe('SRS_API_KEY');
+    expect(describeSource('profile', 'apiKey')).toBe('stored profile');
+  });
+});

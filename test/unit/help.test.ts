@@ -131,7 +131,23 @@ describe('srs help COMMAND...', () => {
   it('a mistyped subcommand gets a suggestion and exit 2', async () => {
     const r = await run(['score', 'cacl']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("unknown command 'cacl'");
-    expect(r.stderr).toContain('(Did you mean calc?)');
+    // "Did you mean" is on the same line as the error.
+    expect(r.stderr).toBe("srs: unknown command 'cacl' (did you mean calc?)\n");
+  });
+});
+
+describe('inherited global options', () => {
+  const subcommands = commands.filter((c) => c.parent !== null);
+  it.each(subcommands.map((c) => [pathOf(c), c] as const))('%s --help lists the global options it inherits', async (name) => {
+    const r = await run([...name.split(' ').slice(1), '--help']);
+    expect(r.code).toBe(0);
+    const section = r.stdout.split('\nGlobal Options:\n')[1];
+    expect(section, `${name} --help has no "Global Options:" section`).toBeDefined();
+    for (const flag of ['-o, --output <format>', '--fields <paths>', '--query <jmespath>', '--sandbox', '--profile <name>', '--wide', '-q, --quiet']) expect(section).toContain(flag);
+  });
+  it('the root help does not repeat them', async () => {
+    const r = await run(['--help']);
+    expect(r.stdout).not.toContain('Global Options:');
+    expect(r.stdout).toContain('--fields <paths>');
   });
 });

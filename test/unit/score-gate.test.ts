@@ -129,7 +129,7 @@ describe('GitHub step summary', () => {
     expect(md).toContain('| 1 | 1 | 0 | 1 | 1 |');
     expect(md).toContain('| `b` | fail | -1 | score -1 is below the minimum 0 \\| x |');
     expect(md).toContain('| `c` | unknown | — | the service does not know supplier c |');
-    expect(md).toMatch(/### Lowest 2 score\(s\)\n\n\| supplier \| score \| status \|\n\|---\|---:\|---\|\n\| `b` \| -1 \| fail \|\n\| `d` \| 0.5 \| new \|/);
+    expect(md).toMatch(/### Lowest 2 scores\n\n\| supplier \| score \| status \|\n\|---\|---:\|---\|\n\| `b` \| -1 \| fail \|\n\| `d` \| 0.5 \| new \|/);
     expect(md).toContain('- w &lt;b>');
   });
 });

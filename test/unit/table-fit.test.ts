@@ -113,3 +113,13 @@ describe('tables fitted by priority', () => {
     expect(urlLine).toContain(item.url);
   });
 });
+
+describe('tables without curated kinds (srs api, --query)', () => {
+  it('hide URL columns before cutting text, and keep ids whole', async () => {
+    const rows = [{ id: ID, name: 'Northwind ESG Ratings', logoUrl: 'https://assets.example/logos/northwind-esg-ratings.png', website: 'https://northwind-analytics.example' }];
+    const notes: string[] = [];
+    const out = await horizontalTable(rows, ['id', 'name', 'logoUrl', 'website'].map((k) => ({ path: k, header: k.toUpperCase() })), opts(80, { note: (m) => notes.push(m) }));
+    expect(lines(out)).toEqual(['ID                          NAME', `${ID}  Northwind ESG Ratings`]);
+    expect(notes).toEqual(['hid WEBSITE, LOGOURL to fit 80 columns; --wide shows every column']);
+  });
+});

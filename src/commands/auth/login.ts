@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { describeSource, maskKey } from '../../config/resolve.js';
+import { DEFAULT_PROFILE, maskKey } from '../../config/resolve.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { checkBaseUrl } from '../../api/http.js';
 import { readInput, type Opts } from '../kit.js';
@@ -37,7 +37,11 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     await client.close();
   }
   store.setProfile(profile, { baseUrl, apiKey: key });
-  if (settings.profileSource === 'flag' || store.currentProfile === undefined) store.currentProfile = profile;
-  ctx.info(`Logged in: profile "${profile}" (${describeSource(settings.profileSource)}), ${baseUrl}, key ${maskKey(key)}, stored in ${store.path}`);
+  // Logging in to another profile never changes which one is active, unless asked to.
+  if (opts.activate === true) store.currentProfile = profile;
+  const active = store.currentProfile ?? DEFAULT_PROFILE;
+  ctx.stderr(`Logged in: profile "${profile}", ${baseUrl}, key ${maskKey(key)}, stored in ${store.path}`);
+  if (active === profile) ctx.note(`"${profile}" is the active profile`);
+  else ctx.note(`the active profile is still "${active}": use --profile ${profile} for one command, or "srs auth switch ${profile}" (or log in with --activate)`);
   if (settings.apiKeySource === 'env') ctx.warn('SRS_API_KEY is set in the environment and takes precedence over the stored key');
 }

@@ -1,7 +1,8 @@
 import type { Context } from '../../context.js';
-import { describeSource, maskKey } from '../../config/resolve.js';
+import { DEFAULT_PROFILE, describeSource, maskKey } from '../../config/resolve.js';
 import { AuthError } from '../../errors.js';
-import { renderItem } from '../../output/render.js';
+import type { Column } from '../../output/columns.js';
+import { renderItem, renderList } from '../../output/render.js';
 import type { Opts } from '../kit.js';
 
 export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<void> {
@@ -11,26 +12,51 @@ export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<v
   }
   const s = await ctx.settings();
   const store = await ctx.configStore();
+  const active = store.currentProfile ?? DEFAULT_PROFILE;
+  // Every stored profile, the one in use marked; a profile named by --profile or SRS_PROFILE but not stored is listed too.
+  const names = store.profileNames();
+  if (!names.includes(s.profile)) names.push(s.profile);
+  const profiles = names.map((name) => {
+    const p = store.getProfile(name);
+    return { name, inUse: name === s.profile, active: name === active, baseUrl: p?.baseUrl ?? null, key: p?.apiKey ? maskKey(p.apiKey) : null };
+  });
   const status = {
     profile: s.profile,
-    profileSource: describeSource(s.profileSource),
+    profileSource: describeSource(s.profileSource, 'profile'),
     baseUrl: s.baseUrl ?? null,
-    baseUrlSource: describeSource(s.baseUrlSource),
-    keySource: s.apiKeySource === 'env' ? 'environment (SRS_API_KEY)' : describeSource(s.apiKeySource),
+    baseUrlSource: describeSource(s.baseUrlSource, 'baseUrl'),
+    keySource: describeSource(s.apiKeySource, 'apiKey'),
     key: s.apiKey ? maskKey(s.apiKey) : null,
     configFile: store.path,
-    profiles: store.profileNames(),
+    activeProfile: active,
+    profiles,
   };
-  await renderItem(ctx.sink, status, statusColumns, ctx.renderOptions());
+  const ro = ctx.renderOptions();
+  if (ctx.format === 'table' && !ro.query && !ro.fields) {
+    await renderItem(ctx.sink, status, statusColumns, ro);
+    await ctx.sink.write('\n');
+    await renderList(ctx.sink, profiles, profileColumns, ro);
+  } else {
+    await renderItem(ctx.sink, status, statusColumns, ro);
+  }
   if (!s.apiKey) throw new AuthError(`not logged in: profile "${s.profile}" has no API key; run "srs auth login" or set SRS_API_KEY`);
 }
 
-const statusColumns = [
-  { path: 'profile', header: 'PROFILE' },
+const statusColumns: Column[] = [
+  { path: 'profile', header: 'PROFILE', kind: 'code' },
   { path: 'profileSource', header: 'PROFILE FROM' },
-  { path: 'baseUrl', header: 'BASE URL' },
+  { path: 'baseUrl', header: 'BASE URL', kind: 'url' },
   { path: 'baseUrlSource', header: 'BASE URL FROM' },
   { path: 'keySource', header: 'KEY FROM' },
-  { path: 'key', header: 'KEY' },
-  { path: 'configFile', header: 'CONFIG FILE' },
+  { path: 'key', header: 'KEY', kind: 'code' },
+  { path: 'configFile', header: 'CONFIG FILE', kind: 'url' },
+];
+
+/** "*" marks the profile this command used; "active" the one commands use without --profile or SRS_PROFILE. */
+const profileColumns: Column[] = [
+  { path: 'inUse', header: ' ', kind: 'state', format: (v) => (v ? '*' : '') },
+  { path: 'name', header: 'PROFILES', kind: 'code' },
+  { path: 'active', header: 'ACTIVE', kind: 'state', format: (v) => (v ? 'active' : '') },
+  { path: 'baseUrl', header: 'BASE URL', kind: 'url' },
+  { path: 'key', header: 'KEY', kind: 'code', format: (v) => (typeof v === 'string' ? v : 'no key') },
 ];

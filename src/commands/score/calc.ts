@@ -9,6 +9,7 @@ import type { Opts } from '../kit.js';
 // The bundle, the score model and the views load only where they are used (not for piped JSON).
 import type { Breakdown } from './view.js';
 import { gatherIds } from './ids.js';
+import { count } from '../../util/plural.js';
 
 export const BATCH_SIZE = 100;
 /** Batches in flight (score calc --concurrency; score check uses it as is). */
@@ -51,7 +52,7 @@ function* resultsInRequestOrder(request: ScoreCalculationRequest, resultIds: rea
 }
 
 function warnMissing(ctx: Context, missing: string[]): void {
-  if (missing.length) ctx.warn(`the service returned no result for ${missing.length} supplier id(s): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
+  if (missing.length) ctx.warn(`the service returned no result for ${count(missing.length, 'supplier id')}: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
 }
 
 /**
@@ -234,8 +235,8 @@ async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[],
     await writer.abort();
     throw e;
   }
-  ctx.info(`saved the evidence bundle to ${path} (${written} supplier(s) with a result${unknown ? `, ${unknown} recorded as unknown` : ''}, as of ${asOf})`);
-  if (unknown) ctx.warn(`${unknown} supplier id(s) have no usable result (unknown to the service, or not answered); the bundle records why`);
+  ctx.info(`saved the evidence bundle to ${path} (${count(written, 'supplier')} with a result${unknown ? `, ${unknown} recorded as unknown` : ''}, as of ${asOf})`);
+  if (unknown) ctx.warn(`${count(unknown, 'supplier id')} ${unknown === 1 ? 'has' : 'have'} no usable result (unknown to the service, or not answered); the bundle records why`);
 }
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
@@ -246,7 +247,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
     // Scripts get each result as soon as its batch (and every earlier one) is in.
     const render = ctx.renderOptions();
-    if (!render.pretty && !render.query) await passThrough(ctx, client, batchRequests(ids, filters), concurrency);
+    if (!render.pretty && !render.query && !render.fields) await passThrough(ctx, client, batchRequests(ids, filters), concurrency);
     else await renderList(ctx.sink, calculateInOrder(ctx, client, batchRequests(ids, filters), concurrency), [], render);
     return;
   }
@@ -262,10 +263,10 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       else if (ctx.format === 'table' || ctx.format === 'csv') await renderList(ctx.sink, mapAsync(items, summaryRow), summaryColumns, ctx.renderOptions());
       else await renderList(ctx.sink, items, [], ctx.renderOptions());
     };
-    await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s) and saving the evidence…`, render);
+    await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')} and saving the evidence…`, render);
     return;
   }
-  const { items } = await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filters, concurrency));
+  const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(ctx, client, ids, filters, concurrency));
 
   if (breakdown) {
     await renderList(ctx.sink, breakdownRows(items, breakdown, names), breakdownColumns[breakdown], ctx.renderOptions());

@@ -25,6 +25,7 @@ import { contractError, digestOfFile, readEvidence } from './evidence.js';
 import { gatherIds } from './ids.js';
 import { githubAnnotation, junitReport, markdownSummary } from './junit.js';
 import { finiteNumber, optionalNumber } from './options.js';
+import { count } from '../../util/plural.js';
 
 const minOption = finiteNumber('--min');
 const expiringWithinOption = finiteNumber('--expiring-within');
@@ -132,7 +133,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
   const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
   const client = await ctx.client();
   const missing: string[] = [];
-  const { items } = await ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY, missing));
+  const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(ctx, client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY, missing));
   if (rules.minParameter.size) {
     const known = new Set<string>();
     for (const it of items) parametersOf(it, known);
@@ -200,7 +201,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const inRun = new Set(results.map((r) => r.supplierId));
     const gone = [...rules.baseline.keys()].filter((id) => !inRun.has(id));
     if (gone.length && opts.baselineStrict) for (const id of gone) results.push(missingFromRun(id, rules.baseline.get(id) ?? null));
-    else if (gone.length) warnings.push(`${gone.length} supplier(s) of the baseline are not in this run (${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ', …' : ''}); --baseline-strict fails on this`);
+    else if (gone.length) warnings.push(`${count(gone.length, 'supplier')} of the baseline ${gone.length === 1 ? 'is' : 'are'} not in this run (${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ', …' : ''}); --baseline-strict fails on this`);
   }
 
   await renderList(ctx.sink, results, columns, ctx.renderOptions());
@@ -212,7 +213,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     else if (r.status === 'no data') ctx.stderr(`NO DATA ${r.supplierId}: ${r.reasons.join('; ')} (accepted with --allow-no-data)`);
     else if (r.status === 'new') ctx.stderr(`NEW ${r.supplierId}: not in the baseline (passes)`);
   }
-  const shownWarnings = warnings.length > 20 ? [...warnings.slice(0, 20), `… and ${warnings.length - 20} more warning(s)`] : warnings;
+  const shownWarnings = warnings.length > 20 ? [...warnings.slice(0, 20), `… and ${count(warnings.length - 20, 'more warning')}`] : warnings;
   for (const w of shownWarnings) ctx.warn(w);
   if (ctx.env.GITHUB_ACTIONS === 'true') for (const r of failing) ctx.io.stderr.write(githubAnnotation(r) + '\n');
   if (typeof opts.junit === 'string') {
@@ -226,9 +227,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       ctx.warn(`could not append the step summary to GITHUB_STEP_SUMMARY (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
   }
-  const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
+  const withStatus = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
   ctx.info(
-    `checked ${results.length} supplier(s) as of ${rules.asOf}: ${count('pass') + count('new')} passed (${count('new')} new), ${count('fail')} failed, ${count('unknown')} unknown, ${count('no data')} without data (accepted)`,
+    `checked ${count(results.length, 'supplier')} as of ${rules.asOf}: ${withStatus('pass') + withStatus('new')} passed (${withStatus('new')} new), ${withStatus('fail')} failed, ${withStatus('unknown')} unknown, ${withStatus('no data')} without data (accepted)`,
   );
-  if (failing.length) throw new CheckFailedError(`${failing.length} of ${results.length} supplier(s) failed the score check`);
+  if (failing.length) throw new CheckFailedError(`${failing.length} of ${count(results.length, 'supplier')} failed the score check`);
 }

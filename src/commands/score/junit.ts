@@ -1,5 +1,6 @@
 /** The reports of a score check: JUnit XML, GitHub annotations and the GitHub step summary (Markdown). */
 import { isFailing, type CheckResult } from '../../scoring/gate.js';
+import { count as counted } from '../../util/plural.js';
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot carry at all are dropped; the rest are escaped.
@@ -80,7 +81,7 @@ export function markdownSummary(results: CheckResult[], opts: { asOf: string; wa
   const scored = results.filter((r) => r.score !== null).sort((a, b) => a.score! - b.score! || (a.supplierId < b.supplierId ? -1 : 1));
   const worst = scored.slice(0, opts.worst ?? SUMMARY_WORST);
   if (worst.length) {
-    lines.push(`### Lowest ${worst.length} score(s)`, '', '| supplier | score | status |', '|---|---:|---|');
+    lines.push(`### Lowest ${counted(worst.length, 'score')}`, '', '| supplier | score | status |', '|---|---:|---|');
     for (const r of worst) lines.push(`| \`${cell(r.supplierId)}\` | ${r.score} | ${r.status} |`);
     lines.push('');
   }

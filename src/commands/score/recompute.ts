@@ -17,6 +17,7 @@ import { readJsonInput, type Opts } from '../kit.js';
 import { scoringOverrides, toScoringScorecard } from './bundle.js';
 import { digestOfFile, readEvidence, type EvidenceEvent } from './evidence.js';
 import { DEFAULT_TOLERANCE, finiteNumber } from './options.js';
+import { count } from '../../util/plural.js';
 import { EvidenceVerifier, type VerifyOptions } from './verify.js';
 
 export { DEFAULT_TOLERANCE };
@@ -103,7 +104,7 @@ export async function verifyEvidence(
     }
   }
   if (sawRaw) ctx.warn('a raw response without --scorecards: parameter weights are unknown, so every scored parameter weighs 1');
-  if (v.warnings) ctx.warn(`${v.warnings} warning(s) about the entries: ${v.warningExamples.join('; ')}${v.warnings > v.warningExamples.length ? '; …' : ''}`);
+  if (v.warnings) ctx.warn(`${count(v.warnings, 'warning')} about the entries: ${v.warningExamples.join('; ')}${v.warnings > v.warningExamples.length ? '; …' : ''}`);
   return v;
 }
 
@@ -192,7 +193,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const findings = v.findings();
   const recorded = v.errors.size ? `, ${v.errors.size} recorded without a result (unknown)` : '';
   ctx.info(
-    `recomputed ${v.suppliers} supplier(s)${recorded} as of ${v.asOf} (mode ${v.options.mode}, claim weight ${v.options.claimWeight}): ${v.values - v.valuesDiffering} of ${v.values} values agree within ${vo.tolerance}`,
+    `recomputed ${count(v.suppliers, 'supplier')}${recorded} as of ${v.asOf} (mode ${v.options.mode}, claim weight ${v.options.claimWeight}): ${v.values - v.valuesDiffering} of ${count(v.values, 'value')} agree within ${vo.tolerance}`,
   );
   if (!findings.length) return;
   if (opts.verify) {

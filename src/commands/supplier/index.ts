@@ -97,7 +97,6 @@ may or may not exist.`,
       .option('--allow-existing', 'send rows whose customerSupplierId the catalog already knows as created on this target (default: state exists, not sent)')
       .option('--report <file>', 'write a CSV with every row: line, state, supplierId, customerSupplierId, field, message')
       .option('--failed <file>', 'write the failed and invalid rows in the input\'s own columns, ready to fix and import again')
-      .option('--quiet', 'no progress on stderr (problems and the summary still show)')
       .addHelpText(
         'after',
         `

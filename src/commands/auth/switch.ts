@@ -1,0 +1,23 @@
+import type { Context } from '../../context.js';
+import { DEFAULT_PROFILE } from '../../config/resolve.js';
+import { UsageError } from '../../errors.js';
+import { closest } from '../../util/similar.js';
+import { requireArg, type Opts } from '../kit.js';
+
+/** `srs auth switch NAME`: makes a stored profile the active one. */
+export async function run(ctx: Context, args: string[], _opts: Opts): Promise<void> {
+  if (ctx.sandbox) throw new UsageError('the sandbox has no profiles: drop --sandbox (or SRS_SANDBOX) to switch profiles');
+  const name = requireArg(args, 0, 'profile name').trim();
+  const store = await ctx.configStore();
+  const names = store.profileNames();
+  if (!names.includes(name)) {
+    const near = closest(name, names);
+    const known = names.length ? `stored profiles: ${names.join(', ')}` : 'no profile is stored yet';
+    throw new UsageError(`no profile "${name}" (${near.length ? `did you mean ${near.join(' or ')}? ` : ''}${known}); create it with "srs auth login --profile ${name}"`);
+  }
+  const before = store.currentProfile ?? DEFAULT_PROFILE;
+  store.currentProfile = name;
+  ctx.stderr(before === name ? `"${name}" was already the active profile` : `Switched the active profile from "${before}" to "${name}"`);
+  if (!store.getProfile(name)?.apiKey) ctx.warn(`profile "${name}" has no stored API key: run "srs auth login" (or set SRS_API_KEY)`);
+  if (ctx.env.SRS_PROFILE) ctx.warn(`SRS_PROFILE=${ctx.env.SRS_PROFILE} is set in the environment and still chooses the profile of each command`);
+}

@@ -1,0 +1,100 @@
+/**
+ * What `--fields` may name: the dot paths of the resource each command
+ * prints, read from the zod contract (src/api/contract.ts) through one small
+ * function, fieldPaths(). Loaded only when --fields is given.
+ */
+import type * as z from 'zod/mini';
+import * as contract from '../api/contract.js';
+import { closest } from '../util/similar.js';
+
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodMiniType>;
+  element?: z.ZodMiniType;
+  innerType?: z.ZodMiniType;
+  getter?: () => z.ZodMiniType;
+  in?: z.ZodMiniType;
+  out?: z.ZodMiniType;
+  options?: z.ZodMiniType[];
+}
+
+const defOf = (s: z.ZodMiniType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+
+/**
+ * Every dot path into a schema's values, objects included ("policyParameter"
+ * and "policyParameter.name"). Arrays of objects are walked through (getPath
+ * collects a field from every element) and have a "length".
+ */
+export function fieldPaths(schema: z.ZodMiniType, prefix = '', depth = 0): string[] {
+  if (depth > 8) return [];
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'nonoptional':
+    case 'readonly':
+    case 'catch':
+      return fieldPaths(def.innerType!, prefix, depth);
+    case 'lazy':
+      return fieldPaths(def.getter!(), prefix, depth);
+    case 'pipe':
+      return fieldPaths(def.out!, prefix, depth);
+    case 'union':
+      return [...new Set(def.options!.flatMap((o) => fieldPaths(o, prefix, depth)))];
+    case 'array':
+      return [...(prefix ? [`${prefix}.length`] : []), ...fieldPaths(def.element!, prefix, depth + 1).filter((p) => p !== prefix)];
+    case 'object':
+      return Object.entries(def.shape!).flatMap(([k, v]) => {
+        const p = prefix ? `${prefix}.${k}` : k;
+        return [p, ...fieldPaths(v, p, depth + 1).filter((x) => x !== p)];
+      });
+    default:
+      return prefix ? [prefix] : [];
+  }
+}
+
+/** Rows some commands print instead of the resource (tables of score calc and its breakdowns). */
+const scoreRowKeys = ['supplierId', 'score', 'label', 'dataSourcesScore', 'policyParametersScore', 'riskLevel', 'dataSources', 'parameters', 'dataSourceId', 'entries', 'policyParameterId', 'contexts', 'scope', 'scopeId', 'entryId', 'isClaim', 'issueDate', 'expiryDate'];
+
+/** The resource (and its name) each command prints, by command path without "srs". */
+const SHAPES: Record<string, () => { what: string; paths: string[] }> = {
+  'supplier get': () => ({ what: 'a supplier', paths: fieldPaths(contract.SupplierDetail) }),
+  'supplier create': () => ({ what: 'a created supplier', paths: fieldPaths(contract.SupplierCreateResponse) }),
+  'scorecards ls': () => ({ what: 'a scorecard', paths: fieldPaths(contract.Scorecard) }),
+  'scorecards get': () => ({ what: 'a scorecard or its items', paths: [...fieldPaths(contract.Scorecard), ...fieldPaths(contract.ScorecardItem)] }),
+  'emissions ls': () => ({ what: 'an emission report', paths: fieldPaths(contract.EmissionReport) }),
+  'news ls': () => ({ what: 'a news event', paths: fieldPaths(contract.NewsEvent) }),
+  'data-entry get': () => ({ what: 'a data entry', paths: fieldPaths(contract.DataEntry) }),
+  'ref countries': () => ({ what: 'a country', paths: fieldPaths(contract.Country) }),
+  'ref industries': () => ({ what: 'an industry', paths: fieldPaths(contract.StandardIndustry) }),
+  'ref sources': () => ({ what: 'a data source', paths: fieldPaths(contract.DataSource) }),
+  'ref categories': () => ({ what: 'a category', paths: fieldPaths(contract.Category) }),
+  'score calc': () => ({ what: 'a score result', paths: [...new Set([...fieldPaths(contract.ScoreResult), ...scoreRowKeys])] }),
+};
+
+/** Commander aliases of the commands above. */
+const ALIASES: Record<string, string> = { 'scorecards list': 'scorecards ls', 'emissions list': 'emissions ls', 'news list': 'news ls' };
+
+/**
+ * Checks --fields against what a command prints. Returns undefined when every
+ * path is known (or the command prints no fixed shape), else a one-line message
+ * naming the first unknown path with the closest known ones.
+ */
+export function checkFields(command: string, fields: readonly string[]): string | undefined {
+  const shape = SHAPES[ALIASES[command] ?? command];
+  if (!shape) return undefined;
+  const { what, paths } = shape();
+  const known = new Set(paths);
+  for (const f of fields) {
+    // Array indexes ("items.0.weight") address one element: the path without them must exist.
+    const bare = f.split('.').filter((part) => !/^\d+$/.test(part)).join('.');
+    if (known.has(bare)) continue;
+    const near = closest(bare, paths);
+    const top = paths.filter((p) => !p.includes('.'));
+    const hint = near.length ? `did you mean ${near.slice(0, 3).join(' or ')}?` : `fields of ${what}: ${top.join(', ')}`;
+    return `--fields: ${what} has no field "${f}" (${hint})`;
+  }
+  return undefined;
+}

@@ -1,0 +1,75 @@
+/**
+ * Errors follow the output format the user chose: one JSON object on stderr
+ * only when json or ndjson was chosen explicitly (-o or SRS_OUTPUT), and then
+ * for every kind of error; otherwise one text line, also when stdout is piped.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chosenOutput, parseErrorLine } from '../../src/cli.js';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** One failure of each kind: an API error, a usage error from srs, and Commander's own parse errors. */
+const failures: Array<{ name: string; args: string[]; code: number; errorCode: string; message: RegExp }> = [
+  { name: 'not found (API)', args: ['supplier', 'get', 'nope'], code: 1, errorCode: 'not_found', message: /HTTP 404/ },
+  { name: 'bad --limit (srs usage)', args: ['ref', 'countries', '--limit', 'x'], code: 2, errorCode: 'usage', message: /^--limit must be a whole number/ },
+  { name: 'unknown command (parse)', args: ['scorecard'], code: 2, errorCode: 'usage', message: /^unknown command 'scorecard' \(did you mean scorecards\?\)$/ },
+  { name: 'unknown option (parse)', args: ['ref', 'countries', '--lmit', '3'], code: 2, errorCode: 'usage', message: /^unknown option '--lmit' \(did you mean --limit\?\)$/ },
+  { name: 'a noun without its verb', args: ['ref'], code: 2, errorCode: 'usage', message: /needs a subcommand: countries, industries, sources, categories/ },
+];
+
+describe.each(failures)('$name', (f) => {
+  it('is one text line on stderr when no format was chosen, though stdout is piped', async () => {
+    const r = await h.run(f.args);
+    expect(r.code).toBe(f.code);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    // A noun without its verb shows its help first (text mode only); the error is the last line, and the only "srs:" one.
+    expect(lines.filter((l) => l.startsWith('srs: '))).toHaveLength(1);
+    expect(lines.at(-1)).toMatch(/^srs: /);
+    expect(r.stderr).not.toContain('{"error"');
+    if (f.args[0] !== 'ref' || f.args.length > 1) expect(lines).toHaveLength(1);
+  });
+  it.each([
+    ['-o json', ['-o', 'json'], {}],
+    ['--output=ndjson', ['--output=ndjson'], {}],
+    ['SRS_OUTPUT=json', [], { SRS_OUTPUT: 'json' }],
+  ])('is one JSON object on stderr with %s', async (_label, flags, env) => {
+    const r = await h.run([...flags, ...f.args], { env });
+    expect(r.code).toBe(f.code);
+    expect(r.stdout).toBe('');
+    const e = JSON.parse(r.stderr) as { error: { code: string; message: string; exitCode: number } };
+    expect(e.error.code).toBe(f.errorCode);
+    expect(e.error.exitCode).toBe(f.code);
+    expect(e.error.message).toMatch(f.message);
+  });
+  it('is text with -o csv or -o table, even with SRS_OUTPUT=json (the flag wins)', async () => {
+    const r = await h.run(['-o', 'csv', ...f.args], { env: { SRS_OUTPUT: 'json' } });
+    expect(r.code).toBe(f.code);
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^srs: /);
+  });
+});
+
+describe('reading the chosen format before parsing', () => {
+  it('finds -o, -oFMT, --output FMT, --output=FMT, -qo FMT and SRS_OUTPUT, and stops at --', () => {
+    expect(chosenOutput(['-o', 'json', 'x'], {})).toBe('json');
+    expect(chosenOutput(['-ondjson'], {})).toBe('ndjson');
+    expect(chosenOutput(['--output', 'csv'], {})).toBe('csv');
+    expect(chosenOutput(['--output=json'], {})).toBe('json');
+    expect(chosenOutput(['-qo', 'json'], {})).toBe('json');
+    expect(chosenOutput(['ref', 'countries'], { SRS_OUTPUT: 'ndjson' })).toBe('ndjson');
+    expect(chosenOutput(['-o', 'table'], { SRS_OUTPUT: 'json' })).toBe('table');
+    expect(chosenOutput(['api', 'GET', '/v1/x', '--', '-o', 'json'], {})).toBeUndefined();
+    expect(chosenOutput([], {})).toBeUndefined();
+  });
+  it('folds "Did you mean" into the error line, or points at the help', () => {
+    expect(parseErrorLine("error: unknown command 'cacl'\n(Did you mean calc?)\n", 'srs score')).toBe("unknown command 'cacl' (did you mean calc?)");
+    expect(parseErrorLine("error: unknown option '--x'\n", 'srs ref countries')).toBe('unknown option \'--x\' (see "srs ref countries --help")');
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Profiles: logging in to another profile leaves the active one alone unless
+ * --activate; `auth switch` changes it; `auth status` lists every profile and
+ * marks the one in use; messages name flags and variables, not jargon.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+interface Status {
+  profile: string;
+  profileSource: string;
+  activeProfile: string;
+  baseUrl: string;
+  profiles: Array<{ name: string; inUse: boolean; active: boolean; key: string | null }>;
+}
+
+describe('profiles', () => {
+  it('login --profile X keeps the active profile; --activate and auth switch change it; status marks it', async () => {
+    const env = { ...baseEnv(`${h.home}/profiles`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
+    const key = h.env.SRS_API_KEY!;
+    const login = (args: string[]) => runSrs(['auth', 'login', '--base-url', h.emu.url, '--with-key', ...args], env, { input: key });
+    expect((await login([])).code).toBe(0);
+    const ci = await login(['--profile', 'ci']);
+    expect(ci.code).toBe(0);
+    expect(ci.stderr).toContain('the active profile is still "default": use --profile ci for one command, or "srs auth switch ci"');
+    const st = JSON.parse((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout) as Status;
+    expect(st).toMatchObject({ profile: 'default', activeProfile: 'default', profileSource: 'default' });
+    expect(st.profiles.map((p) => [p.name, p.inUse, p.active])).toEqual([['default', true, true], ['ci', false, false]]);
+
+    // After logging out of the active profile, the error says how to switch back; switching fixes it.
+    expect((await runSrs(['auth', 'logout'], env)).code).toBe(0);
+    const fails = await runSrs(['ref', 'categories'], env);
+    expect(fails.code).toBe(4);
+    expect(fails.stderr).toContain('"srs auth switch ci"');
+    const sw = await runSrs(['auth', 'switch', 'ci'], env);
+    expect(sw.code).toBe(0);
+    expect(sw.stderr).toBe('Switched the active profile from "default" to "ci"\n');
+    expect((await runSrs(['ref', 'categories', '-o', 'json'], env)).code).toBe(0);
+
+    const table = await runSrs(['auth', 'status', '-o', 'table'], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^PROFILE FROM\s+active profile \(srs auth switch\)$/m);
+    expect(table.stdout).toMatch(/^\*\s+ci\s+active\s+http/m);
+    expect(table.stdout).toMatch(/^\s+default\s+http\S+\s+no key$/m);
+    expect(table.stdout + table.stderr).not.toContain('command-line flag');
+
+    // --activate makes the profile it logs in to the active one.
+    expect((await login(['--profile', 'staging', '--activate'])).code).toBe(0);
+    const after = JSON.parse((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout) as Status;
+    expect(after.activeProfile).toBe('staging');
+    const flag = JSON.parse((await runSrs(['auth', 'status', '--profile', 'ci', '-o', 'json'], env)).stdout) as Status;
+    expect(flag).toMatchObject({ profile: 'ci', profileSource: '--profile', activeProfile: 'staging' });
+  });
+
+  it('auth switch to a profile that does not exist exits 2 and suggests one', async () => {
+    const env = { ...baseEnv(`${h.home}/profiles2`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
+    const key = h.env.SRS_API_KEY!;
+    expect((await runSrs(['auth', 'login', '--profile', 'prod', '--base-url', h.emu.url, '--with-key'], env, { input: key })).code).toBe(0);
+    const r = await runSrs(['auth', 'switch', 'prdo'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('srs: no profile "prdo" (did you mean prod? stored profiles: prod); create it with "srs auth login --profile prdo"\n');
+  });
+
+  it('a base URL ending in /v1 is corrected, with a note (silenced by --quiet)', async () => {
+    const env = { ...h.env, SRS_BASE_URL: `${h.emu.url}/v1/` };
+    const r = await runSrs(['ref', 'categories', '-o', 'json'], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`the base URL ends in /v1, which srs adds to every path itself: using ${h.emu.url}\n`);
+    expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThan(0);
+    const quiet = await runSrs(['--quiet', 'ref', 'categories', '-o', 'json'], env);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Tables fit the terminal by priority: every list and detail view at 80 and
+ * 120 columns keeps its ids, codes and dates whole, and one run goes through a
+ * real pseudo-terminal (util-linux `script`) at 80 columns.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures } from '../../src/emulator/index.js';
+import displayWidth from 'string-width';
+import { BIN, startHarness, type Harness } from './harness.js';
+
+const execFileAsync = promisify(execFile);
+let h: Harness;
+const fx = fixtures();
+const supplier = fx.suppliers[0]!;
+const other = fx.suppliers[1]!;
+const entry = fx.dataEntries.find((e) => e.supplierId === supplier.id)!;
+const scorecard = fx.scorecards[0]!;
+let bundle = '';
+
+beforeAll(async () => {
+  h = await startHarness();
+  bundle = join(mkdtempSync(join(tmpdir(), 'srs-tables-')), 'evidence.json');
+  const saved = await h.run(['score', 'calc', supplier.id, other.id, '--save', bundle, '-o', 'json']);
+  expect(saved.code).toBe(0);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+type Json = Record<string, unknown> & Record<string, never>;
+const ids = (list: unknown, ...paths: string[][]): string[] =>
+  (list as Json[]).flatMap((x) =>
+    paths.map((p) => p.reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], x)).filter((v): v is string => typeof v === 'string'),
+  );
+
+/** Each view: its arguments, and the values that must stay whole, read from its own JSON output. */
+const views: Array<{ name: string; args: () => string[]; whole: (data: unknown) => string[] }> = [
+  { name: 'scorecards ls', args: () => ['scorecards', 'ls'], whole: (d) => ids(d, ['id']) },
+  { name: 'ref sources', args: () => ['ref', 'sources'], whole: (d) => ids(d, ['id']) },
+  { name: 'ref countries', args: () => ['ref', 'countries'], whole: (d) => ids(d, ['iso3Code'], ['iso2Code']) },
+  { name: 'ref industries', args: () => ['ref', 'industries'], whole: (d) => ids(d, ['code']) },
+  { name: 'ref categories', args: () => ['ref', 'categories'], whole: (d) => ids(d, ['id']) },
+  { name: 'news ls', args: () => ['news', 'ls', supplier.id], whole: (d) => ids(d, ['id']) },
+  { name: 'emissions ls', args: () => ['emissions', 'ls', supplier.id], whole: (d) => ids(d, ['id']) },
+  { name: 'scorecards get', args: () => ['scorecards', 'get', scorecard.id], whole: (d) => [...ids([d], ['id']), ...ids((d as { items: unknown[] }).items, ['policyParameter', 'id'])] },
+  { name: 'supplier get', args: () => ['supplier', 'get', supplier.id], whole: (d) => ids([d], ['id'], ['countryIso3Code'], ['publicSupplierProfileUrl']) },
+  // The local catalog: the supplier get above recorded its supplier.
+  { name: 'supplier ls', args: () => ['supplier', 'ls'], whole: (d) => ids(d, ['id'], ['countryIso3Code']) },
+  { name: 'data-entry get', args: () => ['data-entry', 'get', entry.id], whole: (d) => ids([d], ['id'], ['supplier', 'id']) },
+  { name: 'score calc', args: () => ['score', 'calc', supplier.id, other.id], whole: (d) => ids(d, ['supplierId']) },
+  { name: 'score calc --breakdown parameters', args: () => ['score', 'calc', supplier.id, '--breakdown', 'parameters'], whole: (d) => ids(d, ['policyParameterId']) },
+  { name: 'score calc --breakdown sources', args: () => ['score', 'calc', supplier.id, other.id, '--breakdown', 'sources'], whole: (d) => ids(d, ['supplierId'], ['dataSourceId']) },
+  { name: 'score calc --breakdown entries', args: () => ['score', 'calc', supplier.id, '--breakdown', 'entries'], whole: (d) => ids(d, ['scopeId'], ['entryId']) },
+  { name: 'score recompute', args: () => ['score', 'recompute', bundle], whole: (d) => ids(d, ['supplierId'], ['path']) },
+];
+
+/** The tokens of a table: whole values are separated by two spaces (or start/end a line). */
+function cellsOf(table: string): Set<string> {
+  return new Set(table.split('\n').flatMap((l) => l.split(/ {2,}/).map((c) => c.trim())));
+}
+
+describe.each([80, 120])('tables at %i columns', (width) => {
+  it.each(views)('$name: every id whole, a line longer than the width only when whole values need it', async (v) => {
+    const data = await h.run([...v.args(), '-o', 'json']);
+    expect(data.code, data.stderr).toBe(0);
+    const whole = v.whole(JSON.parse(data.stdout));
+    expect(whole.length, v.name).toBeGreaterThan(0);
+    const r = await h.run([...v.args(), '-o', 'table'], { env: { COLUMNS: String(width) } });
+    expect(r.code, r.stderr).toBe(0);
+    const cells = cellsOf(r.stdout);
+    // Detail views show a list's columns in FIELD value lines: the value is the line's last cell.
+    for (const id of whole) expect(cells.has(id) || r.stdout.includes(`${id}\n`), `${v.name} at ${width}: ${id} is not whole in\n${r.stdout}`).toBe(true);
+    for (const line of r.stdout.trimEnd().split('\n')) {
+      if (displayWidth(line) <= width) continue;
+      // Only values that must not be cut (ids, a URL) may make a line longer: then nothing on it was cut.
+      expect(line, `${v.name} at ${width}`).not.toContain('…');
+    }
+  });
+});
+
+describe('hidden columns', () => {
+  it('says once on stderr which columns it hid; --wide shows them; --quiet keeps it quiet', async () => {
+    const narrow = await h.run(['scorecards', 'ls', '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(narrow.stdout.split('\n')[0]).not.toContain('CREATED');
+    expect(narrow.stderr).toMatch(/^hid CREATED.* to fit 80 columns; --wide shows every column$/m);
+    const wide = await h.run(['scorecards', 'ls', '-o', 'table', '--wide'], { env: { COLUMNS: '80' } });
+    expect(wide.stdout.split('\n')[0]).toMatch(/GROUP.*CREATED/);
+    expect(wide.stderr).not.toContain('hid ');
+    for (const id of fx.scorecards.map((s) => s.id)) expect(cellsOf(wide.stdout).has(id)).toBe(true);
+    const quiet = await h.run(['scorecards', 'ls', '-o', 'table', '--quiet'], { env: { COLUMNS: '80' } });
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toBe(narrow.stdout);
+  });
+  it('piped tables without a width are never cut', async () => {
+    const r = await h.run(['news', 'ls', supplier.id, '-o', 'table']);
+    expect(r.stdout).not.toContain('…');
+    expect(r.stdout.split('\n')[0]).toContain('SUMMARY');
+  });
+});
+
+const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+
+describe('a real pseudo-terminal at 80 columns', () => {
+  it.skipIf(!hasScript)('scorecards ls, score calc --breakdown entries and ref sources keep every id whole (util-linux script)', async () => {
+    expect(hasScript).toBe(true);
+    const run = async (args: string[]): Promise<string> => {
+      const cmd = `stty cols 80 rows 50 && exec ${[process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ')}`;
+      // No COLUMNS: the width comes from the terminal itself. NO_COLOR keeps the spinner off the captured screen.
+      const env = { ...h.env, NO_COLOR: '1', TERM: 'xterm' } as Record<string, string>;
+      delete env.COLUMNS;
+      // Asynchronous: the emulator answering srs runs in this process.
+      const { stdout } = await execFileAsync('script', ['-qfec', cmd, '/dev/null'], { env, encoding: 'utf8', timeout: 20_000 });
+      return stdout.replace(/\r\n/g, '\n');
+    };
+    const cases: Array<[string[], string[]]> = [
+      [['scorecards', 'ls'], fx.scorecards.map((s) => s.id)],
+      [['ref', 'sources'], fx.dataSources.map((s) => s.id)],
+    ];
+    for (const [args, expected] of cases) {
+      const screen = await run(args);
+      const table = screen.split('\n').filter((l) => !l.startsWith('hid '));
+      expect(table[0], screen).toMatch(/^ID\s+NAME/);
+      for (const line of table) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+      const cells = cellsOf(table.join('\n'));
+      for (const id of expected) expect(cells.has(id), `${args.join(' ')}: ${id} not whole on the terminal:\n${screen}`).toBe(true);
+    }
+    const entries = await run(['score', 'calc', supplier.id, '--breakdown', 'entries']);
+    const ulids = entries.match(/[0-9a-hjkmnp-tv-z]{20,}…?/g) ?? [];
+    expect(ulids.length).toBeGreaterThan(0);
+    for (const u of ulids) expect(u, entries).toMatch(/^[0-9a-hjkmnp-tv-z]{26}$/);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import * as contract from '../../src/api/contract.js';
+import { pickFields } from '../../src/output/fields.js';
+import { checkFields, fieldPaths } from '../../src/output/shapes.js';
+
+describe('fieldPaths: the dot paths of a contract schema', () => {
+  it('lists fields, nested objects, fields through arrays and array lengths', () => {
+    const paths = fieldPaths(contract.Scorecard);
+    expect(paths).toEqual(expect.arrayContaining(['id', 'name', 'createdAt', 'items', 'items.length', 'items.weight', 'items.policyParameter', 'items.policyParameter.name']));
+    expect(paths).not.toContain('nosuch');
+    expect(fieldPaths(contract.Country)).toEqual(expect.arrayContaining(['iso3Code', 'commonName', 'regionName']));
+  });
+});
+
+describe('checkFields', () => {
+  it('accepts known paths, array indexes included', () => {
+    expect(checkFields('ref countries', ['iso3Code', 'commonName'])).toBeUndefined();
+    expect(checkFields('scorecards ls', ['id', 'items.0.policyParameter.name', 'items.length'])).toBeUndefined();
+    expect(checkFields('scorecards list', ['id'])).toBeUndefined();
+  });
+  it('names an unknown path with the closest known ones, or the fields there are', () => {
+    expect(checkFields('ref countries', ['iso3Code', 'comonName'])).toBe('--fields: a country has no field "comonName" (did you mean commonName?)');
+    expect(checkFields('ref countries', ['zzz'])).toBe('--fields: a country has no field "zzz" (fields of a country: iso3Code, iso2Code, commonName, officialName, regionName)');
+    expect(checkFields('scorecards get', ['items.policyParameter.nmae'])).toMatch(/did you mean items\.policyParameter\.name\?/);
+  });
+  it('leaves commands without a fixed shape alone', () => {
+    expect(checkFields('api', ['anything'])).toBeUndefined();
+  });
+});
+
+describe('pickFields: --fields under json', () => {
+  it('keeps only the named paths, nested, in order, leaving absent ones out', () => {
+    const item = { id: 'a', name: 'n', policyParameter: { id: 'p', name: 'P' }, other: 1 };
+    expect(pickFields(item, ['policyParameter.name', 'id', 'missing'])).toEqual({ policyParameter: { name: 'P' }, id: 'a' });
+    expect(Object.keys(pickFields(item, ['name', 'id']))).toEqual(['name', 'id']);
+  });
+});
