@@ -96,6 +96,50 @@ for (const file of readdirSync('src', { recursive: true, encoding: 'utf8' })) {
 }
 // The contract alone imports zod: finding no import at all means the check above looked at nothing.
 if (zodImporters === 0) throw new Error('scripts/build.mjs found no zod import in src/: its check of them needs fixing');
+// Node's ESM loader turns `import { x } from 'node:fs'` into a facade module that copies every
+// export of the builtin, reading each property: that runs the builtin's lazy getters (fs.promises,
+// fs.ReadStream, crypto.webcrypto, ...), which load further internals. process.getBuiltinModule()
+// hands over the builtin itself. So every static import of a builtin from ESM code is bound here
+// to a module that reads only the names it imports (unused ones are dropped as pure). A dynamic
+// import needs the whole namespace: those stay Node's (they are off the lookup path).
+// Measured: importing fs, crypto, os, path, http and net took 31-42 ms through ESM and 9 ms through
+// getBuiltinModule (a script importing them one way or the other, 5 runs each, load average ~3.5),
+// and the median `srs supplier get -o json` from 164 to 100 ms (11 alternating pairs with
+// `node -e 0` before and after, load ~3.6 and ~2.2). CommonJS require()s never had a facade. test/integration/lookup-startup.test.ts checks that a lookup
+// loads no builtin through an ESM facade.
+// Commander imports node:child_process when it loads (4% of the samples of a `srs supplier get`:
+// loading the module), for executable subcommands, which srs has none of. It gets a default export
+// that loads the module on the first spawn; commander must use nothing of it but spawn.
+const COMMANDER_COMMAND = /[\\/]commander[\\/]lib[\\/]command\.js$/;
+{
+  const text = readFileSync('node_modules/commander/lib/command.js', 'utf8');
+  if (!/^import childProcess from 'node:child_process';$/m.test(text)) throw new Error("commander/lib/command.js no longer imports node:child_process as scripts/build.mjs expects (see COMMANDER_COMMAND): check it");
+  const used = new Set([...text.matchAll(/\bchildProcess\.(\w+)/g)].map((m) => m[1]));
+  for (const k of used) if (k !== 'spawn') throw new Error(`commander/lib/command.js uses childProcess.${k}: extend the lazy node:child_process in scripts/build.mjs`);
+  if (!used.has('spawn')) throw new Error('commander/lib/command.js no longer uses childProcess.spawn: check the lazy node:child_process in scripts/build.mjs');
+}
+const BUILTIN_NAMESPACE = 'srs-builtin';
+const builtinsWithoutFacade = {
+  name: 'builtins-without-facade',
+  setup(b) {
+    b.onResolve({ filter: /^node:[a-z0-9_/]+$/ }, (args) => {
+      if (args.kind !== 'import-statement') return undefined;
+      if (args.path === 'node:child_process' && COMMANDER_COMMAND.test(args.importer)) return { path: args.path, namespace: 'srs-lazy-child-process' };
+      return { path: args.path, namespace: BUILTIN_NAMESPACE };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'srs-lazy-child-process' }, () => ({
+      contents: "export default { spawn: (...a) => process.getBuiltinModule('node:child_process').spawn(...a) };\n",
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /.*/, namespace: BUILTIN_NAMESPACE }, (args) => {
+      // The names the build's Node exports; an import of any other name fails the build.
+      const names = Object.keys(require(args.path)).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default');
+      const lines = [`const m = process.getBuiltinModule(${JSON.stringify(args.path)});`, 'const pick = (k) => m[k];', 'export default m;'];
+      for (const k of names) lines.push(`export const ${k} = /* @__PURE__ */ pick(${JSON.stringify(k)});`);
+      return { contents: lines.join('\n') + '\n', loader: 'js' };
+    });
+  },
+};
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 await build({
   // srs: the CLI; scoring and emulator: library entry points for benchmarks and embedding.
@@ -111,9 +155,10 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   define: { SRS_VERSION: JSON.stringify(pkg.version) },
   // CommonJS dependencies bundled into ESM need a real require.
-  banner: { js: "import { createRequire as __srsCreateRequire } from 'node:module'; const require = __srsCreateRequire(import.meta.url);" },
+  // (process.getBuiltinModule, not an import of node:module: see builtinsWithoutFacade.)
+  banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [lazyHttp2, zodEnglishOnly, undiciFallbackParsers],
+  plugins: [lazyHttp2, zodEnglishOnly, undiciFallbackParsers, builtinsWithoutFacade],
 });
 
 // `srs --version` answers from this file alone, without loading the CLI.

@@ -51,7 +51,10 @@ export class RunawayPaginationError extends SrsError {
 const DEFAULT_PER_PAGE = 100;
 export const DEFAULT_PAGE_LIMIT = 10_000;
 
-const fmt = new Intl.NumberFormat('en-US');
+// Made on first use, not at load: the first Intl object of a process initialises ICU
+// (~10 ms, 13% of the samples of a `supplier get` that only imports this module).
+let numberFormat: Intl.NumberFormat | undefined;
+const fmt = { format: (n: number): string => (numberFormat ??= new Intl.NumberFormat('en-US')).format(n) };
 
 export async function* paginate<T>(
   fetchPage: (page: number, perPage: number) => Promise<PageResult<T>>,

@@ -7,7 +7,10 @@
  * match; a rotated key gives another fingerprint, which callers link to the old one only after the
  * service has shown that the new key can read a supplier recorded under the old one.
  */
-import { createHash } from 'node:crypto';
+// SHA-256 from @noble/hashes, not node:crypto: loading node:crypto was 5% of the samples of a
+// `srs supplier get`, which hashes one short key (test/unit/target.test.ts pins the digests).
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 export interface Target {
   /** Normalised base URL (see normaliseBaseUrl), or `sandbox`. */
@@ -22,7 +25,7 @@ const FINGERPRINT_LABEL = 'srs-account-fingerprint-v1\0';
 
 /** First 12 hex digits of SHA-256(label + key): enough to tell accounts apart, useless for guessing the key. */
 export function keyFingerprint(apiKey: string): string {
-  return createHash('sha256').update(FINGERPRINT_LABEL + apiKey, 'utf8').digest('hex').slice(0, 12);
+  return bytesToHex(sha256(utf8ToBytes(FINGERPRINT_LABEL + apiKey))).slice(0, 12);
 }
 
 /**

@@ -5,7 +5,7 @@
  * Pure functions: colour is applied by the caller's paint; text widths are
  * measured as tables measure them (names may hold wide characters).
  */
-import { cutToWidth, displayWidth } from './render.js';
+import { cutToWidth, displayWidth } from './table.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

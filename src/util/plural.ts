@@ -1,6 +1,8 @@
 /** Counts in words: "1 supplier", "2 suppliers", "1 country", "3 countries" (English; Intl.PluralRules picks the form). */
 
-const rules = new Intl.PluralRules('en');
+// Made on first use: the first Intl object of a process initialises ICU (~10 ms), and this module
+// loads with the command tree of every command (test/integration/lookup-startup.test.ts).
+let rules: Intl.PluralRules | undefined;
 
 /** The plural of an English noun phrase: its last word gets "s", or "ies" for a consonant and "y". */
 export function pluralOf(one: string): string {
@@ -14,5 +16,5 @@ export function singularOf(other: string): string {
 
 /** "1 supplier", "0 suppliers", "2 suppliers"; `other` for irregular plurals. */
 export function count(n: number, one: string, other: string = pluralOf(one)): string {
-  return `${n} ${rules.select(n) === 'one' ? one : other}`;
+  return `${n} ${(rules ??= new Intl.PluralRules('en')).select(n) === 'one' ? one : other}`;
 }

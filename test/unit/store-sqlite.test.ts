@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,5 +69,13 @@ describe('targets', () => {
     expect(keyFingerprint('sk_live_secret_1235')).not.toBe(fp);
     expect(describeTarget(targetFor('https://a.example/', 'sk_live_secret_1234'))).toBe(`https://a.example (account ${fp})`);
     expect(sameTarget(targetFor('https://a.example/v1', 'k'), targetFor('https://A.example', 'k'))).toBe(true);
+  });
+
+  it('fingerprints exactly as SHA-256 of node:crypto did (catalogs and journals written before keep their partition)', () => {
+    // Pinned digests: keyFingerprint moved from node:crypto to @noble/hashes (start-up time, issue 18).
+    expect(keyFingerprint('sk_live_secret_1234')).toBe(createHash('sha256').update('srs-account-fingerprint-v1\0sk_live_secret_1234', 'utf8').digest('hex').slice(0, 12));
+    for (const key of ['', 'k', 'emu_8KOFg_4d5S5Aw1zl7uOvqqqbX2hBpI1Z', 'schlüssel-äöü-€-😀', 'lone \ud800 surrogate', 'x'.repeat(1000)]) {
+      expect(keyFingerprint(key)).toBe(createHash('sha256').update(`srs-account-fingerprint-v1\0${key}`, 'utf8').digest('hex').slice(0, 12));
+    }
   });
 });

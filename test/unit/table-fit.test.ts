@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitColumns, MIN_TEXT_WIDTH } from '../../src/output/fit.js';
-import displayWidth from 'string-width';
-import { horizontalTable, inferKind, verticalTable, type RenderOptions } from '../../src/output/render.js';
+import type { RenderOptions } from '../../src/output/render.js';
+import { displayWidth, horizontalTable, inferKind, verticalTable } from '../../src/output/table.js';
 import type { Column } from '../../src/output/columns.js';
 
 const ID = '01hayktg1aw59w0ksytab77nmm';

@@ -42,15 +42,23 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (cid !== undefined) ({ id, open } = await resolveCustomerId(ctx, cid.trim()));
   else id = given!;
   const client = await ctx.client();
-  const supplier = await ctx.withSpinner('Fetching supplier…', () => client.getSupplier(id));
+  const fetching = ctx.withSpinner('Fetching supplier…', () => client.getSupplier(id));
+  // The catalog opens while the request is in flight (loading node:sqlite and opening the file
+  // took ~5% of the samples of a lookup, after the answer); a failure to open it still only warns,
+  // once the profile has been printed.
+  const opening: Promise<OpenCatalog | undefined | Error> = open
+    ? Promise.resolve(open)
+    : openCatalog(ctx, 'srs supplier get', false).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+  const supplier = await fetching;
   await renderItem(ctx.sink, supplier, columns.supplierDetail, ctx.renderOptions());
   try {
     // The document marks no field of the detail required: the id asked for is the supplier's, and a
     // profile without a name gives the catalog nothing to record (it keeps what it knew).
     const name = supplier.name;
     if (typeof name !== 'string') return;
-    open ??= await openCatalog(ctx, 'srs supplier get', false);
-    open?.catalog.record(open.partition, [
+    const opened = await opening;
+    if (opened instanceof Error) throw opened;
+    opened?.catalog.record(opened.partition, [
       { id: supplier.id ?? id, name, countryIso3Code: supplier.countryIso3Code ?? null, customerSupplierId: cid?.trim() ?? null, state: 'created', source: 'supplier get' },
     ]);
   } catch (e) {

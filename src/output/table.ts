@@ -1,0 +1,170 @@
+/**
+ * Tables for people: display widths, cutting, and the borderless aligned tables
+ * src/output/render.ts writes under -o table.
+ *
+ * A module of its own, imported dynamically by render.ts, because string-width
+ * builds an Intl.Segmenter when it loads, and the first Intl object of a process
+ * initialises ICU: ~14% of the samples of a `srs supplier get -o json`, which
+ * never measures a width. With src/api/paginate.ts's NumberFormat made on first
+ * use too (the other 13%), the median lookup went from 268 to 165 ms (11
+ * alternating pairs with `node -e 0`, load average ~3.7).
+ * test/integration/lookup-startup.test.ts fails if a lookup loads string-width again.
+ */
+import stringWidth from 'string-width';
+import type { Column, ColumnKind } from './columns.js';
+import { cellText, getPath } from './fields.js';
+import { fitColumns } from './fit.js';
+import { sanitizeForTerminal } from './sanitize.js';
+
+/** What a table needs of RenderOptions: defined here, as src/output/render.ts loads this module (importing it back would be a cycle). */
+export interface TableOptions {
+  color: boolean;
+  /** Terminal width for tables (undefined when not a TTY). */
+  width?: number | undefined;
+  /** Show every column, even when the table is too wide for `width` (--wide). */
+  wide?: boolean | undefined;
+  /** Where a table says which columns it hid to fit (stderr, silenced by --quiet). */
+  note?: ((message: string) => void) | undefined;
+  /** Paint headers (chalk instance or identity). */
+  paintHeader?: ((s: string) => string) | undefined;
+}
+
+/** What a table shows for a value the service left out or sent as null (CSV leaves the cell empty). */
+export const BLANK = '—';
+
+function tableCell(v: unknown, row: unknown, c: Column): string {
+  const raw = c.format ? c.format(v, row) : cellText(v);
+  if (raw === '' && (v === null || v === undefined)) return BLANK;
+  return sanitizeForTerminal(raw);
+}
+
+const BORDERLESS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '',
+  right: '', 'right-mid': '', middle: '  ',
+};
+
+/** Display width: wide characters count two cells (string-width); plain ASCII is its length. */
+export function displayWidth(s: string): number {
+  return /^[\x20-\x7e]*$/.test(s) ? s.length : stringWidth(s);
+}
+
+/** Cuts text to a display width, ending in "…" when anything was cut. */
+export function cutToWidth(s: string, width: number): string {
+  if (displayWidth(s) <= width) return s;
+  let out = '';
+  let w = 0;
+  for (const ch of s) {
+    const cw = displayWidth(ch);
+    if (w + cw > width - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return out + '…';
+}
+
+/** A column's kind when its definition gives none (--fields, --query, `srs api`): from its path, then its values. */
+export function inferKind(path: string, values: readonly unknown[]): ColumnKind {
+  const last = path.split('.').at(-1) ?? path;
+  if (/^(id|code)$|(Id|Ids|Code|Codes)$/.test(last)) return 'id';
+  if (/(Date|At)$/.test(last)) return 'date';
+  if (/^(status|state|type|scope|riskLevel|hierarchyLevel|length)$|Type$/.test(last)) return 'state';
+  const present = values.filter((v) => v !== null && v !== undefined && v !== '');
+  if (present.length > 0 && present.every((v) => typeof v === 'number' || typeof v === 'boolean')) return 'number';
+  if (present.length > 0 && present.every((v) => typeof v === 'string' && /^[0-9a-hjkmnp-tv-z]{26}$/i.test(v))) return 'id';
+  if (present.length > 0 && present.every((v) => typeof v === 'string' && /^https?:\/\/\S+$/.test(v))) return 'url';
+  return 'text';
+}
+
+async function table(head: string[] | undefined, rows: string[][], aligns: Array<'left' | 'right'>, widths: number[]): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  // cli-table3 copies its rows with push.apply, which overflows the stack past
+  // ~150,000 rows: lay the rows out in chunks with the same fixed widths.
+  let out = '';
+  for (let i = 0; i === 0 || i < rows.length; i += TABLE_CHUNK_ROWS) {
+    const t = new Table({
+      ...(head && i === 0 ? { head } : {}),
+      chars: BORDERLESS,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+      colAligns: aligns,
+      colWidths: widths,
+      wordWrap: false,
+      truncate: '…',
+    });
+    for (const r of rows.slice(i, i + TABLE_CHUNK_ROWS)) t.push(r);
+    const text = t.toString();
+    if (text) out += text.split('\n').map((l) => l.trimEnd()).join('\n') + '\n';
+  }
+  return out;
+}
+
+const TABLE_CHUNK_ROWS = 10_000;
+const GAP = 2;
+
+/** The widest cell of each column, header included. A loop, not Math.max(...rows): spreading one argument per row overflows the stack. */
+function naturalWidths(head: string[] | undefined, rows: string[][], n: number): number[] {
+  const w = new Array<number>(n).fill(1);
+  if (head) for (let i = 0; i < n; i++) w[i] = Math.max(w[i]!, displayWidth(head[i]!));
+  for (const r of rows) for (let i = 0; i < n; i++) w[i] = Math.max(w[i]!, displayWidth(r[i]!));
+  return w;
+}
+
+/**
+ * A borderless aligned table (like gh): headers, then one line per row, numbers
+ * right-aligned. Fitted to the terminal by priority (src/output/fit.ts): ids,
+ * codes, dates, numbers and states whole; low-value columns hidden first (said
+ * once through opts.note); then long text cut with "…".
+ */
+export async function horizontalTable(rows: unknown[], cols: Column[], opts: TableOptions): Promise<string> {
+  if (rows.length === 0) return '';
+  const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
+  const raw = rows.map((r) => cols.map((c) => getPath(r, c.path)));
+  const cells = rows.map((r, ri) => cols.map((c, ci) => tableCell(raw[ri]![ci], r, c)));
+  const head = cols.map((c) => c.header);
+  const natural = naturalWidths(head, cells, cols.length);
+  const kinds = cols.map((c, ci) => c.kind ?? inferKind(c.path, raw.map((r) => r[ci])));
+  const constant = cols.map((c, ci) => !!c.hideIfConstant && rows.length > 1 && cells.every((r) => r[ci] === cells[0]![ci]));
+  const fit = fitColumns(
+    // A column with no curated kind that holds URLs (srs api, --query) is hidden before text is cut: a cut URL is useless.
+    cols.map((c, i) => ({ natural: natural[i]!, flexible: kinds[i] === 'text', hide: c.hide ?? (c.kind === undefined && kinds[i] === 'url' ? 100 : undefined), constant: constant[i] })),
+    opts.width,
+    GAP,
+    !!opts.wide,
+  );
+  if (fit.hidden.length && opts.note) {
+    const what = fit.hidden.map((i) => (constant[i] ? `${cols[i]!.header} (${cells[0]![i] || 'empty'} in every row)` : cols[i]!.header));
+    opts.note(`hid ${what.join(', ')} to fit ${opts.width} columns; --wide shows every column`);
+  }
+  const pick = <T>(xs: T[]): T[] => fit.shown.map((i) => xs[i]!);
+  const out = await table(pick(head), cells.map(pick), pick(cols.map((c) => c.align ?? 'left')), fit.widths);
+  if (!opts.color) return out;
+  const nl = out.indexOf('\n');
+  return paint(out.slice(0, nl)) + out.slice(nl);
+}
+
+/**
+ * One record as FIELD  value lines. Values of text fields are cut to the
+ * terminal width; ids, codes, dates, numbers and states never are (a longer
+ * line wraps instead).
+ */
+export async function verticalTable(item: unknown, cols: Column[], opts: TableOptions): Promise<string> {
+  const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
+  const rows = cols.map((c) => [c.header, tableCell(getPath(item, c.path), item, c)] as [string, string]);
+  if (opts.width !== undefined && opts.width > 0) {
+    const headW = naturalWidths(undefined, rows, 2)[0]!;
+    const budget = Math.max(opts.width - headW - GAP, 10);
+    rows.forEach((r, i) => {
+      const c = cols[i]!;
+      if ((c.kind ?? inferKind(c.path, [getPath(item, c.path)])) === 'text') r[1] = cutToWidth(r[1], budget);
+    });
+  }
+  const widths = naturalWidths(undefined, rows, 2);
+  const out = await table(undefined, rows, ['left', 'left'], widths);
+  if (!opts.color) return out;
+  const w = Math.max(...cols.map((c) => c.header.length));
+  return out
+    .split('\n')
+    .map((l) => (l ? paint(l.slice(0, w)) + l.slice(w) : l))
+    .join('\n');
+}
