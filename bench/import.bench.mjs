@@ -177,7 +177,8 @@ try {
     rates.push(20_000 / imp.seconds);
     ownRates.push(summary.rowsPerSecond);
     // The same import pinned at 8 in flight (the old default).
-    const c8 = await run(process.execPath, [BIN, 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', join(dir, `journal-c8-${i}`), '--concurrency', '8'], env);
+    // Its own fresh catalog, like the default run's: a shared one would know every row from the round before (`exists`).
+    const c8 = await run(process.execPath, [BIN, 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', join(dir, `journal-c8-${i}`), '--concurrency', '8'], { ...env, SRS_CATALOG: join(dir, `catalog-c8-${i}.db`) });
     const c8Summary = JSON.parse(c8.stdout || '{}');
     if (c8.code !== 0 || c8Summary.created !== 20_000) throw new Error(`import --concurrency 8 failed (exit ${c8.code}): ${c8.stderr.slice(0, 500)}`);
     c8Rates.push(20_000 / c8.seconds);
