@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import * as contract from '../api/contract.js';
-import { closest } from '../util/similar.js';
+import { closest } from '../util/suggest.js';
 
 interface Def {
   type: string;
@@ -91,7 +91,7 @@ export function checkFields(command: string, fields: readonly string[]): string 
     // Array indexes ("items.0.weight") address one element: the path without them must exist.
     const bare = f.split('.').filter((part) => !/^\d+$/.test(part)).join('.');
     if (known.has(bare)) continue;
-    const near = closest(bare, paths);
+    const near = closest(bare, paths, true);
     const top = paths.filter((p) => !p.includes('.'));
     const hint = near.length ? `did you mean ${near.slice(0, 3).join(' or ')}?` : `fields of ${what}: ${top.join(', ')}`;
     return `--fields: ${what} has no field "${f}" (${hint})`;

@@ -14,15 +14,22 @@ export function distance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/** The closest names (within 40% of a name's length), as " (did you mean x or y?)", or "" when none is close. */
-export function suggest(word: string, names: Iterable<string>): string {
+/** The names closest to `word` (ties all kept), within 40% of a name's length in edits; none when nothing is close. */
+export function closest(word: string, names: Iterable<string>, ignoreCase = false): string[] {
+  const w = ignoreCase ? word.toLowerCase() : word;
   let best: string[] = [];
   let bestD = Infinity;
   for (const n of names) {
-    const dist = distance(word, n);
+    const dist = distance(w, ignoreCase ? n.toLowerCase() : n);
     if (dist > Math.max(1, Math.floor(n.length * 0.4))) continue;
     if (dist < bestD) [best, bestD] = [[n], dist];
     else if (dist === bestD) best.push(n);
   }
+  return best;
+}
+
+/** The closest names, as " (did you mean x or y?)", or "" when none is close. */
+export function suggest(word: string, names: Iterable<string>): string {
+  const best = closest(word, names);
   return best.length ? ` (did you mean ${best.join(' or ')}?)` : '';
 }
