@@ -11,7 +11,6 @@
  * the journal is in use or bound to another file or target); 4 authentication;
  * 130/143 interrupted.
  */
-import { SANDBOX_TARGET, targetFor, type Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError } from '../../errors.js';
 import { InterruptedError, onInterrupt, type StopSignal } from '../../util/signals.js';
@@ -20,14 +19,6 @@ import { problemLine } from '../../import/report.js';
 import { importSummaryColumns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
-
-/** The service and account of this run (the sandbox is its own); undefined when no base URL or key is configured (a dry run). */
-async function currentTarget(ctx: Context): Promise<Target | undefined> {
-  if (ctx.sandbox) return SANDBOX_TARGET;
-  // A real run has resolved these already (its client needs them); a dry run may have none (it needs no key).
-  const s = await ctx.settings().catch(() => undefined);
-  return s?.baseUrl && s.apiKey ? targetFor(s.baseUrl, s.apiKey) : undefined;
-}
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
@@ -69,7 +60,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
           const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true });
           return sink ? [sink] : [];
         },
-        target: () => currentTarget(ctx),
+        // A dry run may have no base URL or key (it needs none): then there is no target to check against.
+        target: () => ctx.target().catch(() => undefined),
         readSupplier: async (id) => {
           await (await ctx.client()).getSupplier(id);
         },
