@@ -343,10 +343,16 @@ class ImportRun {
     const { o, d, p, input } = { o: this.#o, d: this.#d, p: this.#p, input: this.#input };
     this.#mapping = mapHeaders(input.header, parseMapSpecs(o.maps ?? []));
     this.#validator = new RowValidator(rowShape(this.#mapping, input.delimiter));
-    // Each batch of requests leaves only after every sink's beforeSend() (the journal's flush: its "sent" lines are written).
+    // Each batch of requests leaves only after every sink's beforeSend() (the journal's flush: its "sent" lines are written);
+    // each sink's afterSend() runs once it left (the catalog's writes, while the service works on the batch).
     if (!p.dryRun) {
       const limiter = new ConcurrencyLimiter({ max: p.concurrency ?? p.maxConcurrency, fixed: p.concurrency });
-      this.#sender = new Sender(await d.client(), limiter, () => this.#beforeSend());
+      this.#sender = new Sender(
+        await d.client(),
+        limiter,
+        () => this.#beforeSend(),
+        () => this.#afterSend(),
+      );
     }
     await openSinks(o, d, p, input, this.#sinks);
     this.#journal = this.#sinks.find((s): s is JournalSink => s instanceof JournalSink);
@@ -388,6 +394,11 @@ class ImportRun {
     const failed = this.#failedSink();
     if (failed) throw new SinkWriteError(failed);
     for (const s of this.#sinks) s.beforeSend?.();
+  }
+
+  /** After each batch of requests left: the sinks' deferred work. */
+  #afterSend(): void {
+    for (const s of this.#sinks) s.afterSend?.();
   }
 
   /** The first sink whose write failed. */

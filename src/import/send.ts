@@ -50,7 +50,7 @@ export class Sender {
   readonly limiter: ConcurrencyLimiter;
   readonly #observe: AttemptObserver;
   readonly #beforeDispatch: (() => void) | undefined;
-  #inFlight = 0;
+  readonly #afterDispatch: (() => void) | undefined;
   #sent = 0;
   #waiters: Array<() => void> = [];
   /** Requests taken this turn; they leave together at its end. */
@@ -58,16 +58,26 @@ export class Sender {
   #error: unknown;
 
   /** `concurrency`: a fixed limit, or an adaptive limiter (src/import/limiter.ts). */
-  constructor(client: SupplierCreator, concurrency: number | ConcurrencyLimiter, beforeDispatch?: () => void) {
+  /**
+   * `afterDispatch` runs once a batch's requests are written, so that work done there overlaps
+   * with the service answering them. undici writes a request on a busy or new connection within
+   * dispatch(), but one on an idle keep-alive socket (the usual case in an import) only in a
+   * setImmediate queued by dispatch() (its idle-socket validation, GHSA-35p6-xmwp-9g52): hence
+   * a setImmediate queued after the batch's dispatches, which runs after those.
+   * test/integration/import-after-send.test.ts checks that the writes came first.
+   */
+  constructor(client: SupplierCreator, concurrency: number | ConcurrencyLimiter, beforeDispatch?: () => void, afterDispatch?: () => void) {
     this.#client = client;
     this.limiter = typeof concurrency === 'number' ? new ConcurrencyLimiter({ max: concurrency, fixed: concurrency }) : concurrency;
     const limiter = this.limiter;
     this.#observe = (latencyMs, kind) => limiter.observe({ latencyMs, kind });
     this.#beforeDispatch = beforeDispatch;
+    this.#afterDispatch = afterDispatch;
   }
 
+  /** Requests taken and not yet finished: the limiter's count (one count, not two kept in step). */
   get inFlight(): number {
-    return this.#inFlight;
+    return this.limiter.inFlight;
   }
 
   /** An exception thrown by a `done` callback or by `beforeDispatch`. */
@@ -82,7 +92,7 @@ export class Sender {
 
   /** No request may start until enough in flight finish (the limit in force may have dropped below the number in flight). */
   get full(): boolean {
-    return this.#inFlight >= this.limiter.limit;
+    return !this.limiter.hasRoom;
   }
 
   /** Resolves when another request may start under the limit in force. */
@@ -90,7 +100,7 @@ export class Sender {
     if (!this.full) return Promise.resolve();
     return new Promise((resolve) => {
       const check = (): void => {
-        if (this.full && this.#inFlight > 0) this.#waiters.push(check);
+        if (this.full && this.limiter.inFlight > 0) this.#waiters.push(check);
         else resolve();
       };
       this.#waiters.push(check);
@@ -99,18 +109,17 @@ export class Sender {
 
   /** Resolves when the next request in flight finishes (at once when none is). */
   settled(): Promise<void> {
-    if (this.#inFlight === 0) return Promise.resolve();
+    if (this.limiter.inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
   /** Resolves when nothing is in flight or waiting to leave. */
   async idle(): Promise<void> {
-    while (this.#inFlight > 0) await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    while (this.limiter.inFlight > 0) await new Promise<void>((resolve) => this.#waiters.push(resolve));
   }
 
   /** Takes a request (the caller awaited capacity()); it leaves at the end of this turn, and `done` runs with its outcome. */
   start(request: SupplierCreateRequest, done: (o: SendOutcome) => void): void {
-    this.#inFlight++;
     this.limiter.started();
     if (this.#queue.push({ request, done }) === 1) setImmediate(this.#dispatch);
   }
@@ -130,10 +139,18 @@ export class Sender {
       this.#sent++;
       void sendOne(this.#client, q.request, this.#observe).then((o) => this.#finish(q.done, o));
     }
+    if (this.#afterDispatch) setImmediate(this.#afterDispatched);
+  };
+
+  readonly #afterDispatched = (): void => {
+    try {
+      this.#afterDispatch?.();
+    } catch (e) {
+      this.#error ??= e;
+    }
   };
 
   #finish(done: (o: SendOutcome) => void, o: SendOutcome): void {
-    this.#inFlight--;
     this.limiter.finished();
     try {
       done(o);

@@ -11,6 +11,9 @@
  *   beforeSend()   just before a batch of requests leaves: throws when the sink
  *                  can no longer vouch for what it records (a failed write),
  *                  so no further request leaves;
+ *   afterSend()    just after a batch of requests left: deferred work (the
+ *                  catalog's batched writes) done here overlaps with the
+ *                  service answering them, instead of delaying the next batch;
  *   record(r)      a row's final outcome; `ordered` sinks get outcomes in line
  *                  order, the others as answers arrive. Returning false asks
  *                  the run to await drain() before reading on;
@@ -68,6 +71,7 @@ export interface OutcomeSink {
   check?(row: Candidate): Verdict | undefined;
   sending?(row: Candidate): void;
   beforeSend?(): void;
+  afterSend?(): void;
   record(r: Recorded): boolean | void;
   drain?(): Promise<void>;
   /** The first write that failed, once one has. */

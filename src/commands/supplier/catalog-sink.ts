@@ -6,7 +6,9 @@
  * - record(r): the outcomes of the rows this run sent (created, unknown), and, to repair a catalog
  *   that missed them (a crash between the journal and the catalog), the rows the journal kept back
  *   as already created or unknown. Written in batched transactions: the journal is the crash-safe
- *   record, the catalog follows it;
+ *   record, the catalog follows it. A due batch is written in afterSend(), just after a batch of
+ *   requests left, not in record() (where an answer is being handled and the next requests wait):
+ *   the service works on those requests meanwhile, so the write costs the run little wall-clock time;
  * - beforeSend(): a failed catalog write stops the run before another request leaves.
  */
 import { existsSync } from 'node:fs';
@@ -18,10 +20,19 @@ import { ExitCode, SrsError } from '../../errors.js';
 import type { Catalog, CatalogRecord, CustomerIdFilter } from '../../store/catalog.js';
 import { closeWithRun, openCatalog, type OpenCatalog } from './catalog-access.js';
 
-/** Outcomes held before one transaction writes them. */
+/**
+ * Outcomes held before one transaction writes them (SQLite's cost a row stops falling at about
+ * this size: 4.4 µs at 64 rows a transaction, 3.1 at 128, 2.8 at 512; node:sqlite, 2026-11-23).
+ */
 const BATCH_ROWS = 512;
 /** ...or after this long, so that a long slow run keeps the catalog close behind the journal. */
 const BATCH_MS = 1000;
+/**
+ * A due batch waits for the next afterSend(); when none comes (every row kept back, a long
+ * Retry-After pause), record() writes it itself past these bounds.
+ */
+const MAX_PENDING = 4 * BATCH_ROWS;
+const MAX_WAIT_MS = 2 * BATCH_MS;
 /** How often the pre-send check takes in what other processes recorded. */
 const REFRESH_MS = 1000;
 
@@ -35,6 +46,8 @@ export class CatalogSink implements OutcomeSink {
   readonly #allowExisting: boolean;
   readonly #retryUnknown: boolean;
   #pending: CatalogRecord[] = [];
+  /** The pending batch is due: written at the next afterSend(). */
+  #due = false;
   #lastFlush = performance.now();
   readonly #filter: CustomerIdFilter;
   #lastRefresh = performance.now();
@@ -92,10 +105,26 @@ export class CatalogSink implements OutcomeSink {
       state: created ? 'created' : 'unknown',
       source: `${this.#source}:${row.line}`,
     });
-    if (this.#pending.length >= BATCH_ROWS || performance.now() - this.#lastFlush >= BATCH_MS) this.#flush();
+    const n = this.#pending.length;
+    if (n >= BATCH_ROWS || this.#due) {
+      // Written after the next batch of requests leaves (afterSend), unless none has left for long.
+      if (n >= MAX_PENDING || performance.now() - this.#lastFlush >= MAX_WAIT_MS) this.#flush();
+      else this.#due = true;
+    } else if (performance.now() - this.#lastFlush >= BATCH_MS) this.#due = true;
+  }
+
+  /**
+   * The requests of a batch just left: the due outcomes are written now, while the service works
+   * on them. Written in record() instead (as before), the import's rows/s with the catalog were
+   * 0.86 of --no-catalog's; written here, 0.93 (20,000 rows on loopback, medians of 7 alternating
+   * runs, /tmp/ab/ab.mjs, under load, 2026-11-23).
+   */
+  afterSend(): void {
+    if (this.#due) this.#flush();
   }
 
   #flush(): void {
+    this.#due = false;
     this.#lastFlush = performance.now();
     if (this.#pending.length === 0 || this.#error) return;
     const batch = this.#pending;
