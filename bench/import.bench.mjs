@@ -159,6 +159,12 @@ try {
     pushCpu('cannon', (self.user + self.system) / 1000, round.requests.total);
     pushCpu('emuCannon', emuCannon, round.requests.total);
     ceilings.push(round.requests.average);
+    // The load generator's POSTs (~100,000 a round) leave the emulator with work to catch up on (its
+    // store grew by as much): whichever import ran right after them was 25-35% slower (one run,
+    // 2026-11-23: the first import of rounds 2-5 made 10,414-11,662 rows/s, the second 13,119-15,238),
+    // so the catalog's cost depended on which went first. An import that is not measured absorbs it.
+    const settle = await run(process.execPath, [BIN, '--no-catalog', 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', join(dir, `journal-settle-${i}`)], env);
+    if (settle.code !== 0) throw new Error(`settling import failed (exit ${settle.code}): ${settle.stderr.slice(0, 500)}`);
     const journal = join(dir, `journal-${i}`);
     // Without the catalog (before the catalog run in even rounds, after it in odd ones).
     const withoutCatalog = async () => {
