@@ -72,7 +72,7 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     record(ctx, open, { name: valid.name, customerSupplierId: valid.customerSupplierId ?? null, countryIso3Code: valid.countryIso3Code ?? null, state: 'unknown', source: 'supplier create' });
     const look = valid.customerSupplierId ?? valid.name;
     throw new OutcomeUnknownError(
-      `outcome unknown: the request may have reached the service, but no answer came back (${outcome.message.replace(/ \(the supplier may or may not have been created\)$/, '')}). ` +
+      `outcome unknown: the request may have reached the service, but no usable answer came back (${outcome.reason ?? outcome.message}). ` +
         'The supplier may exist: do not create it again before checking ' +
         `(srs supplier find ${JSON.stringify(look)} lists what srs recorded${open ? ', this attempt as unknown' : ''}; the service itself has no lookup by name or customer id)`,
       { cause: e },
