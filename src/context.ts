@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import type { ApiClient } from './api/client.js';
 import type { Target } from './api/target.js';
 import type { ConfigStore } from './config/store.js';
-import { resolveSettings, type Settings } from './config/resolve.js';
+import { describeSource, keyProblem, resolveSettings, type Settings } from './config/resolve.js';
 import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
 import { AuthError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
@@ -375,6 +375,7 @@ export class Context {
     const s = await this.settings();
     if (!s.baseUrl) throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
     if (!s.apiKey) throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY (or try --sandbox)`);
+    this.#checkKey(s);
     return targetFor(s.baseUrl, s.apiKey);
   }
 
@@ -412,6 +413,12 @@ export class Context {
     });
   }
 
+  /** A key that cannot be sent (see keyProblem) ends the run at once, exit 4, naming where it came from (never the key). */
+  #checkKey(s: Settings): void {
+    const problem = s.apiKey === undefined ? undefined : keyProblem(s.apiKey);
+    if (problem) throw new AuthError(`the API key from ${describeSource(s.apiKeySource, 'apiKey')} ${problem}; set it again (srs auth login, or SRS_API_KEY)`);
+  }
+
   async #makeClient(connections: number, longRun: boolean): Promise<ApiClient> {
     let baseUrl: string;
     let apiKey: string;
@@ -444,6 +451,7 @@ export class Context {
         const hint = others.length ? `, or switch to a profile that has one ("srs auth switch ${others[0]}"; stored: ${others.join(', ')})` : ' (or try --sandbox)';
         throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY${hint}`);
       }
+      this.#checkKey(s);
       baseUrl = s.baseUrl;
       apiKey = s.apiKey;
     }

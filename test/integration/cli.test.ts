@@ -288,6 +288,15 @@ describe('errors', () => {
     expect(r.stderr).not.toContain('wrong-key-0000');
   });
 
+  it('a key with a line break (a paste accident) exits 4 at once, naming its source, not the key; nothing is sent or retried', async () => {
+    const before = h.requests.length;
+    const r = await h.run(['ref', 'countries', '--retries', '3'], { env: { SRS_API_KEY: 'secretAAAA\nBBBB' } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^srs: the API key from SRS_API_KEY contains whitespace, a line break or a control character/);
+    expect(r.stderr).not.toMatch(/secret|BBBB|attempt/);
+    expect(h.requests.length).toBe(before);
+  });
+
   it('no key at all exits 4 and says how to log in', async () => {
     const r = await h.run(['ref', 'sources'], { env: { SRS_API_KEY: undefined } });
     expect(r.code).toBe(4);
