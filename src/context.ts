@@ -13,7 +13,7 @@ import type { Target } from './api/target.js';
 import type { ConfigStore } from './config/store.js';
 import { describeSource, keyProblem, resolveSettings, type Settings } from './config/resolve.js';
 import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
-import { AuthError, UsageError } from './errors.js';
+import { AuthError, stdoutWriteError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
@@ -145,7 +145,13 @@ export class Context {
     this.sink = {
       write: (chunk: string | Uint8Array) =>
         new Promise<void>((resolve, reject) => {
-          out.write(chunk, (err) => (err ? reject(err) : resolve()));
+          const fail = (e: unknown) => reject(stdoutWriteError(e));
+          try {
+            out.write(chunk, (err) => (err ? fail(err) : resolve()));
+          } catch (e) {
+            // A file as stdout is written synchronously: its error is thrown here.
+            fail(e);
+          }
         }),
     };
   }
