@@ -363,15 +363,20 @@ export class Context {
    * undefined when it is off (--no-catalog, or SRS_CATALOG=off).
    */
   catalogPath(): string | undefined {
+    return this.catalogSetting()?.path;
+  }
+
+  /** The catalog's file and where that choice came from (a path the user named must already have its directory). */
+  catalogSetting(): { path: string; from: '--catalog' | 'SRS_CATALOG' | 'default' } | undefined {
     const flag = this.globals.catalog;
     if (flag === false) return undefined;
     if (typeof flag === 'string') {
       if (flag.trim() === '') throw new UsageError('--catalog needs a file path (or --no-catalog to turn the catalog off)');
-      return flag;
+      return { path: flag, from: '--catalog' };
     }
     const env = this.env.SRS_CATALOG;
-    if (env !== undefined && env !== '') return env.toLowerCase() === 'off' ? undefined : env;
-    return join(dataDir(this.env), 'catalog.db');
+    if (env !== undefined && env !== '') return env.toLowerCase() === 'off' ? undefined : { path: env, from: 'SRS_CATALOG' };
+    return { path: join(dataDir(this.env), 'catalog.db'), from: 'default' };
   }
 
   /** The service and account this run talks to (the sandbox is its own target). Reads the settings; sends nothing. */
