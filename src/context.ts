@@ -17,7 +17,7 @@ import { AuthError, stdoutWriteError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
-import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
+import { escapeJsonForTerminal, sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
 
 export interface IO {
   stdout: Writable;
@@ -142,9 +142,14 @@ export class Context {
     }
     this.format = (fmt as OutputFormat | undefined) ?? (io.stdoutIsTTY ? 'table' : 'json');
     const out = io.stdout;
+    // On a terminal, data formats are made safe to display: tables are sanitised cell by cell when they are
+    // drawn; JSON and CSV are not, so their text is here (JSON with equivalent \u escapes: the same document).
+    const onScreen =
+      io.stdoutIsTTY && (this.format === 'json' || this.format === 'ndjson') ? escapeJsonForTerminal : io.stdoutIsTTY && this.format === 'csv' ? sanitizeKeepNewlines : undefined;
     this.sink = {
-      write: (chunk: string | Uint8Array) =>
+      write: (given: string | Uint8Array) =>
         new Promise<void>((resolve, reject) => {
+          const chunk = onScreen ? onScreen(typeof given === 'string' ? given : Buffer.from(given).toString('utf8')) : given;
           const fail = (e: unknown) => reject(stdoutWriteError(e));
           try {
             out.write(chunk, (err) => (err ? fail(err) : resolve()));
