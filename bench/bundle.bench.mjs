@@ -131,6 +131,16 @@ if (ONLY !== 'recompute') {
     const fx = JSON.parse(spawnSync(NODE, [BIN, 'emulator', 'fixtures', '--suppliers', String(SUPPLIERS)], { encoding: 'utf8', env, maxBuffer: 1 << 28 }).stdout);
     const idsFile = join(dir, 'ids.txt');
     writeFileSync(idsFile, fx.suppliers.map((s) => s.id).join('\n'));
+    // The floor: the same requests sent by undici alone to a fresh emulator of its own, bodies dropped.
+    const floorEmu = await startEmulatorProcess(['--suppliers', String(SUPPLIERS)]);
+    try {
+      const f = JSON.parse(spawnSync(NODE, [join(import.meta.dirname, 'calc-save-floor.mjs'), floorEmu.url, floorEmu.apiKey, idsFile, '16'], { encoding: 'utf8', env }).stdout);
+      row(`floor: the same ${SUPPLIERS + Math.ceil(SUPPLIERS / 100)} requests, undici alone, bodies dropped (bench/calc-save-floor.mjs, fresh emulator)`, f.seconds, 's');
+      row('floor: of which POST /v1/score-calculation (the emulator scores every supplier)', f.calcSeconds, 's');
+      row('floor: CPU of the undici client', f.cpuSeconds, 's');
+    } finally {
+      await floorEmu.stop();
+    }
     const out = join(dir, 'saved.jsonl');
     const r = await measure(['score', 'calc', '--ids-file', idsFile, '--save', out, '-o', 'ndjson'], env);
     const size = statSync(out).size;

@@ -5,7 +5,7 @@
 // Usage: npm run bench [-- name ...]   (assumes npm run build has run)
 import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync, existsSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +23,8 @@ const files = readdirSync(here)
 
 const sections = [];
 let failed = false;
+// The machine may be shared: each figure is only as good as the quiet it was taken in.
+const loadAtStart = loadavg()[0];
 for (const f of files) {
   process.stderr.write(`bench: ${f} ...\n`);
   const started = Date.now();
@@ -45,6 +47,7 @@ const lines = [
   '',
   `Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${new Date().toISOString()}.`,
   'Medians of several runs after a warm-up; ratios compare contenders measured in the same run.',
+  `Load average (1 min) at the start: ${loadAtStart.toFixed(2)}; at the end: ${loadavg()[0].toFixed(2)}. Each benchmark's own time: ${sections.map((s) => `${s.name} ${Math.round(s.seconds)} s`).join(', ')}.`,
   '',
   '| benchmark | metric | value | unit | target | pass |',
   '|---|---|---|---|---|---|',

@@ -106,7 +106,7 @@ _srs_options() {
     'scorecards ls') _srs_r=(--supplier --limit --page --per-page --all) ;;
     'score calc') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --breakdown --save --concurrency) ;;
     'score explain') _srs_r=(--policy-parameter --data-source --exclude-zero-values --from --expiring-within --ascii) ;;
-    'score report') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --html --title --expiring-within --tolerance --verify --accept-model --allow-undigested --concurrency) ;;
+    'score report') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --html --title --expiring-within --tolerance --verify --no-verify --accept-model --allow-undigested --concurrency) ;;
     'score recompute') _srs_r=(--scorecards --verify --tolerance --accept-model --allow-undigested --only-differences --as-of --mode --claim-weight) ;;
     'score check') _srs_r=(--ids-file --policy-parameter --data-source --exclude-zero-values --from --no-verify --accept-model --allow-undigested --min --min-parameter --max-risk --expiring-within --baseline --max-drop --baseline-strict --allow-no-data --require-score --junit) ;;
     'emissions ls') _srs_r=(--ascii) ;;

@@ -19,31 +19,45 @@ import { ApiError, AuthError, BadResponseError, NetworkError, SrsError, UsageErr
  */
 export interface CreateOutcome {
   state: 'failed' | 'unknown';
+  /** The report line: the reason, and for `unknown` what it means for the supplier. */
   message: string;
+  /** What happened, without the verdict, for callers that word the verdict themselves (classifyCreateFailure sets it). */
+  reason?: string;
   fatal?: SrsError;
 }
 
 /** A failed row's message starts with its HTTP status, once. */
 function failedWithStatus(message: string, status: number): CreateOutcome {
-  return { state: 'failed', message: /^HTTP \d{3}/.test(message) ? message : `HTTP ${status}: ${message}` };
+  const m = /^HTTP \d{3}/.test(message) ? message : `HTTP ${status}: ${message}`;
+  return { state: 'failed', message: m, reason: m };
 }
+
+const failed = (reason: string, fatal?: SrsError): CreateOutcome => ({ state: 'failed', message: reason, reason, ...(fatal ? { fatal } : {}) });
+/** An unknown outcome; `meaning` (in parentheses after the reason) says what it means for the supplier. */
+const unknown = (reason: string, meaning?: string, fatal?: SrsError): CreateOutcome => ({
+  state: 'unknown',
+  message: meaning ? `${reason} (${meaning})` : reason,
+  reason,
+  ...(fatal ? { fatal } : {}),
+});
+const MAYBE = 'the supplier may or may not have been created';
 
 export function classifyCreateFailure(err: unknown): CreateOutcome {
   // Refused before anything was created: the key (4xx) or a request that never left.
-  if (err instanceof AuthError || err instanceof UsageError) return { state: 'failed', message: err.message, fatal: err };
+  if (err instanceof AuthError || err instanceof UsageError) return failed(err.message, err);
   if (err instanceof ApiError) {
     if ((err.status >= 400 && err.status < 500) || err.status === 503) return failedWithStatus(err.serviceMessage ?? `HTTP ${err.status}`, err.status);
-    return { state: 'unknown', message: `HTTP ${err.status}${err.serviceMessage ? `: ${err.serviceMessage}` : ''} (the supplier may or may not have been created)` };
+    return unknown(`HTTP ${err.status}${err.serviceMessage ? `: ${err.serviceMessage}` : ''}`, MAYBE);
   }
   if (err instanceof NetworkError) {
-    if (err.notSent) return { state: 'failed', message: err.message };
-    return { state: 'unknown', message: `${err.message} (the supplier may or may not have been created)` };
+    if (err.notSent) return failed(err.message);
+    return unknown(err.message, MAYBE);
   }
   if (err instanceof BadResponseError) {
-    if (err.status >= 200 && err.status < 300) return { state: 'unknown', message: `${err.message} (the service said yes, but its answer was unreadable)` };
+    if (err.status >= 200 && err.status < 300) return unknown(err.message, 'the service said yes, but its answer was unreadable');
     if (err.status >= 400 && err.status < 500) return failedWithStatus(err.message, err.status);
-    return { state: 'unknown', message: err.message };
+    return unknown(err.message);
   }
-  if (err instanceof SrsError) return { state: 'unknown', message: err.message, fatal: err };
-  return { state: 'unknown', message: (err as Error)?.message ?? String(err) };
+  if (err instanceof SrsError) return unknown(err.message, undefined, err);
+  return unknown((err as Error)?.message ?? String(err));
 }

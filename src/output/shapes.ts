@@ -5,6 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import * as contract from '../api/contract.js';
+import type { CatalogEntry } from '../store/catalog.js';
 import { closest } from '../util/suggest.js';
 
 interface Def {
@@ -58,9 +59,14 @@ export function fieldPaths(schema: z.ZodMiniType, prefix = '', depth = 0): strin
 /** Rows some commands print instead of the resource (tables of score calc and its breakdowns). */
 const scoreRowKeys = ['supplierId', 'score', 'label', 'dataSourcesScore', 'policyParametersScore', 'riskLevel', 'dataSources', 'parameters', 'dataSourceId', 'entries', 'policyParameterId', 'contexts', 'scope', 'scopeId', 'entryId', 'isClaim', 'issueDate', 'expiryDate'];
 
+/** The fields of a catalog entry (supplier ls, supplier find): every key of CatalogEntry, checked by the compiler. */
+const CATALOG_ENTRY_KEYS = { id: 1, name: 1, customerSupplierId: 1, countryIso3Code: 1, state: 1, recordedAt: 1, seenAt: 1, source: 1 } satisfies Record<keyof CatalogEntry, 1>;
+
 /** The resource (and its name) each command prints, by command path without "srs". */
 const SHAPES: Record<string, () => { what: string; paths: string[] }> = {
   'supplier get': () => ({ what: 'a supplier', paths: fieldPaths(contract.SupplierDetail) }),
+  'supplier ls': () => ({ what: 'a catalog entry', paths: Object.keys(CATALOG_ENTRY_KEYS) }),
+  'supplier find': () => ({ what: 'a catalog entry', paths: Object.keys(CATALOG_ENTRY_KEYS) }),
   'supplier create': () => ({ what: 'a created supplier', paths: fieldPaths(contract.SupplierCreateResponse) }),
   'scorecards ls': () => ({ what: 'a scorecard', paths: fieldPaths(contract.Scorecard) }),
   'scorecards get': () => ({ what: 'a scorecard or its items', paths: [...fieldPaths(contract.Scorecard), ...fieldPaths(contract.ScorecardItem)] }),

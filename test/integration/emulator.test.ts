@@ -31,7 +31,7 @@ import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.
 import { errorResponse } from '../../src/emulator/http-types.js';
 import { Router, ROUTES } from '../../src/emulator/routes.js';
 import { EmulatorScoring } from '../../src/emulator/scoring.js';
-import { generateSeed } from '../../src/emulator/seed.js';
+import { DETAILS_CACHE_SIZE, generateSeed } from '../../src/emulator/seed.js';
 import { createEmulatorServer, HANDLED } from '../../src/emulator/server.js';
 import type { Layer } from '../../src/emulator/server.js';
 import { StateDb } from '../../src/emulator/state.js';
@@ -935,5 +935,19 @@ describe('extension points: layers and the routing table', () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe('seeded details', () => {
+  it('a supplier whose details left the bounded cache gets the same details again', () => {
+    const seed = generateSeed(7, DETAILS_CACHE_SIZE + 10);
+    const first = seed.suppliers[0]!.id;
+    const before = structuredClone(seed.details(first));
+    expect(before?.newsEvents.length).toBeGreaterThan(0);
+    // Touch more suppliers than the cache holds: the first one is evicted and regenerated.
+    for (const s of seed.suppliers.slice(1)) seed.details(s.id);
+    const again = seed.details(first);
+    expect(again).not.toBe(before);
+    expect(again).toEqual(before);
   });
 });

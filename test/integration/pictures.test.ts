@@ -258,7 +258,7 @@ describe('score report --html', () => {
     card.scorecard.items[0]!.policyParameter.name = '"><img src=x onerror=alert(2)>';
     const hostile = join(h.home, 'hostile.jsonl');
     writeFileSync(hostile, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-    const r = await h.run(['score', 'report', hostile, '--html', '-']);
+    const r = await h.run(['score', 'report', hostile, '--html', '-', '--no-verify']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/warning: bundle altered/);
     expect(r.stdout).not.toMatch(/<script|<img/i);
@@ -267,11 +267,14 @@ describe('score report --html', () => {
     expect(r.stdout).toContain('does not match the content');
     expect(r.stdout).not.toContain('class="ok">verified');
 
-    const out = join(h.home, 'hostile.html');
-    const v = await h.run(['score', 'report', hostile, '--html', out, '--verify']);
-    expect(v.code).toBe(3);
-    expect(v.stderr).toMatch(/bundle altered.*\(the report says so too\)/);
-    expect(readFileSync(out, 'utf8')).toContain('does not match the content');
+    // Fail closed by default: the report is written, and the run is not a success.
+    for (const extra of [[], ['--verify']]) {
+      const out = join(h.home, `hostile${extra.length}.html`);
+      const v = await h.run(['score', 'report', hostile, '--html', out, ...extra]);
+      expect(v.code).toBe(3);
+      expect(v.stderr).toMatch(/bundle altered.*\(the report says so too; --no-verify to accept it\)/);
+      expect(readFileSync(out, 'utf8')).toContain('does not match the content');
+    }
 
     const ex = await h.run(['score', 'explain', first, '--from', hostile]);
     expect(ex.code).toBe(3);

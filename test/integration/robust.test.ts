@@ -66,7 +66,7 @@ describe('--timeout bounds each attempt as a whole', () => {
     const r = await srs(base, ['supplier', 'create', '--name', 'Once Only', '--timeout', '300ms', '-o', 'table']);
     expect(r.code).toBe(1);
     expect(server.count('create-never')).toBe(1);
-    expect(r.stderr).toMatch(/^srs: outcome unknown: the request may have reached the service, but no answer came back \(POST \/v1\/suppliers: no complete answer within 300 ms \(1 attempt over [\d.]+ m?s; see --timeout\)\)\. The supplier may exist/);
+    expect(r.stderr).toMatch(/^srs: outcome unknown: the request may have reached the service, but no usable answer came back \(POST \/v1\/suppliers: no complete answer within 300 ms \(1 attempt over [\d.]+ m?s; see --timeout\)\)\. The supplier may exist/);
     expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
   });
 

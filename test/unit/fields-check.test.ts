@@ -23,6 +23,12 @@ describe('checkFields', () => {
     expect(checkFields('ref countries', ['zzz'])).toBe('--fields: a country has no field "zzz" (fields of a country: iso3Code, iso2Code, commonName, officialName, regionName)');
     expect(checkFields('scorecards get', ['items.policyParameter.nmae'])).toMatch(/did you mean items\.policyParameter\.name\?/);
   });
+  it('checks the catalog listings (supplier ls, supplier find) against a catalog entry', () => {
+    expect(checkFields('supplier ls', ['id', 'customerSupplierId', 'source'])).toBeUndefined();
+    expect(checkFields('supplier find', ['name', 'seenAt'])).toBeUndefined();
+    expect(checkFields('supplier ls', ['nme'])).toBe('--fields: a catalog entry has no field "nme" (did you mean name?)');
+    expect(checkFields('supplier find', ['bogus'])).toMatch(/^--fields: a catalog entry has no field "bogus" \(fields of a catalog entry: id, name, customerSupplierId, /);
+  });
   it('leaves commands without a fixed shape alone', () => {
     expect(checkFields('api', ['anything'])).toBeUndefined();
   });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScoreResult } from '../../src/api/contract.js';
 import { evaluate, missingFromRun, type CheckRules } from '../../src/commands/score/evaluate.js';
-import { markdownSummary } from '../../src/commands/score/junit.js';
+import { githubAnnotation, markdownSummary } from '../../src/commands/score/junit.js';
 import {
   COMPARE_DIGITS,
   FALLBACK_PARAMETER_WEIGHT,
@@ -149,5 +149,24 @@ describe('departures from the public methodology, by name', () => {
     const r = scoreSupplier('s', entries, cards, { asOf: '2025-01-01' });
     expect(r.parameters.map((p) => p.weight)).toEqual([FALLBACK_PARAMETER_WEIGHT, FALLBACK_PARAMETER_WEIGHT]);
     expect(r.value).toBe(0.5);
+  });
+});
+
+describe('githubAnnotation', () => {
+  it('is one workflow-command line, its properties escaped, with no terminal escape or control from the service', () => {
+    const line = githubAnnotation({
+      supplierId: '01h58vrn1sad1y603je9gbpje8',
+      status: 'fail',
+      score: 0.2,
+      riskLevel: null,
+      reasons: ['parameter "\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007, 100%\r\n::warning::fake" has 0.2 < 0.5', 'second\u202ereason'],
+    });
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line.startsWith('::error title=srs score check%3A 01h58vrn1sad1y603je9gbpje8::')).toBe(true);
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f\u202e]/);
+    expect(line).toContain('100%25');
+    expect(line).toContain('second\\u202ereason');
+    // The runner reads a workflow command only at the start of a line: the injected one stays text.
+    expect(line).toMatch(/ {2}::warning::fake" has 0\.2 < 0\.5; second/);
   });
 });

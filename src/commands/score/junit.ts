@@ -1,5 +1,6 @@
 /** The reports of a score check: JUnit XML, GitHub annotations and the GitHub step summary (Markdown). */
 import { isFailing, type CheckResult } from '../../scoring/gate.js';
+import { sanitizeForTerminal } from '../../output/sanitize.js';
 import { count as counted } from '../../util/plural.js';
 
 export function xmlEscape(s: string): string {
@@ -38,9 +39,13 @@ export function junitReport(results: CheckResult[], opts: { timestamp: string; s
   return lines.join('\n');
 }
 
-/** A GitHub Actions annotation line (workflow command), escaped per the runner's rules. */
+/**
+ * A GitHub Actions annotation line (workflow command), escaped per the runner's rules. It goes to stderr,
+ * which a person may be watching too: text that came from the service is first made safe for a terminal
+ * (escape sequences, controls, bidi overrides), as every other stderr line is.
+ */
 export function githubAnnotation(r: CheckResult): string {
-  const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const esc = (s: string) => sanitizeForTerminal(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
   return `::error title=${prop(`srs score check: ${r.supplierId}`)}::${esc(r.reasons.join('; '))}`;
 }

@@ -63,9 +63,10 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     `wrote ${out === '-' ? 'the report to stdout' : out} (${explanations.length} supplier(s) as of ${input.asOf}; ${expiring} evidence entr${expiring === 1 ? 'y' : 'ies'} expired or expiring within ${withinDays} days; ${digest}; ${t.values - t.differing} of ${t.values} values agree within ${t.tolerance})`,
   );
   if (!t.findings.length) return;
-  if (opts.verify) {
+  // Fail closed: a report of evidence that does not verify is written (it says what is wrong) but is not a success.
+  if (opts.verify !== false) {
     for (const f of t.findings.slice(1)) ctx.stderr(`also: ${f.message}`);
-    throw new CheckFailedError(`${t.findings[0]!.message} (the report says so too)`);
+    throw new CheckFailedError(`${t.findings[0]!.message} (the report says so too; --no-verify to accept it)`);
   }
   for (const f of t.findings) ctx.warn(f.message);
 }

@@ -49,10 +49,17 @@ export function closeWithRun(ctx: Context, catalog: Catalog): void {
  * off" into a usage error; otherwise an off catalog gives undefined.
  */
 export async function openCatalog(ctx: Context, what: string, required: boolean): Promise<OpenCatalog | undefined> {
-  const path = ctx.catalogPath();
-  if (path === undefined) {
+  const setting = ctx.catalogSetting();
+  if (setting === undefined) {
     if (required) throw new UsageError(`${what} reads the local supplier catalog, which is off (--no-catalog or SRS_CATALOG=off)`);
     return undefined;
+  }
+  const path = setting.path;
+  if (setting.from !== 'default') {
+    // A mistyped shared catalog must not become a new empty one (which would know no supplier, silently).
+    const { fileTargetProblem } = await import('../../util/fs.js');
+    const problem = fileTargetProblem(path);
+    if (problem) throw new UsageError(`${setting.from} ${path}: ${problem} (srs creates the catalog file, not its directory)`);
   }
   const target = await ctx.target();
   const { Catalog } = await import('../../store/catalog.js');

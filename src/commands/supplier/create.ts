@@ -3,7 +3,7 @@ import { SupplierInput as Schema } from '../../api/supplier-input.js';
 import { validateRequest } from '../../api/client.js';
 import { classifyCreateFailure } from '../../api/outcome.js';
 import type { Context } from '../../context.js';
-import { OutcomeUnknownError, UsageError } from '../../errors.js';
+import { OutcomeUnknownError, SrsError, UsageError } from '../../errors.js';
 import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import type { CatalogRecord } from '../../store/catalog.js';
@@ -60,6 +60,11 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   }
   // Marked as checked: the client does not parse it a second time.
   const valid = markCheckedSupplierBody(validateRequest(Schema, body, 'supplier'));
+  // As in an import: a name or customerSupplierId is one line (a line break is a paste or quoting accident, and would
+  // break every table, CSV and journal line that shows it).
+  for (const [field, v] of [['name', valid.name], ['customerSupplierId', valid.customerSupplierId]] as const) {
+    if (typeof v === 'string' && /[\r\n]/.test(v)) throw new UsageError(`supplier: ${field} contains a line break: a name or id is one line`);
+  }
   const client = await ctx.client();
   // The catalog first: one that cannot be used (written by a newer srs, unreadable) stops here, before anything is sent.
   const open = await openCatalog(ctx, 'srs supplier create', false);
@@ -72,12 +77,18 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     record(ctx, open, { name: valid.name, customerSupplierId: valid.customerSupplierId ?? null, countryIso3Code: valid.countryIso3Code ?? null, state: 'unknown', source: 'supplier create' });
     const look = valid.customerSupplierId ?? valid.name;
     throw new OutcomeUnknownError(
-      `outcome unknown: the request may have reached the service, but no answer came back (${outcome.message.replace(/ \(the supplier may or may not have been created\)$/, '')}). ` +
+      `outcome unknown: the request may have reached the service, but no usable answer came back (${outcome.reason ?? outcome.message}). ` +
         'The supplier may exist: do not create it again before checking ' +
         `(srs supplier find ${JSON.stringify(look)} lists what srs recorded${open ? ', this attempt as unknown' : ''}; the service itself has no lookup by name or customer id)`,
       { cause: e },
     );
   }
   record(ctx, open, { id: created.id, name: created.name, customerSupplierId: created.customerSupplierId, countryIso3Code: created.countryIso3Code, state: 'created', source: 'supplier create' });
-  await renderItem(ctx.sink, created, columns.supplierCreated, ctx.renderOptions());
+  try {
+    await renderItem(ctx.sink, created, columns.supplierCreated, ctx.renderOptions());
+  } catch (e) {
+    // The supplier exists: a failure to print it must not read as "not created" (a retry would duplicate it).
+    if (!(e instanceof SrsError) || (e.cause as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') throw e;
+    throw new SrsError(e.code, e.exitCode, `supplier ${created.id} was created, but ${e.message.replace(/^cannot/, 'srs could not')}`, { cause: e });
+  }
 }
