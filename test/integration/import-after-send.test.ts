@@ -83,6 +83,16 @@ describe('CatalogSink batches', () => {
     catalog.close();
   });
 
+  it('a batch that cannot be written in afterSend stops the next batch of requests (beforeSend throws)', async () => {
+    const { sink: s, catalog } = await sink('failing');
+    for (let i = 0; i < 600; i++) s.record(created(i));
+    expect(() => s.beforeSend()).not.toThrow();
+    catalog.close(); // the write fails: the database is gone
+    s.afterSend();
+    expect(() => s.beforeSend()).toThrow(/cannot write the supplier catalog .*the import stopped sending/);
+    await expect(s.close()).rejects.toThrow(/cannot write the supplier catalog/);
+  });
+
   it('writes by itself when no request leaves for a long while (rows kept back)', async () => {
     const { sink: s, catalog, partition } = await sink('inline');
     for (let i = 0; i < 2048; i++) s.record(created(i));
@@ -91,5 +101,33 @@ describe('CatalogSink batches', () => {
     await s.close();
     expect(catalog.count(partition)).toBe(2050);
     catalog.close();
+  });
+});
+
+describe('runImport', () => {
+  it("calls each sink's afterSend once a batch of requests left, before the answers to it are recorded", async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { runImport } = await import('../../src/import/index.js');
+    const file = join(dir, 'rows.csv');
+    writeFileSync(file, 'name,country,customerSupplierId\n' + Array.from({ length: 50 }, (_, i) => `Row ${i},DEU,R-${i}`).join('\n') + '\n');
+    const events: string[] = [];
+    const sink = {
+      name: 'events',
+      ordered: false,
+      sending: () => void events.push('sending'),
+      afterSend: () => void events.push('afterSend'),
+      record: () => void events.push('record'),
+      close: () => Promise.resolve(),
+    };
+    const r = await runImport(
+      { file, journal: join(dir, 'rows.journal'), quiet: true, concurrency: 4 },
+      { client: async () => client, stderrWrite: () => undefined, stderrIsTTY: false, warn: () => undefined, info: () => undefined, sinks: () => [sink] },
+    );
+    expect(r.summary.created).toBe(50);
+    const sends = events.filter((e) => e === 'afterSend').length;
+    expect(sends).toBeGreaterThan(0);
+    // The first batch's afterSend comes after its requests were taken and before any answer is recorded.
+    expect(events.indexOf('sending')).toBeLessThan(events.indexOf('afterSend'));
+    expect(events.indexOf('afterSend')).toBeLessThan(events.indexOf('record'));
   });
 });
