@@ -21,6 +21,7 @@ import {
   type ScoringScorecard,
 } from '../../scoring/index.js';
 import { UsageError } from '../../errors.js';
+import { count } from '../../util/plural.js';
 import { bundleOptions, cardsByIds, checkScoringOptions, withOverrides, type BundleOptions, type ScoringOverrides } from './bundle.js';
 import { contractError, type EvidenceEvent } from './evidence.js';
 
@@ -210,7 +211,7 @@ export class EvidenceVerifier {
       if (ev.declared === null) this.find('altered', 'no end record with a digest (the input was cut short or edited)');
       else if (ev.declared.digest !== ev.computed) this.find('altered', `its content does not match its digest (sha256 ${ev.declared.digest.slice(0, 12)}…, content ${(ev.computed ?? '').slice(0, 12)}…)`);
     }
-    if (ev.declared && ev.declared.suppliers !== this.#answered.size) this.find('altered', `the end record counts ${ev.declared.suppliers} supplier(s), the bundle holds ${this.#answered.size}`);
+    if (ev.declared && ev.declared.suppliers !== this.#answered.size) this.find('altered', `the end record counts ${count(ev.declared.suppliers, 'supplier')}, the bundle holds ${this.#answered.size}`);
     if (this.format !== 'response') {
       let missing = 0;
       const examples: string[] = [];
@@ -219,7 +220,7 @@ export class EvidenceVerifier {
         missing++;
         if (examples.length < EXAMPLES) examples.push(id);
       }
-      if (missing) this.find('incomplete', `${missing} requested supplier id(s) have neither a result nor a recorded error (${examples.join(', ')}${missing > examples.length ? ', …' : ''})`);
+      if (missing) this.find('incomplete', `${count(missing, 'requested supplier id')} ${missing === 1 ? 'has' : 'have'} neither a result nor a recorded error (${examples.join(', ')}${missing > examples.length ? ', …' : ''})`);
     }
   }
 
