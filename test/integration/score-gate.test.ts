@@ -187,7 +187,7 @@ describe('4. evidence you can trust (tamper tests)', () => {
     writeFileSync(path, text.split('\n').slice(0, -2).join('\n') + '\n');
     const cut = await recompute(path);
     expect(cut.code).toBe(3);
-    expect(cut.stderr).toMatch(/bundle altered: no end record/);
+    expect(cut.stderr).toMatch(/bundle altered: its last line is not the end record/);
     // Read from stdin the digest is checked along the way, with the same finding.
     const piped = await runSrs(['score', 'recompute', '-', '--verify', '-o', 'json'], offline, { input: text.replace('"claimWeight":0.5', '"claimWeight":0.25') });
     expect(piped.code).toBe(3);

@@ -159,6 +159,7 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
   const verify = opts.verify !== false;
   const vo = await verifyOptions(ctx, file, opts, what);
+  if (verify) vo.stopAtHeader = 'nothing was checked (score check --from verifies the bundle first)';
   const d = vo.digestFirst;
   if (verify && d && d.declared !== null && d.declared !== d.computed) {
     throw new CheckFailedError(`bundle altered: ${what}'s content does not match its digest; nothing was checked (score check --from verifies the bundle first)`);
