@@ -6,6 +6,9 @@
 import type * as z from 'zod/mini';
 import * as contract from '../api/contract.js';
 import type { CatalogEntry } from '../store/catalog.js';
+import type { CheckResult } from '../scoring/gate.js';
+import type { ScoreDifference } from '../scoring/recompute.js';
+import { ExplainedParameterSchema, ExplanationSchema } from './explanation.js';
 import { closest } from '../util/suggest.js';
 
 interface Def {
@@ -62,6 +65,13 @@ const scoreRowKeys = ['supplierId', 'score', 'label', 'dataSourcesScore', 'polic
 /** The fields of a catalog entry (supplier ls, supplier find): every key of CatalogEntry, checked by the compiler. */
 const CATALOG_ENTRY_KEYS = { id: 1, name: 1, customerSupplierId: 1, countryIso3Code: 1, state: 1, recordedAt: 1, seenAt: 1, source: 1 } satisfies Record<keyof CatalogEntry, 1>;
 
+/** A row of score check (CheckResult), checked by the compiler. */
+const CHECK_RESULT_KEYS = { supplierId: 1, status: 1, score: 1, riskLevel: 1, reasons: 1 } satisfies Record<keyof CheckResult, 1>;
+/** A row of score recompute: the supplier and one compared value (ScoreDifference), checked by the compiler. */
+const RECOMPUTE_ROW_KEYS = { supplierId: 1, path: 1, reported: 1, recomputed: 1, delta: 1, ok: 1, missing: 1 } satisfies Record<keyof ScoreDifference | 'supplierId', 1>;
+/** score explain: the explanation (json), or one row per parameter per scorecard (table with --fields, csv). */
+const explainPaths = () => [...new Set([...fieldPaths(ExplanationSchema), 'scorecardId', 'scorecardName', ...fieldPaths(ExplainedParameterSchema)])];
+
 /** The resource (and its name) each command prints, by command path without "srs". */
 const SHAPES: Record<string, () => { what: string; paths: string[] }> = {
   'supplier get': () => ({ what: 'a supplier', paths: fieldPaths(contract.SupplierDetail) }),
@@ -78,6 +88,9 @@ const SHAPES: Record<string, () => { what: string; paths: string[] }> = {
   'ref sources': () => ({ what: 'a data source', paths: fieldPaths(contract.DataSource) }),
   'ref categories': () => ({ what: 'a category', paths: fieldPaths(contract.Category) }),
   'score calc': () => ({ what: 'a score result', paths: [...new Set([...fieldPaths(contract.ScoreResult), ...scoreRowKeys])] }),
+  'score check': () => ({ what: 'a check result', paths: Object.keys(CHECK_RESULT_KEYS) }),
+  'score recompute': () => ({ what: 'a recomputed value', paths: Object.keys(RECOMPUTE_ROW_KEYS) }),
+  'score explain': () => ({ what: 'an explained score', paths: explainPaths() }),
 };
 
 /** Commander aliases of the commands above. */
