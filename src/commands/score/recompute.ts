@@ -116,7 +116,8 @@ export async function verifyEvidence(
 
 const fmt = (v: unknown) => (typeof v === 'number' ? v.toFixed(4) : v === null || v === undefined ? '—' : String(v));
 const columns: Column[] = [
-  { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+  // Too wide with the supplier in every row (80 columns): its rows go under a "SUPPLIER id" line.
+  { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true, group: true },
   { path: 'path', header: 'VALUE', kind: 'code' },
   { path: 'reported', header: 'REPORTED', align: 'right', format: fmt, kind: 'number' },
   { path: 'recomputed', header: 'RECOMPUTED', align: 'right', format: fmt, kind: 'number' },
