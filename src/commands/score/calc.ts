@@ -279,7 +279,9 @@ const MAX_UNKNOWN_LINES = 20;
 export function failOnUnknown(ctx: Context, unknown: ReadonlyMap<string, NoResult>, total: number, saved?: string): void {
   if (!unknown.size) return;
   let shown = 0;
-  for (const [id, why] of unknown) {
+  // Those srs could not find out about first: they may pass on a second try.
+  const ordered = [...unknown].sort((x, y) => Number(x[1].code === 'not_found') - Number(y[1].code === 'not_found'));
+  for (const [id, why] of ordered) {
     if (shown++ === MAX_UNKNOWN_LINES) {
       ctx.stderr(`… and ${count(unknown.size - MAX_UNKNOWN_LINES, 'more unknown supplier')}`);
       break;
