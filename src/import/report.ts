@@ -199,12 +199,21 @@ function fileIdentity(p: string): string {
   }
 }
 
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Refuses output paths that would overwrite the input or each other (also through a symlink or a hard link). */
 export function checkOutputPaths(input: string, outputs: Record<string, string | undefined>): void {
   const seen = new Map<string, string>();
   if (input !== '-') seen.set(fileIdentity(input), 'the input file');
   for (const [flag, p] of Object.entries(outputs)) {
     if (p === undefined) continue;
+    if (isDirectory(p)) throw new UsageError(`${flag} ${p} is a directory: give a file path`);
     const abs = fileIdentity(p);
     const clash = seen.get(abs);
     if (clash) throw new UsageError(`${flag} ${p} is ${clash}: choose another path`);

@@ -315,6 +315,7 @@ describe('resuming from the journal', () => {
     await expect(run({ file, report: sym }, harness(undefined))).rejects.toThrow(/--report .*link-to-input\.csv is the input file/);
     await expect(run({ file, failed: hard }, harness(undefined))).rejects.toThrow(/--failed .*hard-link-to-input\.csv is the input file/);
     expect(readFileSync(file, 'utf8')).toBe(before);
+    await expect(run({ file, journal: dir }, harness(undefined))).rejects.toThrow(/--journal .* is a directory: give a file path/);
   });
 });
 
