@@ -11,13 +11,13 @@ import type { Command } from 'commander';
 import type { ApiClient } from './api/client.js';
 import type { Target } from './api/target.js';
 import type { ConfigStore } from './config/store.js';
-import { resolveSettings, type Settings } from './config/resolve.js';
+import { describeSource, keyProblem, resolveSettings, type Settings } from './config/resolve.js';
 import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
-import { AuthError, UsageError } from './errors.js';
+import { AuthError, stdoutWriteError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
-import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
+import { escapeJsonForTerminal, sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
 
 export interface IO {
   stdout: Writable;
@@ -142,10 +142,21 @@ export class Context {
     }
     this.format = (fmt as OutputFormat | undefined) ?? (io.stdoutIsTTY ? 'table' : 'json');
     const out = io.stdout;
+    // On a terminal, data formats are made safe to display: tables are sanitised cell by cell when they are
+    // drawn; JSON and CSV are not, so their text is here (JSON with equivalent \u escapes: the same document).
+    const onScreen =
+      io.stdoutIsTTY && (this.format === 'json' || this.format === 'ndjson') ? escapeJsonForTerminal : io.stdoutIsTTY && this.format === 'csv' ? sanitizeKeepNewlines : undefined;
     this.sink = {
-      write: (chunk: string | Uint8Array) =>
+      write: (given: string | Uint8Array) =>
         new Promise<void>((resolve, reject) => {
-          out.write(chunk, (err) => (err ? reject(err) : resolve()));
+          const chunk = onScreen ? onScreen(typeof given === 'string' ? given : Buffer.from(given).toString('utf8')) : given;
+          const fail = (e: unknown) => reject(stdoutWriteError(e));
+          try {
+            out.write(chunk, (err) => (err ? fail(err) : resolve()));
+          } catch (e) {
+            // A file as stdout is written synchronously: its error is thrown here.
+            fail(e);
+          }
         }),
     };
   }
@@ -357,15 +368,20 @@ export class Context {
    * undefined when it is off (--no-catalog, or SRS_CATALOG=off).
    */
   catalogPath(): string | undefined {
+    return this.catalogSetting()?.path;
+  }
+
+  /** The catalog's file and where that choice came from (a path the user named must already have its directory). */
+  catalogSetting(): { path: string; from: '--catalog' | 'SRS_CATALOG' | 'default' } | undefined {
     const flag = this.globals.catalog;
     if (flag === false) return undefined;
     if (typeof flag === 'string') {
       if (flag.trim() === '') throw new UsageError('--catalog needs a file path (or --no-catalog to turn the catalog off)');
-      return flag;
+      return { path: flag, from: '--catalog' };
     }
     const env = this.env.SRS_CATALOG;
-    if (env !== undefined && env !== '') return env.toLowerCase() === 'off' ? undefined : env;
-    return join(dataDir(this.env), 'catalog.db');
+    if (env !== undefined && env !== '') return env.toLowerCase() === 'off' ? undefined : { path: env, from: 'SRS_CATALOG' };
+    return { path: join(dataDir(this.env), 'catalog.db'), from: 'default' };
   }
 
   /** The service and account this run talks to (the sandbox is its own target). Reads the settings; sends nothing. */
@@ -375,6 +391,7 @@ export class Context {
     const s = await this.settings();
     if (!s.baseUrl) throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
     if (!s.apiKey) throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY (or try --sandbox)`);
+    this.#checkKey(s);
     return targetFor(s.baseUrl, s.apiKey);
   }
 
@@ -412,6 +429,12 @@ export class Context {
     });
   }
 
+  /** A key that cannot be sent (see keyProblem) ends the run at once, exit 4, naming where it came from (never the key). */
+  #checkKey(s: Settings): void {
+    const problem = s.apiKey === undefined ? undefined : keyProblem(s.apiKey);
+    if (problem) throw new AuthError(`the API key from ${describeSource(s.apiKeySource, 'apiKey')} ${problem}; set it again (srs auth login, or SRS_API_KEY)`);
+  }
+
   async #makeClient(connections: number, longRun: boolean): Promise<ApiClient> {
     let baseUrl: string;
     let apiKey: string;
@@ -444,6 +467,7 @@ export class Context {
         const hint = others.length ? `, or switch to a profile that has one ("srs auth switch ${others[0]}"; stored: ${others.join(', ')})` : ' (or try --sandbox)';
         throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY${hint}`);
       }
+      this.#checkKey(s);
       baseUrl = s.baseUrl;
       apiKey = s.apiKey;
     }

@@ -153,3 +153,14 @@ export class OutcomeUnknownError extends SrsError {
 export function isSrsError(e: unknown): e is SrsError {
   return e instanceof SrsError;
 }
+
+/**
+ * A failed write of the command's output to stdout (a full disk, a closed file): one line naming stdout and the
+ * reason, exit 1. EPIPE (a reader such as `head` that stopped reading) is returned as it is: it is not an error.
+ */
+export function stdoutWriteError(e: unknown): unknown {
+  const err = e as NodeJS.ErrnoException | undefined;
+  if (err?.code === 'EPIPE' || e instanceof SrsError) return e;
+  const reason = (err?.message ?? String(e)).replace(/, write$/, '');
+  return new SrsError('runtime', ExitCode.failure, `cannot write the output to stdout: ${reason}`, { cause: e });
+}

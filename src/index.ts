@@ -6,12 +6,15 @@ export async function run(): Promise<void> {
   // SIGINT exits 130, SIGTERM 143, in every command (see src/util/signals.ts).
   installSignalHandlers((code) => process.exit(code));
   const out = process.stdout;
-  // Piping into `head` closes stdout early: that is not an error.
+  // Piping into `head` closes stdout early: that is not an error. Any other failure (a full disk) also reaches
+  // the write that failed, which fails the command with one line (stdoutWriteError); here it is only noted, so
+  // that a run whose output was lost never exits 0.
+  let stdoutFailed: NodeJS.ErrnoException | undefined;
   out.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
+    stdoutFailed ??= e;
   });
-  const code = await main(
+  let code = await main(
     process.argv.slice(2),
     {
       stdout: out,
@@ -25,6 +28,10 @@ export async function run(): Promise<void> {
     },
     process.env,
   );
+  if (stdoutFailed && code === 0) {
+    process.stderr.write(`srs: cannot write the output to stdout: ${stdoutFailed.message.replace(/, write$/, '')}\n`);
+    code = 1;
+  }
   process.exitCode = code;
   // Everything srs starts is awaited by now. Once stdout and stderr have handed
   // their last bytes to the OS, exit without the teardown of the heap and of

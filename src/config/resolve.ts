@@ -69,6 +69,16 @@ export function resolveSettings(input: ResolveInput): Settings {
   return out;
 }
 
+/**
+ * Why a key cannot be sent as an x-api-key header, or undefined. A line break or other control
+ * character (a paste accident, a file's trailing newline read raw) would otherwise fail every
+ * request locally, and be retried as if the network had failed.
+ */
+export function keyProblem(key: string): string | undefined {
+  // eslint-disable-next-line no-control-regex
+  return /[\s\u0000-\u001f\u007f]/.test(key) ? 'contains whitespace, a line break or a control character' : undefined;
+}
+
 /** Shows only the last 4 characters of a secret. */
 export function maskKey(key: string | undefined): string {
   if (!key) return '(none)';

@@ -140,21 +140,27 @@ class Batcher {
   #parts: string[] = [];
   #size = 0;
   #timer: ReturnType<typeof setImmediate> | undefined;
+  /** A failed write of a flush nobody awaited (the producer's pause): given to the next add or flush. */
+  #failed: unknown;
   readonly #sink: Sink;
   constructor(sink: Sink) {
     this.#sink = sink;
   }
   async add(s: string): Promise<void> {
+    if (this.#failed !== undefined) throw this.#failed;
     this.#parts.push(s);
     this.#size += s.length;
     if (this.#size >= 65536) return this.flush();
     // Flush when the producer pauses (awaiting network): the macrotask runs only then.
     this.#timer ??= setImmediate(() => {
       this.#timer = undefined;
-      void this.flush();
+      this.flush().catch((e: unknown) => {
+        this.#failed ??= e;
+      });
     });
   }
   async flush(): Promise<void> {
+    if (this.#failed !== undefined) throw this.#failed;
     if (this.#timer) {
       clearImmediate(this.#timer);
       this.#timer = undefined;

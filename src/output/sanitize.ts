@@ -59,3 +59,12 @@ export function guardCsvCell(s: string): string {
   if (/^[+-]?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(s)) return s;
   return `'${s}`;
 }
+
+/**
+ * JSON text on its way to a terminal: JSON.stringify leaves C1 controls, bidi and invisible formatting
+ * characters and the line separators as they are, and a terminal acts on them. They can only occur
+ * inside strings, where \uXXXX is the same character: the document is unchanged, its display is safe.
+ */
+export function escapeJsonForTerminal(s: string): string {
+  return s.replace(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u2028\u2029]/g, escapeBidi);
+}

@@ -11,8 +11,8 @@
  * Partitions: a target (normalised base URL + key fingerprint, or the sandbox) belongs to one
  * partition. A new key meeting a base URL the catalog already knows (a rotated key, or another
  * account) is checked once against the service (see resolvePartition): if it can read a supplier
- * recorded under a known partition, it joins that partition (the link is stored); if the service
- * says 401/403/404, it is another account and gets its own partition.
+ * srs created under a known partition, it joins that partition (the link is stored); if the service
+ * says 403/404, it is another account (401, a rejected key, stops the command: exit 4) and gets its own partition.
  *
  * States: `created` (the supplier exists on the service: srs created it, or read it with get) and
  * `unknown` (a create whose answer was lost: it may or may not exist). An unknown entry has no
@@ -23,6 +23,8 @@ import type { Target } from '../api/target.js';
 import { openDatabase, transaction, type Database, type Migration } from './sqlite.js';
 
 export const CATALOG_FILE = 'catalog.db';
+/** The source of an entry srs read (`supplier get`) rather than created: never proof of an account (resolvePartition). */
+export const READ_SOURCE = 'supplier get';
 export const CATALOG_STATES = ['created', 'unknown'] as const;
 export type CatalogState = (typeof CATALOG_STATES)[number];
 
@@ -112,7 +114,7 @@ export function foldText(s: string): string {
 
 /** The answer of the one key-rotation check: can the new key read this id recorded under another key? */
 export type SameAccountAnswer = 'same' | 'other';
-/** Asks the service (GET /v1/suppliers/ID with the new key): 200 -> same, 401/403/404 -> other; throws when it cannot tell. */
+/** Asks the service (GET /v1/suppliers/ID with the new key): 200 -> same, 403/404 -> other (401 throws); throws when it cannot tell. */
 export type SameAccountCheck = (supplierId: string) => Promise<SameAccountAnswer>;
 
 interface SupplierRow {
@@ -215,7 +217,9 @@ export class Catalog {
    * The partition of a target, creating it when needed. A new account at a base URL the catalog
    * knows is checked against each known partition of that URL (one GET of an id recorded there,
    * newest partition first), stopping at the first that the new key can read: that partition is
-   * linked. When none can be read, the account gets a partition of its own. `check` throws when the
+   * linked. Only a supplier srs created there proves the account: one it merely read (READ_SOURCE)
+   * may be readable by every account (public or seeded data), and would link strangers. When none
+   * can be read, the account gets a partition of its own. `check` throws when the
    * service's answer proves nothing (network, 5xx): nothing is stored then, and the error goes up.
    */
   async resolvePartition(target: Target, check: SameAccountCheck): Promise<number> {
@@ -224,10 +228,10 @@ export class Catalog {
     const candidates = this.#db
       .prepare(
         `SELECT p.id AS partition_id,
-                (SELECT supplier_id FROM suppliers s WHERE s.partition_id = p.id AND s.supplier_id IS NOT NULL AND s.state = 'created' ORDER BY s.seq DESC LIMIT 1) AS sample
+                (SELECT supplier_id FROM suppliers s WHERE s.partition_id = p.id AND s.supplier_id IS NOT NULL AND s.state = 'created' AND s.source <> ? ORDER BY s.seq DESC LIMIT 1) AS sample
            FROM partitions p WHERE p.base_url = ? ORDER BY p.id DESC`,
       )
-      .all(target.baseUrl) as Array<{ partition_id: number; sample: string | null }>;
+      .all(READ_SOURCE, target.baseUrl) as Array<{ partition_id: number; sample: string | null }>;
     let linked: { partition: number; checked: string } | undefined;
     let checkedOther: string | undefined;
     for (const c of candidates) {
@@ -310,6 +314,11 @@ export class Catalog {
       }
       return { first: before + 1, last: maxSeq() };
     });
+  }
+
+  /** Records a supplier srs read (supplier get): it exists, but proves no account (READ_SOURCE). */
+  recordRead(partition: number, r: Omit<CatalogRecord, 'state' | 'source'>): void {
+    this.record(partition, [{ ...r, state: 'created', source: READ_SOURCE }]);
   }
 
   /** The upsert of `rows` suppliers at once, prepared once per size. */

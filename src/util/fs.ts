@@ -1,7 +1,7 @@
 /** File-system helpers shared by the CLI and the emulator. */
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 let tmpCounter = 0;
 
@@ -52,4 +52,26 @@ export function privateDir(path: string, ours: boolean): void {
       /* not ours to change: conf will say if it cannot write */
     }
   }
+}
+
+/**
+ * Why a file cannot be created or replaced at `path`, checked before any work starts, or undefined: its
+ * directory must exist and be a directory, and the path must not be a directory itself. (Permissions
+ * are left to the write, which names them.)
+ */
+export function fileTargetProblem(path: string): string | undefined {
+  const dir = dirname(resolve(path));
+  let st: ReturnType<typeof statSync> | undefined;
+  try {
+    st = statSync(dir);
+  } catch {
+    return `its directory ${dir} does not exist`;
+  }
+  if (!st.isDirectory()) return `${dir} is not a directory`;
+  try {
+    if (statSync(path).isDirectory()) return `${path} is a directory`;
+  } catch {
+    /* does not exist yet: fine */
+  }
+  return undefined;
 }

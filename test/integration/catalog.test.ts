@@ -4,7 +4,7 @@
  * killed with SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -174,6 +174,17 @@ describe('import and the catalog', () => {
     const off = await h.run(['supplier', 'ls', '--no-catalog']);
     expect(off.code).toBe(2);
     expect(off.stderr).toContain('catalog');
+
+    // A mistyped shared catalog is refused, never made into a new empty one (which would know nothing, silently).
+    const before = h.requests.length;
+    const typo = await h.run(['--catalog', join(h.home, 'no-such-dir', 'team.db'), 'supplier', 'import', csvFile(h.home, 'typo.csv', rowsFor(3001, 3002))]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^srs: --catalog .*team\.db: its directory .*no-such-dir does not exist/);
+    expect(existsSync(join(h.home, 'no-such-dir'))).toBe(false);
+    const dir = await h.run(['supplier', 'ls'], { env: { SRS_CATALOG: h.home } });
+    expect(dir.code).toBe(2);
+    expect(dir.stderr).toMatch(/SRS_CATALOG .* is a directory/);
+    expect(h.requests.length).toBe(before);
   });
 
   it('two processes writing the catalog at once lose nothing', async () => {

@@ -2,9 +2,9 @@
  * End to end: the built srs binary against a real emulator over loopback,
  * every command and every output format, plus the error paths.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Command } from 'commander';
@@ -286,6 +286,41 @@ describe('errors', () => {
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/rejected the API key/);
     expect(r.stderr).not.toContain('wrong-key-0000');
+  });
+
+  it('a key with a line break (a paste accident) exits 4 at once, naming its source, not the key; nothing is sent or retried', async () => {
+    const before = h.requests.length;
+    const r = await h.run(['ref', 'countries', '--retries', '3'], { env: { SRS_API_KEY: 'secretAAAA\nBBBB' } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^srs: the API key from SRS_API_KEY contains whitespace, a line break or a control character/);
+    expect(r.stderr).not.toMatch(/secret|BBBB|attempt/);
+    expect(h.requests.length).toBe(before);
+  });
+
+  it('output that cannot be written (stdout on a full disk) is one line and exit 1, never a stack trace; a created supplier is named', async () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      // Asynchronous: the emulator runs in this process.
+      const write = (args: string[]) =>
+        new Promise<{ status: number | null; stderr: string }>((resolve, reject) => {
+          const child = spawn(process.execPath, [BIN, ...args], { env: h.env, stdio: ['ignore', full, 'pipe'] });
+          let stderr = '';
+          child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+          child.on('error', reject).on('close', (status) => resolve({ status, stderr }));
+        });
+      for (const format of ['json', 'ndjson', 'csv', 'table']) {
+        const r = await write(['ref', 'countries', '-o', format]);
+        expect(r.status, format).toBe(1);
+        expect(r.stderr, format).toMatch(/cannot write the output to stdout: ENOSPC/);
+        expect(r.stderr, format).not.toMatch(/\n\s+at /);
+      }
+      const c = await write(['supplier', 'create', '--name', 'Full Disk Ltd', '--customer-id', 'FULL-1']);
+      expect(c.status).toBe(1);
+      expect(c.stderr).toMatch(/^srs: supplier [0-9a-z]{26} was created, but srs could not write the output to stdout: ENOSPC/);
+      expect(c.stderr.trimEnd().split('\n')).toHaveLength(1);
+    } finally {
+      closeSync(full);
+    }
   });
 
   it('no key at all exits 4 and says how to log in', async () => {

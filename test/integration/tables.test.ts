@@ -135,3 +135,24 @@ describe('a real pseudo-terminal at 80 columns', () => {
     for (const u of ulids) expect(u, entries).toMatch(/^[0-9a-hjkmnp-tv-z]{26}$/);
   });
 });
+
+describe('data formats on a terminal', () => {
+  it.skipIf(!hasScript)('csv and json shown on a terminal carry no escape sequence, bidi override or C1 control; piped, the data is exact (util-linux script)', async () => {
+    expect(hasScript).toBe(true);
+    const evil = 'Evil\u202egnp.exe\u200fname\u001b[31mRED\u009b31m';
+    const created = await h.run(['supplier', 'create', '--name', evil, '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id = (JSON.parse(created.stdout) as { id: string }).id;
+    const env = { ...h.env, NO_COLOR: '1', TERM: 'xterm' } as Record<string, string>;
+    for (const format of ['csv', 'json', 'ndjson']) {
+      const cmd = `exec ${[process.execPath, BIN, 'supplier', 'get', id, '-o', format, '--fields', 'id,name'].map((a) => `'${a}'`).join(' ')}`;
+      const { stdout } = await execFileAsync('script', ['-qfec', cmd, '/dev/null'], { env, encoding: 'utf8', timeout: 20_000 });
+      expect(stdout, format).toContain(id);
+      expect(stdout, format).toContain('\\u202e');
+      expect(stdout, format).not.toMatch(/[\u001b\u0080-\u009f\u202a-\u202e\u200e\u200f]/);
+      if (format !== 'csv') expect((JSON.parse(stdout.replace(/\r\n/g, '\n')) as { name: string }).name, format).toBe(evil);
+    }
+    const piped = await h.run(['supplier', 'get', id, '-o', 'csv', '--fields', 'name']);
+    expect(piped.stdout).toContain(evil);
+  });
+});

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_TARGET, type Target } from '../../src/api/target.js';
-import { Catalog, CATALOG_ROWS_BETWEEN, CATALOG_ROWS_SINCE, foldText, type SameAccountCheck } from '../../src/store/catalog.js';
+import { Catalog, CATALOG_ROWS_BETWEEN, CATALOG_ROWS_SINCE, foldText, READ_SOURCE, type SameAccountCheck } from '../../src/store/catalog.js';
 import { DatabaseSync } from 'node:sqlite';
 
 const dir = mkdtempSync(join(tmpdir(), 'srs-catalog-unit-'));
@@ -66,6 +66,25 @@ describe('partitions', () => {
     c.record(p, [{ id: 'S1', name: 'One', state: 'created', source: 'x' }]);
     await expect(c.resolvePartition(target('new'), async () => Promise.reject(new Error('network down')))).rejects.toThrow('network down');
     expect(c.knownPartition(target('new'))).toBeUndefined();
+    c.close();
+  });
+
+  it('only a supplier srs created proves an account: one it merely read (readable by anyone) is never asked with', async () => {
+    const c = fresh();
+    const p = await c.resolvePartition(target('old'), never);
+    c.record(p, [{ id: 'MINE', name: 'Mine', customerSupplierId: 'M-1', state: 'created', source: 'a.csv:2' }]);
+    c.record(p, [{ id: 'SEEDED', name: 'Public', state: 'created', source: READ_SOURCE }]);
+    const asked: string[] = [];
+    // The service: the seeded supplier is readable by every key, MINE only by the old one.
+    const service: SameAccountCheck = async (id) => (asked.push(id), id === 'SEEDED' ? 'same' : 'other');
+    const q = await c.resolvePartition(target('stranger'), service);
+    expect(asked).toEqual(['MINE']);
+    expect(q).not.toBe(p);
+    expect(c.link(target('stranger'))).toMatchObject({ how: 'new-account', checkedId: 'MINE' });
+    // A partition srs only read from has nothing to prove an account with: a new key there gets its own.
+    const r = await c.resolvePartition(target('reader', 'https://other.example.com'), never);
+    c.record(r, [{ id: 'SEEDED', name: 'Public', state: 'created', source: READ_SOURCE }]);
+    expect(await c.resolvePartition(target('reader2', 'https://other.example.com'), never)).not.toBe(r);
     c.close();
   });
 

@@ -23,7 +23,9 @@ export function sameAccountCheck(ctx: Context, target: Target): SameAccountCheck
       await client.getSupplier(supplierId);
       return 'same';
     } catch (e) {
-      if (e instanceof AuthError || (e instanceof ApiError && (e.status === 404 || e.status === 401 || e.status === 403))) return 'other';
+      // 401: the key itself is rejected; it proves no account, and the command could send nothing anyway (exit 4).
+      if (e instanceof AuthError && e.status !== 403) throw e;
+      if ((e instanceof AuthError && e.status === 403) || (e instanceof ApiError && (e.status === 404 || e.status === 403))) return 'other';
       throw new SrsError(
         'runtime',
         ExitCode.failure,
@@ -49,10 +51,17 @@ export function closeWithRun(ctx: Context, catalog: Catalog): void {
  * off" into a usage error; otherwise an off catalog gives undefined.
  */
 export async function openCatalog(ctx: Context, what: string, required: boolean): Promise<OpenCatalog | undefined> {
-  const path = ctx.catalogPath();
-  if (path === undefined) {
+  const setting = ctx.catalogSetting();
+  if (setting === undefined) {
     if (required) throw new UsageError(`${what} reads the local supplier catalog, which is off (--no-catalog or SRS_CATALOG=off)`);
     return undefined;
+  }
+  const path = setting.path;
+  if (setting.from !== 'default') {
+    // A mistyped shared catalog must not become a new empty one (which would know no supplier, silently).
+    const { fileTargetProblem } = await import('../../util/fs.js');
+    const problem = fileTargetProblem(path);
+    if (problem) throw new UsageError(`${setting.from} ${path}: ${problem} (srs creates the catalog file, not its directory)`);
   }
   const target = await ctx.target();
   const { Catalog } = await import('../../store/catalog.js');

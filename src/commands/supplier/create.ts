@@ -3,7 +3,7 @@ import { SupplierInput as Schema } from '../../api/supplier-input.js';
 import { validateRequest } from '../../api/client.js';
 import { classifyCreateFailure } from '../../api/outcome.js';
 import type { Context } from '../../context.js';
-import { OutcomeUnknownError, UsageError } from '../../errors.js';
+import { OutcomeUnknownError, SrsError, UsageError } from '../../errors.js';
 import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import type { CatalogRecord } from '../../store/catalog.js';
@@ -84,5 +84,11 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     );
   }
   record(ctx, open, { id: created.id, name: created.name, customerSupplierId: created.customerSupplierId, countryIso3Code: created.countryIso3Code, state: 'created', source: 'supplier create' });
-  await renderItem(ctx.sink, created, columns.supplierCreated, ctx.renderOptions());
+  try {
+    await renderItem(ctx.sink, created, columns.supplierCreated, ctx.renderOptions());
+  } catch (e) {
+    // The supplier exists: a failure to print it must not read as "not created" (a retry would duplicate it).
+    if (!(e instanceof SrsError) || (e.cause as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') throw e;
+    throw new SrsError(e.code, e.exitCode, `supplier ${created.id} was created, but ${e.message.replace(/^cannot/, 'srs could not')}`, { cause: e });
+  }
 }

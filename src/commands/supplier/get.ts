@@ -58,9 +58,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     if (typeof name !== 'string') return;
     const opened = await opening;
     if (opened instanceof Error) throw opened;
-    opened?.catalog.record(opened.partition, [
-      { id: supplier.id ?? id, name, countryIso3Code: supplier.countryIso3Code ?? null, customerSupplierId: cid?.trim() ?? null, state: 'created', source: 'supplier get' },
-    ]);
+    opened?.catalog.recordRead(opened.partition, { id: supplier.id ?? id, name, countryIso3Code: supplier.countryIso3Code ?? null, customerSupplierId: cid?.trim() ?? null });
   } catch (e) {
     ctx.warn(`supplier ${supplier.id ?? id} could not be recorded in the supplier catalog: ${(e as Error).message}`);
   }
