@@ -113,11 +113,11 @@ describe('2. output paths are checked before anything is sent (exit 2 naming the
     const dir = join(h.home, 'a-dir');
     mkdirSync(dir, { recursive: true });
     const cases: Array<[string[], RegExp]> = [
-      [['score', 'calc', a!, '--save', '/nonexistent/x.jsonl'], /--save \/nonexistent\/x\.jsonl: the directory \/nonexistent does not exist/],
-      [['score', 'calc', a!, '--save', dir], /--save .*a-dir: is a directory; name a file to write/],
-      [['score', 'report', bundle, '--html', '/nonexistent/dir/x.html'], /--html \/nonexistent\/dir\/x\.html: the directory \/nonexistent\/dir does not exist/],
-      [['score', 'report', a!, '--html', dir], /--html .*a-dir: is a directory/],
-      [['score', 'check', a!, '--min', '0', '--junit', '/nonexistent/r.xml'], /--junit \/nonexistent\/r\.xml: the directory \/nonexistent does not exist/],
+      [['score', 'calc', a!, '--save', '/nonexistent/x.jsonl'], /--save \/nonexistent\/x\.jsonl: its directory \/nonexistent does not exist/],
+      [['score', 'calc', a!, '--save', dir], /--save .*a-dir: .*a-dir is a directory; name a file/],
+      [['score', 'report', bundle, '--html', '/nonexistent/dir/x.html'], /--html \/nonexistent\/dir\/x\.html: its directory \/nonexistent\/dir does not exist/],
+      [['score', 'report', a!, '--html', dir], /--html .*a-dir: .*a-dir is a directory/],
+      [['score', 'check', a!, '--min', '0', '--junit', '/nonexistent/r.xml'], /--junit \/nonexistent\/r\.xml: its directory \/nonexistent does not exist/],
     ];
     for (const [args, message] of cases) {
       const r = await sendsNothing(args);
