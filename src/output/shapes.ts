@@ -6,6 +6,7 @@
 import type * as z from 'zod/mini';
 import * as contract from '../api/contract.js';
 import type { CatalogEntry } from '../store/catalog.js';
+import type { ImportSummary } from '../import/report.js';
 import type { CheckResult } from '../scoring/gate.js';
 import type { ScoreDifference } from '../scoring/recompute.js';
 import { ExplainedParameterSchema, ExplanationSchema } from './explanation.js';
@@ -72,12 +73,26 @@ const RECOMPUTE_ROW_KEYS = { supplierId: 1, path: 1, reported: 1, recomputed: 1,
 /** score explain: the explanation (json), or one row per parameter per scorecard (table with --fields, csv). */
 const explainPaths = () => [...new Set([...fieldPaths(ExplanationSchema), 'scorecardId', 'scorecardName', ...fieldPaths(ExplainedParameterSchema)])];
 
+/** The fields of an import's summary (supplier import, dry run or not): every key of ImportSummary, checked by the compiler. */
+const IMPORT_SUMMARY_KEYS = {
+  file: 1, dryRun: 1, created: 1, valid: 1, skipped: 1, exists: 1, invalid: 1, failed: 1, unknown: 1, total: 1,
+  elapsedSeconds: 1, rowsPerSecond: 1, complete: 1, stopReason: 1, stoppedAfterLine: 1, journal: 1, report: 1, failedFile: 1,
+} satisfies Record<keyof ImportSummary, 1>;
+
+/** What `srs auth status` prints (src/commands/auth/status.ts). */
+const AUTH_STATUS_PATHS = [
+  'profile', 'profileSource', 'baseUrl', 'baseUrlSource', 'keySource', 'key', 'configFile', 'activeProfile',
+  'profiles', 'profiles.length', 'profiles.name', 'profiles.inUse', 'profiles.active', 'profiles.baseUrl', 'profiles.key',
+];
+
 /** The resource (and its name) each command prints, by command path without "srs". */
 const SHAPES: Record<string, () => { what: string; paths: string[] }> = {
   'supplier get': () => ({ what: 'a supplier', paths: fieldPaths(contract.SupplierDetail) }),
   'supplier ls': () => ({ what: 'a catalog entry', paths: Object.keys(CATALOG_ENTRY_KEYS) }),
   'supplier find': () => ({ what: 'a catalog entry', paths: Object.keys(CATALOG_ENTRY_KEYS) }),
   'supplier create': () => ({ what: 'a created supplier', paths: fieldPaths(contract.SupplierCreateResponse) }),
+  'supplier import': () => ({ what: 'an import summary', paths: Object.keys(IMPORT_SUMMARY_KEYS) }),
+  'auth status': () => ({ what: 'the authentication status', paths: AUTH_STATUS_PATHS }),
   'scorecards ls': () => ({ what: 'a scorecard', paths: fieldPaths(contract.Scorecard) }),
   'scorecards get': () => ({ what: 'a scorecard or its items', paths: [...fieldPaths(contract.Scorecard), ...fieldPaths(contract.ScorecardItem)] }),
   'emissions ls': () => ({ what: 'an emission report', paths: fieldPaths(contract.EmissionReport) }),

@@ -37,6 +37,12 @@ describe('checkFields', () => {
     expect(checkFields('score explain', ['score.value', 'scorecards.parameters.weight', 'scorecardName', 'policyParameterId', 'expiringEntries'])).toBeUndefined();
     expect(checkFields('score explain', ['score.vaule'])).toBe('--fields: an explained score has no field "score.vaule" (did you mean score.value?)');
   });
+  it('checks the import summary and auth status', () => {
+    expect(checkFields('supplier import', ['created', 'exists', 'rowsPerSecond'])).toBeUndefined();
+    expect(checkFields('supplier import', ['crated'])).toBe('--fields: an import summary has no field "crated" (did you mean created?)');
+    expect(checkFields('auth status', ['profile', 'profiles.name'])).toBeUndefined();
+    expect(checkFields('auth status', ['keysource'])).toMatch(/did you mean keySource\?/);
+  });
   it('leaves commands without a fixed shape alone', () => {
     expect(checkFields('api', ['anything'])).toBeUndefined();
   });
