@@ -308,13 +308,13 @@ complete -c srs -n "__srs_at 'scorecards ls'" -l per-page -x -d 'page size to re
 complete -c srs -n "__srs_at 'scorecards ls'" -l all -d 'fetch every page (the default)'
 
 # srs score
-complete -c srs -n "__srs_at 'score'" -a 'calc' -d 'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order)'
-complete -c srs -n "__srs_at 'score'" -a 'explain' -d 'One supplier\'s score as a picture: bars on the -3..+3 scale per scorecard and parameter, with names, weights, entry counts and expiring evidence'
+complete -c srs -n "__srs_at 'score'" -a 'calc' -d 'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order). Fails closed: exit 2 for ids that are not ULIDs (nothing sent); exit 1 after the results when a supplier is unknown to the service (one UNKNOWN line each on stderr)'
+complete -c srs -n "__srs_at 'score'" -a 'explain' -d 'One supplier\'s score as a picture: bars on the -3..+3 scale per scorecard and parameter, with names, weights, entry counts and expiring evidence. Exit 2 for an id that is not a ULID, 1 for a supplier unknown to the service'
 complete -c srs -n "__srs_at 'score'" -a 'report' -d 'Write a self-contained HTML report (inline CSS and SVG, no network): overall scores and their distribution, per-parameter breakdowns with names, expiring evidence, digest and verification'
 complete -c srs -n "__srs_at 'score'" -a 'recompute' -d 'Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)'
 complete -c srs -n "__srs_at 'score'" -a 'check' -d 'CI gate, failing closed: exit 3 when any supplier breaks a threshold, is unknown to the service or has no data; exit 2 for ids that are not ULIDs (scores from the service, or --from a saved bundle, verified first). Appends a Markdown summary to $GITHUB_STEP_SUMMARY when set'
-complete -c srs -n "__srs_at 'help score'" -a 'calc' -d 'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order)'
-complete -c srs -n "__srs_at 'help score'" -a 'explain' -d 'One supplier\'s score as a picture: bars on the -3..+3 scale per scorecard and parameter, with names, weights, entry counts and expiring evidence'
+complete -c srs -n "__srs_at 'help score'" -a 'calc' -d 'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order). Fails closed: exit 2 for ids that are not ULIDs (nothing sent); exit 1 after the results when a supplier is unknown to the service (one UNKNOWN line each on stderr)'
+complete -c srs -n "__srs_at 'help score'" -a 'explain' -d 'One supplier\'s score as a picture: bars on the -3..+3 scale per scorecard and parameter, with names, weights, entry counts and expiring evidence. Exit 2 for an id that is not a ULID, 1 for a supplier unknown to the service'
 complete -c srs -n "__srs_at 'help score'" -a 'report' -d 'Write a self-contained HTML report (inline CSS and SVG, no network): overall scores and their distribution, per-parameter breakdowns with names, expiring evidence, digest and verification'
 complete -c srs -n "__srs_at 'help score'" -a 'recompute' -d 'Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)'
 complete -c srs -n "__srs_at 'help score'" -a 'check' -d 'CI gate, failing closed: exit 3 when any supplier breaks a threshold, is unknown to the service or has no data; exit 2 for ids that are not ULIDs (scores from the service, or --from a saved bundle, verified first). Appends a Markdown summary to $GITHUB_STEP_SUMMARY when set'
@@ -325,7 +325,7 @@ complete -c srs -n "__srs_at 'score calc'" -l policy-parameter -x -d 'only this 
 complete -c srs -n "__srs_at 'score calc'" -l data-source -x -d 'only this data source; repeatable'
 complete -c srs -n "__srs_at 'score calc'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
 complete -c srs -n "__srs_at 'score calc'" -l breakdown -x -a 'sources parameters entries' -d 'rows per data source, policy parameter or data entry instead of one per supplier'
-complete -c srs -n "__srs_at 'score calc'" -l save -r -F -d 'write an evidence bundle (requests, results, scorecards, asOf, model version, digest; streamed, one record per line) for offline recompute'
+complete -c srs -n "__srs_at 'score calc'" -l save -r -F -d 'write an evidence bundle (requests, results, scorecards, asOf, model version, digest; streamed, one record per line) for offline recompute; its directory must exist (checked before anything is sent)'
 complete -c srs -n "__srs_at 'score calc'" -l concurrency -x -d 'batches in flight'
 
 # srs score explain
@@ -341,7 +341,7 @@ complete -c srs -n "__srs_at 'score report'" -l ids-file -r -F -d 'more supplier
 complete -c srs -n "__srs_at 'score report'" -l policy-parameter -x -d 'only this policy parameter; repeatable'
 complete -c srs -n "__srs_at 'score report'" -l data-source -x -d 'only this data source; repeatable'
 complete -c srs -n "__srs_at 'score report'" -l exclude-zero-values -d 'leave entries whose value is 0 out of the calculation'
-complete -c srs -n "__srs_at 'score report'" -l html -r -F -d 'the HTML file to write (- for stdout)'
+complete -c srs -n "__srs_at 'score report'" -l html -r -F -d 'the HTML file to write (- for stdout); its directory must exist (checked before anything is sent)'
 complete -c srs -n "__srs_at 'score report'" -l title -x -d 'the report\'s title'
 complete -c srs -n "__srs_at 'score report'" -l expiring-within -x -d 'list evidence that expires within this many days (default 90)'
 complete -c srs -n "__srs_at 'score report'" -l tolerance -x -d 'largest accepted difference when recomputing the values offline'
@@ -353,7 +353,7 @@ complete -c srs -n "__srs_at 'score report'" -l concurrency -x -d 'batches in fl
 
 # srs score recompute
 complete -c srs -n "__srs_at 'score recompute'" -l scorecards -r -F -d 'scorecards for a raw response: a JSON array (srs scorecards ls -o json) or {supplierId: [...]}'
-complete -c srs -n "__srs_at 'score recompute'" -l verify -d 'exit 3 unless the bundle is intact (digest), from this model, complete, without conflicting entries, and every value agrees within the tolerance'
+complete -c srs -n "__srs_at 'score recompute'" -l verify -d 'exit 3 unless the bundle is intact (digest), from this model, complete, without conflicting entries, and every value agrees within the tolerance; an altered, undigested or other-model file stops before anything is recomputed, and the summary starts with verified: or NOT VERIFIED:'
 complete -c srs -n "__srs_at 'score recompute'" -l tolerance -x -d 'largest accepted difference'
 complete -c srs -n "__srs_at 'score recompute'" -l accept-model -x -d 'accept a bundle computed with this other model version'
 complete -c srs -n "__srs_at 'score recompute'" -l allow-undigested -d 'accept evidence without a digest (format-1 bundles, raw responses) under --verify'
@@ -381,7 +381,7 @@ complete -c srs -n "__srs_at 'score check'" -l max-drop -x -d 'largest accepted 
 complete -c srs -n "__srs_at 'score check'" -l baseline-strict -d 'fail when a supplier of the baseline is not in this run (otherwise a warning)'
 complete -c srs -n "__srs_at 'score check'" -l allow-no-data -d 'a supplier, parameter or risk level without data passes as "no data" instead of failing'
 complete -c srs -n "__srs_at 'score check'" -l require-score -d 'accepted for old pipelines: failing on no data is now the default'
-complete -c srs -n "__srs_at 'score check'" -l junit -r -F -d 'also write a JUnit XML report'
+complete -c srs -n "__srs_at 'score check'" -l junit -r -F -d 'also write a JUnit XML report (its directory must exist; checked before anything is sent)'
 
 # srs emissions
 complete -c srs -n "__srs_at 'emissions'" -a 'ls list' -d 'List a supplier\'s emission reports (the service does not page this list); a table ends with bars of the totals per year'

@@ -10,8 +10,8 @@
  * - Same base URL, another key fingerprint not linked yet: the key may have
  *   been rotated. The service has no "who am I", so srs reads one supplier the
  *   journal recorded as created, with the new key: 200 means the same account
- *   (an "alias" line links the fingerprint, not asked again); 401, 403 or 404
- *   means another account (exit 2); anything else leaves it unknown (exit 1,
+ *   (an "alias" line links the fingerprint, not asked again); 403 or 404
+ *   means another account (exit 2); 401 rejects the key (exit 4); anything else leaves it unknown (exit 1,
  *   try again). A journal that records only failed rows is simply rebound
  *   (nothing in it could make a row be skipped); one with rows in doubt but no
  *   created supplier to ask about cannot be checked: exit 2.
@@ -39,8 +39,10 @@ async function probe(id: string, read: (id: string) => Promise<void>): Promise<P
     await read(id);
     return { same: true };
   } catch (e) {
+    // 401: the service rejects the key itself; that says nothing about accounts, and every request would fail (exit 4).
+    if (e instanceof AuthError && e.status !== 403) throw e;
     const status = e instanceof ApiError || e instanceof AuthError ? e.status : undefined;
-    if (status === 401 || status === 403 || status === 404) return { same: false, why: `HTTP ${status}` };
+    if (status === 403 || status === 404) return { same: false, why: `HTTP ${status}` };
     return { unknown: e instanceof Error ? e.message : String(e) };
   }
 }

@@ -8,7 +8,7 @@
  * - the summary (rendered by the command) and the first problems (stderr).
  * Rows reach the writers in line order (see Reorder).
  */
-import { createWriteStream, openSync, type WriteStream } from 'node:fs';
+import { createWriteStream, openSync, statSync, type WriteStream } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { pipeline } from 'node:stream';
 import { stringify, type Stringifier } from 'csv-stringify';
@@ -186,13 +186,35 @@ export class FailedWriter {
   }
 }
 
-/** Refuses output paths that would overwrite the input or each other. */
+/**
+ * What a path names, for telling two paths apart: an existing file by device and inode (so a symlink or a
+ * hard link to the input is the input), a file still to be created by its absolute path.
+ */
+function fileIdentity(p: string): string {
+  try {
+    const st = statSync(p);
+    return `inode ${st.dev}:${st.ino}`;
+  } catch {
+    return `path ${resolvePath(p)}`;
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Refuses output paths that would overwrite the input or each other (also through a symlink or a hard link). */
 export function checkOutputPaths(input: string, outputs: Record<string, string | undefined>): void {
   const seen = new Map<string, string>();
-  if (input !== '-') seen.set(resolvePath(input), 'the input file');
+  if (input !== '-') seen.set(fileIdentity(input), 'the input file');
   for (const [flag, p] of Object.entries(outputs)) {
     if (p === undefined) continue;
-    const abs = resolvePath(p);
+    if (isDirectory(p)) throw new UsageError(`${flag} ${p} is a directory: give a file path`);
+    const abs = fileIdentity(p);
     const clash = seen.get(abs);
     if (clash) throw new UsageError(`${flag} ${p} is ${clash}: choose another path`);
     seen.set(abs, flag);

@@ -25,6 +25,12 @@ export interface Column {
   hide?: number;
   /** Hidden before any ranked column when every row has the same value (and the note says which). */
   hideIfConstant?: boolean;
+  /**
+   * When the table is too wide for the terminal, rows are grouped under a
+   * heading line per value of this column (HEADER value) instead of repeating
+   * it in every row: the value stays whole and the rows lose its width.
+   */
+  group?: boolean;
 }
 
 const num = (digits: number) => (v: unknown): string => (typeof v === 'number' ? v.toFixed(digits) : v === null || v === undefined ? '' : String(v));

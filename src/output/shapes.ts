@@ -6,6 +6,10 @@
 import type * as z from 'zod/mini';
 import * as contract from '../api/contract.js';
 import type { CatalogEntry } from '../store/catalog.js';
+import type { ImportSummary } from '../import/report.js';
+import type { CheckResult } from '../scoring/gate.js';
+import type { ScoreDifference } from '../scoring/recompute.js';
+import { ExplainedParameterSchema, ExplanationSchema } from './explanation.js';
 import { closest } from '../util/suggest.js';
 
 interface Def {
@@ -62,12 +66,33 @@ const scoreRowKeys = ['supplierId', 'score', 'label', 'dataSourcesScore', 'polic
 /** The fields of a catalog entry (supplier ls, supplier find): every key of CatalogEntry, checked by the compiler. */
 const CATALOG_ENTRY_KEYS = { id: 1, name: 1, customerSupplierId: 1, countryIso3Code: 1, state: 1, recordedAt: 1, seenAt: 1, source: 1 } satisfies Record<keyof CatalogEntry, 1>;
 
+/** A row of score check (CheckResult), checked by the compiler. */
+const CHECK_RESULT_KEYS = { supplierId: 1, status: 1, score: 1, riskLevel: 1, reasons: 1 } satisfies Record<keyof CheckResult, 1>;
+/** A row of score recompute: the supplier and one compared value (ScoreDifference), checked by the compiler. */
+const RECOMPUTE_ROW_KEYS = { supplierId: 1, path: 1, reported: 1, recomputed: 1, delta: 1, ok: 1, missing: 1 } satisfies Record<keyof ScoreDifference | 'supplierId', 1>;
+/** score explain: the explanation (json), or one row per parameter per scorecard (table with --fields, csv). */
+const explainPaths = () => [...new Set([...fieldPaths(ExplanationSchema), 'scorecardId', 'scorecardName', ...fieldPaths(ExplainedParameterSchema)])];
+
+/** The fields of an import's summary (supplier import, dry run or not): every key of ImportSummary, checked by the compiler. */
+const IMPORT_SUMMARY_KEYS = {
+  file: 1, dryRun: 1, created: 1, valid: 1, skipped: 1, exists: 1, invalid: 1, failed: 1, unknown: 1, total: 1,
+  elapsedSeconds: 1, rowsPerSecond: 1, complete: 1, stopReason: 1, stoppedAfterLine: 1, journal: 1, report: 1, failedFile: 1,
+} satisfies Record<keyof ImportSummary, 1>;
+
+/** What `srs auth status` prints (src/commands/auth/status.ts). */
+const AUTH_STATUS_PATHS = [
+  'profile', 'profileSource', 'baseUrl', 'baseUrlSource', 'keySource', 'key', 'configFile', 'activeProfile',
+  'profiles', 'profiles.length', 'profiles.name', 'profiles.inUse', 'profiles.active', 'profiles.baseUrl', 'profiles.key',
+];
+
 /** The resource (and its name) each command prints, by command path without "srs". */
 const SHAPES: Record<string, () => { what: string; paths: string[] }> = {
   'supplier get': () => ({ what: 'a supplier', paths: fieldPaths(contract.SupplierDetail) }),
   'supplier ls': () => ({ what: 'a catalog entry', paths: Object.keys(CATALOG_ENTRY_KEYS) }),
   'supplier find': () => ({ what: 'a catalog entry', paths: Object.keys(CATALOG_ENTRY_KEYS) }),
   'supplier create': () => ({ what: 'a created supplier', paths: fieldPaths(contract.SupplierCreateResponse) }),
+  'supplier import': () => ({ what: 'an import summary', paths: Object.keys(IMPORT_SUMMARY_KEYS) }),
+  'auth status': () => ({ what: 'the authentication status', paths: AUTH_STATUS_PATHS }),
   'scorecards ls': () => ({ what: 'a scorecard', paths: fieldPaths(contract.Scorecard) }),
   'scorecards get': () => ({ what: 'a scorecard or its items', paths: [...fieldPaths(contract.Scorecard), ...fieldPaths(contract.ScorecardItem)] }),
   'emissions ls': () => ({ what: 'an emission report', paths: fieldPaths(contract.EmissionReport) }),
@@ -78,6 +103,9 @@ const SHAPES: Record<string, () => { what: string; paths: string[] }> = {
   'ref sources': () => ({ what: 'a data source', paths: fieldPaths(contract.DataSource) }),
   'ref categories': () => ({ what: 'a category', paths: fieldPaths(contract.Category) }),
   'score calc': () => ({ what: 'a score result', paths: [...new Set([...fieldPaths(contract.ScoreResult), ...scoreRowKeys])] }),
+  'score check': () => ({ what: 'a check result', paths: Object.keys(CHECK_RESULT_KEYS) }),
+  'score recompute': () => ({ what: 'a recomputed value', paths: Object.keys(RECOMPUTE_ROW_KEYS) }),
+  'score explain': () => ({ what: 'an explained score', paths: explainPaths() }),
 };
 
 /** Commander aliases of the commands above. */

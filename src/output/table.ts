@@ -118,6 +118,8 @@ function naturalWidths(head: string[] | undefined, rows: string[][], n: number):
  */
 export async function horizontalTable(rows: unknown[], cols: Column[], opts: TableOptions): Promise<string> {
   if (rows.length === 0) return '';
+  const grouped = await groupedTable(rows, cols, opts);
+  if (grouped !== undefined) return grouped;
   const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
   const raw = rows.map((r) => cols.map((c) => getPath(r, c.path)));
   const cells = rows.map((r, ri) => cols.map((c, ci) => tableCell(raw[ri]![ci], r, c)));
@@ -141,6 +143,35 @@ export async function horizontalTable(rows: unknown[], cols: Column[], opts: Tab
   if (!opts.color) return out;
   const nl = out.indexOf('\n');
   return paint(out.slice(0, nl)) + out.slice(nl);
+}
+
+/**
+ * A table whose `group` column would make it wider than the terminal, laid
+ * out without that column, with a heading line ("SUPPLIER 01h…") above each
+ * run of rows sharing its value (and a blank line between runs). Undefined
+ * when there is no such column, no width, --wide, a single value (the column
+ * is then hidden as constant), or the table fits as it is.
+ */
+async function groupedTable(rows: unknown[], cols: Column[], opts: TableOptions): Promise<string | undefined> {
+  const gi = cols.findIndex((c) => c.group);
+  if (gi < 0 || opts.width === undefined || opts.width <= 0 || opts.wide) return undefined;
+  const g = cols[gi]!;
+  const values = rows.map((r) => tableCell(getPath(r, g.path), r, g));
+  if (values.every((v) => v === values[0])) return undefined;
+  const natural = naturalWidths(cols.map((c) => c.header), rows.map((r) => cols.map((c) => tableCell(getPath(r, c.path), r, c))), cols.length);
+  if (natural.reduce((a, w) => a + w, 0) + GAP * (cols.length - 1) <= opts.width) return undefined;
+  const body = await horizontalTable(rows, cols.filter((_, i) => i !== gi), opts);
+  const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
+  const lines = body.split('\n');
+  const out = [lines[0]!];
+  for (let i = 0; i < rows.length; i++) {
+    if (i === 0 || values[i] !== values[i - 1]) {
+      if (i > 0) out.push('');
+      out.push(`${paint(g.header)} ${values[i]}`);
+    }
+    out.push(lines[i + 1]!);
+  }
+  return out.join('\n') + '\n';
 }
 
 /**

@@ -12,7 +12,7 @@
  * partition. A new key meeting a base URL the catalog already knows (a rotated key, or another
  * account) is checked once against the service (see resolvePartition): if it can read a supplier
  * srs created under a known partition, it joins that partition (the link is stored); if the service
- * says 401/403/404, it is another account and gets its own partition.
+ * says 403/404, it is another account (401, a rejected key, stops the command: exit 4) and gets its own partition.
  *
  * States: `created` (the supplier exists on the service: srs created it, or read it with get) and
  * `unknown` (a create whose answer was lost: it may or may not exist). An unknown entry has no
@@ -114,7 +114,7 @@ export function foldText(s: string): string {
 
 /** The answer of the one key-rotation check: can the new key read this id recorded under another key? */
 export type SameAccountAnswer = 'same' | 'other';
-/** Asks the service (GET /v1/suppliers/ID with the new key): 200 -> same, 401/403/404 -> other; throws when it cannot tell. */
+/** Asks the service (GET /v1/suppliers/ID with the new key): 200 -> same, 403/404 -> other (401 throws); throws when it cannot tell. */
 export type SameAccountCheck = (supplierId: string) => Promise<SameAccountAnswer>;
 
 interface SupplierRow {

@@ -208,8 +208,9 @@ describe('score calc -o json|ndjson passes results through only when the body is
     const raw = `{"items":[{"supplierId":"${B}","score":{"value":2e0},"note":"caf\\u00e9"} , {"supplierId":"${A}","score":{"value":1.50}}],"meta":{"took":3}}`;
     scenario('scoreraw', (_q, res) => json(res, 200, raw));
     const r = await srs('scoreraw', ['score', 'calc', A, C, B, '-o', 'ndjson']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/the service returned no result for 1 supplier id: 01c{24}/);
+    // The results sent are printed; the id without one fails the run closed (exit 1).
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/UNKNOWN 01c{24}: the service returned no result for supplier 01c{24}/);
     expect(r.stdout).toBe(`{"supplierId":"${A}","score":{"value":1.50}}\n{"supplierId":"${B}","score":{"value":2e0},"note":"caf\\u00e9"}\n`);
   });
 
@@ -244,13 +245,15 @@ describe('score calc -o json|ndjson passes results through only when the body is
   it('a failed batch ends the run at once: srs does not wait for the batches still in flight', async () => {
     // The batch holding the bad id fails; every other batch is never answered while srs runs.
     const held: ServerResponse[] = [];
-    scenario('scorefailfast', (_q, res, _n, body) => (body.includes('"bad-id"') ? json(res, 400, { message: 'unknown supplier id bad-id' }) : held.push(res)));
-    const ids = ['bad-id', ...Array.from({ length: 250 }, (_, k) => `01${String(k).padStart(24, '0')}`)];
+    // A well-formed id (srs refuses malformed ones before sending) that this service rejects.
+    const bad = '01badbadbadbadbadbadbadbad';
+    scenario('scorefailfast', (_q, res, _n, body) => (body.includes(`"${bad}"`) ? json(res, 400, { message: `unknown supplier id ${bad}` }) : held.push(res)));
+    const ids = [bad, ...Array.from({ length: 250 }, (_, k) => `01${String(k).padStart(24, '0')}`)];
     // A request timeout longer than the test's own (30 s): an srs that waited for the held batches would fail the test.
     const r = await srs('scorefailfast', ['score', 'calc', ...ids, '-o', 'json', '--retries', '0', '--timeout', '60s']);
     expect(r.code, r.stderr).toBe(1);
     expect(oneLine(r.stderr)).toHaveLength(1);
-    expect(r.stderr).toMatch(/HTTP 400: unknown supplier id bad-id/);
+    expect(r.stderr).toMatch(/HTTP 400: unknown supplier id 01badbad/);
     // srs has exited, and the other batches are still unanswered.
     expect(held.length).toBeGreaterThan(0);
     for (const res of held) json(res, 200, { items: [] });
@@ -259,8 +262,10 @@ describe('score calc -o json|ndjson passes results through only when the body is
   it('fields inside a result are printed as sent by -o json, and checked by the views that read them', async () => {
     scenario('scorewrongtype', (_q, res) => json(res, 200, { items: [{ ...result(A, 1), score: 'high' }] }));
     const j = await srs('scorewrongtype', ['score', 'calc', A, '-o', 'json', '--retries', '0']);
-    expect(j.code, j.stderr).toBe(0);
     expect((JSON.parse(j.stdout) as Array<{ score: unknown }>)[0]!.score).toBe('high');
+    // No readable score, and this service's answer about the supplier is no answer: unknown, exit 1 (fail closed).
+    expect(j.code, j.stderr).toBe(1);
+    expect(j.stderr).toMatch(/UNKNOWN 01a{24}: could not tell whether supplier 01a{24} exists/);
     const t = await srs('scorewrongtype', ['score', 'calc', A, '-o', 'csv', '--retries', '0']);
     expect(t.code).toBe(1);
     expect(t.stderr).toMatch(/unexpected response \(body\.items\[0\]\.score: /);

@@ -234,7 +234,7 @@ describe('score report --html', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(requests).toEqual([]);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/wrote .*report\.html \(6 supplier\(s\).*digest verified; (\d+) of \1 values agree/);
+    expect(r.stderr).toMatch(/wrote .*report\.html \(6 suppliers.*digest verified; (\d+) of \1 values agree/);
     const html = readFileSync(out, 'utf8');
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain(`default-src 'none'`);

@@ -71,7 +71,7 @@ describe('1. the gate never passes what it could not evaluate', () => {
   it('--ids-file: one id per line; "bad id" is one bad id; blank lines and # comments are ignored', async () => {
     const r = await h.run(['score', 'check', '--ids-file', '-', '--min', '-3'], { input: `# suppliers\n${ids[0]}\n\n  ${ids[1]}  # trailing comment\nbad id\n` });
     expect(r.code).toBe(2);
-    expect(err(r)).toMatch(/1 supplier id\(s\) are not 26-character lowercase ULIDs: "bad id" \(stdin line 5/);
+    expect(err(r)).toMatch(/1 supplier id is not a 26-character lowercase ULID: "bad id" \(stdin line 5/);
     const ok = await h.run(['score', 'check', '--ids-file', '-', '--min', '-3', '--allow-no-data', '-o', 'json'], { input: `# suppliers\n${ids[0]}\n\n  ${ids[1]}  # trailing comment\n` });
     expect(ok.code, ok.stderr).toBe(0);
     expect((JSON.parse(ok.stdout) as Rec[]).map((x) => x.supplierId)).toEqual([ids[0], ids[1]]);
@@ -187,7 +187,7 @@ describe('4. evidence you can trust (tamper tests)', () => {
     writeFileSync(path, text.split('\n').slice(0, -2).join('\n') + '\n');
     const cut = await recompute(path);
     expect(cut.code).toBe(3);
-    expect(cut.stderr).toMatch(/bundle altered: no end record/);
+    expect(cut.stderr).toMatch(/bundle altered: its last line is not the end record/);
     // Read from stdin the digest is checked along the way, with the same finding.
     const piped = await runSrs(['score', 'recompute', '-', '--verify', '-o', 'json'], offline, { input: text.replace('"claimWeight":0.5', '"claimWeight":0.25') });
     expect(piped.code).toBe(3);
@@ -208,7 +208,7 @@ describe('4. evidence you can trust (tamper tests)', () => {
     const gone = scored(records)[3]!.supplierId;
     const r = await recompute(forge('deleted.jsonl', records.filter((x) => !(x.t === 'result' && (x.item as Item).supplierId === gone))));
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('bundle incomplete: 1 requested supplier id(s) have neither a result nor a recorded error');
+    expect(r.stderr).toContain('bundle incomplete: 1 requested supplier id has neither a result nor a recorded error');
     expect(r.stderr).toContain(gone);
   });
 

@@ -39,7 +39,9 @@ describe('score calc', () => {
     const input = [...ids.slice().reverse(), unknown, ...ids.slice(0, 60)]; // 150 + 1 + 60 duplicates
     const before = h.requests.length;
     const r = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'json'], { input: input.join('\n') + '\n# a comment\n\n' });
-    expect(r.code).toBe(0);
+    // Every result is printed; the unknown id then fails the run (exit 1, fail closed).
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`UNKNOWN ${unknown}: the service does not know supplier`);
     const items = JSON.parse(r.stdout) as Item[];
     expect(items.map((i) => i.supplierId)).toEqual([...ids.slice().reverse(), unknown]);
     expect(r.stderr).toMatch(/60 duplicate supplier ids ignored/);
@@ -55,8 +57,10 @@ describe('score calc', () => {
     const input = [...ids.slice(0, 120).reverse(), '01zzzzzzzzzzzzzzzzzzzzzzzz', ...ids.slice(120)];
     const passed = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'ndjson'], { input: input.join('\n') });
     const parsed = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'ndjson', '--query', '@'], { input: input.join('\n') });
-    expect(passed.code, passed.stderr).toBe(0);
-    expect(parsed.code, parsed.stderr).toBe(0);
+    // Both paths print every result, then fail closed on the unknown id (exit 1).
+    expect(passed.code, passed.stderr).toBe(1);
+    expect(parsed.code, parsed.stderr).toBe(1);
+    for (const r of [passed, parsed]) expect(r.stderr).toMatch(/UNKNOWN 01z{24}: .*\n.*1 of 151 suppliers is unknown to the service/);
     const lines = passed.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(input.length);
     expect(lines.map((l) => (JSON.parse(l) as Item).supplierId)).toEqual(input);
@@ -64,7 +68,7 @@ describe('score calc', () => {
     const completed = (out: string) => out.trimEnd().split('\n').map((l) => completeScoreResult(JSON.parse(l) as ReceivedScoreResult));
     expect(completed(passed.stdout)).toEqual(completed(parsed.stdout));
     const asJson = await h.run(['score', 'calc', '--ids-file', '-', '-o', 'json'], { input: input.join('\n') });
-    expect(asJson.code).toBe(0);
+    expect(asJson.code).toBe(1);
     expect(asJson.stdout).toBe(`[\n${lines.join(',\n')}\n]\n`);
   });
 

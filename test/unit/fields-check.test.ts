@@ -29,6 +29,20 @@ describe('checkFields', () => {
     expect(checkFields('supplier ls', ['nme'])).toBe('--fields: a catalog entry has no field "nme" (did you mean name?)');
     expect(checkFields('supplier find', ['bogus'])).toMatch(/^--fields: a catalog entry has no field "bogus" \(fields of a catalog entry: id, name, customerSupplierId, /);
   });
+  it('checks score check, score recompute and score explain against the rows they print', () => {
+    expect(checkFields('score check', ['supplierId', 'status', 'reasons'])).toBeUndefined();
+    expect(checkFields('score check', ['stauts'])).toBe('--fields: a check result has no field "stauts" (did you mean status?)');
+    expect(checkFields('score recompute', ['supplierId', 'path', 'reported', 'recomputed', 'delta', 'ok'])).toBeUndefined();
+    expect(checkFields('score recompute', ['recomputd'])).toBe('--fields: a recomputed value has no field "recomputd" (did you mean recomputed?)');
+    expect(checkFields('score explain', ['score.value', 'scorecards.parameters.weight', 'scorecardName', 'policyParameterId', 'expiringEntries'])).toBeUndefined();
+    expect(checkFields('score explain', ['score.vaule'])).toBe('--fields: an explained score has no field "score.vaule" (did you mean score.value?)');
+  });
+  it('checks the import summary and auth status', () => {
+    expect(checkFields('supplier import', ['created', 'exists', 'rowsPerSecond'])).toBeUndefined();
+    expect(checkFields('supplier import', ['crated'])).toBe('--fields: an import summary has no field "crated" (did you mean created?)');
+    expect(checkFields('auth status', ['profile', 'profiles.name'])).toBeUndefined();
+    expect(checkFields('auth status', ['keysource'])).toMatch(/did you mean keySource\?/);
+  });
   it('leaves commands without a fixed shape alone', () => {
     expect(checkFields('api', ['anything'])).toBeUndefined();
   });

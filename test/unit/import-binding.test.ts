@@ -109,11 +109,22 @@ describe('journal target binding', () => {
     expect(c.reads).toEqual([]);
   });
 
-  it('a key that cannot read a recorded supplier (401, 403, 404) is another account: exit 2, nothing sent', async () => {
+  it('a key that the service rejects outright (401) proves no account: exit 4, nothing sent', async () => {
+    const file = csv();
+    await runImport({ file, quiet: true }, deps(PROD, found).deps);
+    const b = deps(PROD_ROTATED, async () => {
+      throw new AuthError('rejected', { status: 401 });
+    });
+    const err = await runImport({ file, quiet: true }, b.deps).catch((x: unknown) => x);
+    expect(err).toMatchObject({ exitCode: 4, message: 'rejected' });
+    expect(b.sent).toEqual([]);
+  });
+
+  it('a key that cannot read a recorded supplier (403, 404) is another account: exit 2, nothing sent', async () => {
     for (const e of [
       new ApiError({ status: 404, method: 'GET', path: '/v1/suppliers/x' }),
       new ApiError({ status: 403, method: 'GET', path: '/v1/suppliers/x' }),
-      new AuthError('rejected', { status: 401 }),
+      new AuthError('forbidden', { status: 403 }),
     ]) {
       const file = csv();
       await runImport({ file, quiet: true }, deps(PROD, found).deps);
@@ -121,7 +132,7 @@ describe('journal target binding', () => {
         throw e;
       });
       const err = await runImport({ file, quiet: true }, b.deps).catch((x: unknown) => x);
-      expect(err).toMatchObject({ exitCode: 2, message: expect.stringMatching(new RegExp(`HTTP ${e instanceof AuthError ? 401 : e.status}.*--journal NEW`)) });
+      expect(err).toMatchObject({ exitCode: 2, message: expect.stringMatching(new RegExp(`HTTP ${e.status}.*--journal NEW`)) });
       expect(b.sent).toEqual([]);
     }
   });

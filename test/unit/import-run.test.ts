@@ -3,7 +3,7 @@
  * order, bounded concurrency, stopping (auth, Ctrl-C) and the journal's resume
  * rules. The real HTTP path is covered by test/integration/import.test.ts.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -306,6 +306,16 @@ describe('resuming from the journal', () => {
     const file = csv(['A,DEU,1']);
     await expect(run({ file, report: file }, harness(undefined))).rejects.toThrow(/is the input file/);
     await expect(run({ file, journal: join(dir, 'x.j'), report: join(dir, 'x.j') }, harness(undefined))).rejects.toThrow(/--report .* is --journal/);
+    // Through a symlink or a hard link, the input is still the input: it is never overwritten.
+    const sym = join(dir, 'link-to-input.csv');
+    const hard = join(dir, 'hard-link-to-input.csv');
+    symlinkSync(file, sym);
+    linkSync(file, hard);
+    const before = readFileSync(file, 'utf8');
+    await expect(run({ file, report: sym }, harness(undefined))).rejects.toThrow(/--report .*link-to-input\.csv is the input file/);
+    await expect(run({ file, failed: hard }, harness(undefined))).rejects.toThrow(/--failed .*hard-link-to-input\.csv is the input file/);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    await expect(run({ file, journal: dir }, harness(undefined))).rejects.toThrow(/--journal .* is a directory: give a file path/);
   });
 });
 

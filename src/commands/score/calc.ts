@@ -1,7 +1,7 @@
 import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError } from '../../errors.js';
+import { ApiError, AuthError, SrsError, ExitCode } from '../../errors.js';
 import { listFraming, renderList } from '../../output/render.js';
 import { BufferPool } from '../../util/buffer-pool.js';
 import { chunk, mapConcurrent, mapOrdered } from '../../util/concurrency.js';
@@ -9,6 +9,7 @@ import type { Opts } from '../kit.js';
 // The bundle, the score model and the views load only where they are used (not for piped JSON).
 import type { Breakdown } from './view.js';
 import { gatherIds } from './ids.js';
+import { checkOutputFile } from './paths.js';
 import { count } from '../../util/plural.js';
 
 export const BATCH_SIZE = 100;
@@ -67,10 +68,9 @@ function warnMissing(ctx: Context, missing: string[]): void {
  * the scan does not accept (another shape, pretty-printed results) takes the
  * ordinary path: parsed, validated against the contract, re-serialised.
  */
-async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number): Promise<void> {
+async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, noScore: string[], missing: string[]): Promise<void> {
   const { scanItems } = await import('../../api/raw-items.js');
   const frame = listFraming(ctx.format === 'ndjson' ? 'ndjson' : 'json');
-  const missing: string[] = [];
   let n = 0;
   // One output buffer, reused for every batch once stdout is done with it: a new
   // 600 KB buffer per batch costs more in garbage collection than the copy.
@@ -100,10 +100,17 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
     const request = requests[i++]!;
     const raw = scanItems(res.body);
     if (raw) {
-      for (const k of resultsInRequestOrder(request, raw.ids, missing)) add(res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!));
+      for (const k of resultsInRequestOrder(request, raw.ids, missing)) {
+        const element = res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!);
+        if (mayLackScore(element)) noScore.push(raw.ids[k]!);
+        add(element);
+      }
     } else {
       const { items } = client.parseScoreCalculation(res);
-      for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing)) add(JSON.stringify(items[k]));
+      for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing)) {
+        if (!hasScore(items[k]!)) noScore.push(items[k]!.supplierId);
+        add(JSON.stringify(items[k]));
+      }
     }
     // The results are copied out: the body's buffer can take the next one.
     bodies.release(res.body);
@@ -112,7 +119,25 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
   }
   const end = frame.end(n);
   if (end) await ctx.sink.write(end);
-  warnMissing(ctx, missing);
+}
+
+const hasScore = (item: ScoreResult) => item.score?.value !== null && item.score?.value !== undefined;
+
+/**
+ * Whether a result passed through as bytes may lack an overall score. A
+ * result with data entries is several KB; one without (what the service
+ * answers for an id it does not know) is a few hundred bytes. Only results
+ * under NO_SCORE_SCAN_BYTES are parsed to find out: a larger one holds
+ * entries, so its supplier exists whatever its score.
+ */
+const NO_SCORE_SCAN_BYTES = 2048;
+function mayLackScore(element: Uint8Array): boolean {
+  if (element.length >= NO_SCORE_SCAN_BYTES) return false;
+  try {
+    return !hasScore(JSON.parse(Buffer.from(element.buffer, element.byteOffset, element.length).toString('utf8')) as ScoreResult);
+  } catch {
+    return true;
+  }
 }
 
 /** The requests for a list of ids: batches of at most 100, each with the same filters. */
@@ -160,8 +185,12 @@ export interface NoResult {
  * "lookup_failed": srs could not find out, and says so.
  */
 export async function classifyNoScore(client: ApiClient, items: readonly ScoreResult[], concurrency: number): Promise<Map<string, NoResult>> {
+  return classifyIds(client, items.filter((i) => !hasScore(i)).map((i) => i.supplierId), concurrency);
+}
+
+/** classifyNoScore for ids already known to lack a score. */
+export async function classifyIds(client: ApiClient, ids: readonly string[], concurrency: number): Promise<Map<string, NoResult>> {
   const out = new Map<string, NoResult>();
-  const ids = items.filter((i) => i.score?.value === null || i.score?.value === undefined).map((i) => i.supplierId);
   if (!ids.length) return out;
   await mapConcurrent(ids, concurrency, async (id) => {
     try {
@@ -182,7 +211,7 @@ export async function classifyNoScore(client: ApiClient, items: readonly ScoreRe
  * results are passed on, in input order, for the output. On any failure the
  * partial bundle is removed and `path` is left as it was.
  */
-async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, path: string): AsyncGenerator<ScoreResult> {
+async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, path: string, unknownOut: Map<string, NoResult>): AsyncGenerator<ScoreResult> {
   const [{ MODEL_VERSION, todayUtc }, { bundleOptions }, { BundleWriter }] = await Promise.all([
     import('../../scoring/index.js'),
     import('./bundle.js'),
@@ -215,13 +244,16 @@ async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[],
         const k = at.get(id);
         if (k === undefined) {
           unknown++;
-          await writer.error(id, 'no_result', `the service returned no result for supplier ${id}`);
+          const message = `the service returned no result for supplier ${id}`;
+          unknownOut.set(id, { code: 'lookup_failed', message });
+          await writer.error(id, 'no_result', message);
           continue;
         }
         const item = items[k]!;
         const why = noResult.get(id);
         if (why) {
           unknown++;
+          unknownOut.set(id, why);
           await writer.error(id, why.code, why.message);
         } else {
           written++;
@@ -236,19 +268,49 @@ async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[],
     throw e;
   }
   ctx.info(`saved the evidence bundle to ${path} (${count(written, 'supplier')} with a result${unknown ? `, ${unknown} recorded as unknown` : ''}, as of ${asOf})`);
-  if (unknown) ctx.warn(`${count(unknown, 'supplier id')} ${unknown === 1 ? 'has' : 'have'} no usable result (unknown to the service, or not answered); the bundle records why`);
+}
+
+/**
+ * Fails closed on suppliers srs could not score: one UNKNOWN line each on
+ * stderr (the first MAX_UNKNOWN_LINES), then exit 1 with a one-line summary.
+ * The results of the others have been printed by then.
+ */
+const MAX_UNKNOWN_LINES = 20;
+export function failOnUnknown(ctx: Context, unknown: ReadonlyMap<string, NoResult>, total: number, saved?: string): void {
+  if (!unknown.size) return;
+  let shown = 0;
+  // Those srs could not find out about first: they may pass on a second try.
+  const ordered = [...unknown].sort((x, y) => Number(x[1].code === 'not_found') - Number(y[1].code === 'not_found'));
+  for (const [id, why] of ordered) {
+    if (shown++ === MAX_UNKNOWN_LINES) {
+      ctx.stderr(`… and ${count(unknown.size - MAX_UNKNOWN_LINES, 'more unknown supplier')}`);
+      break;
+    }
+    ctx.stderr(`UNKNOWN ${id}: ${why.message}`);
+  }
+  const notFound = [...unknown.values()].filter((w) => w.code === 'not_found').length;
+  const what = notFound === unknown.size ? `${unknown.size === 1 ? 'is' : 'are'} unknown to the service` : `${unknown.size === 1 ? 'is' : 'are'} unknown (not known to the service, or srs could not find out)`;
+  throw new SrsError(
+    'not_found',
+    ExitCode.failure,
+    `${unknown.size} of ${count(total, 'supplier')} ${what}; the results of the others were printed${saved ? ` and the bundle ${saved} records why` : ''}`,
+  );
 }
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const ids = await gatherIds(ctx, args, opts.idsFile);
+  if (typeof opts.save === 'string') checkOutputFile('--save', opts.save);
   const filters = filtersFrom(opts);
   const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : DEFAULT_CONCURRENCY;
   const client = await ctx.client({ connections: concurrency });
   if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
     // Scripts get each result as soon as its batch (and every earlier one) is in.
     const render = ctx.renderOptions();
-    if (!render.pretty && !render.query && !render.fields) await passThrough(ctx, client, batchRequests(ids, filters), concurrency);
-    else await renderList(ctx.sink, calculateInOrder(ctx, client, batchRequests(ids, filters), concurrency), [], render);
+    const noScore: string[] = [];
+    const missing: string[] = [];
+    if (!render.pretty && !render.query && !render.fields) await passThrough(ctx, client, batchRequests(ids, filters), concurrency, noScore, missing);
+    else await renderList(ctx.sink, tap(calculateInOrder(ctx, client, batchRequests(ids, filters), concurrency, missing), (it) => !hasScore(it) && noScore.push(it.supplierId)), [], render);
+    failOnUnknown(ctx, withMissing(await classifyIds(client, noScore, concurrency), missing), ids.length);
     return;
   }
   const breakdown = opts.breakdown as Breakdown | undefined;
@@ -257,26 +319,46 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const names = breakdown && (ctx.format === 'table' || ctx.format === 'csv') ? await (await import('../names.js')).namesFor(ctx, client, namesNeeded(breakdown)) : undefined;
   if (typeof opts.save === 'string') {
     // Streamed: the bundle and the output grow together, batch by batch.
-    const items = calculateAndSave(ctx, client, ids, filters, concurrency, opts.save);
+    const unknown = new Map<string, NoResult>();
+    const items = calculateAndSave(ctx, client, ids, filters, concurrency, opts.save, unknown);
+    const row = (it: ScoreResult) => marked(summaryRow(it), unknown);
     const render = async () => {
       if (breakdown) await renderList(ctx.sink, flatten(items, (it) => breakdownRows([it], breakdown, names)), breakdownColumns[breakdown], ctx.renderOptions());
-      else if (ctx.format === 'table' || ctx.format === 'csv') await renderList(ctx.sink, mapAsync(items, summaryRow), summaryColumns, ctx.renderOptions());
+      else if (ctx.format === 'table' || ctx.format === 'csv') await renderList(ctx.sink, mapAsync(items, row), summaryColumns, ctx.renderOptions());
       else await renderList(ctx.sink, items, [], ctx.renderOptions());
     };
     await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')} and saving the evidence…`, render);
+    failOnUnknown(ctx, unknown, ids.length, opts.save);
     return;
   }
-  const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(ctx, client, ids, filters, concurrency));
+  const missing: string[] = [];
+  const { items, unknown } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, async () => {
+    const r = await calculate(ctx, client, ids, filters, concurrency, missing);
+    return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
+  });
 
-  if (breakdown) {
-    await renderList(ctx.sink, breakdownRows(items, breakdown, names), breakdownColumns[breakdown], ctx.renderOptions());
-    return;
+  if (breakdown) await renderList(ctx.sink, breakdownRows(items, breakdown, names), breakdownColumns[breakdown], ctx.renderOptions());
+  else if (ctx.format === 'table' || ctx.format === 'csv') await renderList(ctx.sink, items.map((it) => marked(summaryRow(it), unknown)), summaryColumns, ctx.renderOptions());
+  else await renderList(ctx.sink, items, [], ctx.renderOptions());
+  failOnUnknown(ctx, unknown, ids.length);
+}
+
+/** Ids the service returned no result for join the unknown ones. */
+export function withMissing(unknown: Map<string, NoResult>, missing: readonly string[]): Map<string, NoResult> {
+  for (const id of missing) unknown.set(id, { code: 'lookup_failed', message: `the service returned no result for supplier ${id}` });
+  return unknown;
+}
+
+/** A summary row of a supplier srs could not score says so in its LABEL ("unknown") rather than "no data". */
+function marked<R extends { supplierId: string; label: string }>(row: R, unknown: ReadonlyMap<string, NoResult>): R {
+  return unknown.has(row.supplierId) ? { ...row, label: 'unknown' } : row;
+}
+
+async function* tap<T>(items: AsyncIterable<T>, fn: (item: T) => unknown): AsyncGenerator<T> {
+  for await (const it of items) {
+    fn(it);
+    yield it;
   }
-  if (ctx.format === 'table' || ctx.format === 'csv') {
-    await renderList(ctx.sink, items.map(summaryRow), summaryColumns, ctx.renderOptions());
-    return;
-  }
-  await renderList(ctx.sink, items, [], ctx.renderOptions());
 }
 
 async function* mapAsync<T, R>(items: AsyncIterable<T>, fn: (item: T) => R): AsyncGenerator<R> {

@@ -23,6 +23,7 @@ import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom } from './
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
 import { contractError, digestOfFile, readEvidence } from './evidence.js';
 import { gatherIds } from './ids.js';
+import { checkOutputFile } from './paths.js';
 import { githubAnnotation, junitReport, markdownSummary } from './junit.js';
 import { finiteNumber, optionalNumber } from './options.js';
 import { count } from '../../util/plural.js';
@@ -129,7 +130,7 @@ function invertedWindows(item: ScoreResult, out: string[]): void {
 
 async function fromService(ctx: Context, args: string[], opts: Opts, results: CheckResult[], warnings: string[]): Promise<CheckRules> {
   // Every usage error that can be found without the service surfaces before anything is sent.
-  const ids = await gatherIds(ctx, args, opts.idsFile, true);
+  const ids = await gatherIds(ctx, args, opts.idsFile);
   const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
   const client = await ctx.client();
   const missing: string[] = [];
@@ -158,6 +159,7 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
   const verify = opts.verify !== false;
   const vo = await verifyOptions(ctx, file, opts, what);
+  if (verify) vo.stopAtHeader = 'nothing was checked (score check --from verifies the bundle first)';
   const d = vo.digestFirst;
   if (verify && d && d.declared !== null && d.declared !== d.computed) {
     throw new CheckFailedError(`bundle altered: ${what}'s content does not match its digest; nothing was checked (score check --from verifies the bundle first)`);
@@ -188,6 +190,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const started = performance.now();
   const results: CheckResult[] = [];
   const warnings: string[] = [];
+  if (typeof opts.junit === 'string') checkOutputFile('--junit', opts.junit);
   let rules: CheckRules;
   if (typeof opts.from === 'string') {
     if (args.length || opts.idsFile !== undefined) throw new UsageError('--from checks a saved bundle offline; do not also give supplier ids');

@@ -64,7 +64,8 @@ export type EvidenceEvent =
   | { t: 'result'; item: ScoreResultT; scorecards: string[] | undefined; line: number; validated: boolean }
   | { t: 'error'; supplierId: string; code: EvidenceErrorCode; message: string }
   /** Format 2: the digest the bundle declares and the one computed over what was read (null for other formats). */
-  | { t: 'end'; declared: { suppliers: number; digest: string } | null; computed: string | null };
+  /** `afterEnd`: the line of an end record that is not the last line (content was added after it; reading stops there). */
+  | { t: 'end'; declared: { suppliers: number; digest: string } | null; computed: string | null; afterEnd?: number };
 
 const mib = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(3));
 
@@ -276,6 +277,7 @@ async function* readFormat2(head: unknown, first: Buffer, lines: AsyncGenerator<
 async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash: Hash | undefined, trusted: boolean, maxLine: number): AsyncGenerator<EvidenceEvent> {
   let n = 1;
   let pending: { line: Buffer; n: number } | undefined;
+  let ended = false;
   const handle = function* (line: Buffer, at: number): Generator<EvidenceEvent> {
     const where = `${name} line ${at}`;
     let rec: { t?: unknown };
@@ -306,8 +308,13 @@ async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash:
         yield { t: 'error', supplierId: r.supplierId, code: r.code, message: r.message };
         return;
       }
-      case 'end':
-        throw invalid(where, 'an end record before the last line');
+      case 'end': {
+        // Content after the end record: an altered bundle (the verifier says so), not malformed input. Reading stops here.
+        const end = EndLine.safeParse(rec);
+        ended = true;
+        yield { t: 'end', declared: end.success ? { suppliers: end.data.suppliers, digest: end.data.digest.value } : null, computed: null, afterEnd: at };
+        return;
+      }
       default:
         throw invalid(where, `unknown record type ${JSON.stringify(rec?.t)} (expected request, scorecard, result, error or end)`);
     }
@@ -318,6 +325,7 @@ async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash:
     if (pending) {
       hash?.update(pending.line);
       yield* handle(pending.line, pending.n);
+      if (ended) return;
     }
     // Lines point into the chunks read, which are never reused: no copy needed.
     pending = { line, n };

@@ -10,6 +10,7 @@ import { renderItem, renderList } from '../../output/render.js';
 import type { Column } from '../../output/columns.js';
 import { requireArg, type Opts } from '../kit.js';
 import { filtersFrom } from './calc.js';
+import { checkId } from './ids.js';
 import { DEFAULT_EXPIRING_DAYS, explain, type Explanation } from './explanation.js';
 import { inputFromBundle, inputFromService, type PictureInput } from './picture-input.js';
 import { DEFAULT_TOLERANCE } from './options.js';
@@ -50,7 +51,7 @@ export function terminalWidth(ctx: Context): number {
 }
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
-  const id = requireArg(args, 0, 'supplier id');
+  const id = checkId(requireArg(args, 0, 'supplier id'));
   const withinDays = expiringDays(opts.expiringWithin);
   let input: PictureInput;
   if (typeof opts.from === 'string') {
@@ -61,6 +62,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   } else {
     const client = await ctx.client();
     input = await inputFromService(ctx, client, [id], filtersFrom(opts), 1, DEFAULT_TOLERANCE);
+    // Fail closed: a supplier the service does not know (or srs could not find out about) is not "no data".
+    const why = input.unknown.get(id);
+    if (why) throw new SrsError('not_found', ExitCode.failure, `unknown: ${why.message}; nothing was explained`);
   }
   const item = input.items.find((i) => i.supplierId === id);
   if (!item) {

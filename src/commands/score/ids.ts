@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { isUlid, whyNotUlid } from '../../util/ulid.js';
+import { count } from '../../util/plural.js';
 import { readInput } from '../kit.js';
 
 /** How many bad ids an error message names before "and N more". */
@@ -10,15 +11,15 @@ const SHOWN = 5;
  * Supplier ids from arguments and --ids-file, deduplicated in order. The file
  * holds one id per line: surrounding spaces are trimmed, blank lines and `#`
  * comments (whole-line or trailing) are ignored, and anything else on a line
- * is one id (a line "bad id" is one bad id, not two). With `checkShape`
- * (score check) every id must be a 26-character lowercase ULID: otherwise a
- * usage error (exit 2) names the bad ones, and nothing is sent.
+ * is one id (a line "bad id" is one bad id, not two). Every id must be a
+ * 26-character lowercase ULID (score calc, check, explain, report): otherwise
+ * a usage error (exit 2) names the bad ones, and nothing is sent.
  */
-export async function gatherIds(ctx: Context, args: string[], idsFile: unknown, checkShape = false): Promise<string[]> {
+export async function gatherIds(ctx: Context, args: string[], idsFile: unknown): Promise<string[]> {
   const raw: string[] = [];
   const bad: string[] = [];
   const take = (id: string, where: string) => {
-    if (!checkShape || isUlid(id)) raw.push(id);
+    if (isUlid(id)) raw.push(id);
     else if (bad.length < SHOWN) bad.push(`${JSON.stringify(id)} (${where}: ${whyNotUlid(id)})`);
     else bad.push('');
   };
@@ -36,7 +37,7 @@ export async function gatherIds(ctx: Context, args: string[], idsFile: unknown, 
   }
   if (bad.length) {
     const more = bad.length > SHOWN ? ` and ${bad.length - SHOWN} more` : '';
-    throw new UsageError(`${bad.length} supplier id(s) are not 26-character lowercase ULIDs: ${bad.slice(0, SHOWN).join(', ')}${more}`, { code: 'invalid_input' });
+    throw new UsageError(`${count(bad.length, 'supplier id')} ${bad.length === 1 ? 'is not a 26-character lowercase ULID' : 'are not 26-character lowercase ULIDs'}: ${bad.slice(0, SHOWN).join(', ')}${more}`, { code: 'invalid_input' });
   }
   // A Set keeps the first occurrence of each id, in order.
   const ids = [...new Set(raw)];
@@ -44,4 +45,10 @@ export async function gatherIds(ctx: Context, args: string[], idsFile: unknown, 
   if (dupes) ctx.note(`${dupes} duplicate supplier id${dupes === 1 ? '' : 's'} ignored`);
   if (ids.length === 0) throw new UsageError('no supplier ids: give them as arguments or with --ids-file FILE (or - for stdin)');
   return ids;
+}
+
+/** One id argument (score explain): exit 2 naming it unless it is a 26-character lowercase ULID. */
+export function checkId(id: string, what = 'supplier id'): string {
+  if (!isUlid(id)) throw new UsageError(`${what} ${JSON.stringify(id)} is not a 26-character lowercase ULID (${whyNotUlid(id)})`, { code: 'invalid_input' });
+  return id;
 }

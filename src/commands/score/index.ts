@@ -16,11 +16,13 @@ export function scoreCommand(invoke: Invoke): Command {
     filters(
       cmd
         .command('calc')
-        .description('Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order)')
-        .argument('[ids...]', 'supplier ids'),
+        .description(
+          'Calculate scores for any number of suppliers (batches of 100 sent concurrently, results in input order). Fails closed: exit 2 for ids that are not ULIDs (nothing sent); exit 1 after the results when a supplier is unknown to the service (one UNKNOWN line each on stderr)',
+        )
+        .argument('[ids...]', 'supplier ids (26-character lowercase ULIDs)'),
     )
       .addOption(new Option('--breakdown <kind>', 'rows per data source, policy parameter or data entry instead of one per supplier').choices(['sources', 'parameters', 'entries']))
-      .option('--save <file>', 'write an evidence bundle (requests, results, scorecards, asOf, model version, digest; streamed, one record per line) for offline recompute')
+      .option('--save <file>', 'write an evidence bundle (requests, results, scorecards, asOf, model version, digest; streamed, one record per line) for offline recompute; its directory must exist (checked before anything is sent)')
       .addOption(new Option('--concurrency <n>', 'batches in flight').default(8).argParser(positiveInt('--concurrency', 1, 64)))
       .action(invoke(async () => (await import('./calc.js')).run)),
     'srs score calc 01h58vrn1sad1y603je9gbpje8',
@@ -31,8 +33,8 @@ export function scoreCommand(invoke: Invoke): Command {
   examples(
     cmd
       .command('explain')
-      .description('One supplier\'s score as a picture: bars on the -3..+3 scale per scorecard and parameter, with names, weights, entry counts and expiring evidence')
-      .argument('<id>', 'supplier id')
+      .description('One supplier\'s score as a picture: bars on the -3..+3 scale per scorecard and parameter, with names, weights, entry counts and expiring evidence. Exit 2 for an id that is not a ULID, 1 for a supplier unknown to the service')
+      .argument('<id>', 'supplier id (a 26-character lowercase ULID)')
       .option('--policy-parameter <id>', 'only this policy parameter; repeatable', collect)
       .option('--data-source <id>', 'only this data source; repeatable', collect)
       .option('--exclude-zero-values', 'leave entries whose value is 0 out of the calculation')
@@ -50,9 +52,9 @@ export function scoreCommand(invoke: Invoke): Command {
       cmd
         .command('report')
         .description('Write a self-contained HTML report (inline CSS and SVG, no network): overall scores and their distribution, per-parameter breakdowns with names, expiring evidence, digest and verification')
-        .argument('[bundle-or-ids...]', 'a saved bundle (score calc --save; - for stdin), or supplier ids to calculate now'),
+        .argument('[bundle-or-ids...]', 'a saved bundle (score calc --save; - for stdin), or supplier ids to calculate now; anything else is "no such bundle file or supplier id" (exit 2); an unknown supplier writes no report (exit 1)'),
     )
-      .requiredOption('--html <file>', 'the HTML file to write (- for stdout)')
+      .requiredOption('--html <file>', 'the HTML file to write (- for stdout); its directory must exist (checked before anything is sent)')
       .option('--title <text>', 'the report\'s title', 'Supplier score report')
       .option('--expiring-within <days>', 'list evidence that expires within this many days (default 90)')
       .option('--tolerance <n>', 'largest accepted difference when recomputing the values offline', String(DEFAULT_TOLERANCE))
@@ -73,7 +75,7 @@ export function scoreCommand(invoke: Invoke): Command {
       .description('Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)')
       .argument('[file]', 'bundle from score calc --save, or a raw score-calculation response; - for stdin', '-')
       .option('--scorecards <file>', 'scorecards for a raw response: a JSON array (srs scorecards ls -o json) or {supplierId: [...]}')
-      .option('--verify', 'exit 3 unless the bundle is intact (digest), from this model, complete, without conflicting entries, and every value agrees within the tolerance')
+      .option('--verify', 'exit 3 unless the bundle is intact (digest), from this model, complete, without conflicting entries, and every value agrees within the tolerance; an altered, undigested or other-model file stops before anything is recomputed, and the summary starts with verified: or NOT VERIFIED:')
       .option('--tolerance <n>', 'largest accepted difference', String(DEFAULT_TOLERANCE))
       .option('--accept-model <version>', 'accept a bundle computed with this other model version')
       .option('--allow-undigested', 'accept evidence without a digest (format-1 bundles, raw responses) under --verify')
@@ -109,7 +111,7 @@ export function scoreCommand(invoke: Invoke): Command {
       .option('--baseline-strict', 'fail when a supplier of the baseline is not in this run (otherwise a warning)')
       .option('--allow-no-data', 'a supplier, parameter or risk level without data passes as "no data" instead of failing')
       .option('--require-score', 'accepted for old pipelines: failing on no data is now the default')
-      .option('--junit <file>', 'also write a JUnit XML report')
+      .option('--junit <file>', 'also write a JUnit XML report (its directory must exist; checked before anything is sent)')
       .action(invoke(async () => (await import('./check.js')).run)),
     'srs score check 01h58vrn1sad1y603je9gbpje8 --min 0.5 --max-risk Medium',
     'srs score check --ids-file suppliers.txt --min 1 --junit score-report.xml',

@@ -16,7 +16,8 @@ import { compareScores, entriesFromScoreResult, scoreSupplier, todayUtc } from '
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, toScoringScorecard, type BundleOptions } from './bundle.js';
-import { calculate, scorecardsOf } from './calc.js';
+import { calculate, classifyNoScore, scorecardsOf, withMissing, type NoResult } from './calc.js';
+import { count } from '../../util/plural.js';
 import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
 import { verifyEvidence, verifyOptions } from './recompute.js';
 import { show, type FindingKind } from './verify.js';
@@ -43,14 +44,20 @@ export interface PictureInput {
   modelVersion: string | null;
   /** Suppliers a bundle records without a result, and why. */
   errors: Map<string, string>;
+  /** A fresh calculation: suppliers the service does not know, or that srs could not find out about (GET /v1/suppliers/{id}); none for a bundle. */
+  unknown: Map<string, NoResult>;
 }
 
 /** A fresh calculation: the results, the scorecards of each supplier and the names, then every value recomputed. */
 export async function inputFromService(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, tolerance: number): Promise<PictureInput> {
   const asOf = todayUtc(ctx.now());
   const { namesFor } = await import('../names.js');
-  const [{ items }, names] = await Promise.all([
-    ctx.withSpinner(`Calculating scores for ${ids.length} supplier(s)…`, () => calculate(ctx, client, ids, filters, concurrency)),
+  const missing: string[] = [];
+  const [{ items, unknown }, names] = await Promise.all([
+    ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, async () => {
+      const r = await calculate(ctx, client, ids, filters, concurrency, missing);
+      return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
+    }),
     namesFor(ctx, client, { parameters: true, dataSources: true }),
   ]);
   const cards = new Map<string, Scorecard[]>();
@@ -85,6 +92,7 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
     options,
     modelVersion: null,
     errors: new Map(),
+    unknown,
     trust: {
       digest: { state: 'none', note: 'calculated for this report, not read from a saved bundle (save one with srs score calc --save)' },
       values,
@@ -136,6 +144,7 @@ export async function inputFromBundle(ctx: Context, file: string, opts: Opts): P
     options: v.options,
     modelVersion: v.modelVersion,
     errors: v.errors,
+    unknown: new Map(),
     trust: { digest, values: v.values, differing: v.valuesDiffering, tolerance: vo.tolerance, findings: v.findings() },
   };
 }

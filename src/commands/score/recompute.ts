@@ -82,10 +82,16 @@ export async function verifyEvidence(
   for await (const ev of readEvidence(ctx, file, vo.what, { digest: !d, trusted })) {
     observe?.(ev);
     switch (ev.t) {
-      case 'header':
+      case 'header': {
         v.header(ev);
+        const early = vo.stopAtHeader === undefined ? [] : v.findings();
+        if (early.length) {
+          for (const f of early.slice(1)) ctx.stderr(`also: ${f.message}`);
+          throw new CheckFailedError(`${early[0]!.message}; ${vo.stopAtHeader}`);
+        }
         if (ev.format === 'response' && !vo.rawScorecards) sawRaw = true;
         break;
+      }
       case 'request':
         v.request(ev.request.supplierIds);
         break;
@@ -110,7 +116,8 @@ export async function verifyEvidence(
 
 const fmt = (v: unknown) => (typeof v === 'number' ? v.toFixed(4) : v === null || v === undefined ? '—' : String(v));
 const columns: Column[] = [
-  { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+  // Too wide with the supplier in every row (80 columns): its rows go under a "SUPPLIER id" line.
+  { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true, group: true },
   { path: 'path', header: 'VALUE', kind: 'code' },
   { path: 'reported', header: 'REPORTED', align: 'right', format: fmt, kind: 'number' },
   { path: 'recomputed', header: 'RECOMPUTED', align: 'right', format: fmt, kind: 'number' },
@@ -172,6 +179,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const file = args[0] ?? '-';
   const what = file === '-' ? 'stdin' : file;
   const vo = await verifyOptions(ctx, file, opts, what);
+  if (opts.verify) vo.stopAtHeader = 'nothing was recomputed';
   const out: { verifier?: EvidenceVerifier } = {};
   const onlyDifferences = !!opts.onlyDifferences;
   // A bundle found altered before reading is not recomputed at all under --verify: nothing in it can be trusted.
@@ -192,8 +200,10 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const v = out.verifier!;
   const findings = v.findings();
   const recorded = v.errors.size ? `, ${v.errors.size} recorded without a result (unknown)` : '';
+  // Under --verify the verdict comes first: a summary of agreeing values must not read as verified when it is not.
+  const verdict = !opts.verify ? '' : findings.length ? 'NOT VERIFIED: ' : 'verified: ';
   ctx.info(
-    `recomputed ${count(v.suppliers, 'supplier')}${recorded} as of ${v.asOf} (mode ${v.options.mode}, claim weight ${v.options.claimWeight}): ${v.values - v.valuesDiffering} of ${count(v.values, 'value')} agree within ${vo.tolerance}`,
+    `${verdict}recomputed ${count(v.suppliers, 'supplier')}${recorded} as of ${v.asOf} (mode ${v.options.mode}, claim weight ${v.options.claimWeight}): ${v.values - v.valuesDiffering} of ${count(v.values, 'value')} agree within ${vo.tolerance}${opts.verify && findings.length ? `; the evidence does not verify (${findings.map((f) => f.message.split(':')[0]).join(', ')}; below)` : ''}`,
   );
   if (!findings.length) return;
   if (opts.verify) {

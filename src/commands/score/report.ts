@@ -8,13 +8,16 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Context } from '../../context.js';
-import { CheckFailedError, UsageError } from '../../errors.js';
+import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.js';
+import { isUlid } from '../../util/ulid.js';
+import { count } from '../../util/plural.js';
 import { MODEL_VERSION } from '../../scoring/index.js';
 import type { Opts } from '../kit.js';
 import { filtersFrom, DEFAULT_CONCURRENCY } from './calc.js';
 import { explain } from './explanation.js';
 import { expiringDays } from './explain.js';
 import { gatherIds } from './ids.js';
+import { checkOutputFile } from './paths.js';
 import { inputFromBundle, inputFromService, type PictureInput } from './picture-input.js';
 import { parseTolerance } from './recompute.js';
 
@@ -23,7 +26,17 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (typeof out !== 'string' || out === '') throw new UsageError('--html FILE is required (the report to write; - for stdout)');
   const withinDays = expiringDays(opts.expiringWithin);
   const tolerance = parseTolerance(opts.tolerance);
+  checkOutputFile('--html', out, true);
   const fromBundle = args.length === 1 && opts.idsFile === undefined && (args[0] === '-' || existsSync(args[0]!));
+  if (!fromBundle) {
+    // A mistyped bundle path is not a supplier id: nothing is sent for it.
+    const bad = args.filter((a) => !isUlid(a));
+    if (bad.length) {
+      const files = bad.filter((a) => a === '-' || existsSync(a));
+      if (files.length) throw new UsageError(`${files[0]}: a bundle is read alone (score report BUNDLE --html FILE); do not mix it with supplier ids or --ids-file`);
+      throw new UsageError(`no such bundle file or supplier id: ${bad.slice(0, 5).map((a) => JSON.stringify(a)).join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''} (a bundle is an existing file; a supplier id is a 26-character lowercase ULID)`, { code: 'invalid_input' });
+    }
+  }
   let input: PictureInput;
   let source: string;
   if (fromBundle) {
@@ -35,6 +48,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : DEFAULT_CONCURRENCY;
     const client = await ctx.client({ connections: concurrency });
     input = await inputFromService(ctx, client, ids, filtersFrom(opts), concurrency, tolerance);
+    if (input.unknown.size) {
+      // Fail closed: a report that leaves out (or shows as "no data") a supplier the service does not know is not written.
+      for (const [id, why] of input.unknown) ctx.stderr(`UNKNOWN ${id}: ${why.message}`);
+      throw new SrsError('not_found', ExitCode.failure, `${input.unknown.size} of ${count(ids.length, 'supplier')} ${input.unknown.size === 1 ? 'is' : 'are'} unknown; no report was written (leave ${input.unknown.size === 1 ? 'it' : 'them'} out, or check the ids)`);
+    }
     const baseUrl = ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null);
     source = baseUrl ? `the service at ${baseUrl}` : 'the sandbox emulator';
   }
@@ -60,7 +78,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const expiring = explanations.reduce((n, x) => n + x.expiring.entries.length, 0);
   const digest = t.digest.state === 'none' ? 'no digest' : t.digest.state === 'verified' ? 'digest verified' : 'DIGEST DOES NOT MATCH';
   ctx.info(
-    `wrote ${out === '-' ? 'the report to stdout' : out} (${explanations.length} supplier(s) as of ${input.asOf}; ${expiring} evidence entr${expiring === 1 ? 'y' : 'ies'} expired or expiring within ${withinDays} days; ${digest}; ${t.values - t.differing} of ${t.values} values agree within ${t.tolerance})`,
+    `wrote ${out === '-' ? 'the report to stdout' : out} (${count(explanations.length, 'supplier')} as of ${input.asOf}; ${expiring} evidence entr${expiring === 1 ? 'y' : 'ies'} expired or expiring within ${withinDays} days; ${digest}; ${t.values - t.differing} of ${t.values} values agree within ${t.tolerance})`,
   );
   if (!t.findings.length) return;
   // Fail closed: a report of evidence that does not verify is written (it says what is wrong) but is not a success.

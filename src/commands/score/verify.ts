@@ -21,6 +21,7 @@ import {
   type ScoringScorecard,
 } from '../../scoring/index.js';
 import { UsageError } from '../../errors.js';
+import { count } from '../../util/plural.js';
 import { bundleOptions, cardsByIds, checkScoringOptions, withOverrides, type BundleOptions, type ScoringOverrides } from './bundle.js';
 import { contractError, type EvidenceEvent } from './evidence.js';
 
@@ -53,6 +54,13 @@ export interface VerifyOptions {
   /** Accept evidence without a digest (format 1, raw responses): --allow-undigested. */
   allowUndigested?: boolean;
   what: string;
+  /**
+   * --verify: when the header already shows that the evidence cannot verify
+   * (altered per the digest computed first, no digest, another model version),
+   * stop there with this said after the finding ("nothing was recomputed"):
+   * no value is recomputed or printed, so nothing reads as agreeing first.
+   */
+  stopAtHeader?: string | undefined;
 }
 
 export interface Verdict {
@@ -118,7 +126,7 @@ export class EvidenceVerifier {
     checkScoringOptions(this.options, this.asOf, this.opts.what);
     const d = this.opts.digestFirst;
     if (ev.format === 2 && d) {
-      if (d.declared === null) this.find('altered', 'no end record with a digest (the file was cut short or edited)');
+      if (d.declared === null) this.find('altered', 'its last line is not the end record with the digest (the file was cut short, edited, or something was added after the end record)');
       else if (d.declared !== d.computed) this.find('altered', `its content does not match its digest (sha256 ${d.declared.slice(0, 12)}…, content ${d.computed.slice(0, 12)}…)`);
     } else if (ev.format !== 2 && !this.opts.allowUndigested) {
       this.find('undigested', `${ev.format === 1 ? 'a format-1 bundle' : 'a raw score-calculation response'} carries no digest, so srs cannot tell whether it was altered (save the evidence again with score calc --save, or accept this with --allow-undigested)`);
@@ -205,12 +213,13 @@ export class EvidenceVerifier {
   }
 
   end(ev: Extract<EvidenceEvent, { t: 'end' }>): void {
-    if (this.format === 2 && !this.opts.digestFirst) {
+    if (this.format === 2 && !this.opts.digestFirst && ev.afterEnd === undefined) {
       // Read from stdin: the digest could only be computed along the way.
       if (ev.declared === null) this.find('altered', 'no end record with a digest (the input was cut short or edited)');
       else if (ev.declared.digest !== ev.computed) this.find('altered', `its content does not match its digest (sha256 ${ev.declared.digest.slice(0, 12)}…, content ${(ev.computed ?? '').slice(0, 12)}…)`);
     }
-    if (ev.declared && ev.declared.suppliers !== this.#answered.size) this.find('altered', `the end record counts ${ev.declared.suppliers} supplier(s), the bundle holds ${this.#answered.size}`);
+    if (ev.afterEnd !== undefined) this.find('altered', `content was added after the end record (line ${ev.afterEnd})`);
+    else if (ev.declared && ev.declared.suppliers !== this.#answered.size) this.find('altered', `the end record counts ${count(ev.declared.suppliers, 'supplier')}, the bundle holds ${this.#answered.size}`);
     if (this.format !== 'response') {
       let missing = 0;
       const examples: string[] = [];
@@ -219,7 +228,7 @@ export class EvidenceVerifier {
         missing++;
         if (examples.length < EXAMPLES) examples.push(id);
       }
-      if (missing) this.find('incomplete', `${missing} requested supplier id(s) have neither a result nor a recorded error (${examples.join(', ')}${missing > examples.length ? ', …' : ''})`);
+      if (missing) this.find('incomplete', `${count(missing, 'requested supplier id')} ${missing === 1 ? 'has' : 'have'} neither a result nor a recorded error (${examples.join(', ')}${missing > examples.length ? ', …' : ''})`);
     }
   }
 

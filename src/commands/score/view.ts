@@ -81,7 +81,7 @@ export function namesNeeded(kind: Breakdown): { parameters: boolean; dataSources
 
 export const breakdownColumns: Record<Breakdown, Column[]> = {
   sources: [
-    { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+    { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true, group: true },
     { path: 'dataSourceId', header: 'DATA SOURCE', kind: 'id' },
     { path: 'dataSourceName', header: 'NAME', kind: 'text' },
     { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
@@ -89,7 +89,7 @@ export const breakdownColumns: Record<Breakdown, Column[]> = {
     { path: 'entries', header: 'ENTRIES', align: 'right', kind: 'number' },
   ],
   parameters: [
-    { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+    { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true, group: true },
     { path: 'policyParameterId', header: 'PARAMETER', kind: 'id' },
     { path: 'policyParameterName', header: 'NAME', kind: 'text' },
     { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
@@ -99,7 +99,7 @@ export const breakdownColumns: Record<Breakdown, Column[]> = {
     { path: 'contexts', header: 'CONTEXTS', kind: 'text', hide: 1 },
   ],
   entries: [
-    { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true },
+    { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true, group: true },
     { path: 'scope', header: 'FOR', kind: 'state', hide: 3 },
     { path: 'scopeId', header: 'SOURCE/PARAMETER', kind: 'id' },
     { path: 'scopeName', header: 'NAME', kind: 'text', hide: 4 },

@@ -23,7 +23,9 @@ export function sameAccountCheck(ctx: Context, target: Target): SameAccountCheck
       await client.getSupplier(supplierId);
       return 'same';
     } catch (e) {
-      if (e instanceof AuthError || (e instanceof ApiError && (e.status === 404 || e.status === 401 || e.status === 403))) return 'other';
+      // 401: the key itself is rejected; it proves no account, and the command could send nothing anyway (exit 4).
+      if (e instanceof AuthError && e.status !== 403) throw e;
+      if ((e instanceof AuthError && e.status === 403) || (e instanceof ApiError && (e.status === 404 || e.status === 403))) return 'other';
       throw new SrsError(
         'runtime',
         ExitCode.failure,

@@ -1,0 +1,243 @@
+/**
+ * The score commands fail closed for a new user's ordinary mistakes (issues
+ * 17 and 19, the reviewer's findings): ids checked for shape in calc, explain
+ * and report before anything is sent; a mistyped bundle path is not a supplier
+ * id; a supplier the service does not know is `unknown` and never a clean
+ * exit 0; output paths checked before any request; recompute's tables fit 80
+ * columns on a real pseudo-terminal; --fields checked for check, explain and
+ * recompute; --verify says its verdict before any value reads as agreeing;
+ * counted words in the plural. Each runs the built srs against the emulator.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import displayWidth from 'string-width';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures } from '../../src/emulator/index.js';
+import { BIN, baseEnv, runSrs, startHarness, type Harness } from './harness.js';
+
+const execFileAsync = promisify(execFile);
+let h: Harness;
+let offline: Record<string, string>;
+let bundle: string;
+const fx = fixtures();
+const [a, b, c] = fx.suppliers.map((s) => s.id);
+/** Well-formed, but no supplier of the emulator. */
+const STRANGER = '01zzzzzzzzzzzzzzzzzzzzzzzz';
+/** stderr with JSON-escaped quotes undone (errors are one JSON line when stderr is not a terminal). */
+const err = (r: { stderr: string }) => r.stderr.replace(/\\"/g, '"');
+
+beforeAll(async () => {
+  h = await startHarness();
+  offline = { ...baseEnv(h.home + '/offline'), SRS_BASE_URL: 'http://127.0.0.1:9' };
+  bundle = join(h.home, 'evidence.jsonl');
+  const r = await h.run(['score', 'calc', a!, b!, c!, '--save', bundle, '-o', 'json']);
+  if (r.code !== 0) throw new Error(r.stderr);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Runs srs and checks that it sent nothing to the emulator. */
+async function sendsNothing(args: string[]) {
+  const before = h.requests.length;
+  const r = await h.run(args);
+  expect(h.requests.length, `${args.join(' ')} sent requests`).toBe(before);
+  return r;
+}
+
+describe('1. ids are checked before anything is sent; unknown suppliers are never a clean exit 0', () => {
+  it('calc, explain and report refuse a malformed id with exit 2 naming it', async () => {
+    const calc = await sendsNothing(['score', 'calc', 'typo']);
+    expect(calc.code).toBe(2);
+    expect(err(calc)).toMatch(/1 supplier id is not a 26-character lowercase ULID: "typo" \(argument 1: 4 characters, not 26\)/);
+    const two = await sendsNothing(['score', 'calc', a!, 'typo', 'NOPE']);
+    expect(two.code).toBe(2);
+    expect(err(two)).toMatch(/2 supplier ids are not 26-character lowercase ULIDs: "typo" .*, "NOPE"/);
+    const explain = await sendsNothing(['score', 'explain', 'typo']);
+    expect(explain.code).toBe(2);
+    expect(err(explain)).toMatch(/supplier id "typo" is not a 26-character lowercase ULID/);
+    const report = await sendsNothing(['score', 'report', a!, a!.toUpperCase(), '--html', join(h.home, 'never.html')]);
+    expect(report.code).toBe(2);
+    expect(existsSync(join(h.home, 'never.html'))).toBe(false);
+  });
+
+  it('report: a mistyped bundle path is "no such bundle file or supplier id", exit 2, nothing written or sent', async () => {
+    const out = join(h.home, 'x.html');
+    const r = await sendsNothing(['score', 'report', join(h.home, 'evidnce.jsonl'), '--html', out]);
+    expect(r.code).toBe(2);
+    expect(err(r)).toContain(`no such bundle file or supplier id: "${join(h.home, 'evidnce.jsonl')}"`);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('calc prints the others, marks the unknown one and exits 1 with a one-line summary', async () => {
+    const json = await h.run(['score', 'calc', a!, STRANGER, '-o', 'json']);
+    expect(json.code).toBe(1);
+    expect((JSON.parse(json.stdout) as Array<{ supplierId: string }>).map((x) => x.supplierId)).toEqual([a, STRANGER]);
+    expect(json.stderr).toContain(`UNKNOWN ${STRANGER}: the service does not know supplier ${STRANGER}`);
+    expect(err(json)).toMatch(/1 of 2 suppliers is unknown to the service; the results of the others were printed/);
+    const table = await h.run(['score', 'calc', a!, STRANGER, '-o', 'table']);
+    expect(table.code).toBe(1);
+    expect(table.stdout).toMatch(new RegExp(`^${STRANGER}\\s+—\\s+unknown`, 'm'));
+    expect(table.stdout).toContain(a);
+    // Piped NDJSON (the pass-through path) and --save fail the same way; the bundle still records why.
+    const nd = await h.run(['score', 'calc', STRANGER, b!, '-o', 'ndjson']);
+    expect(nd.code).toBe(1);
+    expect(nd.stdout.trim().split('\n')).toHaveLength(2);
+    const saved = join(h.home, 'with-unknown.jsonl');
+    const save = await h.run(['score', 'calc', a!, STRANGER, '--save', saved, '-o', 'json']);
+    expect(save.code).toBe(1);
+    expect(err(save)).toContain(`the bundle ${saved} records why`);
+    expect(readFileSync(saved, 'utf8')).toContain(`"t":"error","supplierId":"${STRANGER}","code":"not_found"`);
+    // Known suppliers only: exit 0 as before.
+    expect((await h.run(['score', 'calc', a!, b!, '-o', 'json'])).code).toBe(0);
+  });
+
+  it('explain and report of a supplier the service does not know are exit 1 "unknown"; no report is written', async () => {
+    const explain = await h.run(['score', 'explain', STRANGER]);
+    expect(explain.code).toBe(1);
+    expect(err(explain)).toMatch(/unknown: the service does not know supplier 01z+ .*nothing was explained/);
+    expect(explain.stdout).toBe('');
+    const out = join(h.home, 'z.html');
+    const report = await h.run(['score', 'report', STRANGER, '--html', out]);
+    expect(report.code).toBe(1);
+    expect(report.stderr).toContain(`UNKNOWN ${STRANGER}`);
+    expect(err(report)).toMatch(/1 of 1 supplier is unknown; no report was written/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('2. output paths are checked before anything is sent (exit 2 naming the option)', () => {
+  it('--save and --html: a missing directory, or a directory instead of a file', async () => {
+    const dir = join(h.home, 'a-dir');
+    mkdirSync(dir, { recursive: true });
+    const cases: Array<[string[], RegExp]> = [
+      [['score', 'calc', a!, '--save', '/nonexistent/x.jsonl'], /--save \/nonexistent\/x\.jsonl: its directory \/nonexistent does not exist/],
+      [['score', 'calc', a!, '--save', dir], /--save .*a-dir: .*a-dir is a directory; name a file/],
+      [['score', 'report', bundle, '--html', '/nonexistent/dir/x.html'], /--html \/nonexistent\/dir\/x\.html: its directory \/nonexistent\/dir does not exist/],
+      [['score', 'report', a!, '--html', dir], /--html .*a-dir: .*a-dir is a directory/],
+      [['score', 'check', a!, '--min', '0', '--junit', '/nonexistent/r.xml'], /--junit \/nonexistent\/r\.xml: its directory \/nonexistent does not exist/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await sendsNothing(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(err(r)).toMatch(message);
+      expect(r.stderr).not.toMatch(/unexpected error/);
+    }
+    expect(readFileSync(join(dir, '..', 'evidence.jsonl'), 'utf8').length).toBeGreaterThan(0);
+  });
+});
+
+const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+
+describe('3. recompute, check and explain at 80 columns on a real pseudo-terminal', () => {
+  it.skipIf(!hasScript)('every line fits, every supplier id and value path is whole (util-linux script)', async () => {
+    expect(hasScript).toBe(true);
+    const run = async (args: string[]): Promise<string> => {
+      const cmd = `stty cols 80 rows 50 && exec ${[process.execPath, BIN, ...args].map((x) => `'${x}'`).join(' ')}`;
+      const env = { ...h.env, NO_COLOR: '1', TERM: 'xterm' } as Record<string, string>;
+      delete env.COLUMNS;
+      const { stdout } = await execFileAsync('script', ['-qfec', cmd, '/dev/null'], { env, encoding: 'utf8', timeout: 20_000 }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
+      return stdout.replace(/\r\n/g, '\n');
+    };
+    const recompute = await run(['score', 'recompute', bundle]);
+    const table = recompute.split('\n').filter((l) => !/^(hid |recomputed )/.test(l));
+    expect(table[0], recompute).toMatch(/^VALUE\s+REPORTED\s+RECOMPUTED\s+DELTA\s+OK$/);
+    for (const line of table) expect(displayWidth(line), `${line}\n${recompute}`).toBeLessThanOrEqual(80);
+    for (const id of [a, b, c]) expect(table, recompute).toContain(`SUPPLIER ${id}`);
+    expect(recompute).not.toContain('…');
+    const paths = (JSON.parse((await runSrs(['score', 'recompute', bundle, '-o', 'json'], offline)).stdout) as Array<{ path: string }>).map((r) => r.path);
+    for (const p of paths) expect(recompute).toMatch(new RegExp(`^${p.replace('.', '\\.')}\\s`, 'm'));
+
+    const check = await run(['score', 'check', a!, b!, STRANGER, '--min', '0']);
+    const rows = check.split('\n').slice(0, check.split('\n').findIndex((l) => /^(FAIL|UNKNOWN) /.test(l)));
+    expect(rows[0], check).toMatch(/^SUPPLIER\s+STATUS/);
+    for (const line of rows) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    for (const id of [a, b, STRANGER]) expect(rows.some((l) => l.startsWith(`${id}  `)), check).toBe(true);
+
+    const explain = await run(['score', 'explain', a!]);
+    for (const line of explain.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    expect(explain).toContain(a);
+  });
+});
+
+describe('4. --fields is checked for check, recompute and explain', () => {
+  it('a typo is exit 2 with "did you mean", before anything is sent', async () => {
+    const check = await sendsNothing(['score', 'check', a!, '--min', '0', '--fields', 'supplierId,stauts']);
+    expect(check.code).toBe(2);
+    expect(err(check)).toContain('--fields: a check result has no field "stauts" (did you mean status?)');
+    const recompute = await runSrs(['score', 'recompute', bundle, '--fields', 'path,recomputd'], offline);
+    expect(recompute.code).toBe(2);
+    expect(err(recompute)).toContain('did you mean recomputed?');
+    const explain = await sendsNothing(['score', 'explain', a!, '-o', 'json', '--fields', 'score.vaule']);
+    expect(explain.code).toBe(2);
+    expect(err(explain)).toContain('did you mean score.value?');
+    const ok = await runSrs(['score', 'recompute', bundle, '-o', 'csv', '--fields', 'supplierId,path,ok'], offline);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout.split('\n')[0]).toBe('supplierId,path,ok');
+  });
+});
+
+describe('5. recompute --verify: the verdict before anything reads as agreeing', () => {
+  const lines = () => readFileSync(bundle, 'utf8').trimEnd().split('\n');
+  const verify = (path: string, input?: string) => runSrs(['score', 'recompute', path, '--verify', '-o', 'json'], offline, input === undefined ? {} : { input });
+
+  it('(a) a bundle cut short: exit 3 "bundle altered", nothing recomputed, no "agree"', async () => {
+    const cut = join(h.home, 'cut.jsonl');
+    writeFileSync(cut, lines().slice(0, -1).join('\n') + '\n');
+    const r = await verify(cut);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/bundle altered: its last line is not the end record.*nothing was recomputed/);
+    expect(r.stderr).not.toMatch(/agree/);
+    // From stdin the digest is only known at the end: the summary then says NOT VERIFIED before the verdict.
+    const piped = await verify('-', lines().slice(0, -1).join('\n') + '\n');
+    expect(piped.code).toBe(3);
+    expect(piped.stderr).toMatch(/^NOT VERIFIED: recomputed 3 suppliers .*the evidence does not verify \(bundle altered; below\)\n.*bundle altered: no end record/m);
+  });
+
+  it('(b) content after the end record is "bundle altered" (exit 3), from a file or stdin', async () => {
+    const extra = JSON.stringify({ t: 'error', supplierId: STRANGER, code: 'not_found', message: 'added' });
+    const appended = join(h.home, 'appended.jsonl');
+    writeFileSync(appended, [...lines(), extra].join('\n') + '\n');
+    const r = await verify(appended);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/bundle altered: .*something was added after the end record/);
+    expect(r.stderr).not.toMatch(/agree/);
+    const piped = await verify('-', [...lines(), extra].join('\n') + '\n');
+    expect(piped.code).toBe(3);
+    expect(piped.stderr).toMatch(/bundle altered: content was added after the end record \(line \d+\)/);
+    expect(piped.stderr).not.toMatch(/an end record before the last line/);
+  });
+
+  it('(c) another modelVersion (digest re-forged): exit 3 before any "agree"', async () => {
+    const { createHash } = await import('node:crypto');
+    const recs = lines();
+    recs[0] = recs[0]!.replace(/"modelVersion":"[^"]*"/, '"modelVersion":"0.9.0"');
+    const body = recs.slice(0, -1).map((l) => l + '\n').join('');
+    const end = JSON.parse(recs.at(-1)!) as { digest: { value: string } };
+    end.digest.value = createHash('sha256').update(body).digest('hex');
+    const path = join(h.home, 'model.jsonl');
+    writeFileSync(path, body + JSON.stringify(end) + '\n');
+    const r = await verify(path);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/model version differs: the bundle was computed with model 0\.9\.0.*nothing was recomputed/);
+    expect(r.stderr).not.toMatch(/agree/);
+    const ok = await verify(bundle);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/^verified: recomputed 3 suppliers/m);
+  });
+});
+
+describe('6. counted words', () => {
+  it('report and check say "2 suppliers" and "1 supplier id is", never "(s)"', async () => {
+    const out = join(h.home, 'r.html');
+    const report = await h.run(['score', 'report', a!, b!, '--html', out]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stderr).toContain('(2 suppliers as of');
+    const check = await sendsNothing(['score', 'check', 'typo', '--min', '0']);
+    expect(err(check)).toContain('1 supplier id is not a 26-character lowercase ULID');
+    for (const r of [report, check]) expect(r.stderr).not.toContain('(s)');
+  });
+});
