@@ -3,8 +3,11 @@
  * say what nextPage holds on the last page, so the walk stops on any of:
  * - nextPage absent, null, 0, not a whole number, or not greater than the page just read;
  * - an empty page (a nextPage past the end);
- * - a page shorter than the page size the service says it used;
  * - `maxPages` pages read (one page with --page).
+ * A page shorter than the page size does not end the walk while the service names
+ * a next page: the document does not say pages are full, and stopping there could
+ * lose the items after it; a service that names a page past the end costs one
+ * request more (the empty page).
  *
  * A service whose pagination never ends (a nextPage that grows forever) is an
  * error, not a long wait: the walk fails with RunawayPaginationError (exit 1) when
@@ -76,7 +79,7 @@ export async function* paginate<T>(
       );
     }
     items += res.items.length;
-    const next = nextPageAfter(page, res, perPage);
+    const next = nextPageAfter(page, res);
     yield { page, items: res.items, hasMore: next !== undefined };
     if (next === undefined) return;
     if (n >= pageLimit && n < maxPages) {
@@ -89,12 +92,9 @@ export async function* paginate<T>(
 }
 
 /** The page to read after `page` (whose items are not empty), or undefined when this was the last. */
-function nextPageAfter<T>(page: number, res: PageResult<T>, perPage: number): number | undefined {
+function nextPageAfter<T>(page: number, res: PageResult<T>): number | undefined {
   const next = res.pagination?.nextPage;
   if (typeof next !== 'number' || !Number.isSafeInteger(next) || next <= page) return undefined;
-  const size = res.pagination?.pageSize;
-  const pageSize = typeof size === 'number' && size > 0 ? size : perPage;
-  if (res.items.length < pageSize) return undefined;
   return next;
 }
 
