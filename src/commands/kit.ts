@@ -85,12 +85,14 @@ export async function printPages<T>(
   const startPage = flags.page ?? 1;
   const iter = pages({
     startPage,
-    ...(flags.perPage !== undefined ? { perPage: flags.perPage } : flags.limit !== undefined ? { perPage: Math.min(100, flags.limit) } : {}),
+    // --limit alone asks for no bigger pages than it needs; with --page, the page size decides which items page N holds.
+    ...(flags.perPage !== undefined ? { perPage: flags.perPage } : flags.limit !== undefined && flags.page === undefined ? { perPage: Math.min(100, flags.limit) } : {}),
     ...(flags.page !== undefined ? { maxPages: 1 } : {}),
     pageLimit: ctx.maxPages(),
   });
-  // Whether items exist beyond what was printed (for the note on stderr).
+  // Whether items exist beyond what was printed (for the note on stderr); `cut`: --limit stopped inside a page.
   let more = false;
+  let cut = false;
   let lastPage = startPage;
   async function* items(): AsyncGenerator<T> {
     let n = 0;
@@ -99,6 +101,7 @@ export async function printPages<T>(
       for (const item of p.items) {
         if (flags.limit !== undefined && n >= flags.limit) {
           more = true;
+          cut = true;
           return;
         }
         yield item;
@@ -114,7 +117,8 @@ export async function printPages<T>(
   if (flags.page !== undefined && n === 0 && startPage > 1) {
     // Said in every format: an empty answer to --page N usually means N is wrong, not that nothing exists.
     ctx.warn(`page ${startPage} is past the end of the ${what}${flags.perPage !== undefined ? ` at ${flags.perPage} per page` : ''}: try a lower --page, or drop --page to fetch everything`);
-  } else if (flags.page !== undefined && more) ctx.info(`more ${what} on page ${lastPage + 1}: use --page ${lastPage + 1}, or drop --page to fetch everything`);
+  } else if (flags.page !== undefined && cut) ctx.info(`showing the first ${count(n, singularOf(what), what)} of page ${lastPage}; more exist (raise --limit)`);
+  else if (flags.page !== undefined && more) ctx.info(`more ${what} on page ${lastPage + 1}: use --page ${lastPage + 1}, or drop --page to fetch everything`);
   else if (flags.limit !== undefined && more) ctx.info(`showing the first ${count(n, singularOf(what), what)}; more exist (raise --limit, or drop it to fetch everything)`);
   else if (n === 0 && ctx.format === 'table') ctx.info(`no ${what}`);
 }

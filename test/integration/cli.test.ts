@@ -197,6 +197,12 @@ describe('reads in every format', () => {
     expect(p2.stderr).toMatch(/--page 2/);
     const both = await h.run(['ref', 'countries', '--all', '--limit', '3']);
     expect(both.code).toBe(2);
+    // --page with --limit: the first N items of that page (the page size stays the page's), not of a smaller page.
+    const page2 = json((await h.run(['ref', 'countries', '--page', '2', '-o', 'json'])).stdout) as Array<{ iso3Code: string }>;
+    expect(page2.length).toBeGreaterThan(3);
+    const pl = await h.run(['ref', 'countries', '--page', '2', '--limit', '3', '-o', 'json']);
+    expect((json(pl.stdout) as Array<{ iso3Code: string }>).map((c) => c.iso3Code)).toEqual(page2.slice(0, 3).map((c) => c.iso3Code));
+    expect(pl.stderr).toMatch(/first 3 countries of page 2; more exist/);
   });
 });
 
