@@ -11,9 +11,9 @@ import type { Command } from 'commander';
 import type { ApiClient } from './api/client.js';
 import type { Target } from './api/target.js';
 import type { ConfigStore } from './config/store.js';
-import { describeSource, keyProblem, resolveSettings, type Settings } from './config/resolve.js';
+import { badProfileField, describeSource, keyProblem, profileNameProblem, resolveSettings, type Settings } from './config/resolve.js';
 import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
-import { AuthError, stdoutWriteError, UsageError } from './errors.js';
+import { AuthError, ExitCode, SrsError, stdoutWriteError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
@@ -80,6 +80,9 @@ export interface Paint {
 }
 
 const PLAIN: Paint = { bold: (t) => t, red: (t) => t, yellow: (t) => t, green: (t) => t, dim: (t) => t };
+
+/** The longest --timeout: the largest delay a Node timer holds (2^31-1 ms). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export class Context {
   readonly io: IO;
@@ -319,6 +322,10 @@ export class Context {
     // Scripts and CI usually pass everything in the environment: then the store
     // (conf, with a JSON-schema validator) is not worth loading at all.
     const fromEnv = resolveSettings({ flags, env: this.env, lookup: () => undefined });
+    if (fromEnv.profileSource === 'flag' || fromEnv.profileSource === 'env') {
+      const problem = profileNameProblem(fromEnv.profile);
+      if (problem) throw new UsageError(`${fromEnv.profileSource === 'flag' ? '--profile' : 'SRS_PROFILE'} "${fromEnv.profile}" is not a usable profile name: ${problem}`);
+    }
     if (fromEnv.apiKey && fromEnv.baseUrl && !flags.profile && !this.env.SRS_PROFILE) {
       this.addSecret(fromEnv.apiKey);
       if (fromEnv.baseUrlNote) this.note(fromEnv.baseUrlNote);
@@ -330,7 +337,14 @@ export class Context {
     const s = resolveSettings({
       flags,
       env: this.env,
-      lookup: (name) => store.getProfile(name),
+      lookup: (name) => {
+        const p = store.getProfile(name);
+        const bad = badProfileField(p);
+        if (bad !== undefined) {
+          throw new SrsError('runtime', ExitCode.failure, `config file ${store.path}: profile "${name}"${bad ? ` has a ${bad} that is not text` : ' is not an object'}; fix the file, or run "srs auth login --profile ${name}" to write it again`);
+        }
+        return p;
+      },
       ...(store.currentProfile !== undefined ? { currentProfile: store.currentProfile } : {}),
     });
     this.addSecret(s.apiKey);
@@ -343,8 +357,10 @@ export class Context {
     if (raw === undefined || raw === '') return undefined;
     const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(raw.trim());
     if (!m) throw new UsageError(`--timeout must be a duration such as 30s or 500ms (got "${raw}")`);
-    const n = Number(m[1]);
-    return m[2] === 'ms' ? n : n * 1000;
+    const ms = m[2] === 'ms' ? Number(m[1]) : Number(m[1]) * 1000;
+    // Node's timers hold at most 2^31-1 ms (~24.8 days); 0 would fail every request at once.
+    if (ms < 1 || ms > MAX_TIMEOUT_MS) throw new UsageError(`--timeout must be from 1ms to 2147483s (the longest a timer holds, about 24.8 days; got "${raw}")`);
+    return ms;
   }
 
   retries(): number | undefined {

@@ -35,6 +35,28 @@ export interface ResolveInput {
 
 const nonEmpty = (s: string | undefined): string | undefined => (s !== undefined && s.trim() !== '' ? s.trim() : undefined);
 
+/**
+ * Why a profile name cannot be used, or undefined. Names are keys of the config file's "profiles"
+ * object: letters, digits, ".", "_" and "-", and never a name every JavaScript object already has
+ * (__proto__ was accepted, "stored", and silently not stored).
+ */
+export function profileNameProblem(name: string): string | undefined {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) return 'use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit';
+  if (name in Object.prototype) return 'that name is reserved';
+  return undefined;
+}
+
+/** A stored profile whose fields are not strings (a hand-edited file): the field, or undefined when it is sound. */
+export function badProfileField(p: unknown): string | undefined {
+  if (p === undefined) return undefined;
+  if (p === null || typeof p !== 'object' || Array.isArray(p)) return '';
+  for (const k of ['baseUrl', 'apiKey'] as const) {
+    const v = (p as Record<string, unknown>)[k];
+    if (v !== undefined && typeof v !== 'string') return k;
+  }
+  return undefined;
+}
+
 export function resolveSettings(input: ResolveInput): Settings {
   const { flags, env } = input;
   let profile = DEFAULT_PROFILE;

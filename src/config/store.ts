@@ -6,8 +6,10 @@
  * umask, and srs warns when it finds the file readable by others.
  */
 import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import Conf from 'conf';
 import envPaths from 'env-paths';
+import { ExitCode, SrsError } from '../errors.js';
 import { privateDir } from '../util/fs.js';
 
 import type { Profile } from './resolve.js';
@@ -27,15 +29,25 @@ export class ConfigStore {
     // conf would create its directory with the umask's mode (0755 under umask 022): create it first.
     const cwd = dir ?? defaultConfigDir();
     privateDir(cwd, dir === undefined);
-    this.#conf = new Conf<StoredConfig>({
-      projectName: 'srs',
-      projectSuffix: '',
-      configName: 'config',
-      cwd,
-      configFileMode: 0o600,
-      defaults: { profiles: {} },
-      clearInvalidConfig: false,
-    });
+    try {
+      this.#conf = new Conf<StoredConfig>({
+        projectName: 'srs',
+        projectSuffix: '',
+        configName: 'config',
+        cwd,
+        configFileMode: 0o600,
+        defaults: { profiles: {} },
+        clearInvalidConfig: false,
+      });
+    } catch (e) {
+      // A hand-edited file that is not JSON: say which file and what to do (it holds keys: never cleared silently).
+      const file = join(cwd, 'config.json');
+      throw new SrsError('runtime', ExitCode.failure, `config file ${file} cannot be read (${(e as Error).message.replace(/\.$/, '')}); fix it, or move it away and run "srs auth login" again`, { cause: e });
+    }
+    const profiles = this.#conf.get('profiles');
+    if (profiles !== undefined && (profiles === null || typeof profiles !== 'object' || Array.isArray(profiles))) {
+      throw new SrsError('runtime', ExitCode.failure, `config file ${this.#conf.path}: "profiles" is not an object; fix it, or move it away and run "srs auth login" again`);
+    }
   }
 
   get path(): string {

@@ -4,7 +4,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Command } from 'commander';
@@ -327,6 +327,29 @@ describe('errors', () => {
     } finally {
       closeSync(full);
     }
+  });
+
+  it('unusable settings are one line naming what to fix: a --timeout no timer can hold, a reserved profile name, a hand-broken config file', async () => {
+    for (const t of ['0', '3000000s']) {
+      const r = await h.run(['ref', 'sources', '--timeout', t]);
+      expect(r.code, t).toBe(2);
+      expect(r.stderr, t).toMatch(/^srs: --timeout must be from 1ms to 2147483s/);
+      expect(r.stderr, t).not.toMatch(/TimeoutOverflowWarning/);
+    }
+    const proto = await runSrs(['auth', 'login', '--profile', '__proto__', '--base-url', h.emu.url, '--with-key'], { ...h.env, SRS_API_KEY: undefined }, { input: 'whatever-key\n' });
+    expect(proto.code).toBe(2);
+    expect(proto.stderr).toMatch(/--profile "__proto__" is not a usable profile name/);
+    const dir = join(h.home, 'broken-config');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), '{"profiles":{"default":{"baseUrl":123}}}', { mode: 0o600 });
+    const typed = await runSrs(['auth', 'status'], { ...h.env, SRS_CONFIG_DIR: dir, SRS_API_KEY: undefined, SRS_BASE_URL: undefined });
+    expect(typed.code).toBe(1);
+    expect(typed.stderr).toMatch(/^srs: config file .*config\.json: profile "default" has a baseUrl that is not text; fix the file/);
+    writeFileSync(join(dir, 'config.json'), '{"profiles":', { mode: 0o600 });
+    const notJson = await runSrs(['auth', 'status'], { ...h.env, SRS_CONFIG_DIR: dir, SRS_API_KEY: undefined, SRS_BASE_URL: undefined });
+    expect(notJson.code).toBe(1);
+    expect(notJson.stderr).toMatch(/^srs: config file .*config\.json cannot be read .*not valid JSON.*run "srs auth login" again/);
+    expect(notJson.stderr).not.toMatch(/unexpected error|\n\s+at /);
   });
 
   it('no key at all exits 4 and says how to log in', async () => {
