@@ -101,7 +101,15 @@ export const columns = {
   /** One supplier (supplier get): the list columns plus its custom fields. */
   supplierDetail: [
     ...supplierColumns,
-    text('customFields', 'CUSTOM FIELDS', { format: (v) => (Array.isArray(v) ? v.map((f: { fieldLabel?: string; fieldValue?: string }) => `${f.fieldLabel}=${f.fieldValue}`).join('; ') : '') }),
+    // Either part may be absent or null (the document marks neither required): shown as "—", never "undefined".
+    text('customFields', 'CUSTOM FIELDS', {
+      format: (v) =>
+        Array.isArray(v)
+          ? v
+              .map((f: { fieldLabel?: string | null; fieldValue?: string | null } | null) => `${f?.fieldLabel ?? '—'}=${f?.fieldValue ?? '—'}`)
+              .join('; ')
+          : '',
+    }),
   ],
   /** One data entry (data-entry get): the list columns plus its news event. */
   dataEntryDetail: [

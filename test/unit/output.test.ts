@@ -168,3 +168,11 @@ describe('sanitize', () => {
     expect(guardCsvCell('-2.5')).toBe('-2.5');
   });
 });
+
+describe('supplier detail columns', () => {
+  it('a custom field without a label or value (the document marks neither required) shows "—", never "undefined"', () => {
+    const col = columns.supplierDetail.find((c) => c.path === 'customFields')!;
+    const text = col.format!([{ fieldLabel: 'Tier', fieldValue: '1' }, { fieldLabel: 'L' }, { fieldValue: null }, null], {});
+    expect(text).toBe('Tier=1; L=—; —=—; —=—');
+  });
+});
