@@ -484,6 +484,14 @@ describe('emulator commands', () => {
     return { child, info: JSON.parse(first) as { url: string; apiKey: string } };
   };
 
+  it('start refuses a key srs could not send (whitespace, controls, non-ASCII): exit 2, nothing served', async () => {
+    for (const key of ['a b', 'tab\there', 'clé-0123456789']) {
+      const r = await runSrs(['emulator', 'start', '--port', '0', '--api-key', key], baseEnv(h.home + '/emu'));
+      expect(r.code, key).toBe(2);
+      expect(r.stderr, key).toMatch(/^srs: --api-key .*: choose a key of printable ASCII without spaces/);
+    }
+  });
+
   it('start serves until SIGTERM and prints its address', async () => {
     const { child, info } = await startCli();
     expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
