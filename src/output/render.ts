@@ -62,7 +62,10 @@ export interface RenderOptions {
 
 /** Renders one resource (a single read or a create result). */
 export async function renderItem(sink: Sink, item: unknown, columns: Column[], opts: RenderOptions): Promise<void> {
-  if (opts.query) return renderQueryResult(sink, opts.query(item), opts);
+  if (opts.query) {
+    const select = selector(opts);
+    return renderQueryResult(sink, opts.query(select ? select(item) : item), opts);
+  }
   const select = selector(opts);
   if (select) item = select(item);
   switch (opts.format) {
@@ -87,7 +90,9 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
   if (opts.query) {
     // A query sees the whole document (the array), as in the AWS CLI: from a bounded buffer (./bounded.ts).
     const all = await collectQueryItems(items);
-    await renderQueryResult(sink, opts.query(all), opts);
+    // Under json and ndjson, --fields selects each item's fields first and the query sees those (as gh's --json and --jq).
+    const select = selector(opts);
+    await renderQueryResult(sink, opts.query(select ? all.map(select) : all), opts);
     return all.length;
   }
   switch (opts.format) {

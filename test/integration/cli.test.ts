@@ -220,6 +220,18 @@ describe('--query (JMESPath)', () => {
     const one = await h.run(['supplier', 'get', supplier.id, '--query', 'name', '-o', 'json']);
     expect(JSON.parse(one.stdout)).toBe(supplier.name);
   });
+  it('with --fields, the query sees the selected fields (json, ndjson); a table shows the query result only', async () => {
+    const j = await h.run(['ref', 'countries', '--fields', 'iso3Code', '--query', '[0:2]', '-o', 'json']);
+    const rows = JSON.parse(j.stdout) as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(2);
+    for (const r of rows) expect(Object.keys(r)).toEqual(['iso3Code']);
+    const one = await h.run(['supplier', 'get', supplier.id, '--fields', 'id', '--query', 'keys(@)', '-o', 'json']);
+    expect(JSON.parse(one.stdout)).toEqual(['id']);
+    const card = fx.scorecards[0]!;
+    const t = await h.run(['scorecards', 'get', card.id, '--query', 'name', '-o', 'table']);
+    expect(t.code).toBe(0);
+    expect(t.stdout.trimEnd()).toBe(card.name);
+  });
   it('a malformed expression is a usage error before anything is sent', async () => {
     const before = h.requests.length;
     const r = await h.run(['ref', 'countries', '--query', '[?']);

@@ -8,8 +8,8 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   const client = await ctx.client();
   const card = await ctx.withSpinner('Fetching scorecard…', () => client.getScorecard(id));
   const ro = ctx.renderOptions();
-  if (ctx.format === 'table' && !ro.fields) {
-    // People get the card, then its items as a table.
+  if (ctx.format === 'table' && !ro.fields && !ro.query) {
+    // People get the card, then its items as a table (a --query shapes one document: the card).
     await renderItem(ctx.sink, card, columns.scorecard.filter((c) => c.path !== 'items.length'), ro);
     const items = card.items ?? [];
     if (items.length) {
