@@ -456,9 +456,9 @@ complete -c srs -n "__srs_at 'auth login'" -l activate -d 'also make this profil
 
 # srs emulator
 complete -c srs -n "__srs_at 'emulator'" -a 'start' -d 'Start the emulator on 127.0.0.1 and serve until Ctrl-C; prints its base URL'
-complete -c srs -n "__srs_at 'emulator'" -a 'fixtures' -d 'Print the seeded ids (suppliers, scorecards, data entries, parameters, sources) as JSON'
+complete -c srs -n "__srs_at 'emulator'" -a 'fixtures' -d 'Print the seeded ids (suppliers, scorecards, data entries, parameters, sources) as one JSON document (-o json only)'
 complete -c srs -n "__srs_at 'help emulator'" -a 'start' -d 'Start the emulator on 127.0.0.1 and serve until Ctrl-C; prints its base URL'
-complete -c srs -n "__srs_at 'help emulator'" -a 'fixtures' -d 'Print the seeded ids (suppliers, scorecards, data entries, parameters, sources) as JSON'
+complete -c srs -n "__srs_at 'help emulator'" -a 'fixtures' -d 'Print the seeded ids (suppliers, scorecards, data entries, parameters, sources) as one JSON document (-o json only)'
 
 # srs emulator start
 complete -c srs -n "__srs_at 'emulator start'" -l port -x -d 'port to listen on; 0 picks a free one'

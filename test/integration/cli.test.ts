@@ -475,10 +475,14 @@ describe('sandbox', () => {
 });
 
 describe('emulator commands', () => {
-  it('fixtures prints the seeded ids as JSON', async () => {
+  it('fixtures prints the seeded ids as JSON; another format asked for is exit 2, not JSON anyway', async () => {
     const r = await h.run(['emulator', 'fixtures']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(fx);
+    const csv = await h.run(['emulator', 'fixtures', '-o', 'csv']);
+    expect(csv.code).toBe(2);
+    expect(csv.stdout).toBe('');
+    expect(csv.stderr).toMatch(/-o csv is not available: use -o json/);
   });
 
   /** `srs emulator start -o json ...` as a child: its first stdout line (url and key), and the child. */

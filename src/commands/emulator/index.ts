@@ -53,7 +53,7 @@ the next N queue (their latency grows), beyond that 503.`,
   examples(
     cmd
       .command('fixtures')
-      .description('Print the seeded ids (suppliers, scorecards, data entries, parameters, sources) as JSON')
+      .description('Print the seeded ids (suppliers, scorecards, data entries, parameters, sources) as one JSON document (-o json only)')
       .addOption(new Option('--seed <n>', 'seed of the dataset (default: the one the sandbox uses)').argParser(positiveInt('--seed', 0)))
       .addOption(new Option('--suppliers <n>', 'number of seeded suppliers (default 150)').argParser(positiveInt('--suppliers', 1, 1_000_000)))
       .action(invoke(async () => (await import('./fixtures.js')).run)),
