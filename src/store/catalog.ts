@@ -333,12 +333,12 @@ export class Catalog {
         `INSERT INTO suppliers (partition_id, supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source, folded_name, folded_cid)
          VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
          ON CONFLICT (partition_id, supplier_id) WHERE supplier_id IS NOT NULL DO UPDATE SET
-           name = excluded.name,
+           name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE name END,
            customer_supplier_id = COALESCE(excluded.customer_supplier_id, customer_supplier_id),
            country = COALESCE(excluded.country, country),
            state = 'created',
            seen_at = excluded.seen_at,
-           folded_name = excluded.folded_name,
+           folded_name = CASE WHEN excluded.name <> '' THEN excluded.folded_name ELSE folded_name END,
            folded_cid = COALESCE(excluded.folded_cid, folded_cid)`,
       );
       this.#upserts.set(rows, stmt);

@@ -98,6 +98,19 @@ describe('partitions', () => {
 });
 
 describe('recording and lookups', () => {
+  it('a read without a name (the document marks none required) is recorded; a name already known is kept', async () => {
+    const c = fresh();
+    const p = await c.resolvePartition(target('k'), never);
+    c.recordRead(p, { id: 'NAMELESS', name: '' });
+    c.record(p, [{ id: 'KNOWN', name: 'Known Ltd', state: 'created', source: 'a.csv:2' }]);
+    c.recordRead(p, { id: 'KNOWN', name: '' });
+    const all = c.list(p);
+    expect(all.find((e) => e.id === 'NAMELESS')).toMatchObject({ name: '', state: 'created', source: READ_SOURCE });
+    expect(all.find((e) => e.id === 'KNOWN')).toMatchObject({ name: 'Known Ltd', source: 'a.csv:2' });
+    expect(c.find(p, 'known').map((e) => e.id)).toEqual(['KNOWN']);
+    c.close();
+  });
+
   it('upserts by supplier id; unknown entries have no id and do not pile up; created wins a lookup', async () => {
     const c = fresh();
     const p = await c.resolvePartition(target('a'), never);

@@ -53,9 +53,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   await renderItem(ctx.sink, supplier, columns.supplierDetail, ctx.renderOptions());
   try {
     // The document marks no field of the detail required: the id asked for is the supplier's, and a
-    // profile without a name gives the catalog nothing to record (it keeps what it knew).
-    const name = supplier.name;
-    if (typeof name !== 'string') return;
+    // profile without a name is recorded with an empty one (the catalog keeps a name it already knew).
+    const name = typeof supplier.name === 'string' ? supplier.name : '';
     const opened = await opening;
     if (opened instanceof Error) throw opened;
     opened?.catalog.recordRead(opened.partition, { id: supplier.id ?? id, name, countryIso3Code: supplier.countryIso3Code ?? null, customerSupplierId: cid?.trim() ?? null });
