@@ -100,12 +100,18 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
 
   if (result.fatal) throw result.fatal;
+  // Without a journal (stdin, a pipe), a re-run cannot tell which rows were created: it must not be advised.
+  const resume = summary.journal
+    ? `run the same command again to continue (journal ${summary.journal})`
+    : `there is no journal (the input came from a pipe), so running it again would send every row again and create duplicates; ` +
+      `rows up to line ${summary.stoppedAfterLine} were sent (${summary.created} created${summary.unknown ? `, ${summary.unknown} unknown` : ''}): ` +
+      `continue with the rows after that line, and import from a file (or pass --journal FILE) next time`;
   if (result.readError) {
     if (result.requestsSent === 0) throw result.readError;
-    throw new SrsError('invalid_input', ExitCode.failure, `${result.readError.message} (rows up to line ${summary.stoppedAfterLine} were processed; fix the file and run the same command again)`);
+    throw new SrsError('invalid_input', ExitCode.failure, `${result.readError.message} (rows up to line ${summary.stoppedAfterLine} were processed; ${summary.journal ? 'fix the file and run the same command again' : resume})`);
   }
   if (result.interrupted) {
-    throw new InterruptedError(stoppedBy, `interrupted after line ${summary.stoppedAfterLine}: run the same command again to continue${summary.journal ? ` (journal ${summary.journal})` : ''}`);
+    throw new InterruptedError(stoppedBy, `interrupted after line ${summary.stoppedAfterLine}: ${resume}`);
   }
   const bad = summary.invalid + summary.failed + summary.unknown;
   if (bad > 0) {

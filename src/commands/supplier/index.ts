@@ -104,7 +104,8 @@ Rows never merge or vanish: records end at CRLF, LF or CR; a row whose cell coun
 header's, or whose name or id holds a line break, is invalid. One run per journal (JOURNAL.lock); a
 journal started against another service, account or the sandbox is refused: pass --journal NEW.
 Exit codes: 0 every row created or skipped; 1 a row invalid, failed or unknown, or a journal/report
-write failed; 2 nothing sent (unusable file, journal in use or bound elsewhere); 4 authentication.
+write failed; 2 nothing sent (unusable file, journal in use or bound elsewhere); 4 authentication;
+130/143 interrupted (Ctrl-C / SIGTERM).
 
 Concurrency: unless --concurrency pins it, the requests in flight adapt to the service, like TCP's
 congestion control: from 4 the limit doubles each round trip while answers come back as fast as
