@@ -153,7 +153,6 @@ export interface InputShape {
  */
 export class FailedWriter {
   readonly #file: CsvFile;
-  readonly #width: number;
   readonly #cell: (s: string) => string;
 
   constructor(path: string, shape: InputShape, opts: CellPolicy = { csvRaw: false }) {
@@ -163,14 +162,13 @@ export class FailedWriter {
     const enc = shape.encoding === 'utf-16' ? 'utf-16le' : shape.encoding;
     const encode = utf8 ? undefined : (iconv.encodeStream(enc, { addBOM: shape.bom || enc.startsWith('utf-16') }) as unknown as NodeJS.ReadWriteStream);
     this.#file = new CsvFile(path, '--failed', csv, encode);
-    this.#width = shape.header.length;
     this.#file.write(shape.header);
   }
 
   write(fields: readonly string[]): boolean {
-    // Same width as the header: a short row is padded, extra trailing cells are kept.
-    const row = fields.length >= this.#width ? fields : [...fields, ...Array<string>(this.#width - fields.length).fill('')];
-    return this.#file.write(row.map(this.#cell));
+    // The row as it was read, cell for cell: a short row is not padded (padded, a cut-off row would import
+    // cleanly as it stands, with its missing cells empty), and extra cells are kept.
+    return this.#file.write(fields.map(this.#cell));
   }
 
   drain(): Promise<void> {
