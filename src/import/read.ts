@@ -178,6 +178,24 @@ export function detectEncoding(sample: Buffer, complete: boolean): Detected {
   return { encoding: 'windows-1252', source: 'detected', bom: false };
 }
 
+/**
+ * Five bytes mean nothing in Windows-1252 (0x81, 0x8D, 0x8F, 0x90, 0x9D): decoded, each would become U+FFFD in a
+ * supplier's name. A sample that is not UTF-8 and holds one is in another code page (a DOS export in 850 or
+ * 437 often is): refused before anything is sent, with a hint, rather than guessed.
+ */
+function refuseUndefinedIn1252(name: string, sample: Buffer): void {
+  for (let i = 0; i < sample.length; i++) {
+    const b = sample[i]!;
+    if (b === 0x81 || b === 0x8d || b === 0x8f || b === 0x90 || b === 0x9d) {
+      throw new UsageError(
+        `${name} is neither UTF-8 nor Windows-1252: byte 0x${b.toString(16)} at offset ${i} means nothing in Windows-1252 ` +
+          `(a DOS export in code page 850 or 437?); pass its encoding, e.g. --encoding cp850`,
+        { code: 'invalid_input' },
+      );
+    }
+  }
+}
+
 /** Refuses workbooks and binary files up front, with a hint. */
 function refuseBinary(name: string, sample: Buffer, encoding: string): void {
   if (sample.length >= 4 && sample[0] === 0x50 && sample[1] === 0x4b && sample[2] === 0x03 && sample[3] === 0x04) {
@@ -501,6 +519,7 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
   }
   refuseBinary(name, src.sample, det.encoding);
   if (det.source === 'bom') checkBom(name, src.sample, det.encoding, src.complete);
+  if (det.source === 'detected' && det.encoding === 'windows-1252') refuseUndefinedIn1252(name, src.sample);
 
   // Decode the sample once, for the delimiter and the line ending.
   const sampleText = iconv.decode(src.sample.subarray(0, 256 * 1024), det.encoding).replace(/^\uFEFF/, '');

@@ -124,6 +124,16 @@ describe('openInput', () => {
     expect(input.blankRecords()).toBe(2);
   });
 
+  it('a file that is neither UTF-8 nor Windows-1252 (a DOS code page) is refused with a hint, never decoded to U+FFFD; --encoding reads it', async () => {
+    const dos = iconv.encode('Name;Land\r\nMüller Stahl;DEU\r\nSchöne Grüße;DEU\r\n', 'cp850');
+    await expect(openInput(file(dos))).rejects.toThrow(/neither UTF-8 nor Windows-1252: byte 0x81 at offset \d+ .*--encoding cp850/);
+    const forced = await openInput(file(dos), { encoding: 'cp850' });
+    expect(await all(forced)).toEqual([
+      [2, ['Müller Stahl', 'DEU']],
+      [3, ['Schöne Grüße', 'DEU']],
+    ]);
+  });
+
   it('honours an Excel "sep=" line and a forced delimiter', async () => {
     const a = await openInput(file('sep=|\nname|country\nA|DEU\n'));
     expect([a.delimiter, a.delimiterSource, a.headerLine]).toEqual(['|', 'sep-line', 2]);
