@@ -115,6 +115,32 @@ export function commandToBuild(argv: readonly string[], root: Command): string |
   return undefined;
 }
 
+/**
+ * Whether argv asks for help (--help, -h) below a word that names no command where a command is expected
+ * (a level with subcommands that takes no arguments of its own). Options and their values are skipped.
+ */
+export function unknownCommandBeforeHelp(argv: readonly string[], program: Command): boolean {
+  const end = argv.indexOf('--');
+  const words = end < 0 ? argv : argv.slice(0, end);
+  if (!words.includes('--help') && !words.includes('-h')) return false;
+  let cmd = program;
+  for (let i = 0; i < words.length; i++) {
+    const a = words[i]!;
+    if (a.startsWith('-') && a !== '-') {
+      const long = a.startsWith('--');
+      const flag = long ? a.split('=')[0]! : a.slice(0, 2);
+      const opt = [...cmd.options, ...program.options].find((o) => o.long === flag || o.short === flag);
+      if (opt && (opt.required || opt.optional) && !(long ? a.includes('=') : a.length > 2)) i++;
+      continue;
+    }
+    if (!cmd.commands.length || cmd.registeredArguments.length) return false;
+    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    if (!sub) return a !== 'help';
+    cmd = sub;
+  }
+  return false;
+}
+
 function commandPath(cmd: Command): string {
   const names: string[] = [];
   for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
@@ -244,7 +270,8 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       program.outputHelp();
       return 0;
     }
-    await program.parseAsync(argv, { from: 'user' });
+    // `srs nosuch --help` would show the root's help and exit 0: a mistyped command is the same error with or without it.
+    await program.parseAsync(unknownCommandBeforeHelp(argv, program) ? argv.filter((a) => a !== '--help' && a !== '-h') : argv, { from: 'user' });
     return ExitCode.ok;
   } catch (err) {
     if (err instanceof CommanderError) {

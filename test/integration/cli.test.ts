@@ -566,6 +566,18 @@ describe('on a terminal', () => {
 });
 
 describe('help', () => {
+  it('a mistyped command with --help is the same "unknown command" error (exit 2) as without it, not the parent\'s help', async () => {
+    for (const args of [['nosuch', '--help'], ['suplier', '-h'], ['supplier', 'nosuch', '--help']]) {
+      const r = await h.run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).toMatch(/^srs: unknown command '(nosuch|suplier)'/);
+    }
+    const ok = await h.run(['supplier', 'get', '--help']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^Usage: srs supplier get/);
+  });
+
   it('every command has --help with an example', async () => {
     // Every command of the real command tree (groups and leaves, the root too), not a hand-kept list.
     const walk = (cmd: Command, path: string[]): string[][] => [path, ...cmd.commands.flatMap((c) => walk(c, [...path, c.name()]))];
