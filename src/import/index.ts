@@ -412,6 +412,7 @@ class ImportRun {
     const unnamed = unnamedColumns(this.#mapping);
     const width = this.#input.header.length;
     let warnedUnnamed = false;
+    let warnedGuard = false;
     const keep = keepsCells(this.#o);
     // Promises only where the loop must wait (a full window, the parser out of
     // records): at thousands of rows a second, one per row is measurable.
@@ -431,6 +432,13 @@ class ImportRun {
       const seq = this.#seq++;
       const row = this.#validate(seq, rec, width, keep);
       if (!row) continue;
+      if (!warnedGuard && guardedCell(row.request.name, row.customerSupplierId)) {
+        warnedGuard = true;
+        this.#warn(
+          `line ${rec.line}: a name or customerSupplierId starts with ' before = + - or @: the formula guard srs puts in --failed and --report cells? ` +
+            `It is sent as it is; remove the ' from such cells (or write the files with --csv-raw) before importing them`,
+        );
+      }
       if (this.#dedupe(seq, row, keep)) continue;
       if (this.#p.dryRun) {
         this.#record(seq, { line: row.line, state: 'valid', customerSupplierId: row.customerSupplierId });
@@ -649,4 +657,10 @@ class ImportRun {
     this.#closed.add(s);
     return s.close();
   }
+}
+
+/** A cell as srs's CSV formula guard leaves it (guardCsvCell: a leading ' before = + - @): a --failed or --report cell imported back. */
+function guardedCell(...cells: ReadonlyArray<string | undefined>): boolean {
+  for (const c of cells) if (c !== undefined && c.charCodeAt(0) === 39 && /^'[=+\-@]/.test(c)) return true;
+  return false;
 }

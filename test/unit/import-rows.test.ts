@@ -160,4 +160,12 @@ describe('what the import writes to files', () => {
     await runImport({ file: p, quiet: true, failed: raw, csvRaw: true, dryRun: true }, { ...harness().deps, redact });
     expect(readFileSync(raw, 'utf8')).toBe(`name,country,customerSupplierId\n"=HYPERLINK(""x"")",XX,F-1\nKey ****cdef,XX,F-2\n`);
   });
+
+  it('importing a --failed file back with the formula guard still in a cell warns once, naming the line', async () => {
+    const warnings: string[] = [];
+    const h = harness();
+    const p = file(`name,country,customerSupplierId\n'@Home Furnishings,DEU,G-1\n'+Plus Logistik,DEU,G-2\nPlain,DEU,G-3\n`);
+    await runImport({ file: p, quiet: true }, { ...h.deps, warn: (m: string) => warnings.push(m) });
+    expect(warnings.filter((w) => w.includes('formula guard'))).toEqual([expect.stringMatching(/^line 2: a name or customerSupplierId starts with ' before/)]);
+  });
 });
