@@ -134,6 +134,15 @@ describe('openInput', () => {
     ]);
   });
 
+  it('a forced --encoding that the bytes contradict names what the bytes are', async () => {
+    const text = 'name,country\nMüller,DEU\n';
+    const le = iconv.encode(text, 'utf-16le', { addBOM: true });
+    await expect(openInput(file(le), { encoding: 'utf-8' })).rejects.toThrow(/starts with a UTF-16LE byte order mark, so it is not utf-8: drop --encoding \(or pass --encoding utf-16le\)/);
+    await expect(openInput(file(le), { encoding: 'utf-16be' })).rejects.toThrow(/UTF-16LE byte order mark, which disagrees with --encoding utf-16be/);
+    const be = iconv.encode(text, 'utf-16be');
+    await expect(openInput(file(be), { encoding: 'latin1' })).rejects.toThrow(/try --encoding utf-16be\)/);
+  });
+
   it('honours an Excel "sep=" line and a forced delimiter', async () => {
     const a = await openInput(file('sep=|\nname|country\nA|DEU\n'));
     expect([a.delimiter, a.delimiterSource, a.headerLine]).toEqual(['|', 'sep-line', 2]);
