@@ -4,14 +4,14 @@
  * line, and the record count that feeds it (a second read of the whole file), ran under --quiet.
  * stderr must be a terminal for the progress line to redraw, so the import runs under script(1).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pty } from '../support/terminal.js';
 import { assertBuilt, BIN } from './harness.js';
 
-const hasScript = spawnSync('script', ['--version']).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'srs-import-quiet-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -26,7 +26,7 @@ function onTerminal(args: string[]): string[] {
   return out.split(/[\r\n]+/);
 }
 
-describe.skipIf(!hasScript)('supplier import --quiet on a terminal', () => {
+pty.describe('supplier import --quiet on a terminal', () => {
   assertBuilt();
   const file = join(dir, 'in.csv');
   let csv = 'Supplier Name,Country,Vendor ID\n';

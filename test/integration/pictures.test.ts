@@ -3,7 +3,6 @@
  * emission totals as bars, and score report --html, with the built binary
  * against the emulator.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -11,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScoreResult } from '../../src/api/contract.js';
 import { fixtures } from '../../src/emulator/index.js';
 import { ExplanationSchema, type Explanation } from '../../src/output/explanation.js';
-import { onPath, optionalTool } from '../support/optional-tool.js';
-import { BIN, startHarness, type Harness } from './harness.js';
+import { onTerminal as terminal, pty } from '../support/terminal.js';
+import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 const fx = fixtures();
@@ -20,17 +19,8 @@ const first = fx.suppliers[0]!.id;
 const parameterName = new Map(fx.policyParameters.map((p) => [p.id, p.name]));
 const sourceName = new Map(fx.dataSources.map((d) => [d.id, d.name]));
 const UTF8 = { LANG: 'C.UTF-8' };
-const pty = optionalTool({ name: 'script (util-linux)', pkg: 'util-linux', present: () => onPath('script') });
-
-/** Runs srs on a pseudo-terminal (util-linux script), so stdout is a TTY; returns what the terminal got. Asynchronous: the emulator answering srs lives in this process. */
-async function onTerminal(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
-  return new Promise((resolve) => {
-    execFile('script', ['-qec', [process.execPath, BIN, ...args].map(quote).join(' '), '/dev/null'], { env: { ...h.env, ...env }, encoding: 'utf8', timeout: 20_000 }, (err, stdout) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout });
-    });
-  });
-}
+/** srs on a pseudo-terminal with this file's emulator settings (`env` on top). */
+const onTerminal = (args: string[], env: Record<string, string>) => terminal(args, { ...h.env, ...env });
 let bundlePath: string;
 
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { json, pageOf, runMeasured, useHostileServer, type Handler } from '../support/hostile-server.js';
-import { onPath, optionalTool } from '../support/optional-tool.js';
+import { pty } from '../support/terminal.js';
 import { BIN, runSrs } from './harness.js';
 
 const KEY = 'robust-test-key-0123456789-SECRET';
@@ -200,8 +200,7 @@ describe('bidirectional controls never reach a table or an error line', () => {
 });
 
 describe('while srs retries, the spinner says so', () => {
-  const script = optionalTool({ name: 'script', pkg: 'util-linux', present: () => onPath('script') });
-  script.it('on a terminal: "retrying (attempt 2 of 4)" after a 503, then the table', async () => {
+  pty.it('on a terminal: "retrying (attempt 2 of 4)" after a 503, then the table', async () => {
     const base = server.scenario('retry-spinner', (_q, res, n) =>
       n === 1 ? json(res, 503, { message: 'busy' }, { 'retry-after': '1' }) : json(res, 200, { items: [country('DEU', 'Germany')], pagination: { pageSize: 100, nextPage: null } }),
     );

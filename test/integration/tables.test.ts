@@ -3,17 +3,15 @@
  * 120 columns keeps its ids, codes and dates whole, and one run goes through a
  * real pseudo-terminal (util-linux `script`) at 80 columns.
  */
-import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
 import displayWidth from 'string-width';
-import { BIN, startHarness, type Harness } from './harness.js';
+import { onTerminal, pty } from '../support/terminal.js';
+import { startHarness, type Harness } from './harness.js';
 
-const execFileAsync = promisify(execFile);
 let h: Harness;
 const fx = fixtures();
 const supplier = fx.suppliers[0]!;
@@ -103,20 +101,10 @@ describe('hidden columns', () => {
   });
 });
 
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
-
 describe('a real pseudo-terminal at 80 columns', () => {
-  it.skipIf(!hasScript)('scorecards ls, score calc --breakdown entries and ref sources keep every id whole (util-linux script)', async () => {
-    expect(hasScript).toBe(true);
-    const run = async (args: string[]): Promise<string> => {
-      const cmd = `stty cols 80 rows 50 && exec ${[process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ')}`;
-      // No COLUMNS: the width comes from the terminal itself. NO_COLOR keeps the spinner off the captured screen.
-      const env = { ...h.env, NO_COLOR: '1', TERM: 'xterm' } as Record<string, string>;
-      delete env.COLUMNS;
-      // Asynchronous: the emulator answering srs runs in this process.
-      const { stdout } = await execFileAsync('script', ['-qfec', cmd, '/dev/null'], { env, encoding: 'utf8', timeout: 20_000 });
-      return stdout.replace(/\r\n/g, '\n');
-    };
+  pty.it('scorecards ls, score calc --breakdown entries and ref sources keep every id whole (util-linux script)', async () => {
+    // No COLUMNS: the width comes from the terminal itself. NO_COLOR keeps the spinner off the captured screen.
+    const run = async (args: string[]): Promise<string> => (await onTerminal(args, { ...h.env, NO_COLOR: '1', TERM: 'xterm' }, { cols: 80 })).out;
     const cases: Array<[string[], string[]]> = [
       [['scorecards', 'ls'], fx.scorecards.map((s) => s.id)],
       [['ref', 'sources'], fx.dataSources.map((s) => s.id)],
@@ -137,20 +125,18 @@ describe('a real pseudo-terminal at 80 columns', () => {
 });
 
 describe('data formats on a terminal', () => {
-  it.skipIf(!hasScript)('csv and json shown on a terminal carry no escape sequence, bidi override or C1 control; piped, the data is exact (util-linux script)', async () => {
-    expect(hasScript).toBe(true);
+  pty.it('csv and json shown on a terminal carry no escape sequence, bidi override or C1 control; piped, the data is exact (util-linux script)', async () => {
     const evil = 'Evil\u202egnp.exe\u200fname\u001b[31mRED\u009b31m';
     const created = await h.run(['supplier', 'create', '--name', evil, '-o', 'json']);
     expect(created.code, created.stderr).toBe(0);
     const id = (JSON.parse(created.stdout) as { id: string }).id;
-    const env = { ...h.env, NO_COLOR: '1', TERM: 'xterm' } as Record<string, string>;
     for (const format of ['csv', 'json', 'ndjson']) {
-      const cmd = `exec ${[process.execPath, BIN, 'supplier', 'get', id, '-o', format, '--fields', 'id,name'].map((a) => `'${a}'`).join(' ')}`;
-      const { stdout } = await execFileAsync('script', ['-qfec', cmd, '/dev/null'], { env, encoding: 'utf8', timeout: 20_000 });
+      const { code, out: stdout } = await onTerminal(['supplier', 'get', id, '-o', format, '--fields', 'id,name'], { ...h.env, NO_COLOR: '1', TERM: 'xterm' });
+      expect(code, format).toBe(0);
       expect(stdout, format).toContain(id);
       expect(stdout, format).toContain('\\u202e');
       expect(stdout, format).not.toMatch(/[\u001b\u0080-\u009f\u202a-\u202e\u200e\u200f]/);
-      if (format !== 'csv') expect((JSON.parse(stdout.replace(/\r\n/g, '\n')) as { name: string }).name, format).toBe(evil);
+      if (format !== 'csv') expect((JSON.parse(stdout) as { name: string }).name, format).toBe(evil);
     }
     const piped = await h.run(['supplier', 'get', id, '-o', 'csv', '--fields', 'name']);
     expect(piped.stdout).toContain(evil);
