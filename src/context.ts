@@ -380,14 +380,10 @@ export class Context {
   }
 
   /**
-   * The supplier catalog's file: --catalog PATH, else SRS_CATALOG, else DATA_DIR/catalog.db;
-   * undefined when it is off (--no-catalog, or SRS_CATALOG=off).
+   * The supplier catalog's file and where that choice came from: --catalog PATH, else SRS_CATALOG, else
+   * DATA_DIR/catalog.db; undefined when it is off (--no-catalog, or SRS_CATALOG=off). Checked (a path the user
+   * named must have its directory) by catalogPathOf in src/commands/supplier/catalog-access.ts.
    */
-  catalogPath(): string | undefined {
-    return this.catalogSetting()?.path;
-  }
-
-  /** The catalog's file and where that choice came from (a path the user named must already have its directory). */
   catalogSetting(): { path: string; from: '--catalog' | 'SRS_CATALOG' | 'default' } | undefined {
     const flag = this.globals.catalog;
     if (flag === false) return undefined;

@@ -181,6 +181,9 @@ describe('import and the catalog', () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/^srs: --catalog .*team\.db: its directory .*no-such-dir does not exist/);
     expect(existsSync(join(h.home, 'no-such-dir'))).toBe(false);
+    const dry = await h.run(['--catalog', join(h.home, 'no-such-dir', 'team.db'), 'supplier', 'import', join(h.home, 'typo.csv'), '--dry-run']);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toMatch(/^srs: --catalog .*team\.db: its directory .*no-such-dir does not exist/);
     const dir = await h.run(['supplier', 'ls'], { env: { SRS_CATALOG: h.home } });
     expect(dir.code).toBe(2);
     expect(dir.stderr).toMatch(/SRS_CATALOG .* is a directory/);

@@ -47,21 +47,29 @@ export function closeWithRun(ctx: Context, catalog: Catalog): void {
 }
 
 /**
+ * The catalog file of this run (undefined when it is off). A path the user named (--catalog, SRS_CATALOG) must
+ * have its directory: a mistyped shared catalog must not become a new empty one, which knows no supplier (exit 2).
+ */
+export async function catalogPathOf(ctx: Context): Promise<string | undefined> {
+  const setting = ctx.catalogSetting();
+  if (setting === undefined) return undefined;
+  if (setting.from !== 'default') {
+    const { fileTargetProblem } = await import('../../util/fs.js');
+    const problem = fileTargetProblem(setting.path);
+    if (problem) throw new UsageError(`${setting.from} ${setting.path}: ${problem} (srs creates the catalog file, not its directory)`);
+  }
+  return setting.path;
+}
+
+/**
  * Opens the catalog for this run's target. `required` (supplier ls / find) turns "the catalog is
  * off" into a usage error; otherwise an off catalog gives undefined.
  */
 export async function openCatalog(ctx: Context, what: string, required: boolean): Promise<OpenCatalog | undefined> {
-  const setting = ctx.catalogSetting();
-  if (setting === undefined) {
+  const path = await catalogPathOf(ctx);
+  if (path === undefined) {
     if (required) throw new UsageError(`${what} reads the local supplier catalog, which is off (--no-catalog or SRS_CATALOG=off)`);
     return undefined;
-  }
-  const path = setting.path;
-  if (setting.from !== 'default') {
-    // A mistyped shared catalog must not become a new empty one (which would know no supplier, silently).
-    const { fileTargetProblem } = await import('../../util/fs.js');
-    const problem = fileTargetProblem(path);
-    if (problem) throw new UsageError(`${setting.from} ${path}: ${problem} (srs creates the catalog file, not its directory)`);
   }
   const target = await ctx.target();
   const { Catalog } = await import('../../store/catalog.js');

@@ -18,7 +18,7 @@ import type { Context } from '../../context.js';
 import type { Candidate, OutcomeSink, Recorded, Verdict } from '../../import/sinks.js';
 import { ExitCode, SrsError } from '../../errors.js';
 import type { Catalog, CatalogRecord, CustomerIdFilter } from '../../store/catalog.js';
-import { closeWithRun, openCatalog, type OpenCatalog } from './catalog-access.js';
+import { catalogPathOf, closeWithRun, openCatalog, type OpenCatalog } from './catalog-access.js';
 
 /**
  * Outcomes held before one transaction writes them (SQLite's cost a row stops falling at about
@@ -172,7 +172,7 @@ export async function openCatalogSink(
   file: string,
   o: { dryRun: boolean; allowExisting: boolean; retryUnknown: boolean },
 ): Promise<CatalogSink | undefined> {
-  const path = ctx.catalogPath();
+  const path = await catalogPathOf(ctx);
   if (path === undefined) return undefined;
   let open: OpenCatalog | undefined;
   if (o.dryRun) {
