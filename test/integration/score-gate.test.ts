@@ -125,6 +125,18 @@ describe('2. baseline', () => {
     const altered = await h.run(['score', 'check', a!.supplierId, '--baseline', edited, '--max-drop', '3']);
     expect(altered.code).toBe(3);
     expect(altered.stderr).toMatch(/baseline altered/);
+    // The same from stdin, where the digest is only known at the end: edited, cut short, or grown after the end record.
+    const lines = readFileSync(basePath, 'utf8').trimEnd().split('\n');
+    const tampered = [
+      readFileSync(edited, 'utf8'),
+      lines.slice(0, -1).join('\n') + '\n',
+      [...lines, lines[1]].join('\n') + '\n',
+    ];
+    for (const input of tampered) {
+      const piped = await h.run(['score', 'check', a!.supplierId, '--baseline', '-', '--max-drop', '3'], { input });
+      expect(piped.code, piped.stderr).toBe(3);
+      expect(piped.stderr).toMatch(/baseline altered/);
+    }
 
     // The current bundle, with a's score gone: a fell from a value to no data.
     const current = structuredClone(records);

@@ -41,9 +41,15 @@ export async function readBaseline(ctx: Context, file: string): Promise<Map<stri
   const baseline = new Map<string, number | null>();
   const d = file === '-' ? undefined : await digestOfFile(ctx, file, '--baseline');
   const trusted = !!d && d.declared !== null && d.declared === d.computed;
+  let format2 = false;
   for await (const ev of readEvidence(ctx, file, '--baseline', { digest: !d, trusted })) {
-    if (ev.t === 'header' && ev.format === 2 && d && !trusted) throw new CheckFailedError(`baseline altered: ${file}'s content does not match its digest (or its end record is missing)`);
-    if (ev.t === 'end' && ev.declared && ev.computed !== null && ev.declared.digest !== ev.computed) throw new CheckFailedError('baseline altered: its content does not match its digest');
+    if (ev.t === 'header') format2 = ev.format === 2;
+    if (ev.t === 'header' && format2 && d && !trusted) throw new CheckFailedError(`baseline altered: ${file}'s content does not match its digest (or its end record is missing)`);
+    if (ev.t === 'end' && format2) {
+      // The same rules as the verifier's end (verify.ts): read from stdin, the digest is only known here.
+      if (ev.afterEnd !== undefined) throw new CheckFailedError(`baseline altered: content was added after the end record (line ${ev.afterEnd})`);
+      if (!d && (ev.declared === null || ev.declared.digest !== ev.computed)) throw new CheckFailedError('baseline altered: its content does not match its digest (or its end record is missing)');
+    }
     if (ev.t === 'result' && !baseline.has(ev.item.supplierId)) {
       const v: unknown = ev.item.score?.value;
       if (v !== null && v !== undefined && typeof v !== 'number') throw contractError(ev.item, `--baseline ${file} line ${ev.line}`) ?? new UsageError(`--baseline ${file} line ${ev.line}: the score is not a number`, { code: 'invalid_input' });
