@@ -22,6 +22,8 @@ export interface RecomputeCheck {
   tolerance: number;
   /** What the verification found (altered, model version, incomplete, conflicts, differences), one line each, most serious first. */
   findings: string[];
+  /** What was checked, as the report names it ("digest", "recomputation", ...): "none found" covers only these. */
+  checked: readonly string[];
 }
 
 export interface ReportData {
@@ -160,7 +162,7 @@ function verification(d: ReportData): string {
   const recomputeLine = `${ok ? '<span class="ok">agrees</span>' : '<span class="bad">differs</span>'}: ${r.agree} of ${r.total} values agree within ${esc(r.tolerance)}`;
   const findings = r.findings.length
     ? `<div><b class="bad">Findings:</b><ul>${r.findings.map((x) => `<li>${esc(x)}</li>`).join('')}</ul></div>`
-    : '<div><b>Findings:</b> <span class="ok">none</span> (digest, model version, completeness, conflicting entries, recomputation)</div>';
+    : `<div><b>Findings:</b> <span class="ok">none</span> (checked: ${esc(r.checked.join(', '))})</div>`;
   return `<div class="box"><div><b>Digest:</b> ${digestLine} <span class="muted">${esc(dg.note)}</span></div><div><b>Recomputed offline</b> (local model ${esc(d.modelVersion)}): ${recomputeLine}</div>${findings}</div>`;
 }
 

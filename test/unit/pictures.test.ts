@@ -196,7 +196,7 @@ describe('html report', () => {
       modelVersion: '1.0.0',
       explanations: [x],
       digest: { state: 'none', note: 'no digest here' },
-      recompute: { agree: 3, total: 3, tolerance: 0.005, findings: ['bundle altered: <b>x</b>'] },
+      recompute: { agree: 3, total: 3, tolerance: 0.005, findings: ['bundle altered: <b>x</b>'], checked: ['digest', 'recomputation'] },
     });
     expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
     expect(html).not.toMatch(/<script|<img|<svg onload|<link|@import|url\(|https?:\/\//i);

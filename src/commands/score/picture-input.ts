@@ -31,7 +31,11 @@ export interface Trust {
   tolerance: number;
   /** What the verifier found, most serious first (as score recompute words it). */
   findings: Array<{ kind: FindingKind; message: string }>;
+  /** What was checked: a bundle is verified in full; a fresh calculation only by recomputation. */
+  checked: readonly string[];
 }
+
+const BUNDLE_CHECKS = ['digest', 'model version', 'completeness', 'conflicting entries', 'recomputation'] as const;
 
 export interface PictureInput {
   items: ScoreResult[];
@@ -99,6 +103,7 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
       differing,
       tolerance,
       findings: differing ? [{ kind: 'differs', message: `recomputation differs: ${examples.join('; ')}${differing > examples.length ? `; and ${differing - examples.length} more` : ''}` }] : [],
+      checked: ['recomputation'],
     },
   };
 }
@@ -145,6 +150,6 @@ export async function inputFromBundle(ctx: Context, file: string, opts: Opts): P
     modelVersion: v.modelVersion,
     errors: v.errors,
     unknown: new Map(),
-    trust: { digest, values: v.values, differing: v.valuesDiffering, tolerance: vo.tolerance, findings: v.findings() },
+    trust: { digest, values: v.values, differing: v.valuesDiffering, tolerance: vo.tolerance, findings: v.findings(), checked: BUNDLE_CHECKS },
   };
 }

@@ -67,7 +67,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     modelVersion: input.modelVersion && input.modelVersion !== MODEL_VERSION ? `${MODEL_VERSION}; the bundle was saved with ${input.modelVersion}` : MODEL_VERSION,
     explanations,
     digest: t.digest,
-    recompute: { agree: t.values - t.differing, total: t.values, tolerance: t.tolerance, findings: t.findings.map((f) => f.message) },
+    recompute: { agree: t.values - t.differing, total: t.values, tolerance: t.tolerance, findings: t.findings.map((f) => f.message), checked: t.checked },
   });
   if (out === '-') await ctx.sink.write(html);
   else {
