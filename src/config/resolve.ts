@@ -98,7 +98,10 @@ export function resolveSettings(input: ResolveInput): Settings {
  */
 export function keyProblem(key: string): string | undefined {
   // eslint-disable-next-line no-control-regex
-  return /[\s\u0000-\u001f\u007f]/.test(key) ? 'contains whitespace, a line break or a control character' : undefined;
+  if (/[\s\u0000-\u001f\u007f]/.test(key)) return 'contains whitespace, a line break or a control character';
+  // A header value outside printable ASCII is refused by undici before it is sent (and retried as a network fault).
+  if (!/^[\x21-\x7e]*$/.test(key)) return 'holds characters outside printable ASCII';
+  return undefined;
 }
 
 /** Shows only the last 4 characters of a secret. */

@@ -94,7 +94,8 @@ const SHAPES: Record<string, () => { what: string; paths: string[] }> = {
   'supplier import': () => ({ what: 'an import summary', paths: Object.keys(IMPORT_SUMMARY_KEYS) }),
   'auth status': () => ({ what: 'the authentication status', paths: AUTH_STATUS_PATHS }),
   'scorecards ls': () => ({ what: 'a scorecard', paths: fieldPaths(contract.Scorecard) }),
-  'scorecards get': () => ({ what: 'a scorecard or its items', paths: [...fieldPaths(contract.Scorecard), ...fieldPaths(contract.ScorecardItem)] }),
+  // With --fields, `scorecards get` prints the card (its items as items.*), not the items table.
+  'scorecards get': () => ({ what: 'a scorecard', paths: fieldPaths(contract.Scorecard) }),
   'emissions ls': () => ({ what: 'an emission report', paths: fieldPaths(contract.EmissionReport) }),
   'news ls': () => ({ what: 'a news event', paths: fieldPaths(contract.NewsEvent) }),
   'data-entry get': () => ({ what: 'a data entry', paths: fieldPaths(contract.DataEntry) }),

@@ -313,6 +313,10 @@ describe('errors', () => {
     expect(r.stderr).toMatch(/^srs: the API key from SRS_API_KEY contains whitespace, a line break or a control character/);
     expect(r.stderr).not.toMatch(/secret|BBBB|attempt/);
     expect(h.requests.length).toBe(before);
+    const euro = await h.run(['ref', 'countries'], { env: { SRS_API_KEY: 'k\u20acy-0123456789' } });
+    expect(euro.code).toBe(4);
+    expect(euro.stderr).toMatch(/^srs: the API key from SRS_API_KEY holds characters outside printable ASCII/);
+    expect(h.requests.length).toBe(before);
   });
 
   it('output that cannot be written (stdout on a full disk) is one line and exit 1, never a stack trace; a created supplier is named', async () => {

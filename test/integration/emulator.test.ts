@@ -942,9 +942,10 @@ describe('seeded details', () => {
   it('a supplier whose details left the bounded cache gets the same details again', () => {
     const seed = generateSeed(7, DETAILS_CACHE_SIZE + 10);
     const first = seed.suppliers[0]!.id;
-    const before = structuredClone(seed.details(first));
+    const before = seed.details(first);
     expect(before?.newsEvents.length).toBeGreaterThan(0);
-    // Touch more suppliers than the cache holds: the first one is evicted and regenerated.
+    expect(seed.details(first)).toBe(before); // cached
+    // Touch more suppliers than the cache holds: the first one is evicted and regenerated, equal but a new object.
     for (const s of seed.suppliers.slice(1)) seed.details(s.id);
     const again = seed.details(first);
     expect(again).not.toBe(before);

@@ -59,7 +59,7 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   const given = (typeof opts.apiKey === 'string' ? opts.apiKey : ctx.env.SRS_EMULATOR_API_KEY)?.trim() || undefined;
   // A key srs itself would refuse to send (keyProblem) makes an emulator no srs can talk to.
   const { keyProblem } = await import('../../config/resolve.js');
-  const badKey = given === undefined ? undefined : keyProblem(given) ?? (/^[\x21-\x7e]+$/.test(given) ? undefined : 'holds characters outside printable ASCII');
+  const badKey = given === undefined ? undefined : keyProblem(given);
   if (badKey) throw new UsageError(`${typeof opts.apiKey === 'string' ? '--api-key' : 'SRS_EMULATOR_API_KEY'} ${badKey}: choose a key of printable ASCII without spaces`);
   if (typeof opts.state === 'string') {
     const { migrateJsonStateInPlace } = await import('../../emulator/state.js');
