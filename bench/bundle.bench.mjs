@@ -152,7 +152,7 @@ if (ONLY !== 'recompute') {
     row('recompute --verify of that bundle, peak RSS', v.mb, 'MB', `< ${TARGET_MB} MB`, v.mb < TARGET_MB);
     row('recompute --verify of that bundle, CPU (user + system)', v.cpu, 's');
   } finally {
-    emu.stop();
+    await emu.stop();
   }
 }
 rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 /** Process entry: wires the real streams and environment into main() and exits with its code. */
 import { main } from './cli.js';
+import { stdoutWriteError } from './errors.js';
 import { installSignalHandlers } from './util/signals.js';
 
 export async function run(): Promise<void> {
@@ -29,7 +30,7 @@ export async function run(): Promise<void> {
     process.env,
   );
   if (stdoutFailed && code === 0) {
-    process.stderr.write(`srs: cannot write the output to stdout: ${stdoutFailed.message.replace(/, write$/, '')}\n`);
+    process.stderr.write(`srs: ${(stdoutWriteError(stdoutFailed) as Error).message}\n`);
     code = 1;
   }
   process.exitCode = code;

@@ -26,6 +26,7 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ExitCode, SrsError, UsageError } from '../errors.js';
+import { guardCsvCell } from '../output/sanitize.js';
 import { mapHeaders, parseMapSpecs, unnamedColumns, type ColumnMapping } from './headers.js';
 import { Journal, JOURNAL_SUFFIX, readJournal, type JournalHistory } from './journal.js';
 import { countableEncoding, countRecords } from './count.js';
@@ -659,8 +660,8 @@ class ImportRun {
   }
 }
 
-/** A cell as srs's CSV formula guard leaves it (guardCsvCell: a leading ' before = + - @): a --failed or --report cell imported back. */
+/** A cell exactly as srs's CSV formula guard (guardCsvCell) writes it: a --failed or --report cell imported back. */
 function guardedCell(...cells: ReadonlyArray<string | undefined>): boolean {
-  for (const c of cells) if (c !== undefined && c.charCodeAt(0) === 39 && /^'[=+\-@]/.test(c)) return true;
+  for (const c of cells) if (c !== undefined && c.charCodeAt(0) === 39 && guardCsvCell(c.slice(1)) === c) return true;
   return false;
 }

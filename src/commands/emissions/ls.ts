@@ -14,7 +14,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   // People also get the totals per year as bars (tables only: JSON and CSV stay the reports).
   const [{ glyphsFor }, { renderYearBars, totalsPerYear }] = await Promise.all([import('../../output/bars.js'), import('../../output/year-bars.js')]);
   const { totals, skipped } = totalsPerYear(items);
-  const width = ctx.io.columns && ctx.io.columns > 0 ? ctx.io.columns : 80;
+  // The width the table above was fitted to (COLUMNS, else the terminal's), else 80.
+  const width = ro.width ?? 80;
   if (totals.length) await ctx.sink.write('\n' + renderYearBars(totals, glyphsFor(ctx.env, opts.ascii === true), width, ctx.paint));
   if (skipped) ctx.info(`${skipped} report(s) without a start date or value are not in the totals`);
 }

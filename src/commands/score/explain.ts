@@ -43,13 +43,6 @@ function* parameterRows(x: Explanation): Generator<Record<string, unknown>> {
   for (const p of x.otherParameters) yield { supplierId: x.supplierId, scorecardId: null, scorecardName: null, ...p };
 }
 
-/** The width to draw for: the terminal's, else $COLUMNS, else 80. */
-export function terminalWidth(ctx: Context): number {
-  if (ctx.io.columns && ctx.io.columns > 0) return ctx.io.columns;
-  const env = Number(ctx.env.COLUMNS);
-  return Number.isInteger(env) && env >= 20 && env <= 1000 ? env : 80;
-}
-
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const id = checkId(requireArg(args, 0, 'supplier id'));
   const withinDays = expiringDays(opts.expiringWithin);
@@ -75,7 +68,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const ro = ctx.renderOptions();
   if (ctx.format === 'table' && !ro.fields && !ro.query) {
     const [{ glyphsFor }, { renderScorePicture }] = await Promise.all([import('../../output/bars.js'), import('../../output/score-picture.js')]);
-    await ctx.sink.write(renderScorePicture(x, { glyphs: glyphsFor(ctx.env, opts.ascii === true), paint: ctx.paint, width: terminalWidth(ctx) }));
+    await ctx.sink.write(renderScorePicture(x, { glyphs: glyphsFor(ctx.env, opts.ascii === true), paint: ctx.paint, width: ctx.tableWidth() ?? 80 }));
     return;
   }
   if (ctx.format === 'csv' || ctx.format === 'table') {
