@@ -10,6 +10,7 @@
 // SHA-256 from @noble/hashes, not node:crypto: loading node:crypto was 5% of the samples of a
 // `srs supplier get`, which hashes one short key (test/unit/target.test.ts pins the digests).
 import { sha256 } from '@noble/hashes/sha2.js';
+import { ApiError, AuthError } from '../errors.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 export interface Target {
@@ -58,4 +59,16 @@ export function sameTarget(a: Target, b: Target): boolean {
 /** One line for messages: `https://api.example.com (account 3f9a1c...)`, or `the sandbox`. */
 export function describeTarget(t: Target): string {
   return t.baseUrl === 'sandbox' ? 'the sandbox' : `${t.baseUrl} (account ${t.account})`;
+}
+
+/**
+ * What a failed GET of a supplier recorded under another key says about the account behind this key (the key
+ * rotation check of the journal and the catalog): 403 or 404, another account; undefined, nothing (the caller
+ * says the outcome is unknown). A 401 rejects the key itself, which proves no account and would fail every
+ * request: it is thrown on (exit 4).
+ */
+export function otherAccountStatus(e: unknown): 403 | 404 | undefined {
+  if (e instanceof AuthError && e.status !== 403) throw e;
+  const status = e instanceof ApiError || e instanceof AuthError ? e.status : undefined;
+  return status === 403 || status === 404 ? status : undefined;
 }

@@ -19,8 +19,8 @@
  *   then bound with a "target" line.
  * A dry run never asks the service: it warns and goes on.
  */
-import { describeTarget, type Target } from '../api/target.js';
-import { ApiError, AuthError, ExitCode, SrsError, UsageError } from '../errors.js';
+import { describeTarget, otherAccountStatus, type Target } from '../api/target.js';
+import { ExitCode, SrsError, UsageError } from '../errors.js';
 import type { JournalHistory, JournalMeta, MetaLine } from './journal.js';
 
 export interface BindingDeps {
@@ -39,10 +39,8 @@ async function probe(id: string, read: (id: string) => Promise<void>): Promise<P
     await read(id);
     return { same: true };
   } catch (e) {
-    // 401: the service rejects the key itself; that says nothing about accounts, and every request would fail (exit 4).
-    if (e instanceof AuthError && e.status !== 403) throw e;
-    const status = e instanceof ApiError || e instanceof AuthError ? e.status : undefined;
-    if (status === 403 || status === 404) return { same: false, why: `HTTP ${status}` };
+    const status = otherAccountStatus(e);
+    if (status) return { same: false, why: `HTTP ${status}` };
     return { unknown: e instanceof Error ? e.message : String(e) };
   }
 }

@@ -3,9 +3,9 @@
  * --catalog / SRS_CATALOG / the data directory, the partition of this run's target (asking the
  * service once when a new key meets a known base URL), closed when the command ends.
  */
-import type { Target } from '../../api/target.js';
+import { otherAccountStatus, type Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError, ExitCode, SrsError, UsageError } from '../../errors.js';
+import { ExitCode, SrsError, UsageError } from '../../errors.js';
 import type { Catalog, SameAccountCheck } from '../../store/catalog.js';
 
 export interface OpenCatalog {
@@ -23,9 +23,7 @@ export function sameAccountCheck(ctx: Context, target: Target): SameAccountCheck
       await client.getSupplier(supplierId);
       return 'same';
     } catch (e) {
-      // 401: the key itself is rejected; it proves no account, and the command could send nothing anyway (exit 4).
-      if (e instanceof AuthError && e.status !== 403) throw e;
-      if ((e instanceof AuthError && e.status === 403) || (e instanceof ApiError && (e.status === 404 || e.status === 403))) return 'other';
+      if (otherAccountStatus(e)) return 'other';
       throw new SrsError(
         'runtime',
         ExitCode.failure,
