@@ -15,6 +15,7 @@ import { stringify, type Stringifier } from 'csv-stringify';
 import iconv from 'iconv-lite';
 import { UsageError } from '../errors.js';
 import { guardCsvCell } from '../output/sanitize.js';
+import { fileTargetProblem } from '../util/fs.js';
 
 export const ROW_STATES = ['created', 'skipped', 'exists', 'invalid', 'failed', 'unknown', 'valid'] as const;
 export type RowState = (typeof ROW_STATES)[number];
@@ -197,21 +198,14 @@ function fileIdentity(p: string): string {
   }
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /** Refuses output paths that would overwrite the input or each other (also through a symlink or a hard link). */
 export function checkOutputPaths(input: string, outputs: Record<string, string | undefined>): void {
   const seen = new Map<string, string>();
   if (input !== '-') seen.set(fileIdentity(input), 'the input file');
   for (const [flag, p] of Object.entries(outputs)) {
     if (p === undefined) continue;
-    if (isDirectory(p)) throw new UsageError(`${flag} ${p} is a directory: give a file path`);
+    const problem = fileTargetProblem(p);
+    if (problem) throw new UsageError(`${flag} ${p}: ${problem}: give a file path in an existing directory`);
     const abs = fileIdentity(p);
     const clash = seen.get(abs);
     if (clash) throw new UsageError(`${flag} ${p} is ${clash}: choose another path`);
