@@ -196,15 +196,8 @@ function refuseUndefinedIn1252(name: string, sample: Buffer): void {
   }
 }
 
-/** The UTF-16 byte order mark a sample starts with, if any. */
-function utf16Bom(sample: Buffer): 'UTF-16LE' | 'UTF-16BE' | undefined {
-  if (sample[0] === 0xff && sample[1] === 0xfe) return 'UTF-16LE';
-  if (sample[0] === 0xfe && sample[1] === 0xff) return 'UTF-16BE';
-  return undefined;
-}
-
 /** Refuses workbooks and binary files up front, with a hint. */
-function refuseBinary(name: string, sample: Buffer, encoding: string): void {
+function refuseBinary(name: string, sample: Buffer, encoding: string, complete: boolean): void {
   if (sample.length >= 4 && sample[0] === 0x50 && sample[1] === 0x4b && sample[2] === 0x03 && sample[3] === 0x04) {
     throw new UsageError(`${name} is a zip file (an Excel .xlsx workbook?), not CSV: save it as "CSV UTF-8" and import that`, { code: 'invalid_input' });
   }
@@ -212,22 +205,20 @@ function refuseBinary(name: string, sample: Buffer, encoding: string): void {
     throw new UsageError(`${name} is an Excel .xls workbook, not CSV: save it as "CSV UTF-8" and import that`, { code: 'invalid_input' });
   }
   if (!encoding.startsWith('utf-16') && sample.subarray(0, 65536).includes(0)) {
-    const bom = utf16Bom(sample);
-    if (bom) throw new UsageError(`${name} starts with a ${bom} byte order mark, so it is not ${encoding}: drop --encoding (or pass --encoding ${bom.toLowerCase()})`, { code: 'invalid_input' });
-    // Which bytes of a 16-bit unit are NUL (ASCII text): the high byte comes first in big-endian.
-    let even = 0;
-    let odd = 0;
-    const probe = sample.subarray(0, 4096);
-    for (let i = 0; i < probe.length; i++) if (probe[i] === 0) i % 2 === 0 ? even++ : odd++;
-    const guess = even > odd ? 'utf-16be' : 'utf-16le';
+    // What the bytes look like, by the same rules as detection: a UTF-16 BOM, or NULs in one byte of each unit.
+    const seen = detectEncoding(sample, complete);
+    if (seen.source === 'bom' && seen.encoding.startsWith('utf-16')) {
+      throw new UsageError(`${name} starts with a ${seen.encoding.toUpperCase()} byte order mark, so it is not ${encoding}: drop --encoding (or pass --encoding ${seen.encoding})`, { code: 'invalid_input' });
+    }
+    const guess = seen.encoding.startsWith('utf-16') ? seen.encoding : 'utf-16le';
     throw new UsageError(`${name} contains NUL bytes: it is not a text file in ${encoding} (is it UTF-16 without a byte order mark? try --encoding ${guess})`, {
       code: 'invalid_input',
     });
   }
   if (encoding === 'utf-16le' || encoding === 'utf-16be') {
-    const bom = utf16Bom(sample);
-    if (bom && bom.toLowerCase() !== encoding) {
-      throw new UsageError(`${name} starts with a ${bom} byte order mark, which disagrees with --encoding ${encoding}: drop --encoding (or pass --encoding ${bom.toLowerCase()})`, { code: 'invalid_input' });
+    const seen = detectEncoding(sample, complete);
+    if (seen.source === 'bom' && seen.encoding.startsWith('utf-16') && seen.encoding !== encoding) {
+      throw new UsageError(`${name} starts with a ${seen.encoding.toUpperCase()} byte order mark, which disagrees with --encoding ${encoding}: drop --encoding (or pass --encoding ${seen.encoding})`, { code: 'invalid_input' });
     }
   }
 }
@@ -538,7 +529,7 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
   } else {
     det = detectEncoding(src.sample, src.complete);
   }
-  refuseBinary(name, src.sample, det.encoding);
+  refuseBinary(name, src.sample, det.encoding, src.complete);
   if (det.source === 'bom') checkBom(name, src.sample, det.encoding, src.complete);
   if (det.source === 'detected' && det.encoding === 'windows-1252') refuseUndefinedIn1252(name, src.sample);
 
