@@ -14,7 +14,6 @@ export interface Names {
   dataSources: ReadonlyMap<string, string>;
 }
 
-export const NO_NAMES: Names = { parameters: new Map(), scorecards: new Map(), dataSources: new Map() };
 
 /** Parameter and scorecard names from scorecard definitions (a bundle's, or a listing). */
 export function namesFromScorecards(cards: Iterable<Scorecard>, into?: { parameters: Map<string, string>; scorecards: Map<string, string> }): { parameters: Map<string, string>; scorecards: Map<string, string> } {

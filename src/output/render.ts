@@ -7,7 +7,7 @@
  * - table: aligned columns (cli-table3) for people, sanitised, coloured headers on a TTY
  *   (./table.ts, loaded only for tables: see there).
  */
-import type { Column, ColumnKind } from './columns.js';
+import type { Column } from './columns.js';
 import { cellText, getPath, pickFields } from './fields.js';
 import { collectQueryItems } from './bounded.js';
 import { guardCsvCell, sanitizeForTerminal } from './sanitize.js';
@@ -59,15 +59,11 @@ export interface RenderOptions {
   query?: ((data: unknown) => unknown) | undefined;
 }
 
-
 /** Renders one resource (a single read or a create result). */
 export async function renderItem(sink: Sink, item: unknown, columns: Column[], opts: RenderOptions): Promise<void> {
-  if (opts.query) {
-    const select = selector(opts);
-    return renderQueryResult(sink, opts.query(select ? select(item) : item), opts);
-  }
   const select = selector(opts);
   if (select) item = select(item);
+  if (opts.query) return renderQueryResult(sink, opts.query(item), opts);
   switch (opts.format) {
     case 'json':
       return sink.write(JSON.stringify(item, null, 2) + '\n');

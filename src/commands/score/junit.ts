@@ -50,6 +50,9 @@ export function githubAnnotation(r: CheckResult): string {
   return `::error title=${prop(`srs score check: ${r.supplierId}`)}::${esc(r.reasons.join('; '))}`;
 }
 
+/** How many failing suppliers the step summary lists before a count. */
+const SUMMARY_FAILURES = 100;
+
 /** How many of the lowest-scoring suppliers the step summary lists. */
 export const SUMMARY_WORST = 10;
 
@@ -61,9 +64,9 @@ function cell(s: string): string {
 /**
  * The GitHub Actions step summary of a score check (appended to
  * $GITHUB_STEP_SUMMARY): the counts, every failing supplier with its reasons
- * (the first `maxFailures`, then a count), and the `worst` lowest scores.
+ * (the first SUMMARY_FAILURES, then a count), and the `worst` lowest scores.
  */
-export function markdownSummary(results: CheckResult[], opts: { asOf: string; warnings: string[]; worst?: number; maxFailures?: number }): string {
+export function markdownSummary(results: CheckResult[], opts: { asOf: string; warnings: string[]; worst?: number }): string {
   const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
   const failing = results.filter((r) => isFailing(r.status));
   const lines = [
@@ -77,7 +80,7 @@ export function markdownSummary(results: CheckResult[], opts: { asOf: string; wa
     '',
   ];
   if (failing.length) {
-    const max = opts.maxFailures ?? 100;
+    const max = SUMMARY_FAILURES;
     lines.push('### Failing suppliers', '', '| supplier | status | score | reasons |', '|---|---|---:|---|');
     for (const r of failing.slice(0, max)) lines.push(`| \`${cell(r.supplierId)}\` | ${r.status} | ${r.score === null ? '—' : String(r.score)} | ${cell(r.reasons.join('; '))} |`);
     if (failing.length > max) lines.push('', `… and ${failing.length - max} more (see the JSON output or the JUnit report).`);
