@@ -17,7 +17,6 @@ export const BATCH_SIZE = 100;
 export const DEFAULT_CONCURRENCY = 8;
 
 export interface CalcResult {
-  requests: ScoreCalculationRequest[];
   items: ScoreResult[];
 }
 
@@ -27,14 +26,11 @@ export interface CalcResult {
  * batch is in. Memory is bounded by the window (src/util/concurrency.ts), not
  * by the number of ids.
  */
-export async function* calculateInOrder(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missingOut?: string[]): AsyncGenerator<ScoreResult> {
-  const missing: string[] = missingOut ?? [];
+export async function* calculateInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: string[]): AsyncGenerator<ScoreResult> {
   let i = 0;
   for await (const { items } of mapOrdered(requests, concurrency, (r) => client.calculateScores(r))) {
     for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing)) yield items[k]!;
   }
-  // The caller that asked for them reports them itself.
-  if (!missingOut) warnMissing(ctx, missing);
 }
 
 /**
@@ -50,10 +46,6 @@ function* resultsInRequestOrder(request: ScoreCalculationRequest, resultIds: rea
     if (k === undefined) missing.push(id);
     else yield k;
   }
-}
-
-function warnMissing(ctx: Context, missing: string[]): void {
-  if (missing.length) ctx.warn(`the service returned no result for ${count(missing.length, 'supplier id')}: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
 }
 
 /**
@@ -145,12 +137,11 @@ export function batchRequests(ids: string[], filters: Omit<ScoreCalculationReque
   return chunk(ids, BATCH_SIZE).map((supplierIds) => ({ supplierIds, ...filters }));
 }
 
-/** All results, in input order (for commands that need them together); ids without a result go to `missing` when given. */
-export async function calculate(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, missing?: string[]): Promise<CalcResult> {
-  const requests = batchRequests(ids, filters);
+/** All results, in input order (for commands that need them together); ids without a result go to `missing`. */
+export async function calculate(client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, missing: string[]): Promise<CalcResult> {
   const items: ScoreResult[] = [];
-  for await (const it of calculateInOrder(ctx, client, requests, concurrency, missing)) items.push(it);
-  return { requests, items };
+  for await (const it of calculateInOrder(client, batchRequests(ids, filters), concurrency, missing)) items.push(it);
+  return { items };
 }
 
 export function filtersFrom(opts: Opts): Omit<ScoreCalculationRequest, 'supplierIds'> {
@@ -309,7 +300,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const noScore: string[] = [];
     const missing: string[] = [];
     if (!render.pretty && !render.query && !render.fields) await passThrough(ctx, client, batchRequests(ids, filters), concurrency, noScore, missing);
-    else await renderList(ctx.sink, tap(calculateInOrder(ctx, client, batchRequests(ids, filters), concurrency, missing), (it) => !hasScore(it) && noScore.push(it.supplierId)), [], render);
+    else await renderList(ctx.sink, tap(calculateInOrder(client, batchRequests(ids, filters), concurrency, missing), (it) => !hasScore(it) && noScore.push(it.supplierId)), [], render);
     failOnUnknown(ctx, withMissing(await classifyIds(client, noScore, concurrency), missing), ids.length);
     return;
   }
@@ -333,7 +324,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   const missing: string[] = [];
   const { items, unknown } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, async () => {
-    const r = await calculate(ctx, client, ids, filters, concurrency, missing);
+    const r = await calculate(client, ids, filters, concurrency, missing);
     return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
   });
 

@@ -140,7 +140,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
   const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
   const client = await ctx.client();
   const missing: string[] = [];
-  const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(ctx, client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY, missing));
+  const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY, missing));
   if (rules.minParameter.size) {
     const known = new Set<string>();
     for (const it of items) parametersOf(it, known);

@@ -59,7 +59,7 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
   const missing: string[] = [];
   const [{ items, unknown }, names] = await Promise.all([
     ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, async () => {
-      const r = await calculate(ctx, client, ids, filters, concurrency, missing);
+      const r = await calculate(client, ids, filters, concurrency, missing);
       return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
     }),
     namesFor(ctx, client, { parameters: true, dataSources: true }),
