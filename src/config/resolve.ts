@@ -139,3 +139,26 @@ export function correctBaseUrl(url: string): { url: string; note?: string } {
   if (!m || !/^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(m[1]!)) return { url: url.trim().replace(/\/+$/, '') };
   return { url: m[1]!, note: `the base URL ends in /v1, which srs adds to every path itself: using ${m[1]}` };
 }
+
+/** One stored profile as `auth status` lists it. */
+export interface ProfileStatus {
+  name: string;
+  inUse: boolean;
+  active: boolean;
+  baseUrl: string | null;
+  /** The last 4 characters only (maskKey). */
+  key: string | null;
+}
+
+/** What `auth status` prints (and what --fields may name). */
+export interface AuthStatus {
+  profile: string;
+  profileSource: string;
+  baseUrl: string | null;
+  baseUrlSource: string;
+  keySource: string;
+  key: string | null;
+  configFile: string;
+  activeProfile: string;
+  profiles: ProfileStatus[];
+}

@@ -7,6 +7,7 @@ import type * as z from 'zod/mini';
 import * as contract from '../api/contract.js';
 import type { CatalogEntry } from '../store/catalog.js';
 import type { ImportSummary } from '../import/report.js';
+import type { AuthStatus, ProfileStatus } from '../config/resolve.js';
 import type { CheckResult } from '../scoring/gate.js';
 import type { ScoreDifference } from '../scoring/recompute.js';
 import { ExplainedParameterSchema, ExplanationSchema } from './explanation.js';
@@ -79,11 +80,12 @@ const IMPORT_SUMMARY_KEYS = {
   elapsedSeconds: 1, rowsPerSecond: 1, complete: 1, stopReason: 1, stoppedAfterLine: 1, journal: 1, report: 1, failedFile: 1,
 } satisfies Record<keyof ImportSummary, 1>;
 
-/** What `srs auth status` prints (src/commands/auth/status.ts). */
-const AUTH_STATUS_PATHS = [
-  'profile', 'profileSource', 'baseUrl', 'baseUrlSource', 'keySource', 'key', 'configFile', 'activeProfile',
-  'profiles', 'profiles.length', 'profiles.name', 'profiles.inUse', 'profiles.active', 'profiles.baseUrl', 'profiles.key',
-];
+/** What `srs auth status` prints (src/commands/auth/status.ts): every key of AuthStatus and ProfileStatus, checked by the compiler. */
+const AUTH_STATUS_KEYS = {
+  profile: 1, profileSource: 1, baseUrl: 1, baseUrlSource: 1, keySource: 1, key: 1, configFile: 1, activeProfile: 1, profiles: 1,
+} satisfies Record<keyof AuthStatus, 1>;
+const PROFILE_STATUS_KEYS = { name: 1, inUse: 1, active: 1, baseUrl: 1, key: 1 } satisfies Record<keyof ProfileStatus, 1>;
+const AUTH_STATUS_PATHS = [...Object.keys(AUTH_STATUS_KEYS), 'profiles.length', ...Object.keys(PROFILE_STATUS_KEYS).map((k) => `profiles.${k}`)];
 
 /** The resource (and its name) each command prints, by command path without "srs". */
 const SHAPES: Record<string, () => { what: string; paths: string[] }> = {

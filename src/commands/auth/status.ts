@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { DEFAULT_PROFILE, describeSource, maskKey } from '../../config/resolve.js';
+import { DEFAULT_PROFILE, describeSource, maskKey, type AuthStatus, type ProfileStatus } from '../../config/resolve.js';
 import { AuthError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
 import { renderItem, renderList } from '../../output/render.js';
@@ -16,11 +16,11 @@ export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<v
   // Every stored profile, the one in use marked; a profile named by --profile or SRS_PROFILE but not stored is listed too.
   const names = store.profileNames();
   if (!names.includes(s.profile)) names.push(s.profile);
-  const profiles = names.map((name) => {
+  const profiles = names.map((name): ProfileStatus => {
     const p = store.getProfile(name);
     return { name, inUse: name === s.profile, active: name === active, baseUrl: p?.baseUrl ?? null, key: p?.apiKey ? maskKey(p.apiKey) : null };
   });
-  const status = {
+  const status: AuthStatus = {
     profile: s.profile,
     profileSource: describeSource(s.profileSource, 'profile'),
     baseUrl: s.baseUrl ?? null,
