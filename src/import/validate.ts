@@ -198,12 +198,13 @@ export class FirstLineTable {
 }
 
 /** Names and ids are one line: a line break in one is a quoted cell that ran on (a quote left open?), never a supplier's name. */
-const ONE_LINE_FIELDS: readonly Field[] = ['name', 'customerSupplierId'];
+export const ONE_LINE_FIELDS = ['name', 'customerSupplierId'] as const satisfies readonly Field[];
+export const breaksLine = (v: string | null | undefined): boolean => typeof v === 'string' && /[\r\n]/.test(v);
 
 function lineBreakField(fields: readonly string[], shape: RowShape): { field: string; message: string } | undefined {
   for (const f of ONE_LINE_FIELDS) {
     const v = cell(fields, shape, f);
-    if (v === undefined || !/[\r\n]/.test(v)) continue;
+    if (!breaksLine(v)) continue;
     const col = shape.mapping.columns[shape.mapping.index[f] ?? -1]?.header;
     const where = col !== undefined && col !== f ? `${f} (column "${col}")` : f;
     return { field: f, message: `${where} contains a line break: a name or id is one line (a quoted cell left open runs on into the next line)` };

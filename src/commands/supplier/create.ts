@@ -60,10 +60,11 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   }
   // Marked as checked: the client does not parse it a second time.
   const valid = markCheckedSupplierBody(validateRequest(Schema, body, 'supplier'));
-  // As in an import: a name or customerSupplierId is one line (a line break is a paste or quoting accident, and would
+  // The import's rule: a name or customerSupplierId is one line (a line break is a paste or quoting accident, and would
   // break every table, CSV and journal line that shows it).
-  for (const [field, v] of [['name', valid.name], ['customerSupplierId', valid.customerSupplierId]] as const) {
-    if (typeof v === 'string' && /[\r\n]/.test(v)) throw new UsageError(`supplier: ${field} contains a line break: a name or id is one line`);
+  const { ONE_LINE_FIELDS, breaksLine } = await import('../../import/validate.js');
+  for (const field of ONE_LINE_FIELDS) {
+    if (breaksLine(valid[field])) throw new UsageError(`supplier: ${field} contains a line break: a name or id is one line`);
   }
   const client = await ctx.client();
   // The catalog first: one that cannot be used (written by a newer srs, unreadable) stops here, before anything is sent.
