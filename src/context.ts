@@ -202,7 +202,7 @@ export class Context {
       color: this.color,
       width: this.tableWidth(),
       wide: !!this.globals.wide,
-      note: (m: string) => this.note(m),
+      note: (m: string) => this.info(m),
       csvRaw: !!this.globals.csvRaw,
       paintHeader: (h: string) => this.paint.bold(h),
       query: this.#query,
@@ -225,10 +225,6 @@ export class Context {
     return !!this.globals.quiet || truthy(this.env.SRS_QUIET);
   }
 
-  /** A note on stderr about something that is not a problem (hidden columns, the next page): silenced by --quiet. */
-  note(msg: string): void {
-    if (!this.quiet) this.stderr(msg);
-  }
 
   /** Registers a secret so it is redacted from every stderr line this context writes. */
   addSecret(s: string | undefined): void {
@@ -251,9 +247,9 @@ export class Context {
     this.io.stderr.write(`${tag} ${this.redact(sanitizeKeepNewlines(msg))}\n`);
   }
 
-  /** A note for people on stderr (progress, what was saved, what more exists): silenced by --quiet. */
+  /** A note for people on stderr about something that is not a problem (what was saved, hidden columns, the next page): silenced by --quiet. */
   info(msg: string): void {
-    this.note(msg);
+    if (!this.quiet) this.stderr(msg);
   }
 
   debug(msg: string): void {
@@ -328,7 +324,7 @@ export class Context {
     }
     if (fromEnv.apiKey && fromEnv.baseUrl && !flags.profile && !this.env.SRS_PROFILE) {
       this.addSecret(fromEnv.apiKey);
-      if (fromEnv.baseUrlNote) this.note(fromEnv.baseUrlNote);
+      if (fromEnv.baseUrlNote) this.info(fromEnv.baseUrlNote);
       return fromEnv;
     }
     const store = await this.configStore();
@@ -348,7 +344,7 @@ export class Context {
       ...(store.currentProfile !== undefined ? { currentProfile: store.currentProfile } : {}),
     });
     this.addSecret(s.apiKey);
-    if (s.baseUrlNote) this.note(s.baseUrlNote);
+    if (s.baseUrlNote) this.info(s.baseUrlNote);
     return s;
   }
 

@@ -41,7 +41,7 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   if (opts.activate === true) store.currentProfile = profile;
   const active = store.currentProfile ?? DEFAULT_PROFILE;
   ctx.stderr(`Logged in: profile "${profile}", ${baseUrl}, key ${maskKey(key)}, stored in ${store.path}`);
-  if (active === profile) ctx.note(`"${profile}" is the active profile`);
-  else ctx.note(`the active profile is still "${active}": use --profile ${profile} for one command, or "srs auth switch ${profile}" (or log in with --activate)`);
+  if (active === profile) ctx.info(`"${profile}" is the active profile`);
+  else ctx.info(`the active profile is still "${active}": use --profile ${profile} for one command, or "srs auth switch ${profile}" (or log in with --activate)`);
   if (settings.apiKeySource === 'env') ctx.warn('SRS_API_KEY is set in the environment and takes precedence over the stored key');
 }

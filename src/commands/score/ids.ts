@@ -42,7 +42,7 @@ export async function gatherIds(ctx: Context, args: string[], idsFile: unknown):
   // A Set keeps the first occurrence of each id, in order.
   const ids = [...new Set(raw)];
   const dupes = raw.length - ids.length;
-  if (dupes) ctx.note(`${dupes} duplicate supplier id${dupes === 1 ? '' : 's'} ignored`);
+  if (dupes) ctx.info(`${dupes} duplicate supplier id${dupes === 1 ? '' : 's'} ignored`);
   if (ids.length === 0) throw new UsageError('no supplier ids: give them as arguments or with --ids-file FILE (or - for stdin)');
   return ids;
 }

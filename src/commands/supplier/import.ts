@@ -71,7 +71,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         stderrIsTTY: ctx.io.stderrIsTTY,
         warn: (m) => ctx.warn(m),
         info: (m) => {
-          ctx.note(m);
+          ctx.info(m);
         },
         signal: controller.signal,
         redact: (s) => ctx.redact(s),
@@ -92,7 +92,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     for (const p of result.problems) ctx.stderr(`  ${problemLine(p)}`);
   }
   await renderItem(ctx.sink, summary, importSummaryColumns(summary), ctx.renderOptions());
-  if (summary.exists > 0 && !ctx.quiet) {
+  if (summary.exists > 0) {
     ctx.info(
       `${summary.exists} row${summary.exists === 1 ? '' : 's'} ${summary.dryRun ? 'would not be' : 'not'} sent: the supplier catalog knows ${summary.exists === 1 ? 'its' : 'their'} customerSupplierId as already created on this target` +
         `${summary.report ? ` (${summary.report} has the supplier ids)` : ' (--report FILE lists them with their supplier ids)'}; --allow-existing sends them anyway`,
