@@ -5,6 +5,7 @@
  * expired or expires soon. Plain text with optional colour; every text from
  * the service goes through sanitizeForTerminal.
  */
+import { count } from '../util/plural.js';
 import { divergingBar, divergingScale, fitText, pad, paintDiverging, textWidth, type Glyphs } from './bars.js';
 import type { ExplainedParameter, Explanation } from './explanation.js';
 import { sanitizeForTerminal } from './sanitize.js';
@@ -27,7 +28,6 @@ export interface PictureOptions {
 const fmtWith = (none: string) => (v: number | null): string => (v === null ? none : (Math.round(v * 100) / 100).toFixed(2).replace(/^-0\.00$/, '0.00'));
 const weightText = (w: number | null): string => (w === null ? '' : String(Math.round(w * 100) / 100));
 const scoreText = (v: number | null) => (v === null ? 'no data' : '');
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 interface Layout {
   name: number;
@@ -60,7 +60,7 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   const header = (title: string, weightHeader = 'WEIGHT', last = 'ENTRIES') =>
     paint.bold(`${pad(title, L.name + 2)} ${pad(weightHeader, 6, 'right')} ${pad('SCORE', 6, 'right')}  ${divergingScale(L.half)}  ${last}`.trimEnd());
   const paramRow = (p: ExplainedParameter) =>
-    row(4, clean(p.name, p.policyParameterId), weightText(p.weight), p.score, plural(p.entries, 'entry', 'entries'), p.expiringEntries ? ` ${paint.yellow('!')}` : '', p.label);
+    row(4, clean(p.name, p.policyParameterId), weightText(p.weight), p.score, count(p.entries, 'entry'), p.expiringEntries ? ` ${paint.yellow('!')}` : '', p.label);
 
   lines.push(`${paint.bold('Supplier')} ${x.supplierId}  ${paint.dim(`as of ${x.asOf}`)}${x.score.riskLevel ? `  risk ${sanitizeForTerminal(x.score.riskLevel)}` : ''}`);
   lines.push('');
@@ -88,17 +88,17 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   if (x.dataSources.length) {
     lines.push('');
     lines.push(header('DATA SOURCE', ''));
-    for (const d of x.dataSources) lines.push(row(2, clean(d.name, d.dataSourceId), '', d.score, plural(d.entries, 'entry', 'entries'), '', d.label));
+    for (const d of x.dataSources) lines.push(row(2, clean(d.name, d.dataSourceId), '', d.score, count(d.entries, 'entry'), '', d.label));
   }
 
   lines.push('');
   const within = x.expiring.withinDays;
   if (!x.expiring.entries.length) {
-    lines.push(`No evidence expires within ${plural(within, 'day')} of ${x.asOf}.`);
+    lines.push(`No evidence expires within ${count(within, 'day')} of ${x.asOf}.`);
   } else {
-    lines.push(paint.yellow(`! Evidence expired or expiring within ${plural(within, 'day')} of ${x.asOf}:`));
+    lines.push(paint.yellow(`! Evidence expired or expiring within ${count(within, 'day')} of ${x.asOf}:`));
     for (const e of x.expiring.entries) {
-      const when = e.status === 'expired' ? `expired ${e.expiryDate} (${plural(-e.daysLeft, 'day')} ago)` : `expires ${e.expiryDate} (in ${plural(e.daysLeft, 'day')})`;
+      const when = e.status === 'expired' ? `expired ${e.expiryDate} (${count(-e.daysLeft, 'day')} ago)` : `expires ${e.expiryDate} (in ${count(e.daysLeft, 'day')})`;
       const source = clean(e.dataSourceName, e.dataSourceId);
       lines.push(`  ${e.entryId}  ${when}  ${source}${e.isClaim ? '  (claim)' : ''}`);
     }

@@ -17,6 +17,7 @@ import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, toScoringScorecard, type BundleOptions } from './bundle.js';
 import { calculate, classifyNoScore, scorecardsOf, withMissing, type NoResult } from './calc.js';
+import type { DigestCheck } from '../../output/html-report.js';
 import { count } from '../../util/plural.js';
 import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
 import { verifyEvidence, verifyOptions } from './recompute.js';
@@ -24,7 +25,7 @@ import { show, type FindingKind } from './verify.js';
 
 export interface Trust {
   /** verified: format 2 and the digest matches; mismatch: it does not (or the end record is missing); none: no digest (format 1, or a fresh calculation). */
-  digest: { state: 'verified' | 'mismatch' | 'none'; algorithm?: string; value?: string; note: string };
+  digest: DigestCheck;
   /** Values compared between the service and the local model, and those further apart than the tolerance. */
   values: number;
   differing: number;
@@ -131,7 +132,7 @@ export async function inputFromBundle(ctx: Context, file: string, opts: Opts): P
       applies.set(ev.item.supplierId, ev.scorecards ?? []);
     } else if (ev.t === 'end') end = ev;
   });
-  let digest: Trust['digest'] = { state: 'none', note: 'this bundle was saved without a digest (format 1); its values are checked by recomputation only' };
+  let digest: DigestCheck = { state: 'none', note: 'this bundle was saved without a digest (format 1); its values are checked by recomputation only' };
   if (format === 2) {
     const declared = vo.digestFirst ? vo.digestFirst.declared : (end?.declared?.digest ?? null);
     const computed = vo.digestFirst ? vo.digestFirst.computed : (end?.computed ?? null);
