@@ -105,14 +105,24 @@ export function commandToBuild(argv: readonly string[], root: Command): string |
     const a = argv[i]!;
     if (a === '--' || a === '-') return undefined;
     if (!a.startsWith('-')) return TOP_COMMANDS.some(([n]) => n === a) && a !== 'help' ? a : undefined;
-    const long = a.startsWith('--');
-    const flag = long ? a.split('=')[0]! : a.slice(0, 2);
-    const opt = root.options.find((o) => o.long === flag || o.short === flag || (o.negate && o.long === flag));
-    if (!opt) return undefined;
-    const inlineValue = long ? a.includes('=') : a.length > 2;
-    if ((opt.required || opt.optional) && !inlineValue) i++;
+    const width = optionWidth(a, root.options);
+    if (width === undefined) return undefined;
+    i += width - 1;
   }
   return undefined;
+}
+
+/**
+ * How many words the option word `a` takes among `options` (1, or 2 when its value is the next word);
+ * undefined when none of them is `a` (Commander stores --no-x as its long name).
+ */
+function optionWidth(a: string, options: readonly Option[]): 1 | 2 | undefined {
+  const long = a.startsWith('--');
+  const flag = long ? a.split('=')[0]! : a.slice(0, 2);
+  const opt = options.find((o) => o.long === flag || o.short === flag);
+  if (!opt) return undefined;
+  const inlineValue = long ? a.includes('=') : a.length > 2;
+  return (opt.required || opt.optional) && !inlineValue ? 2 : 1;
 }
 
 /**
@@ -127,10 +137,7 @@ export function unknownCommandBeforeHelp(argv: readonly string[], program: Comma
   for (let i = 0; i < words.length; i++) {
     const a = words[i]!;
     if (a.startsWith('-') && a !== '-') {
-      const long = a.startsWith('--');
-      const flag = long ? a.split('=')[0]! : a.slice(0, 2);
-      const opt = [...cmd.options, ...program.options].find((o) => o.long === flag || o.short === flag);
-      if (opt && (opt.required || opt.optional) && !(long ? a.includes('=') : a.length > 2)) i++;
+      i += (optionWidth(a, [...cmd.options, ...program.options]) ?? 1) - 1;
       continue;
     }
     if (!cmd.commands.length || cmd.registeredArguments.length) return false;
