@@ -10,7 +10,7 @@ import Agent from 'undici/lib/dispatcher/agent.js';
 import { RequestAbortedError } from 'undici/lib/core/errors.js';
 import type * as z from 'zod/mini';
 import { ApiError, AuthError, BadResponseError, NetworkError, UsageError } from '../errors.js';
-import { describeZodError } from './contract.js';
+import { describeZodError, hot } from './contract.js';
 import { parseRetryAfter, RetryPolicy, type Decision, type RetryOptions } from './retry.js';
 import type { BufferPool } from '../util/buffer-pool.js';
 
@@ -427,7 +427,7 @@ export function parseBody<S extends z.ZodMiniType>(method: string, path: string,
         : `body is not valid JSON (content-type ${ctype || 'none'})`;
     throw new BadResponseError({ method, path, status: res.status, reason, detail: res.text.slice(0, 500) });
   }
-  const parsed = schema.safeParse(data);
+  const parsed = hot(schema).safeParse(data);
   if (!parsed.success) {
     throw new BadResponseError({
       method,
