@@ -358,7 +358,7 @@ export class BundleWriter {
   readonly #tmp: string;
   readonly #hash = createHash(DIGEST_ALGORITHM);
   #fh: FileHandle | undefined;
-  #buf: string[] = [];
+  #buf: Buffer[] = [];
   #bufLen = 0;
   #suppliers = 0;
   readonly #cardsWritten = new Set<string>();
@@ -376,19 +376,20 @@ export class BundleWriter {
   }
 
   async #line(rec: unknown): Promise<void> {
-    const s = JSON.stringify(rec) + '\n';
-    this.#hash.update(s);
-    this.#buf.push(s);
-    this.#bufLen += s.length;
+    // Encoded once, for the digest and the file alike (hashing the string and writing it encoded it twice).
+    const b = Buffer.from(JSON.stringify(rec) + '\n', 'utf8');
+    this.#hash.update(b);
+    this.#buf.push(b);
+    this.#bufLen += b.length;
     if (this.#bufLen >= 1 << 20) await this.#flush();
   }
 
   async #flush(): Promise<void> {
     if (!this.#bufLen) return;
-    const text = this.#buf.join('');
+    const chunks = this.#buf;
     this.#buf = [];
     this.#bufLen = 0;
-    await this.#fh!.writeFile(text, 'utf8');
+    await this.#fh!.writeFile(Buffer.concat(chunks));
   }
 
   request(request: RequestT): Promise<void> {
@@ -418,7 +419,7 @@ export class BundleWriter {
 
   async finish(): Promise<void> {
     const digest = this.#hash.digest('hex');
-    this.#buf.push(JSON.stringify({ t: 'end', suppliers: this.#suppliers, digest: { algorithm: DIGEST_ALGORITHM, value: digest } }) + '\n');
+    this.#buf.push(Buffer.from(JSON.stringify({ t: 'end', suppliers: this.#suppliers, digest: { algorithm: DIGEST_ALGORITHM, value: digest } }) + '\n', 'utf8'));
     this.#bufLen = 1;
     await this.#flush();
     await this.#fh!.sync();
