@@ -244,6 +244,91 @@ describe('supplier create with a lost answer', () => {
     }
   });
 
+  it('a create of a customer id the catalog knows is not sent: exists (created) or outcome_unknown (unknown); the flags send it', async () => {
+    const h = await startHarness({ admin: true });
+    try {
+      const posts = () => h.requests.filter((l) => l.startsWith('POST /v1/suppliers')).length;
+      const first = await h.run(['supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '-o', 'json']);
+      expect(first.code).toBe(0);
+      const id = json<{ id: string }>(first).id;
+      const before = posts();
+      const again = await h.run(['supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '-o', 'json']);
+      expect(again.code).toBe(1);
+      expect(again.stdout).toBe('');
+      expect(errorOf(again)).toMatchObject({ code: 'exists', exitCode: 1 });
+      expect(errorOf(again).message).toContain(id);
+      expect(errorOf(again).message).toContain('--allow-existing');
+      // Compared as the import does: the id trimmed.
+      expect((await h.run(['supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', ' DUP-1 ', '-o', 'json'])).code).toBe(1);
+      expect(posts()).toBe(before);
+      const forced = await h.run(['supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '--allow-existing', '-o', 'json']);
+      expect(forced.code).toBe(0);
+      expect(posts()).toBe(before + 1);
+      // --no-catalog knows nothing and checks nothing.
+      expect((await h.run(['--no-catalog', 'supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '-o', 'json'])).code).toBe(0);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('after a lost answer the same create is refused (outcome_unknown); --retry-unknown sends it, and the attempt is resolved', async () => {
+    const lossy = await startHarness({ admin: true, faults: { failAfterCommitRate: 1 } });
+    try {
+      const lost = await lossy.run(['supplier', 'create', '--name', 'Lost Three Ltd', '--customer-id', 'LOST-3', '-o', 'json']);
+      expect(errorOf(lost).code).toBe('outcome_unknown');
+      const posts = () => lossy.requests.filter((l) => l.startsWith('POST /v1/suppliers')).length;
+      const before = posts();
+      const retry = await lossy.run(['supplier', 'create', '--name', 'Lost Three Ltd', '--customer-id', 'LOST-3', '-o', 'json']);
+      expect(retry.code).toBe(1);
+      expect(errorOf(retry).code).toBe('outcome_unknown');
+      expect(errorOf(retry).message).toContain('--retry-unknown');
+      expect(posts()).toBe(before);
+    } finally {
+      await lossy.close();
+    }
+    // The same catalog, the same base URL and key (the same target), a service that now answers.
+    const emu = await startEmulator({ port: lossy.emu.port, apiKey: lossy.env.SRS_API_KEY });
+    try {
+      const sent = await runSrs(['supplier', 'create', '--name', 'Lost Three Ltd', '--customer-id', 'LOST-3', '--retry-unknown', '-o', 'json'], lossy.env);
+      expect(sent.code).toBe(0);
+      // The unknown attempt is resolved by the create from the same place: no longer listed as unknown.
+      expect(json<Entry[]>(await runSrs(['supplier', 'ls', '--state', 'unknown', '-o', 'json'], lossy.env))).toEqual([]);
+      expect(json<Entry[]>(await runSrs(['supplier', 'find', 'LOST-3', '-o', 'json'], lossy.env)).map((e) => e.state)).toEqual(['created']);
+      const get = await runSrs(['supplier', 'get', '--customer-id', 'LOST-3', '-o', 'json'], lossy.env);
+      expect(get.code).toBe(0);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('Ctrl-C or SIGTERM while the create is in flight: exit 130/143, outcome_unknown, recorded as unknown', async () => {
+    for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+      // A service that takes the request and never answers.
+      const h = await startHarness({ faults: { stallRate: 1 } });
+      try {
+        const r = await h.run(['--timeout', '60s', 'supplier', 'create', '--name', `Reached ${sig} Ltd`, '--customer-id', `RCH-${sig}`, '-o', 'json'], {
+          onSpawn: (kill) => {
+            const wait = setInterval(() => {
+              if (h.requests.some((l) => l.startsWith('POST /v1/suppliers'))) {
+                clearInterval(wait);
+                kill(sig);
+              }
+            }, 20);
+          },
+        });
+        expect(r.code).toBe(sig === 'SIGINT' ? 130 : 143);
+        expect(r.stdout).toBe('');
+        const err = errorOf(r);
+        expect(err.code).toBe('outcome_unknown');
+        expect(err.message).toContain('may exist');
+        const ls = json<Entry[]>(await h.run(['supplier', 'ls', '--state', 'unknown', '-o', 'json']));
+        expect(ls).toEqual([expect.objectContaining({ customerSupplierId: `RCH-${sig}`, state: 'unknown', source: 'supplier create' })]);
+      } finally {
+        await h.close();
+      }
+    }
+  });
+
   it('a create that times out after sending is outcome_unknown too', async () => {
     const h = await startHarness({ faults: { stallRate: 1 } });
     try {
