@@ -4,7 +4,7 @@
  * killed with SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -90,6 +90,34 @@ describe('import and the catalog', () => {
     const again = await h.run(['supplier', 'import', f1, '--journal', join(h.home, 'again.journal'), '--allow-existing', '-o', 'json']);
     expect(again.code, again.stderr).toBe(0);
     expect(json<{ created: number; exists: number }>(again)).toMatchObject({ created: 30, exists: 0 });
+  });
+
+  it('two imports of overlapping files started together: the second stops at once (exit 2, naming the first), nothing is created twice', async () => {
+    // A service slow enough that the first run is still sending when the second starts.
+    const slow = await startHarness({ admin: true, faults: { latency: { min: 20, max: 30 } } });
+    try {
+      const a = csvFile(slow.home, 'ov1.csv', Array.from({ length: 150 }, (_, i) => [`Overlap ${i}`, 'DEU', `OV-${i}`] as [string, string, string]));
+      const b = csvFile(slow.home, 'ov2.csv', Array.from({ length: 151 }, (_, i) => [`Overlap ${i}`, 'DEU', `OV-${i}`] as [string, string, string]));
+      const first = slow.run(['supplier', 'import', a, '--concurrency', '2', '-o', 'json']);
+      // Once the first run is sending.
+      while (!slow.requests.some((l) => l.startsWith('POST /v1/suppliers'))) await new Promise((r) => setTimeout(r, 10));
+      const second = await slow.run(['supplier', 'import', b, '-o', 'json']);
+      expect(second.code).toBe(2);
+      expect(errorOf(second).message).toMatch(/another import into .* is running with the supplier catalog .* held by process \d+ on .*Nothing was sent/);
+      const r1 = await first;
+      expect(r1.code, r1.stderr).toBe(0);
+      expect(json<{ created: number }>(r1).created).toBe(150);
+      // Run again once the first is done: the shared ids are exists, the new one created.
+      const again = await slow.run(['supplier', 'import', b, '-o', 'json']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(json<{ created: number; exists: number }>(again)).toMatchObject({ created: 1, exists: 150 });
+      const stored = (await adminSuppliers(slow.emu)).filter((x) => x.customerSupplierId?.startsWith('OV-'));
+      expect(stored).toHaveLength(151);
+      // A dry run takes no lock, and the lock is gone after the runs.
+      expect(readdirSync(join(slow.home, 'data')).filter((f) => f.endsWith('.lock'))).toEqual([]);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('a catalog that missed an import (a crash between journal and catalog) is repaired from the journal by the re-run', async () => {
@@ -190,21 +218,28 @@ describe('import and the catalog', () => {
     expect(h.requests.length).toBe(before);
   });
 
-  it('two processes writing the catalog at once lose nothing', async () => {
+  it('processes writing the catalog at once lose nothing (two imports into two targets, creates beside them)', async () => {
     const a = csvFile(h.home, 'east.csv', rowsFor(1001, 1150));
     const b = csvFile(h.home, 'west.csv', rowsFor(2001, 2150));
     const catalog = join(h.home, 'team-catalog.db');
-    const [ra, rb, ...creates] = await Promise.all([
-      h.run(['--catalog', catalog, 'supplier', 'import', a, '-o', 'json', '--concurrency', '4']),
-      h.run(['supplier', 'import', b, '-o', 'json', '--concurrency', '4'], { env: { SRS_CATALOG: catalog } }),
-      ...Array.from({ length: 4 }, (_, i) => h.run(['--catalog', catalog, 'supplier', 'create', '--name', `Parallel ${i}`, '--customer-id', `P-${i}`, '-o', 'json'])),
-    ]);
-    for (const r of [ra!, rb!, ...creates]) expect(r.code, r.stderr).toBe(0);
-    const ls = await h.run(['--catalog', catalog, 'supplier', 'ls', '-o', 'json']);
-    const entries = json<Entry[]>(ls);
-    expect(entries).toHaveLength(304);
-    expect(new Set(entries.map((e) => e.id)).size).toBe(304);
-    expect(entries.every((e) => e.state === 'created')).toBe(true);
+    // Another service (another target): one import at a time per target, any number of targets at once.
+    const other = await startEmulator({ port: 0, apiKey: h.env.SRS_API_KEY });
+    try {
+      const [ra, rb, ...creates] = await Promise.all([
+        h.run(['--catalog', catalog, 'supplier', 'import', a, '-o', 'json', '--concurrency', '4']),
+        h.run(['supplier', 'import', b, '-o', 'json', '--concurrency', '4'], { env: { SRS_CATALOG: catalog, SRS_BASE_URL: other.url } }),
+        ...Array.from({ length: 4 }, (_, i) => h.run(['--catalog', catalog, 'supplier', 'create', '--name', `Parallel ${i}`, '--customer-id', `P-${i}`, '-o', 'json'])),
+      ]);
+      for (const r of [ra!, rb!, ...creates]) expect(r.code, r.stderr).toBe(0);
+      const entries = json<Entry[]>(await h.run(['--catalog', catalog, 'supplier', 'ls', '-o', 'json']));
+      expect(entries).toHaveLength(154);
+      expect(new Set(entries.map((e) => e.id)).size).toBe(154);
+      expect(entries.every((e) => e.state === 'created')).toBe(true);
+      const west = json<Entry[]>(await h.run(['--catalog', catalog, 'supplier', 'ls', '-o', 'json'], { env: { SRS_BASE_URL: other.url } }));
+      expect(west.map((e) => e.customerSupplierId).sort()).toEqual(rowsFor(2001, 2150).map((r) => r[2]).sort());
+    } finally {
+      await other.close();
+    }
   });
 });
 
