@@ -195,6 +195,14 @@ export async function classifyIds(client: ApiClient, ids: readonly string[], con
   return out;
 }
 
+/** The base URL a bundle records: normalised, so never with userinfo, query or fragment. */
+async function recordedBaseUrl(ctx: Context): Promise<string | null> {
+  const url = (await ctx.settings()).baseUrl;
+  if (!url) return null;
+  const { normaliseBaseUrl } = await import('../../api/target.js');
+  return normaliseBaseUrl(url);
+}
+
 /**
  * `score calc --save`: each batch's results, the scorecards that apply to
  * each supplier and the reason of any id without a usable result are written
@@ -213,7 +221,8 @@ async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[],
     modelVersion: MODEL_VERSION,
     createdAt: ctx.now().toISOString(),
     asOf,
-    service: { baseUrl: ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null) },
+    // Without credentials or query (normaliseBaseUrl): a bundle is shared, and user:password@ or ?token= would go with it.
+    service: { baseUrl: ctx.sandbox ? null : await recordedBaseUrl(ctx) },
     options: bundleOptions(filters),
   });
   const requests = batchRequests(ids, filters);
