@@ -3,6 +3,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, SrsError, ExitCode } from '../../errors.js';
 import { listFraming, renderList } from '../../output/render.js';
+import { oneLine } from '../../output/sanitize.js';
 import { BufferPool } from '../../util/buffer-pool.js';
 import { chunk, mapConcurrent, mapOrdered } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
@@ -286,7 +287,7 @@ export function failOnUnknown(ctx: Context, unknown: ReadonlyMap<string, NoResul
       ctx.stderr(`… and ${count(unknown.size - MAX_UNKNOWN_LINES, 'more unknown supplier')}`);
       break;
     }
-    ctx.stderr(`UNKNOWN ${id}: ${why.message}`);
+    ctx.stderr(`UNKNOWN ${oneLine(id)}: ${oneLine(why.message)}`);
   }
   const notFound = [...unknown.values()].filter((w) => w.code === 'not_found').length;
   const what = notFound === unknown.size ? `${unknown.size === 1 ? 'is' : 'are'} unknown to the service` : `${unknown.size === 1 ? 'is' : 'are'} unknown (not known to the service, or srs could not find out)`;

@@ -14,6 +14,7 @@ import type { Context } from '../../context.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
+import { oneLine } from '../../output/sanitize.js';
 import { expiresBeforeIssue, todayUtc } from '../../scoring/index.js';
 import { isFailing } from '../../scoring/gate.js';
 import { suggest } from '../../util/suggest.js';
@@ -178,7 +179,7 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   for (const [id, message] of v.errors) results.push(unknownResult(id, message));
   const findings = v.findings();
   if (verify && findings.length) {
-    for (const f of findings.slice(1)) ctx.stderr(`also: ${f.message}`);
+    for (const f of findings.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
     throw new CheckFailedError(`${findings[0]!.message} (score check --from verifies the bundle first; nothing was checked)`);
   }
   if (!verify) ctx.warn(`--no-verify: ${what} was not verified (digest, model version, completeness, recomputation); its values are taken as they are`);
@@ -214,13 +215,15 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
 
   const failing = results.filter((r) => isFailing(r.status));
   for (const r of results) {
-    if (r.status === 'fail') ctx.stderr(`FAIL ${r.supplierId}: ${r.reasons.join('; ')}`);
-    else if (r.status === 'unknown') ctx.stderr(`UNKNOWN ${r.supplierId}: ${r.reasons.join('; ')}`);
-    else if (r.status === 'no data') ctx.stderr(`NO DATA ${r.supplierId}: ${r.reasons.join('; ')} (accepted with --allow-no-data)`);
-    else if (r.status === 'new') ctx.stderr(`NEW ${r.supplierId}: not in the baseline (passes)`);
+    // Ids and reasons carry the service's (or a bundle's) strings: one line each, whatever they hold.
+    const why = oneLine(r.reasons.join('; '));
+    if (r.status === 'fail') ctx.stderr(`FAIL ${oneLine(r.supplierId)}: ${why}`);
+    else if (r.status === 'unknown') ctx.stderr(`UNKNOWN ${oneLine(r.supplierId)}: ${why}`);
+    else if (r.status === 'no data') ctx.stderr(`NO DATA ${oneLine(r.supplierId)}: ${why} (accepted with --allow-no-data)`);
+    else if (r.status === 'new') ctx.stderr(`NEW ${oneLine(r.supplierId)}: not in the baseline (passes)`);
   }
   const shownWarnings = warnings.length > 20 ? [...warnings.slice(0, 20), `… and ${count(warnings.length - 20, 'more warning')}`] : warnings;
-  for (const w of shownWarnings) ctx.warn(w);
+  for (const w of shownWarnings) ctx.warn(oneLine(w));
   if (ctx.env.GITHUB_ACTIONS === 'true') for (const r of failing) ctx.io.stderr.write(githubAnnotation(r) + '\n');
   if (typeof opts.junit === 'string') {
     writeFileSync(opts.junit, junitReport(results, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000 }));

@@ -10,6 +10,7 @@ import { Scorecard as ScorecardSchema, describeZodError } from '../../api/contra
 import type { Context } from '../../context.js';
 import { CheckFailedError, UsageError } from '../../errors.js';
 import { renderList } from '../../output/render.js';
+import { oneLine } from '../../output/sanitize.js';
 import type { Column } from '../../output/columns.js';
 import { todayUtc, type ScoreDifference, type ScoringScorecard } from '../../scoring/index.js';
 import * as z from 'zod/mini';
@@ -86,7 +87,7 @@ export async function verifyEvidence(
         v.header(ev);
         const early = vo.stopAtHeader === undefined ? [] : v.findings();
         if (early.length) {
-          for (const f of early.slice(1)) ctx.stderr(`also: ${f.message}`);
+          for (const f of early.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
           throw new CheckFailedError(`${early[0]!.message}; ${vo.stopAtHeader}`);
         }
         if (ev.format === 'response' && !vo.rawScorecards) sawRaw = true;
@@ -203,7 +204,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   );
   if (!findings.length) return;
   if (opts.verify) {
-    for (const f of findings.slice(1)) ctx.stderr(`also: ${f.message}`);
+    for (const f of findings.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
     throw new CheckFailedError(findings[0]!.message);
   }
   for (const f of findings) ctx.warn(f.message);

@@ -1,0 +1,133 @@
+/**
+ * The score gate and its evidence against a new user's attack review (issue
+ * 17, second round): filters a bundle was not calculated with, duplicated
+ * parameters and results, unrecognised risk levels, empty and malformed
+ * bundles, service strings that would break a line, credentials in the base
+ * URL, warnings in the step summary, the end count. Each runs the built srs
+ * against the emulator; a service that misbehaves is a node:http proxy in
+ * front of it that rewrites score-calculation answers; a bundle that
+ * misbehaves is forged with a recomputed digest.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures } from '../../src/emulator/index.js';
+import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
+
+type Rec = Record<string, unknown>;
+interface Entry {
+  id: string;
+  expiryDate?: string | null;
+  issueDate?: string | null;
+}
+interface Param {
+  policyParameterId: string;
+  score: { value: number | null };
+  dataPoints: { dataEntries: Entry[]; risk?: { riskLevel?: unknown } | null };
+}
+interface Item {
+  supplierId: string;
+  score: { value: number | null };
+  dataSourceScores: Array<{ dataSourceId: string; score: { value: number | null }; dataPoints: { dataEntries: Entry[] } }>;
+  policyParameterScores: Param[];
+}
+
+let h: Harness;
+let offline: Record<string, string>;
+let bundle: string;
+let proxy: Server;
+let proxyUrl: string;
+/** Rewrites each score-calculation answer the proxy passes on (identity when unset). */
+let rewrite: ((body: { items: Item[] }) => void) | undefined;
+const fx = fixtures();
+const [a, b, c] = fx.suppliers.map((s) => s.id);
+const err = (r: { stderr: string }) => r.stderr.replace(/\\"/g, '"');
+
+const readBundle = (path: string): Rec[] => readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Rec);
+/** Writes records as a format-2 bundle whose digest matches (what a forger does); `count` false keeps the end record's count as it was. */
+function forge(name: string, records: Rec[], opts: { count?: boolean } = {}): string {
+  const path = join(h.home, name);
+  const body = records.slice(0, -1).map((r) => JSON.stringify(r) + '\n').join('');
+  const end = structuredClone(records.at(-1)!) as { suppliers: number; digest: { value: string } };
+  end.digest.value = createHash('sha256').update(body).digest('hex');
+  if (opts.count !== false) end.suppliers = records.filter((r) => r.t === 'result' || r.t === 'error').length;
+  writeFileSync(path, body + JSON.stringify(end) + '\n');
+  return path;
+}
+const items = (records: Rec[]) => records.filter((r) => r.t === 'result').map((r) => r.item as Item);
+/** The first result with a scored parameter, and that parameter. */
+function scoredParam(records: Rec[]): { item: Item; p: Param } {
+  for (const item of items(records)) for (const p of item.policyParameterScores) if (typeof p.score.value === 'number') return { item, p };
+  throw new Error('no scored parameter in the bundle');
+}
+/** srs against the proxy. */
+const viaProxy = (args: string[], env: Record<string, string> = {}) => runSrs(args, { ...h.env, SRS_BASE_URL: proxyUrl, ...env });
+
+beforeAll(async () => {
+  h = await startHarness();
+  offline = { ...baseEnv(h.home + '/offline'), SRS_BASE_URL: 'http://127.0.0.1:9' };
+  bundle = join(h.home, 'evidence.jsonl');
+  const r = await h.run(['score', 'calc', a!, b!, c!, '--save', bundle, '-o', 'json']);
+  if (r.code !== 0) throw new Error(r.stderr);
+  const target = new URL(h.emu.url);
+  proxy = createServer((req, res) => {
+    const up = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (upRes) => {
+      const chunks: Buffer[] = [];
+      upRes.on('data', (d: Buffer) => chunks.push(d));
+      upRes.on('end', () => {
+        let out = Buffer.concat(chunks);
+        const headers = { ...upRes.headers };
+        if (rewrite && req.url === '/v1/score-calculation' && upRes.statusCode === 200) {
+          const body = JSON.parse(out.toString('utf8')) as { items: Item[] };
+          rewrite(body);
+          out = Buffer.from(JSON.stringify(body));
+          delete headers['transfer-encoding'];
+          headers['content-length'] = String(out.length);
+        }
+        res.writeHead(upRes.statusCode ?? 502, headers);
+        res.end(out);
+      });
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => proxy?.close(resolve));
+  await h?.close();
+});
+
+describe('6. FAIL and UNKNOWN lines are one line each, whatever the service sent', () => {
+  it('a risk level with a line break cannot start a workflow command under GITHUB_ACTIONS', async () => {
+    rewrite = (body) => {
+      for (const it of body.items) for (const p of it.policyParameterScores) p.dataPoints.risk = { riskLevel: 'Severe\n::notice title=pwned::injected\r::warning::x' };
+    };
+    try {
+      const r = await viaProxy(['score', 'check', a!, '--max-risk', 'Low'], { GITHUB_ACTIONS: 'true' });
+      expect(r.code).toBe(3);
+      const lines = r.stderr.split('\n');
+      expect(lines.some((l) => /^(FAIL|UNKNOWN) /.test(l) && l.includes('::notice title=pwned::injected'))).toBe(true);
+      for (const l of lines) expect(l, 'a service string started a line').not.toMatch(/^::(notice|warning)/);
+    } finally {
+      rewrite = undefined;
+    }
+  });
+});
+
+describe('7. the bundle records the base URL without credentials or query', () => {
+  it('SRS_BASE_URL with user:password@ and ?query: neither reaches the bundle', async () => {
+    const port = new URL(h.emu.url).port;
+    const saved = join(h.home, 'creds.jsonl');
+    const r = await runSrs(['score', 'calc', a!, '--save', saved, '-o', 'json'], { ...h.env, SRS_BASE_URL: `http://tok:HUNTER2SECRET@127.0.0.1:${port}/?sig=QUERYSECRET` });
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(saved, 'utf8');
+    expect(text).not.toContain('HUNTER2SECRET');
+    expect(text).not.toContain('QUERYSECRET');
+    expect(text).not.toContain('tok:');
+    expect((readBundle(saved)[0] as { service: { baseUrl: string } }).service.baseUrl).toBe(`http://127.0.0.1:${port}`);
+  });
+});
