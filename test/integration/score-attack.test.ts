@@ -131,3 +131,43 @@ describe('7. the bundle records the base URL without credentials or query', () =
     expect((readBundle(saved)[0] as { service: { baseUrl: string } }).service.baseUrl).toBe(`http://127.0.0.1:${port}`);
   });
 });
+
+describe('2. a parameter listed twice in one result is a conflict', () => {
+  it('online: --min-parameter does not pass on one copy; the supplier is unknown, naming the parameter', async () => {
+    const { p } = scoredParam(readBundle(bundle));
+    rewrite = (body) => {
+      for (const it of body.items) {
+        const at = it.policyParameterScores.findIndex((x) => x.policyParameterId === p.policyParameterId);
+        if (at < 0) continue;
+        const real = it.policyParameterScores[at]!;
+        // A first copy that passes any gate, the real one after it.
+        it.policyParameterScores.splice(at, 0, { ...real, score: { value: 3 }, dataPoints: { dataEntries: [] } });
+        real.score.value = -3;
+      }
+    };
+    try {
+      const r = await viaProxy(['score', 'check', a!, '--min-parameter', `${p.policyParameterId}=2`]);
+      expect(r.code).not.toBe(0);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(new RegExp(`UNKNOWN ${a}: conflicting result: parameter ${p.policyParameterId} is listed 2 times \\(scores 3, -3\\)`));
+      expect(r.stderr).toMatch(/0 passed .* 1 unknown/);
+    } finally {
+      rewrite = undefined;
+    }
+  });
+
+  it('--verify: "conflicting entries" naming the supplier and the parameter (exit 3); check --from does not gate on a copy', async () => {
+    const records = readBundle(bundle);
+    const { item, p } = scoredParam(records);
+    const at = item.policyParameterScores.indexOf(p);
+    // The copy the comparison reads (the last) is the real one: before, --verify said verified.
+    item.policyParameterScores.splice(at, 0, { ...p, score: { value: 3 }, dataPoints: { dataEntries: [] } });
+    const forged = forge('dup-param.jsonl', records);
+    const r = await runSrs(['score', 'recompute', forged, '--verify', '-o', 'json'], offline);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(new RegExp(`conflicting entries: supplier ${item.supplierId}: parameter ${p.policyParameterId} is listed 2 times`));
+    const check = await runSrs(['score', 'check', '--from', forged, '--no-verify', '--min-parameter', `${p.policyParameterId}=2`], offline);
+    expect(check.code).toBe(3);
+    expect(check.stderr).toMatch(new RegExp(`UNKNOWN ${item.supplierId}: conflicting result: parameter ${p.policyParameterId}`));
+  });
+});

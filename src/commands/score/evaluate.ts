@@ -6,7 +6,7 @@
  * verdict needs to be visibly right.
  */
 import type { ScoreResult } from '../../api/contract.js';
-import { comparable, digitsToShow, showNumber } from '../../scoring/index.js';
+import { comparable, digitsToShow, duplicatedScores, showNumber } from '../../scoring/index.js';
 import type { CheckResult, CheckStatus } from '../../scoring/gate.js';
 import { riskRank, supplierRiskLevel } from './bundle.js';
 
@@ -37,10 +37,18 @@ function belowMessage(what: string, value: number, min: number): string {
 
 const noValue = (v: number | null | undefined): v is null | undefined => v === null || v === undefined;
 
+/** Where to look when srs cannot tell: what the service sent for the supplier. */
+const seeWhat = (id: string) => `srs score calc ${id} -o json shows what the service sent`;
+
 export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   const fails: string[] = [];
   const noData: string[] = [];
   const notes: string[] = [];
+  /** What srs cannot evaluate: the supplier is unknown (unless it fails anyway). */
+  const unknowns: string[] = [];
+  // A data source or parameter listed twice: which copy counts is anyone's guess, so no verdict rests on either.
+  const duplicated = duplicatedScores(item);
+  if (duplicated.length) unknowns.push(`conflicting result: ${duplicated.join('; ')}; srs cannot tell which counts (${seeWhat(item.supplierId)})`);
   // The service may send null or leave the field out for "no data": both mean no score.
   const raw = item.score?.value;
   const score = noValue(raw) ? null : raw;
@@ -48,6 +56,7 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   else if (rules.min !== undefined && comparable(score) < comparable(rules.min)) fails.push(belowMessage('score', score, rules.min));
 
   for (const [pid, min] of rules.minParameter) {
+    if (duplicated.length) break;
     const p = item.policyParameterScores?.find((x) => x.policyParameterId === pid);
     const v = p?.score?.value;
     if (noValue(v)) noData.push(`parameter ${pid} has no score`);
@@ -99,9 +108,10 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   if (!rules.allowNoData) fails.push(...noData.map((r) => `${r}; --allow-no-data accepts this`));
   let status: CheckStatus;
   if (fails.length) status = 'fail';
+  else if (unknowns.length) status = 'unknown';
   else if (score === null || noData.length) status = 'no data';
   else status = isNew ? 'new' : 'pass';
-  const reasons = fails.length ? fails : [...noData, ...notes];
+  const reasons = fails.length ? [...fails, ...unknowns] : unknowns.length ? unknowns : [...noData, ...notes];
   return { supplierId: item.supplierId, status, score, riskLevel: risk, reasons };
 }
 
