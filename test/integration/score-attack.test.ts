@@ -171,3 +171,31 @@ describe('2. a parameter listed twice in one result is a conflict', () => {
     expect(check.stderr).toMatch(new RegExp(`UNKNOWN ${item.supplierId}: conflicting result: parameter ${p.policyParameterId}`));
   });
 });
+
+describe('3. an unrecognised risk level makes the risk verdict unknown', () => {
+  const extreme = (list: Param[]) => {
+    list.forEach((p, i) => (p.dataPoints.risk = { riskLevel: i === 0 ? 'Extreme' : 'Low' }));
+  };
+  it('online: "Extreme" beside Low levels does not pass --max-risk Low', async () => {
+    rewrite = (body) => {
+      for (const it of body.items) extreme(it.policyParameterScores);
+    };
+    try {
+      const r = await viaProxy(['score', 'check', a!, '--max-risk', 'Low']);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(new RegExp(`UNKNOWN ${a}: risk level "Extreme" is not one srs knows .*--max-risk Low cannot be checked`));
+    } finally {
+      rewrite = undefined;
+    }
+  });
+
+  it('--from: the same, from a bundle that verifies', async () => {
+    const records = readBundle(bundle);
+    for (const it of items(records)) extreme(it.policyParameterScores);
+    const forged = forge('extreme.jsonl', records);
+    const r = await runSrs(['score', 'check', '--from', forged, '--max-risk', 'Low'], offline);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/UNKNOWN \w+: risk level "Extreme" is not one srs knows/);
+    expect(r.stderr).toMatch(/0 passed .* 3 unknown/);
+  });
+});

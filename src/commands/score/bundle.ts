@@ -209,6 +209,16 @@ export function riskRank(level: string | null | undefined): number | undefined {
 
 export const RISK_LEVELS_HELP = 'Low, Medium, High (also none, very low, elevated, very high, severe, critical)';
 
+/** The risk levels of a supplier's parameters that riskRank does not know (each once, as sent). */
+export function unrecognisedRiskLevels(item: ScoreResult): string[] {
+  const out = new Set<string>();
+  for (const p of item.policyParameterScores ?? []) {
+    const level = p.dataPoints?.risk?.riskLevel ?? null;
+    if (level && riskRank(level) === undefined) out.add(level);
+  }
+  return [...out];
+}
+
 /** A supplier's overall risk level: the highest level among its parameters' risk. */
 export function supplierRiskLevel(item: ScoreResult): string | null {
   let best: string | null = null;

@@ -8,7 +8,7 @@
 import type { ScoreResult } from '../../api/contract.js';
 import { comparable, digitsToShow, duplicatedScores, showNumber } from '../../scoring/index.js';
 import type { CheckResult, CheckStatus } from '../../scoring/gate.js';
-import { riskRank, supplierRiskLevel } from './bundle.js';
+import { RISK_LEVELS_HELP, riskRank, supplierRiskLevel, unrecognisedRiskLevels } from './bundle.js';
 
 export type { CheckResult, CheckStatus } from '../../scoring/gate.js';
 
@@ -65,12 +65,15 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
 
   const risk = supplierRiskLevel(item);
   if (rules.maxRisk !== undefined) {
-    if (risk === null) noData.push('no risk level (--max-risk cannot be checked)');
+    // The document allows any string: a level srs does not know could be above any known one.
+    const strange = unrecognisedRiskLevels(item);
+    if (strange.length) {
+      unknowns.push(`risk level ${strange.map((l) => JSON.stringify(l)).join(', ')} is not one srs knows (${RISK_LEVELS_HELP}), so --max-risk ${rules.maxRisk} cannot be checked (srs score explain ${item.supplierId} shows each parameter's risk)`);
+    } else if (risk === null) noData.push('no risk level (--max-risk cannot be checked)');
     else {
       const have = riskRank(risk);
       const max = riskRank(rules.maxRisk)!;
-      if (have === undefined) fails.push(`risk level "${risk}" is not a known level`);
-      else if (have > max) fails.push(`risk ${risk} is above the maximum ${rules.maxRisk}`);
+      if (have !== undefined && have > max) fails.push(`risk ${risk} is above the maximum ${rules.maxRisk}`);
     }
   }
 
