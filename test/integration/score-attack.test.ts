@@ -199,3 +199,32 @@ describe('3. an unrecognised risk level makes the risk verdict unknown', () => {
     expect(r.stderr).toMatch(/0 passed .* 3 unknown/);
   });
 });
+
+describe('1. --from with filters the bundle was not calculated with is refused', () => {
+  it('check, explain and report --from: exit 2 saying what the bundle was calculated with and how to save one', async () => {
+    const { p } = scoredParam(readBundle(bundle));
+    const pp = p.policyParameterId;
+    const check = await runSrs(['score', 'check', '--from', bundle, '--policy-parameter', pp, '--min', '-3'], offline);
+    expect(check.code).toBe(2);
+    expect(err(check)).toContain(`was calculated with every policy parameter, not with --policy-parameter ${pp}`);
+    expect(err(check)).toContain(`srs score calc ID... --policy-parameter ${pp} --save FILE`);
+    expect(check.stdout).toBe('');
+    const zero = await runSrs(['score', 'check', '--from', bundle, '--exclude-zero-values', '--min', '-3'], offline);
+    expect(zero.code).toBe(2);
+    expect(err(zero)).toContain('was calculated with zero values included, not with --exclude-zero-values');
+    const ds = await runSrs(['score', 'check', '--from', bundle, '--data-source', 'xyz', '--min', '-3'], offline);
+    expect(ds.code).toBe(2);
+    const explain = await runSrs(['score', 'explain', a!, '--from', bundle, '--policy-parameter', pp], offline);
+    expect(explain.code).toBe(2);
+    expect(err(explain)).toContain(`not with --policy-parameter ${pp}`);
+    const report = await runSrs(['score', 'report', bundle, '--html', join(h.home, 'f.html'), '--data-source', 'xyz'], offline);
+    expect(report.code).toBe(2);
+    // Without filters, or with the ones it was calculated with, the bundle is read.
+    expect((await runSrs(['score', 'check', '--from', bundle, '--min', '-3'], offline)).code).toBe(0);
+    const filtered = join(h.home, 'filtered.jsonl');
+    const save = await h.run(['score', 'calc', a!, b!, '--policy-parameter', pp, '--save', filtered, '-o', 'json']);
+    expect(save.code, save.stderr).toBe(0);
+    const same = await runSrs(['score', 'check', '--from', filtered, '--policy-parameter', pp, '--min', '-3'], offline);
+    expect(same.code, same.stderr).toBe(0);
+  });
+});

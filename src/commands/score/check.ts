@@ -19,7 +19,7 @@ import { expiresBeforeIssue, todayUtc } from '../../scoring/index.js';
 import { isFailing } from '../../scoring/gate.js';
 import { suggest } from '../../util/suggest.js';
 import type { Opts } from '../kit.js';
-import { riskRank, RISK_LEVELS_HELP } from './bundle.js';
+import { checkFiltersMatch, riskRank, RISK_LEVELS_HELP } from './bundle.js';
 import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
 import { contractError, digestOfFile, readEvidence } from './evidence.js';
@@ -169,12 +169,20 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   // Under verification an altered, undigested or other-model bundle stops at its header (verifyEvidence).
   if (verify) vo.stopAtHeader = 'nothing was checked (score check --from verifies the bundle first)';
   const seen = new Set<string>();
-  const v = await verifyEvidence(ctx, file, vo, (item, _rows, verifier) => {
-    rules.asOf = verifier.asOf;
-    parametersOf(item, seen);
-    results.push(evaluate(item, rules));
-    // Inverted validity windows are warned about by verifyEvidence itself (from the model's warnings).
-  });
+  const filters = filtersFrom(opts);
+  const v = await verifyEvidence(
+    ctx,
+    file,
+    vo,
+    (item, _rows, verifier) => {
+      rules.asOf = verifier.asOf;
+      parametersOf(item, seen);
+      results.push(evaluate(item, rules));
+      // Inverted validity windows are warned about by verifyEvidence itself (from the model's warnings).
+    },
+    // Filters the bundle was not calculated with would be silently ignored: refused at its header.
+    (ev) => ev.t === 'header' && checkFiltersMatch(ev.options, filters, what),
+  );
   rules.asOf = v.asOf;
   for (const [id, message] of v.errors) results.push(unknownResult(id, message));
   const findings = v.findings();

@@ -15,8 +15,8 @@ import { UsageError } from '../../errors.js';
 import { compareScores, entriesFromScoreResult, scoreSupplier, todayUtc } from '../../scoring/index.js';
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
-import { bundleOptions, toScoringScorecard, type BundleOptions } from './bundle.js';
-import { calculate, classifyNoScore, scorecardsOf, withMissing, type NoResult } from './calc.js';
+import { bundleOptions, checkFiltersMatch, toScoringScorecard, type BundleOptions } from './bundle.js';
+import { calculate, classifyNoScore, filtersFrom, scorecardsOf, withMissing, type NoResult } from './calc.js';
 import type { DigestCheck } from '../../output/html-report.js';
 import { count } from '../../util/plural.js';
 import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
@@ -125,6 +125,7 @@ export async function inputFromBundle(ctx: Context, file: string, opts: Opts): P
   const v = await verifyEvidence(ctx, file, vo, () => undefined, (ev) => {
     if (ev.t === 'header') {
       if (ev.format === 'response') throw new UsageError(`${what} is a raw score-calculation response; this needs a bundle from srs score calc --save (it holds the scorecards and the date)`, { code: 'invalid_input' });
+      checkFiltersMatch(ev.options, filtersFrom(opts), what);
       format = ev.format;
     } else if (ev.t === 'scorecard') definitions.set(ev.scorecard.id ?? '', ev.scorecard);
     else if (ev.t === 'result') {
