@@ -228,3 +228,49 @@ describe('1. --from with filters the bundle was not calculated with is refused',
     expect(same.code, same.stderr).toBe(0);
   });
 });
+
+describe('4. two different results for one supplier in one answer make it unknown', () => {
+  const twice = (changed: boolean) => (body: { items: Item[] }) => {
+    const first = body.items.find((it) => it.supplierId === a)!;
+    const copy = structuredClone(first);
+    if (changed) copy.score.value = (first.score.value ?? 0) - 2;
+    body.items.push(copy);
+  };
+
+  it('check: unknown naming the supplier (not a gate on the first); identical copies are one result', async () => {
+    rewrite = twice(true);
+    try {
+      const r = await viaProxy(['score', 'check', a!, b!, '--min', '-3']);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(new RegExp(`UNKNOWN ${a}: the service returned 2 different results for supplier ${a} in one answer`));
+      expect(r.stderr).toMatch(/1 passed .* 1 unknown/);
+      rewrite = twice(false);
+      const same = await viaProxy(['score', 'check', a!, b!, '--min', '-3']);
+      expect(same.code, same.stderr).toBe(0);
+    } finally {
+      rewrite = undefined;
+    }
+  });
+
+  it('calc --save records an error for it, not a value; piped JSON leaves it out; both exit 1', async () => {
+    rewrite = twice(true);
+    try {
+      const saved = join(h.home, 'dup-result.jsonl');
+      const r = await viaProxy(['score', 'calc', a!, b!, '--save', saved, '-o', 'json']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`UNKNOWN ${a}: the service returned 2 different results`);
+      const records = readBundle(saved);
+      expect(items(records).map((i) => i.supplierId)).toEqual([b]);
+      expect(records).toContainEqual(expect.objectContaining({ t: 'error', supplierId: a, code: 'conflicting_results' }));
+      // The bundle is consistent: it verifies, and check --from says unknown for that supplier.
+      const verify = await runSrs(['score', 'recompute', saved, '--verify', '-o', 'json'], offline);
+      expect(verify.code, verify.stderr).toBe(0);
+      const piped = await viaProxy(['score', 'calc', a!, b!, '-o', 'ndjson']);
+      expect(piped.code).toBe(1);
+      expect(piped.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Item).supplierId)).toEqual([b]);
+      expect(piped.stderr).toContain(`UNKNOWN ${a}: the service returned 2 different results`);
+    } finally {
+      rewrite = undefined;
+    }
+  });
+});

@@ -20,7 +20,7 @@ import { isFailing } from '../../scoring/gate.js';
 import { suggest } from '../../util/suggest.js';
 import type { Opts } from '../kit.js';
 import { checkFiltersMatch, riskRank, RISK_LEVELS_HELP } from './bundle.js';
-import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom } from './calc.js';
+import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, type Missing } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
 import { contractError, digestOfFile, readEvidence } from './evidence.js';
 import { gatherIds } from './ids.js';
@@ -140,7 +140,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
   const ids = await gatherIds(ctx, args, opts.idsFile);
   const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
   const client = await ctx.client();
-  const missing: string[] = [];
+  const missing: Missing = new Map();
   const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY, missing));
   if (rules.minParameter.size) {
     const known = new Set<string>();
@@ -156,7 +156,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
     results.push(why ? unknownResult(item.supplierId, why.message) : evaluate(item, rules));
     invertedWindows(item, warnings);
   }
-  for (const id of missing) results.push(unknownResult(id, 'the service returned no result for it'));
+  for (const [id, why] of missing) results.push(unknownResult(id, why));
   return rules;
 }
 

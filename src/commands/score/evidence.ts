@@ -38,7 +38,7 @@ export const BundleHeader = z.object({ ...bundleCommonFields, bundleVersion: z.l
 export type BundleHeader = z.infer<typeof BundleHeader>;
 
 /** Why a requested supplier has no result in a bundle. */
-export const EvidenceErrorCode = z.enum(['not_found', 'no_result', 'lookup_failed']);
+export const EvidenceErrorCode = z.enum(['not_found', 'no_result', 'lookup_failed', 'conflicting_results']);
 export type EvidenceErrorCode = z.infer<typeof EvidenceErrorCode>;
 
 const RequestLine = z.object({ t: z.literal('request'), request: ScoreCalculationRequest });

@@ -16,7 +16,7 @@ import { compareScores, entriesFromScoreResult, scoreSupplier, todayUtc } from '
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, checkFiltersMatch, toScoringScorecard, type BundleOptions } from './bundle.js';
-import { calculate, classifyNoScore, filtersFrom, scorecardsOf, withMissing, type NoResult } from './calc.js';
+import { calculate, classifyNoScore, filtersFrom, scorecardsOf, withMissing, type Missing, type NoResult } from './calc.js';
 import type { DigestCheck } from '../../output/html-report.js';
 import { count } from '../../util/plural.js';
 import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
@@ -57,7 +57,7 @@ export interface PictureInput {
 export async function inputFromService(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, tolerance: number): Promise<PictureInput> {
   const asOf = todayUtc(ctx.now());
   const { namesFor } = await import('../names.js');
-  const missing: string[] = [];
+  const missing: Missing = new Map();
   const [{ items, unknown }, names] = await Promise.all([
     ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, async () => {
       const r = await calculate(client, ids, filters, concurrency, missing);
