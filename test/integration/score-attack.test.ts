@@ -274,3 +274,41 @@ describe('4. two different results for one supplier in one answer make it unknow
     }
   });
 });
+
+describe('8. items of a bundle whose digest is right are validated before use', () => {
+  it('riskLevel 5 or {}: check --from, explain, report and recompute --verify are invalid input (exit 2) naming the line', async () => {
+    for (const bad of [5, {}]) {
+      const records = readBundle(bundle);
+      const { item } = scoredParam(records);
+      item.policyParameterScores[0]!.dataPoints.risk = { riskLevel: bad };
+      const forged = forge(`bad-risk-${typeof bad}.jsonl`, records);
+      const line = records.findIndex((r) => r.t === 'result' && (r.item as Item) === item) + 1;
+      const runs = await Promise.all([
+        runSrs(['score', 'check', '--from', forged, '--max-risk', 'Low'], offline),
+        runSrs(['score', 'check', '--from', forged, '--expiring-within', '10'], offline),
+        runSrs(['score', 'explain', item.supplierId, '--from', forged], offline),
+        runSrs(['score', 'report', forged, '--html', join(h.home, 'bad.html')], offline),
+        runSrs(['score', 'recompute', forged, '--verify', '-o', 'json'], offline),
+      ]);
+      for (const r of runs) {
+        expect(r.code, r.stderr).toBe(2);
+        expect(err(r)).toContain(`line ${line}: not a score result: item.policyParameterScores[0].dataPoints.risk.riskLevel`);
+        expect(r.stderr).not.toContain('unexpected error');
+        expect(r.stderr).not.toMatch(/verified:/);
+      }
+    }
+  });
+
+  it('a parameter without dataPoints and dataEntries null are completed, not a crash', async () => {
+    const records = readBundle(bundle);
+    const { item } = scoredParam(records);
+    delete (item.policyParameterScores[0] as Partial<Param>).dataPoints;
+    (item.dataSourceScores[0]!.dataPoints as { dataEntries: Entry[] | null }).dataEntries = null;
+    const forged = forge('no-datapoints.jsonl', records);
+    for (const args of [['score', 'check', '--from', forged, '--no-verify', '--max-risk', 'Critical', '--expiring-within', '10'], ['score', 'explain', item.supplierId, '--from', forged]]) {
+      const r = await runSrs(args, offline);
+      expect(r.stderr).not.toContain('unexpected error');
+      expect([0, 3], r.stderr).toContain(r.code);
+    }
+  });
+});

@@ -78,9 +78,7 @@ export async function verifyEvidence(
 ): Promise<EvidenceVerifier> {
   const v = new EvidenceVerifier(vo);
   let sawRaw = false;
-  const d = vo.digestFirst;
-  const trusted = !!d && d.declared !== null && d.declared === d.computed;
-  for await (const ev of readEvidence(ctx, file, vo.what, { digest: !d, trusted })) {
+  for await (const ev of readEvidence(ctx, file, vo.what, { digest: !vo.digestFirst })) {
     observe?.(ev);
     switch (ev.t) {
       case 'header': {
@@ -100,7 +98,7 @@ export async function verifyEvidence(
         v.scorecard(ev.scorecard);
         break;
       case 'result':
-        await onResult(ev.item, v.result(ev.item, ev.scorecards, ev.validated ? undefined : `${vo.what} line ${ev.line}`).rows, v);
+        await onResult(ev.item, v.result(ev.item, ev.scorecards).rows, v);
         break;
       case 'error':
         v.error(ev.supplierId, ev.message);

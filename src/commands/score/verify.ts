@@ -23,7 +23,7 @@ import {
 import { UsageError } from '../../errors.js';
 import { count } from '../../util/plural.js';
 import { bundleOptions, cardsByIds, checkScoringOptions, withOverrides, type BundleOptions, type ScoringOverrides } from './bundle.js';
-import { contractError, type EvidenceEvent } from './evidence.js';
+import type { EvidenceEvent } from './evidence.js';
 
 export type FindingKind = 'undigested' | 'altered' | 'model' | 'incomplete' | 'conflict' | 'differs';
 const ORDER: FindingKind[] = ['undigested', 'altered', 'model', 'incomplete', 'conflict', 'differs'];
@@ -165,21 +165,9 @@ export class EvidenceVerifier {
     return true;
   }
 
-  /**
-   * Recomputes one supplier and compares every value. `unvalidated` names
-   * where an item not checked against the contract came from: anything odd
-   * in it is then reported as the contract's verdict on it (exit 2).
-   */
-  result(item: ScoreResult, scorecardIds: string[] | undefined, unvalidated?: string): Verdict {
-    if (unvalidated === undefined) return this.#result(item, scorecardIds);
-    let verdict: Verdict;
-    try {
-      if (!numbersAreNumbers(item)) throw new TypeError('a score is not a number');
-      verdict = this.#result(item, scorecardIds);
-    } catch (e) {
-      throw contractError(item, unvalidated) ?? e;
-    }
-    return verdict;
+  /** Recomputes one supplier (an item read and validated by readEvidence) and compares every value. */
+  result(item: ScoreResult, scorecardIds: string[] | undefined): Verdict {
+    return this.#result(item, scorecardIds);
   }
 
   #result(item: ScoreResult, scorecardIds: string[] | undefined): Verdict {
@@ -242,16 +230,4 @@ export class EvidenceVerifier {
 
 export function show(v: number | null): string {
   return v === null ? 'no data' : String(v);
-}
-
-const isNum = (v: unknown) => v === null || v === undefined || typeof v === 'number';
-
-/** The values compareScores reads from a service item, each a number, null or absent (checked without copying anything). */
-function numbersAreNumbers(item: ScoreResult): boolean {
-  const s = item.score as { value?: unknown; dataSourcesScore?: { value?: unknown }; policyParametersScore?: { value?: unknown } } | undefined;
-  if (!s || !isNum(s.value) || !isNum(s.dataSourcesScore?.value) || !isNum(s.policyParametersScore?.value)) return false;
-  if (!Array.isArray(item.dataSourceScores) || !Array.isArray(item.policyParameterScores)) return false;
-  for (const ds of item.dataSourceScores) if (typeof ds?.dataSourceId !== 'string' || !isNum(ds.score?.value)) return false;
-  for (const pp of item.policyParameterScores) if (typeof pp?.policyParameterId !== 'string' || !isNum(pp.score?.value)) return false;
-  return true;
 }
