@@ -312,3 +312,23 @@ describe('8. items of a bundle whose digest is right are validated before use', 
     }
   });
 });
+
+describe('5. a bundle with no suppliers is nothing evaluated, not a pass', () => {
+  it('recompute --verify and check --from exit 1 with one clear line', async () => {
+    const records = readBundle(bundle);
+    const empty = forge('empty.jsonl', [records[0]!, records.at(-1)!]);
+    const verify = await runSrs(['score', 'recompute', empty, '--verify'], offline);
+    expect(verify.code).toBe(1);
+    expect(err(verify)).toContain(`nothing to verify: ${empty} holds no supplier result`);
+    expect(verify.stderr).not.toMatch(/verified:/);
+    const check = await runSrs(['score', 'check', '--from', empty, '--min', '0'], offline);
+    expect(check.code).toBe(1);
+    expect(err(check)).toContain(`nothing was checked: ${empty} holds no supplier`);
+    expect(check.stderr).not.toMatch(/checked 0 suppliers/);
+    // Only recorded errors: nothing recomputed either.
+    const errorsOnly = forge('errors-only.jsonl', [records[0]!, { t: 'request', request: { supplierIds: [a] } }, { t: 'error', supplierId: a, code: 'not_found', message: 'gone' }, records.at(-1)!]);
+    const v2 = await runSrs(['score', 'recompute', errorsOnly, '--verify'], offline);
+    expect(v2.code).toBe(1);
+    expect(err(v2)).toContain('holds no supplier result (1 supplier recorded without a result, unknown)');
+  });
+});

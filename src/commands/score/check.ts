@@ -11,7 +11,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { ScoreResult } from '../../api/contract.js';
 import type { Context } from '../../context.js';
-import { CheckFailedError, UsageError } from '../../errors.js';
+import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
@@ -219,6 +219,10 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     else if (gone.length) warnings.push(`${count(gone.length, 'supplier')} of the baseline ${gone.length === 1 ? 'is' : 'are'} not in this run (${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ', …' : ''}); --baseline-strict fails on this`);
   }
 
+  // Nothing evaluated is not a pass (an empty bundle): said before any table or summary.
+  if (!results.length) {
+    throw new SrsError('runtime', ExitCode.failure, `nothing was checked: ${typeof opts.from === 'string' ? `${opts.from === '-' ? 'stdin' : opts.from} holds no supplier` : 'no supplier was scored'}; save scores with srs score calc ID... --save FILE`);
+  }
   await renderList(ctx.sink, results, columns, ctx.renderOptions());
 
   const failing = results.filter((r) => isFailing(r.status));

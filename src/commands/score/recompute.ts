@@ -8,7 +8,7 @@
 import type { ScoreResult, Scorecard } from '../../api/contract.js';
 import { Scorecard as ScorecardSchema, describeZodError } from '../../api/contract.js';
 import type { Context } from '../../context.js';
-import { CheckFailedError, UsageError } from '../../errors.js';
+import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.js';
 import { renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
 import type { Column } from '../../output/columns.js';
@@ -194,6 +194,14 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   await renderList(ctx.sink, rows, columns, ctx.renderOptions());
   const v = out.verifier!;
   const findings = v.findings();
+  // Nothing recomputed is nothing verified: never "verified" for an empty bundle (or one of errors only).
+  if (opts.verify && !findings.length && v.suppliers === 0) {
+    throw new SrsError(
+      'runtime',
+      ExitCode.failure,
+      `nothing to verify: ${what} holds no supplier result${v.errors.size ? ` (${count(v.errors.size, 'supplier')} recorded without a result, unknown)` : ''}; save scores with srs score calc ID... --save FILE`,
+    );
+  }
   const recorded = v.errors.size ? `, ${v.errors.size} recorded without a result (unknown)` : '';
   // Under --verify the verdict comes first: a summary of agreeing values must not read as verified when it is not.
   const verdict = !opts.verify ? '' : findings.length ? 'NOT VERIFIED: ' : 'verified: ';
