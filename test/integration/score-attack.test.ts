@@ -332,3 +332,23 @@ describe('5. a bundle with no suppliers is nothing evaluated, not a pass', () =>
     expect(err(v2)).toContain('holds no supplier result (1 supplier recorded without a result, unknown)');
   });
 });
+
+describe('12. the end record\'s count is checked in the pass of its own, before anything is printed', () => {
+  it('a result cut out, digest recomputed, count kept: "bundle altered" and no row printed (exit 3)', async () => {
+    const records = readBundle(bundle);
+    const cut = records.filter((r, i) => !(r.t === 'result' && i === records.findIndex((x) => x.t === 'result')));
+    const forged = forge('cut-count.jsonl', cut, { count: false });
+    const r = await runSrs(['score', 'recompute', forged, '--verify', '-o', 'json'], offline);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/bundle altered: the end record counts 3 suppliers, the bundle holds 2; nothing was recomputed/);
+    expect(r.stderr).not.toMatch(/agree/);
+    const check = await runSrs(['score', 'check', '--from', forged, '--min', '-3'], offline);
+    expect(check.code).toBe(3);
+    expect(check.stdout).toBe('');
+    expect(check.stderr).toMatch(/bundle altered: the end record counts 3 suppliers, the bundle holds 2/);
+    // Said once, also without --verify.
+    const plain = await runSrs(['score', 'recompute', forged, '-o', 'json'], offline);
+    expect(plain.stderr.match(/the end record counts/g)).toHaveLength(1);
+  });
+});

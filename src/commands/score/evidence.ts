@@ -129,18 +129,73 @@ async function* linesOf(chunks: AsyncIterable<Buffer>, where: string, maxLine: n
   if (pendingLength) yield Buffer.concat(pending);
 }
 
+/** What the first pass over a file finds: its digest, the one its end record declares, and the supplier records. */
+export interface FileDigest {
+  computed: string;
+  declared: string | null;
+  /** The supplier count the end record declares (null without an end record). */
+  declaredSuppliers: number | null;
+  /** Lines that are result or error records, as srs writes them. */
+  suppliers: number;
+}
+
+const RESULT_START = Buffer.from('{"t":"result"');
+const ERROR_START = Buffer.from('{"t":"error"');
+
+/**
+ * Counts the lines that start as srs writes a result or an error record
+ * (compact JSON, `t` first), reading only the first bytes of each line:
+ * the end record's count is checked in the digest's pass, before anything
+ * is parsed or printed. A line written otherwise is not counted (the count
+ * then differs: srs did not write that file as it is).
+ */
+export class RecordCounter {
+  count = 0;
+  #head: Buffer[] = [];
+  #headLength = 0;
+  #atLineStart = true;
+
+  scan(chunk: Buffer): void {
+    let pos = 0;
+    while (pos < chunk.length) {
+      const nl = chunk.indexOf(10, pos);
+      if (!this.#atLineStart) {
+        if (nl < 0) return;
+        pos = nl + 1;
+        this.#atLineStart = true;
+        continue;
+      }
+      const take = Math.min(RESULT_START.length - this.#headLength, (nl < 0 ? chunk.length : nl) - pos);
+      if (take > 0) {
+        this.#head.push(chunk.subarray(pos, pos + take));
+        this.#headLength += take;
+        pos += take;
+      }
+      if (this.#headLength < RESULT_START.length && pos !== nl) return; // the chunk ended within the line's first bytes
+      const head = Buffer.concat(this.#head);
+      if (head.equals(RESULT_START) || head.subarray(0, ERROR_START.length).equals(ERROR_START)) this.count++;
+      this.#head = [];
+      this.#headLength = 0;
+      this.#atLineStart = false;
+    }
+  }
+}
+
 /**
  * The SHA-256 of every line of a file but the last (the end record, whose
- * digest is returned beside it): computed in a pass of its own, before
- * anything is parsed, so an altered bundle is known first. Hashes whole
- * chunks, holding back only what may belong to the last line.
+ * digest is returned beside it) and the count of its supplier records:
+ * computed in a pass of its own, before anything is parsed, so an altered
+ * bundle is known first. Hashes whole chunks, holding back only what may
+ * belong to the last line.
  */
-export async function digestOfFile(ctx: Context, file: string, what: string): Promise<{ computed: string; declared: string | null }> {
+export async function digestOfFile(ctx: Context, file: string, what: string): Promise<FileDigest> {
   const hash = createHash(DIGEST_ALGORITHM);
+  const counter = new RecordCounter();
   let held: Buffer[] = [];
   let heldLength = 0;
   let overlong = false;
   for await (const chunk of chunksOf(ctx, file, what)) {
+    counter.scan(chunk);
     // The chunk's last line break that is not its final byte: what precedes it is not the last line.
     const p = chunk.length >= 2 ? chunk.lastIndexOf(10, chunk.length - 2) : -1;
     if (p >= 0) {
@@ -169,15 +224,19 @@ export async function digestOfFile(ctx: Context, file: string, what: string): Pr
     overlong = false;
   }
   let declared: string | null = null;
+  let declaredSuppliers: number | null = null;
   if (!overlong) {
     try {
       const end = EndLine.safeParse(JSON.parse(tail.subarray(p + 1).toString('utf8')));
-      if (end.success) declared = end.data.digest.value;
+      if (end.success) {
+        declared = end.data.digest.value;
+        declaredSuppliers = end.data.suppliers;
+      }
     } catch {
       declared = null;
     }
   }
-  return { computed: hash.digest('hex'), declared };
+  return { computed: hash.digest('hex'), declared, declaredSuppliers, suppliers: counter.count };
 }
 
 function parseLine<T>(schema: z.ZodMiniType<T>, value: unknown, where: string): T {

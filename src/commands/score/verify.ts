@@ -23,7 +23,7 @@ import {
 import { UsageError } from '../../errors.js';
 import { count } from '../../util/plural.js';
 import { bundleOptions, cardsByIds, checkScoringOptions, withOverrides, type BundleOptions, type ScoringOverrides } from './bundle.js';
-import type { EvidenceEvent } from './evidence.js';
+import type { EvidenceEvent, FileDigest } from './evidence.js';
 
 export type FindingKind = 'undigested' | 'altered' | 'model' | 'incomplete' | 'conflict' | 'differs';
 const ORDER: FindingKind[] = ['undigested', 'altered', 'model', 'incomplete', 'conflict', 'differs'];
@@ -50,7 +50,7 @@ export interface VerifyOptions {
   /** Scorecards for a raw response (--scorecards). */
   rawScorecards?: ((supplierId: string) => ScoringScorecard[]) | undefined;
   /** The digest computed before reading (files), so a mismatch is known first. */
-  digestFirst?: { computed: string; declared: string | null } | undefined;
+  digestFirst?: FileDigest | undefined;
   /** Accept evidence without a digest (format 1, raw responses): --allow-undigested. */
   allowUndigested?: boolean;
   what: string;
@@ -128,6 +128,8 @@ export class EvidenceVerifier {
     if (ev.format === 2 && d) {
       if (d.declared === null) this.find('altered', 'its last line is not the end record with the digest (the file was cut short, edited, or something was added after the end record)');
       else if (d.declared !== d.computed) this.find('altered', `its content does not match its digest (sha256 ${d.declared.slice(0, 12)}…, content ${d.computed.slice(0, 12)}…)`);
+      // Counted in the same pass: a bundle cut or edited (digest recomputed, count not) stops here, before anything is printed.
+      else if (d.declaredSuppliers !== null && d.declaredSuppliers !== d.suppliers) this.find('altered', supplierCount(d.declaredSuppliers, d.suppliers));
     } else if (ev.format !== 2 && !this.opts.allowUndigested) {
       this.find('undigested', `${ev.format === 1 ? 'a format-1 bundle' : 'a raw score-calculation response'} carries no digest, so srs cannot tell whether it was altered (save the evidence again with score calc --save, or accept this with --allow-undigested)`);
     }
@@ -207,7 +209,7 @@ export class EvidenceVerifier {
       else if (ev.declared.digest !== ev.computed) this.find('altered', `its content does not match its digest (sha256 ${ev.declared.digest.slice(0, 12)}…, content ${(ev.computed ?? '').slice(0, 12)}…)`);
     }
     if (ev.afterEnd !== undefined) this.find('altered', `content was added after the end record (line ${ev.afterEnd})`);
-    else if (ev.declared && ev.declared.suppliers !== this.#answered.size) this.find('altered', `the end record counts ${count(ev.declared.suppliers, 'supplier')}, the bundle holds ${this.#answered.size}`);
+    else if (ev.declared && ev.declared.suppliers !== this.#answered.size && !this.#countedFirst()) this.find('altered', supplierCount(ev.declared.suppliers, this.#answered.size));
     if (this.format !== 'response') {
       let missing = 0;
       const examples: string[] = [];
@@ -220,6 +222,12 @@ export class EvidenceVerifier {
     }
   }
 
+  /** Whether the first pass already found the end record's count wrong (said once). */
+  #countedFirst(): boolean {
+    const d = this.opts.digestFirst;
+    return this.format === 2 && !!d && d.declaredSuppliers !== null && d.declaredSuppliers !== d.suppliers;
+  }
+
   /** The scorecards' parameter ids (for --min-parameter). */
   parameterIds(): Set<string> {
     const ids = new Set<string>();
@@ -227,6 +235,8 @@ export class EvidenceVerifier {
     return ids;
   }
 }
+
+const supplierCount = (declared: number, held: number) => `the end record counts ${count(declared, 'supplier')}, the bundle holds ${held}`;
 
 export function show(v: number | null): string {
   return v === null ? 'no data' : String(v);
