@@ -352,3 +352,21 @@ describe('12. the end record\'s count is checked in the pass of its own, before 
     expect(plain.stderr.match(/the end record counts/g)).toHaveLength(1);
   });
 });
+
+describe('9. check --from: warnings reach the step summary as well as stderr', () => {
+  it('an entry that expires before it is issued, and --no-verify, are in GITHUB_STEP_SUMMARY', async () => {
+    const records = readBundle(bundle);
+    const entry = items(records)[0]!.dataSourceScores[0]!.dataPoints.dataEntries[0]!;
+    entry.issueDate = '2026-06-01';
+    entry.expiryDate = '2026-01-01';
+    const forged = forge('inverted.jsonl', records);
+    const summary = join(h.home, 'summary.md');
+    writeFileSync(summary, '');
+    const r = await runSrs(['score', 'check', '--from', forged, '--no-verify', '--min', '-3'], { ...offline, GITHUB_STEP_SUMMARY: summary });
+    expect(r.stderr).toMatch(/warning: .*--no-verify: .* was not verified/);
+    expect(r.stderr).toMatch(new RegExp(`warning: .*entry ${entry.id}: expires \\(2026-01-01\\) before it is issued`));
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toMatch(/--no-verify: .* was not verified/);
+    expect(md).toContain(`entry ${entry.id}: expires (2026-01-01) before it is issued`);
+  });
+});

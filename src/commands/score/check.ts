@@ -168,6 +168,8 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   const vo = await verifyOptions(ctx, file, opts, what);
   // Under verification an altered, undigested or other-model bundle stops at its header (verifyEvidence).
   if (verify) vo.stopAtHeader = 'nothing was checked (score check --from verifies the bundle first)';
+  // Warnings go where every other warning of the check goes: stderr and the step summary.
+  vo.warn = (m) => warnings.push(m);
   const seen = new Set<string>();
   const filters = filtersFrom(opts);
   const v = await verifyEvidence(
@@ -187,10 +189,11 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   for (const [id, message] of v.errors) results.push(unknownResult(id, message));
   const findings = v.findings();
   if (verify && findings.length) {
+    for (const w of warnings) ctx.warn(oneLine(w));
     for (const f of findings.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
     throw new CheckFailedError(`${findings[0]!.message} (score check --from verifies the bundle first; nothing was checked)`);
   }
-  if (!verify) ctx.warn(`--no-verify: ${what} was not verified (digest, model version, completeness, recomputation); its values are taken as they are`);
+  if (!verify) warnings.push(`--no-verify: ${what} was not verified (digest, model version, completeness, recomputation); its values are taken as they are`);
   if (rules.minParameter.size) {
     for (const id of v.parameterIds()) seen.add(id);
     checkParameterIds(rules, seen);

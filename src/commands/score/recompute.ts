@@ -108,8 +108,9 @@ export async function verifyEvidence(
         break;
     }
   }
-  if (sawRaw) ctx.warn('a raw response without --scorecards: parameter weights are unknown, so every scored parameter weighs 1');
-  if (v.warnings) ctx.warn(`${count(v.warnings, 'warning')} about the entries: ${v.warningExamples.join('; ')}${v.warnings > v.warningExamples.length ? '; …' : ''}`);
+  const warn = vo.warn ?? ((m: string) => ctx.warn(m));
+  if (sawRaw) warn('a raw response without --scorecards: parameter weights are unknown, so every scored parameter weighs 1');
+  if (v.warnings) warn(`${count(v.warnings, 'warning')} about the entries: ${v.warningExamples.join('; ')}${v.warnings > v.warningExamples.length ? '; …' : ''}`);
   return v;
 }
 

@@ -61,6 +61,8 @@ export interface VerifyOptions {
    * no value is recomputed or printed, so nothing reads as agreeing first.
    */
   stopAtHeader?: string | undefined;
+  /** Where warnings about the evidence go (default: stderr); score check also puts them in its step summary. */
+  warn?: ((message: string) => void) | undefined;
 }
 
 export interface Verdict {
