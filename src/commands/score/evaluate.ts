@@ -6,7 +6,7 @@
  * verdict needs to be visibly right.
  */
 import type { ScoreResult } from '../../api/contract.js';
-import { comparable, digitsToShow, duplicatedScores, showNumber } from '../../scoring/index.js';
+import { comparable, digitsToShow, duplicatedScores, normalizeDate, showNumber } from '../../scoring/index.js';
 import type { CheckResult, CheckStatus } from '../../scoring/gate.js';
 import { RISK_LEVELS_HELP, riskRank, supplierRiskLevel, unrecognisedRiskLevels } from './bundle.js';
 
@@ -80,12 +80,23 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   if (rules.expiringWithinDays !== undefined) {
     const limit = addDays(rules.asOf, rules.expiringWithinDays);
     let soonest: { id: string; date: string } | undefined;
+    const unreadable: string[] = [];
     const consider = (id: string, date: string | null | undefined) => {
-      if (date && date <= limit && (!soonest || date < soonest.date)) soonest = { id, date };
+      if (!date) return;
+      // Compared as calendar dates (the model's reading): "2026-12-04T00:00:00Z" is 2026-12-04, not a string after it.
+      let day: string | null;
+      try {
+        day = normalizeDate(date);
+      } catch {
+        unreadable.push(`entry ${id} (${JSON.stringify(date)})`);
+        return;
+      }
+      if (day !== null && day <= limit && (!soonest || day < soonest.date)) soonest = { id, date: day };
     };
     for (const ds of item.dataSourceScores ?? []) for (const e of ds.dataPoints.dataEntries) consider(e.id, e.expiryDate);
     for (const p of item.policyParameterScores ?? []) for (const e of p.dataPoints.dataEntries) consider(e.id, e.expiryDate);
     if (soonest) fails.push(`evidence expires within ${rules.expiringWithinDays} days (entry ${soonest.id} on ${soonest.date})`);
+    else if (unreadable.length) unknowns.push(`an expiry date that is not a calendar date: ${unreadable.slice(0, 3).join(', ')}, so --expiring-within cannot be checked (${seeWhat(item.supplierId)})`);
   }
 
   let isNew = false;
