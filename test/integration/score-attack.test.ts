@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
+import { onTerminal, pty } from '../support/terminal.js';
 import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
 
 type Rec = Record<string, unknown>;
@@ -368,5 +369,17 @@ describe('9. check --from: warnings reach the step summary as well as stderr', (
     const md = readFileSync(summary, 'utf8');
     expect(md).toMatch(/--no-verify: .* was not verified/);
     expect(md).toContain(`entry ${entry.id}: expires (2026-01-01) before it is issued`);
+  });
+});
+
+describe('10. explain and report run one spinner at a time on a terminal', () => {
+  pty.it('no "[ora] Multiple concurrent spinners" warning (util-linux script)', async () => {
+    const env = { ...h.env, TERM: 'xterm' };
+    const explain = await onTerminal(['score', 'explain', a!], env, { cols: 100 });
+    expect(explain.code, explain.out).toBe(0);
+    expect(explain.out).toContain(a);
+    const report = await onTerminal(['score', 'report', a!, b!, '--html', join(h.home, 'tty.html')], env, { cols: 100 });
+    expect(report.code, report.out).toBe(0);
+    for (const r of [explain, report]) expect(r.out).not.toMatch(/Multiple concurrent spinners/);
   });
 });

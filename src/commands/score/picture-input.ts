@@ -56,15 +56,18 @@ export interface PictureInput {
 /** A fresh calculation: the results, the scorecards of each supplier and the names, then every value recomputed. */
 export async function inputFromService(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, tolerance: number): Promise<PictureInput> {
   const asOf = todayUtc(ctx.now());
-  const { namesFor } = await import('../names.js');
+  const { namesWithoutSpinner } = await import('../names.js');
   const missing: Missing = new Map();
-  const [{ items, unknown }, names] = await Promise.all([
-    ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, async () => {
-      const r = await calculate(client, ids, filters, concurrency, missing);
-      return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
-    }),
-    namesFor(ctx, client, { parameters: true, dataSources: true }),
-  ]);
+  // One spinner for both (ora warns of concurrent spinners, twice): the scores and the names still load in parallel.
+  const [{ items, unknown }, names] = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () =>
+    Promise.all([
+      (async () => {
+        const r = await calculate(client, ids, filters, concurrency, missing);
+        return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
+      })(),
+      namesWithoutSpinner(ctx, client, { parameters: true, dataSources: true }),
+    ]),
+  );
   const cards = new Map<string, Scorecard[]>();
   await ctx.withSpinner('Fetching the scorecards that apply…', () =>
     mapConcurrent(items, concurrency, async (it) => {
