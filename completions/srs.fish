@@ -203,7 +203,7 @@ complete -c srs -f
 # Global options: everywhere.
 complete -c srs -s V -l version -d 'print the version'
 complete -c srs -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table on a terminal, json otherwise)'
-complete -c srs -l fields -x -d 'columns for table and csv output: comma-separated dot paths, e.g. id,name,score.value'
+complete -c srs -l fields -x -d 'the fields to show (table and csv columns; json and ndjson keep only them): comma-separated dot paths, e.g. id,name,score.value'
 complete -c srs -l query -x -d 'filter and reshape the output with a JMESPath expression, e.g. "[?regionName==\'Europe\'].iso3Code"'
 complete -c srs -l profile -x -d 'configuration profile to use (env SRS_PROFILE)'
 complete -c srs -l base-url -x -d 'service base URL (env SRS_BASE_URL)'

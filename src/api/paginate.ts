@@ -2,7 +2,11 @@
  * Pagination over page/perPage as an async iterator of pages. The spec does not
  * say what nextPage holds on the last page, so the walk stops on any of:
  * - nextPage absent, null, 0, not a whole number, or not greater than the page just read;
- * - an empty page (a nextPage past the end);
+ * - two empty pages in a row (a nextPage past the end, and the page after it), or an
+ *   empty page that names no further page. One empty page that names a next page does
+ *   not end the list: the document does not say that pages hold items, and stopping
+ *   there could lose the items after it (it costs a service that points past the end
+ *   one request more);
  * - `maxPages` pages read (one page with --page).
  * A page shorter than the page size does not end the walk while the service names
  * a next page: the document does not say pages are full, and stopping there could
@@ -70,9 +74,17 @@ export async function* paginate<T>(
   const seen = new SeenItems();
   let page = opts.startPage ?? 1;
   let items = 0;
+  let emptyBefore = false;
   for (let n = 1; n <= maxPages; n++) {
     const res = await fetchPage(page, perPage);
-    if (res.items.length === 0) return;
+    if (res.items.length === 0) {
+      const next = nextPageAfter(page, res);
+      if (emptyBefore || next === undefined || n >= maxPages) return;
+      emptyBefore = true;
+      page = next;
+      continue;
+    }
+    emptyBefore = false;
     if (maxPages > 1 && !seen.addPage(res.items)) {
       throw new RunawayPaginationError(
         `${label}the pagination does not end: page ${fmt.format(page)} holds only items that earlier pages held (the service repeats itself); use --limit or --page to read part of the list`,
@@ -91,7 +103,7 @@ export async function* paginate<T>(
   }
 }
 
-/** The page to read after `page` (whose items are not empty), or undefined when this was the last. */
+/** The page to read after `page`, or undefined when this was the last. */
 function nextPageAfter<T>(page: number, res: PageResult<T>): number | undefined {
   const next = res.pagination?.nextPage;
   if (typeof next !== 'number' || !Number.isSafeInteger(next) || next <= page) return undefined;

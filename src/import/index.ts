@@ -103,6 +103,8 @@ export interface ImportDeps {
   /** Raw stderr writes (progress). */
   stderrWrite: (s: string) => void;
   stderrIsTTY: boolean;
+  /** stderr's width when it is a terminal (read at every redraw of the progress line). */
+  stderrColumns?: () => number | undefined;
   warn: (msg: string) => void;
   info: (msg: string) => void;
   /** Aborting stops the run gracefully (Ctrl-C). */
@@ -366,6 +368,7 @@ class ImportRun {
     this.#progress = new Progress({
       write: d.stderrWrite,
       tty: d.stderrIsTTY,
+      columns: d.stderrColumns,
       quiet: !!o.quiet,
       totalBytes: input.identity.size ?? undefined,
       verb: p.dryRun ? 'validating' : 'importing',

@@ -13,6 +13,10 @@
  *   from it (none when there is no total or nothing done yet);
  * - the concurrency in force (the adaptive limit) and the requests the service
  *   throttled (429/503), when sending.
+ * On a terminal the line must fit its width: a line that wraps cannot be redrawn
+ * in place (erasing the line clears only its last row), and the copies pile up.
+ * So the parts people need least go first (concurrency, then throttled, rows/s,
+ * ETA; the problems stay), and what still does not fit is cut with an ellipsis.
  */
 export interface ProgressCounts {
   /** Rows done: every row with an outcome. */
@@ -36,6 +40,8 @@ export interface ProgressOptions {
   now?: () => number;
   ttyIntervalMs?: number;
   plainIntervalMs?: number;
+  /** The terminal's width, read at every redraw (it can change); undefined or 0: not known (80 is assumed). */
+  columns?: (() => number | undefined) | undefined;
 }
 
 const fmt = new Intl.NumberFormat('en-US');
@@ -92,7 +98,7 @@ export class Progress {
     return (rows - from.rows) / Math.max(0.001, (now - from.t) / 1000);
   }
 
-  /** The progress text (without control characters). */
+  /** The progress text (without control characters); on a terminal, as much of it as fits one row. */
   line(): string {
     const c = this.#o.counts();
     const now = this.#now();
@@ -113,12 +119,23 @@ export class Progress {
     } else {
       done = `${fmt.format(c.rows)} rows${size ? ` (${Math.min(100, Math.floor((c.bytes / size) * 100))}% of ${mb(size)} MB)` : c.bytes ? ` (${mb(c.bytes)} MB read)` : ''}`;
     }
-    const parts = [done, `${fmt.format(Math.round(rate))} rows/s`];
-    if (total !== undefined && rate > 0 && c.rows < total) parts.push(`ETA ${t}${duration((total - c.rows) / rate)}`);
-    if (c.concurrency !== undefined) parts.push(`concurrency ${c.concurrency}`);
-    if (c.throttled) parts.push(`${fmt.format(c.throttled)} throttled`);
-    if (c.problems) parts.push(`${fmt.format(c.problems)} problem${c.problems === 1 ? '' : 's'}`);
-    return `${this.#o.verb}: ${parts.join(', ')}`;
+    // Each part with its rank: the lower, the sooner it goes when the line must be shortened (the rows done always stay).
+    const parts: Array<[text: string, rank: number]> = [[done, 0], [`${fmt.format(Math.round(rate))} rows/s`, 3]];
+    if (total !== undefined && rate > 0 && c.rows < total) parts.push([`ETA ${t}${duration((total - c.rows) / rate)}`, 4]);
+    if (c.concurrency !== undefined) parts.push([`concurrency ${c.concurrency}`, 1]);
+    if (c.throttled) parts.push([`${fmt.format(c.throttled)} throttled`, 2]);
+    if (c.problems) parts.push([`${fmt.format(c.problems)} problem${c.problems === 1 ? '' : 's'}`, 5]);
+    const text = (): string => `${this.#o.verb}: ${parts.map(([p]) => p).join(', ')}`;
+    if (!this.#o.tty) return text();
+    // One column spare: a line that fills the last column wraps on some terminals.
+    const width = Math.max(20, (this.#o.columns?.() || 80) - 1);
+    while (text().length > width && parts.length > 1) {
+      let least = 1;
+      for (let i = 2; i < parts.length; i++) if (parts[i]![1] < parts[least]![1]) least = i;
+      parts.splice(least, 1);
+    }
+    const line = text();
+    return line.length > width ? `${line.slice(0, width - 1)}…` : line;
   }
 
   tick(): void {

@@ -59,23 +59,46 @@ export function parseFieldList(s: string): string[] {
 }
 
 /**
- * The fields --fields names, as JSON (like gh --json): an object holding only
- * those paths, nested as in the resource ("policyParameter.name" gives
- * {"policyParameter":{"name":...}}), in the order given. A path that is absent
- * in this item is left out.
+ * The fields --fields names, as JSON (like gh --json): the item holding only
+ * those paths, nested as in the resource, in the order given:
+ * "policyParameter.name" gives {"policyParameter":{"name":...}}, and a path
+ * through an array keeps the array ("items.weight" gives
+ * {"items":[{"weight":5},{"weight":2}]}). A path absent in this item is left out.
  */
 export function pickFields(item: unknown, paths: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const tree: FieldTree = new Map();
   for (const path of paths) {
-    const v = getPath(item, path);
-    if (v === undefined) continue;
+    let node = tree;
     const parts = path.split('.');
-    let cur = out;
-    for (const part of parts.slice(0, -1)) {
-      const next = cur[part];
-      cur = (cur[part] = next !== null && typeof next === 'object' && !Array.isArray(next) ? next : {}) as Record<string, unknown>;
-    }
-    cur[parts.at(-1)!] = v;
+    parts.forEach((part, i) => {
+      const last = i === parts.length - 1;
+      const have = node.get(part);
+      if (last) node.set(part, true);
+      else if (have !== true) {
+        const next: FieldTree = have ?? new Map();
+        node.set(part, next);
+        node = next;
+      }
+    });
+  }
+  const picked = pick(item, tree);
+  return picked !== null && typeof picked === 'object' && !Array.isArray(picked) ? (picked as Record<string, unknown>) : {};
+}
+
+/** Paths as a tree: a key's value is true for a whole field, or the fields wanted inside it. */
+type FieldTree = Map<string, FieldTree | true>;
+
+function pick(value: unknown, tree: FieldTree | true): unknown {
+  if (tree === true) return value;
+  if (value === null || typeof value !== 'object') return undefined;
+  // Fields of the elements of an array: the array, each element picked (indexes and "length" name the array itself).
+  if (Array.isArray(value) && [...tree.keys()].every((k) => k !== 'length' && !Number.isInteger(Number(k)))) return value.map((el) => pick(el, tree) ?? null);
+  const out: Record<string, unknown> = {};
+  for (const [key, sub] of tree) {
+    const v = Array.isArray(value) && key === 'length' ? value.length : (value as Record<string, unknown>)[key];
+    if (v === undefined) continue;
+    const p = pick(v, sub);
+    if (p !== undefined) out[key] = p;
   }
   return out;
 }

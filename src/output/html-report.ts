@@ -5,6 +5,7 @@
  * touches the network. Every text that comes from the service or a file
  * (ids, names, risk levels, dates) goes through esc().
  */
+import { count } from '../util/plural.js';
 import type { ExplainedParameter, Explanation } from './explanation.js';
 
 export interface DigestCheck {
@@ -93,7 +94,7 @@ function svgHistogram(values: ReadonlyArray<number | null>): string {
     const x = left + i * bw;
     const centre = -3 + i * 0.5 + 0.25;
     if (n) {
-      parts.push(`<rect x="${(x + 2).toFixed(1)}" y="${(H - bottom - h).toFixed(1)}" width="${(bw - 4).toFixed(1)}" height="${h.toFixed(1)}" fill="${centre < 0 ? NEG : POS}"><title>${n} supplier(s) from ${(-3 + i * 0.5).toFixed(1)} to ${(-2.5 + i * 0.5).toFixed(1)}</title></rect>`);
+      parts.push(`<rect x="${(x + 2).toFixed(1)}" y="${(H - bottom - h).toFixed(1)}" width="${(bw - 4).toFixed(1)}" height="${h.toFixed(1)}" fill="${centre < 0 ? NEG : POS}"><title>${count(n, 'supplier')} from ${(-3 + i * 0.5).toFixed(1)} to ${(-2.5 + i * 0.5).toFixed(1)}</title></rect>`);
       parts.push(`<text x="${(x + bw / 2).toFixed(1)}" y="${(H - bottom - h - 3).toFixed(1)}" text-anchor="middle" font-size="11">${n}</text>`);
     }
   });
@@ -103,7 +104,7 @@ function svgHistogram(values: ReadonlyArray<number | null>): string {
     parts.push(`<text x="${x.toFixed(1)}" y="${H - bottom + 17}" text-anchor="middle" font-size="11">${t > 0 ? `+${t}` : t}</text>`);
   }
   const scored = values.length - noData;
-  return `<svg class="hist" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="distribution of ${scored} overall scores">${parts.join('')}</svg>${noData ? `<p class="muted">${noData} supplier(s) without a score (no counting data) are not in the chart.</p>` : ''}`;
+  return `<svg class="hist" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="distribution of ${scored} overall scores">${parts.join('')}</svg>${noData ? `<p class="muted">${count(noData, 'supplier')} without a score (no counting data) ${noData === 1 ? 'is' : 'are'} not in the chart.</p>` : ''}`;
 }
 
 const CSS = `
@@ -173,7 +174,7 @@ export function renderHtmlReport(d: ReportData): string {
   const within = xs[0]?.expiring.withinDays ?? 0;
   const body: string[] = [];
   body.push(`<h1>${esc(d.title)}</h1>`);
-  body.push(`<p class="muted">${xs.length} supplier(s) · scores as of ${esc(d.asOf)} · from ${esc(d.source)} · generated ${esc(d.generatedAt)} by srs</p>`);
+  body.push(`<p class="muted">${count(xs.length, 'supplier')} · scores as of ${esc(d.asOf)} · from ${esc(d.source)} · generated ${esc(d.generatedAt)} by srs</p>`);
   body.push('<h2>Verification</h2>');
   body.push(verification(d));
   body.push('<h2>Distribution of overall scores</h2>');
@@ -184,12 +185,12 @@ export function renderHtmlReport(d: ReportData): string {
     body.push(`<tr><td class="mono"><a href="#s-${esc(x.supplierId)}">${esc(x.supplierId)}</a></td><td class="num">${fmt(x.score.value)}</td><td>${svgBar(x.score.value)}</td><td>${esc(x.score.label)}</td><td>${esc(x.score.riskLevel ?? '—')}</td><td class="num">${x.expiring.entries.length ? `<span class="flag">${x.expiring.entries.length}</span>` : ''}</td></tr>`);
   }
   body.push('</tbody></table>');
-  body.push(`<h2>Evidence expired or expiring within ${within} day(s)</h2>`);
-  if (!expiring.length) body.push(`<p>None within ${within} day(s) of ${esc(d.asOf)}.</p>`);
+  body.push(`<h2>Evidence expired or expiring within ${count(within, 'day')}</h2>`);
+  if (!expiring.length) body.push(`<p>None within ${count(within, 'day')} of ${esc(d.asOf)}.</p>`);
   else {
     body.push('<table><thead><tr><th>Supplier</th><th>Entry</th><th>Data source</th><th>Expires</th><th>When</th><th>Claim</th></tr></thead><tbody>');
     for (const { x, e } of expiring) {
-      const when = e.status === 'expired' ? `<span class="bad">expired ${-e.daysLeft} day(s) ago</span>` : `<span class="warn">in ${e.daysLeft} day(s)</span>`;
+      const when = e.status === 'expired' ? `<span class="bad">expired ${count(-e.daysLeft, 'day')} ago</span>` : `<span class="warn">in ${count(e.daysLeft, 'day')}</span>`;
       body.push(`<tr><td class="mono">${esc(x.supplierId)}</td><td class="mono">${esc(e.entryId)}</td><td>${esc(e.dataSourceName ?? e.dataSourceId)}</td><td>${esc(e.expiryDate)}</td><td>${when}</td><td>${e.isClaim ? 'claim' : ''}</td></tr>`);
     }
     body.push('</tbody></table>');

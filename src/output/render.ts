@@ -215,7 +215,14 @@ async function renderCsv(sink: Sink, items: AsyncIterable<unknown> | Iterable<un
     const t = cellText(v);
     return opts.csvRaw ? t : guardCsvCell(t);
   };
-  await sink.write(stringify([cols.map((c) => c.path)]));
+  // The header goes with the first rows, or at the end of an empty list: a listing whose first page
+  // failed prints nothing, as in the other formats (a lone header would look like a valid empty list).
+  let header: string | undefined = stringify([cols.map((c) => c.path)]);
+  const write = async (rows: string[][]): Promise<void> => {
+    const text = (header ?? '') + (rows.length ? stringify(rows) : '');
+    header = undefined;
+    if (text) await sink.write(text);
+  };
   let n = 0;
   let batch: string[][] = [];
   try {
@@ -223,15 +230,15 @@ async function renderCsv(sink: Sink, items: AsyncIterable<unknown> | Iterable<un
       batch.push(cols.map((c) => cell(getPath(it, c.path))));
       n++;
       if (batch.length >= 500) {
-        await sink.write(stringify(batch));
+        await write(batch);
         batch = [];
       }
     }
   } catch (e) {
     // The source failed: the rows it gave are printed, not lost.
-    if (batch.length) await sink.write(stringify(batch));
+    if (batch.length) await write(batch);
     throw e;
   }
-  if (batch.length) await sink.write(stringify(batch));
+  await write(batch);
   return n;
 }

@@ -73,3 +73,19 @@ describe('reading the chosen format before parsing', () => {
     expect(parseErrorLine("error: unknown option '--x'\n", 'srs ref countries')).toBe('unknown option \'--x\' (see "srs ref countries --help")');
   });
 });
+
+describe('a listing whose first page fails', () => {
+  it.each([['csv'], ['json'], ['ndjson'], ['table']])('prints nothing on stdout with -o %s (a lone CSV header would look like a valid empty list)', async (format) => {
+    // A base URL with a path the service does not have: every request is a 404.
+    const r = await h.run(['-o', format, 'ref', 'categories'], { env: { SRS_BASE_URL: `${h.env.SRS_BASE_URL}/nowhere` } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/404/);
+  });
+  it('an empty list still prints the CSV header', async () => {
+    const r = await h.run(['-o', 'csv', 'ref', 'countries', '--page', '99']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stdout).toMatch(/^iso3Code,/);
+  });
+});

@@ -54,4 +54,21 @@ describe('pickFields: --fields under json', () => {
     expect(pickFields(item, ['policyParameter.name', 'id', 'missing'])).toEqual({ policyParameter: { name: 'P' }, id: 'a' });
     expect(Object.keys(pickFields(item, ['name', 'id']))).toEqual(['name', 'id']);
   });
+  it('a path through an array keeps the array: each element holds the fields named in it', () => {
+    const card = { id: 'c', items: [{ weight: 5, policyParameter: { id: 'p1', name: 'GHG' } }, { weight: 2, policyParameter: { id: 'p2', name: 'Water' } }] };
+    expect(pickFields(card, ['id', 'items.weight', 'items.policyParameter.name'])).toEqual({
+      id: 'c',
+      items: [
+        { weight: 5, policyParameter: { name: 'GHG' } },
+        { weight: 2, policyParameter: { name: 'Water' } },
+      ],
+    });
+    // A whole field and a field inside it: the whole field.
+    expect(pickFields(card, ['items.weight', 'items'])).toEqual({ items: card.items });
+    expect(pickFields(card, ['items', 'items.weight'])).toEqual({ items: card.items });
+    // An index or length names the array itself.
+    expect(pickFields(card, ['items.0.weight', 'items.length'])).toEqual({ items: { 0: { weight: 5 }, length: 2 } });
+    // Through a scalar: absent.
+    expect(pickFields(card, ['id.x'])).toEqual({});
+  });
 });

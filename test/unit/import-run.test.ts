@@ -337,7 +337,7 @@ describe('progress', () => {
   it('with the counted total: rows of the total, the recent rate, the ETA, the concurrency in force and the throttled requests', () => {
     let t = 0;
     const c = { rows: 0, problems: 0, bytes: 0, concurrency: 4, throttled: 0 };
-    const p = new Progress({ write: () => undefined, tty: true, quiet: false, totalBytes: 10_000, verb: 'importing', counts: () => c, now: () => t });
+    const p = new Progress({ write: () => undefined, tty: true, quiet: false, totalBytes: 10_000, verb: 'importing', counts: () => c, now: () => t, columns: () => 200 });
     p.totalRows = 3000;
     expect(p.line()).toBe('importing: 0 of 3,000 rows (0%), 0 rows/s, concurrency 4');
     // 100 rows/s for 20 s, then 200 rows/s: the rate shown is the last 10 s.
@@ -357,6 +357,33 @@ describe('progress', () => {
     t = 25_000;
     c.rows = 2400;
     expect(p.line()).toMatch(/^importing: 2,400 of 3,000 rows \(80%\), \d+ rows\/s, ETA \ds, concurrency 16, 3 throttled$/);
+  });
+
+  it('on a terminal the line fits its width: the least needed parts go first, then an ellipsis', () => {
+    let t = 0;
+    const c = { rows: 102_345, problems: 16, bytes: 0, concurrency: 10, throttled: 52 };
+    let columns: number | undefined = 80;
+    const p = new Progress({ write: () => undefined, tty: true, quiet: false, totalBytes: 10_000_000, verb: 'importing', counts: () => c, now: () => t, columns: () => columns });
+    p.totalRows = 200_000;
+    t = 10_000;
+    // 98 characters in full: at 80 columns, concurrency goes first, then throttled.
+    expect(p.line()).toBe('importing: 102,345 of 200,000 rows (51%), 10,235 rows/s, ETA 10s, 16 problems');
+    for (const width of [80, 60, 40, 24, 10]) {
+      columns = width;
+      expect(p.line().length).toBeLessThan(Math.max(21, width));
+    }
+    columns = 60;
+    expect(p.line()).toBe('importing: 102,345 of 200,000 rows (51%), 16 problems');
+    columns = 40;
+    expect(p.line()).toBe('importing: 102,345 of 200,000 rows (51…');
+    // A width not known (0 or undefined) is taken as 80; off a terminal the line is never cut.
+    columns = 0;
+    expect(p.line().length).toBeLessThanOrEqual(79);
+    t = 0;
+    const plain = new Progress({ write: () => undefined, tty: false, quiet: false, totalBytes: 10_000_000, verb: 'importing', counts: () => c, now: () => t, columns: () => 40 });
+    plain.totalRows = 200_000;
+    t = 10_000;
+    expect(plain.line()).toBe('importing: 102,345 of 200,000 rows (51%), 10,235 rows/s, ETA 10s, concurrency 10, 52 throttled, 16 problems');
   });
 
   it('stdin: rows and bytes read, no total and no ETA', () => {

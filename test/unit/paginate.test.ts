@@ -40,16 +40,15 @@ describe('paginate', () => {
     it(`ends on the last page when nextPage is ${style}`, async () => {
       const { got, calls } = await all(250, style, 100);
       expect(got).toEqual(Array.from({ length: 250 }, (_, i) => i));
-      // "past" costs one extra (empty) request: a short page is not taken as the end while a next page is named.
-      expect(calls).toEqual(style === 'past' ? [1, 2, 3, 4] : [1, 2, 3]);
+      // "past" costs two extra (empty) requests: neither a short page nor one empty page is taken as the end while a next page is named.
+      expect(calls).toEqual(style === 'past' ? [1, 2, 3, 4, 5] : [1, 2, 3]);
     });
     it(`ends when the last page is exactly full and nextPage is ${style}`, async () => {
       const { got, calls } = await all(200, style, 100);
       expect(got).toHaveLength(200);
       expect(got).toEqual(Array.from({ length: 200 }, (_, i) => i));
-      // "past" costs one extra (empty) request; the rest stop at once.
-      expect(calls.length).toBeLessThanOrEqual(3);
-      expect(calls).toEqual(style === 'past' ? [1, 2, 3] : [1, 2]);
+      // "past" costs two extra (empty) requests; the rest stop at once.
+      expect(calls).toEqual(style === 'past' ? [1, 2, 3, 4] : [1, 2]);
     });
   }
 
@@ -67,7 +66,29 @@ describe('paginate', () => {
   it('yields nothing and stops for an empty list', async () => {
     const { got, calls } = await all(0, 'past', 100);
     expect(got).toEqual([]);
-    expect(calls).toEqual([1]);
+    expect(calls).toEqual([1, 2]);
+    expect((await all(0, 'absent', 100)).calls).toEqual([1]);
+  });
+
+  it('one empty page that names a next page does not end the list; two in a row do', async () => {
+    const pages: Record<number, PageResult<string>> = {
+      1: { items: ['a'], pagination: { pageSize: 100, nextPage: 2 } },
+      2: { items: [], pagination: { pageSize: 100, nextPage: 3 } },
+      3: { items: ['c'], pagination: { pageSize: 100, nextPage: 4 } },
+      4: { items: [], pagination: { nextPage: 5 } },
+      5: { items: [], pagination: { nextPage: 6 } },
+      6: { items: ['lost'], pagination: {} },
+    };
+    const calls: number[] = [];
+    const got: string[] = [];
+    for await (const p of paginate(async (page) => (calls.push(page), pages[page]!), { perPage: 100 })) got.push(...p.items);
+    expect(got).toEqual(['a', 'c']);
+    expect(calls).toEqual([1, 2, 3, 4, 5]);
+    // An empty first page that names a next page: the next page is read.
+    const first: Record<number, PageResult<string>> = { 1: { items: [], pagination: { nextPage: 2 } }, 2: { items: ['b'], pagination: {} } };
+    const got2: string[] = [];
+    for await (const p of paginate(async (page) => first[page]!, { perPage: 100 })) got2.push(...p.items);
+    expect(got2).toEqual(['b']);
   });
 
   it('never loops when a service always repeats the same page', async () => {
@@ -105,7 +126,7 @@ describe('paginate', () => {
         async (total, perPage, style) => {
           const { got, calls } = await all(total, style, perPage);
           expect(got).toEqual(Array.from({ length: total }, (_, i) => i));
-          expect(calls.length).toBeLessThanOrEqual(Math.ceil(total / perPage) + 1);
+          expect(calls.length).toBeLessThanOrEqual(Math.ceil(total / perPage) + 2);
         },
       ),
       { numRuns: 200 },

@@ -28,7 +28,7 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   const { namesFor } = await import('../names.js');
   const names = await namesFor(ctx, client, { parameters: true });
   // The document does not mark a parameter score's fields required: what is missing shows as —.
-  const rows = entry.policyParameterScores.map((p) => ({ policyParameterId: p.policyParameter?.id ?? null, name: names.parameters.get(p.policyParameter?.id ?? '') ?? '', score: p.score ?? null }));
+  const rows = entry.policyParameterScores.map((p) => ({ policyParameterId: p.policyParameter?.id ?? null, name: names.parameters.get(p.policyParameter?.id ?? '') ?? null, score: p.score ?? null }));
   await ctx.sink.write('\n');
   await renderList(ctx.sink, rows, parameterColumns, ro);
 }

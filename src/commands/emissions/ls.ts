@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { columns } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
+import { count } from '../../util/plural.js';
 import { requireArg, type Opts } from '../kit.js';
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
@@ -17,5 +18,5 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   // The width the table above was fitted to (COLUMNS, else the terminal's), else 80.
   const width = ro.width ?? 80;
   if (totals.length) await ctx.sink.write('\n' + renderYearBars(totals, glyphsFor(ctx.env, opts.ascii === true), width, ctx.paint));
-  if (skipped) ctx.info(`${skipped} report(s) without a start date or value are not in the totals`);
+  if (skipped) ctx.info(`${count(skipped, 'report')} without a start date or value ${skipped === 1 ? 'is' : 'are'} not in the totals`);
 }

@@ -69,6 +69,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         stdinIsTTY: ctx.io.stdinIsTTY,
         stderrWrite: (s) => void ctx.io.stderr.write(s),
         stderrIsTTY: ctx.io.stderrIsTTY,
+        stderrColumns: () => (ctx.io.stderr as { columns?: number }).columns,
         warn: (m) => ctx.warn(m),
         info: (m) => {
           ctx.info(m);
