@@ -108,7 +108,8 @@ may or may not exist.`,
         'after',
         `
 Rows never merge or vanish: records end at CRLF, LF or CR; a row whose cell count differs from the
-header's, or whose name or id holds a line break, is invalid. One run per journal (JOURNAL.lock); a
+header's, or whose name or id holds a line break, is invalid. One run per journal (JOURNAL.lock), and
+one import per target with the catalog (CATALOG.import-N.lock): a second exits 2 naming the first. A
 journal started against another service, account or the sandbox is refused: pass --journal NEW.
 Exit codes: 0 every row created or skipped; 1 a row invalid, failed or unknown, or a journal/report
 write failed; 2 nothing sent (unusable file, journal in use or bound elsewhere); 4 authentication;
