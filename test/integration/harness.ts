@@ -107,3 +107,16 @@ export async function startHarness(opts: EmulatorOptions = {}): Promise<Harness>
     close: () => emu.close(),
   };
 }
+
+/**
+ * A harness whose catalog-free evidence bundle (`score calc IDS --save`) is ready, and an environment
+ * whose service cannot be reached (for commands that must send nothing).
+ */
+export async function startWithBundle(ids: string[]): Promise<{ h: Harness; offline: Record<string, string>; bundle: string }> {
+  const h = await startHarness();
+  const offline = { ...baseEnv(h.home + '/offline'), SRS_BASE_URL: 'http://127.0.0.1:9' };
+  const bundle = join(h.home, 'evidence.jsonl');
+  const r = await h.run(['score', 'calc', ...ids, '--save', bundle, '-o', 'json']);
+  if (r.code !== 0) throw new Error(r.stderr);
+  return { h, offline, bundle };
+}

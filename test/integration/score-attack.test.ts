@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
 import { onTerminal, pty } from '../support/terminal.js';
-import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
+import { runSrs, startWithBundle, type Harness } from './harness.js';
 
 type Rec = Record<string, unknown>;
 interface Entry {
@@ -68,11 +68,7 @@ function scoredParam(records: Rec[]): { item: Item; p: Param } {
 const viaProxy = (args: string[], env: Record<string, string> = {}) => runSrs(args, { ...h.env, SRS_BASE_URL: proxyUrl, ...env });
 
 beforeAll(async () => {
-  h = await startHarness();
-  offline = { ...baseEnv(h.home + '/offline'), SRS_BASE_URL: 'http://127.0.0.1:9' };
-  bundle = join(h.home, 'evidence.jsonl');
-  const r = await h.run(['score', 'calc', a!, b!, c!, '--save', bundle, '-o', 'json']);
-  if (r.code !== 0) throw new Error(r.stderr);
+  ({ h, offline, bundle } = await startWithBundle([a!, b!, c!]));
   const target = new URL(h.emu.url);
   proxy = createServer((req, res) => {
     const up = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (upRes) => {

@@ -14,7 +14,7 @@ import displayWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
 import { onTerminal, pty } from '../support/terminal.js';
-import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
+import { runSrs, startWithBundle, type Harness } from './harness.js';
 
 let h: Harness;
 let offline: Record<string, string>;
@@ -27,11 +27,7 @@ const STRANGER = '01zzzzzzzzzzzzzzzzzzzzzzzz';
 const err = (r: { stderr: string }) => r.stderr.replace(/\\"/g, '"');
 
 beforeAll(async () => {
-  h = await startHarness();
-  offline = { ...baseEnv(h.home + '/offline'), SRS_BASE_URL: 'http://127.0.0.1:9' };
-  bundle = join(h.home, 'evidence.jsonl');
-  const r = await h.run(['score', 'calc', a!, b!, c!, '--save', bundle, '-o', 'json']);
-  if (r.code !== 0) throw new Error(r.stderr);
+  ({ h, offline, bundle } = await startWithBundle([a!, b!, c!]));
 });
 afterAll(async () => {
   await h?.close();
