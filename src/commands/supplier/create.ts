@@ -7,7 +7,7 @@ import { ExitCode, OutcomeUnknownError, SrsError, UsageError } from '../../error
 import { InterruptedError, onInterrupt, type StopSignal } from '../../util/signals.js';
 import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
-import type { CatalogRecord } from '../../store/catalog.js';
+import { CREATE_SOURCE, type CatalogRecord } from '../../store/catalog.js';
 import { readJsonInput, type Opts } from '../kit.js';
 import { openCatalog, type OpenCatalog } from './catalog-access.js';
 
@@ -81,8 +81,15 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
       `an earlier create of customerSupplierId ${JSON.stringify(cid)} has an unknown outcome (${known.source}): the supplier may exist; not sent (check first: srs supplier find ${JSON.stringify(cid)}; --retry-unknown sends it)`,
     );
   }
+  // Without a customer id, the name is all there is to match: the last create of this exact name had an unknown outcome.
+  const unsure = open && !cid && opts.retryUnknown !== true ? open.catalog.unknownCreateByName(open.partition, valid.name) : undefined;
+  if (unsure) {
+    throw new OutcomeUnknownError(
+      `the last create of a supplier named ${JSON.stringify(valid.name)} without customer id (${unsure.recordedAt}) has an unknown outcome: it may exist; not sent (check first: srs supplier find ${JSON.stringify(valid.name)}; --retry-unknown sends it)`,
+    );
+  }
   const unknownOutcome = (reason: string, cause: unknown, sig?: StopSignal): SrsError => {
-    record(ctx, open, { name: valid.name, customerSupplierId: valid.customerSupplierId ?? null, countryIso3Code: valid.countryIso3Code ?? null, state: 'unknown', source: 'supplier create' });
+    record(ctx, open, { name: valid.name, customerSupplierId: valid.customerSupplierId ?? null, countryIso3Code: valid.countryIso3Code ?? null, state: 'unknown', source: CREATE_SOURCE });
     const look = valid.customerSupplierId ?? valid.name;
     const message =
       `outcome unknown: ${reason}. The supplier may exist: do not create it again before checking ` +
@@ -112,7 +119,7 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   } finally {
     offSignal();
   }
-  record(ctx, open, { id: created.id, name: created.name, customerSupplierId: created.customerSupplierId, countryIso3Code: created.countryIso3Code, state: 'created', source: 'supplier create' });
+  record(ctx, open, { id: created.id, name: created.name, customerSupplierId: created.customerSupplierId, countryIso3Code: created.countryIso3Code, state: 'created', source: CREATE_SOURCE });
   try {
     await renderItem(ctx.sink, created, columns.supplierCreated, ctx.renderOptions());
   } catch (e) {
