@@ -4,7 +4,7 @@ import { validateRequest } from '../../api/client.js';
 import { classifyCreateFailure } from '../../api/outcome.js';
 import type { Context } from '../../context.js';
 import { ExitCode, OutcomeUnknownError, SrsError, UsageError } from '../../errors.js';
-import { InterruptedError, onInterrupt, type StopSignal } from '../../util/signals.js';
+import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import { CREATE_SOURCE, type CatalogRecord } from '../../store/catalog.js';
@@ -109,7 +109,7 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   });
   try {
     const answer = await ctx.withSpinner('Creating supplier…', () => Promise.race([client.createSupplier(valid), stopped]));
-    if (interrupted || answer === undefined) throw unknownOutcome(`${interrupted === 'SIGTERM' ? 'terminated' : 'interrupted'} while the request was in flight`, undefined, interrupted ?? 'SIGINT');
+    if (interrupted || answer === undefined) throw unknownOutcome(`${stoppedWord(interrupted ?? 'SIGINT')} while the request was in flight`, undefined, interrupted ?? 'SIGINT');
     created = answer;
   } catch (e) {
     if (e instanceof InterruptedError) throw e;

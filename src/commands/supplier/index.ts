@@ -113,7 +113,7 @@ one import per target with the catalog (CATALOG.import-N.lock): a second exits 2
 journal started against another service, account or the sandbox is refused: pass --journal NEW.
 Exit codes: 0 every row created or skipped; 1 a row invalid, failed or unknown, or a journal/report
 write failed; 2 nothing sent (unusable file, journal in use or bound elsewhere); 4 authentication;
-130/143 interrupted (Ctrl-C / SIGTERM).
+130/143/129 interrupted (Ctrl-C / SIGTERM / SIGHUP).
 
 Concurrency: unless --concurrency pins it, the requests in flight adapt to the service, like TCP's
 congestion control: from 4 the limit doubles each round trip while answers come back as fast as
