@@ -79,6 +79,8 @@ export interface SinkContext {
   input: InputFile;
   dryRun: boolean;
   warn: (msg: string) => void;
+  /** This run's journal, if it keeps one. */
+  journalPath: string | undefined;
 }
 
 export interface ImportDeps {
@@ -193,6 +195,19 @@ async function openStage(o: ImportOptions, d: ImportDeps, p: Plan): Promise<Inpu
 
 /** The journal (read-only in a dry run), then the report files, then any further sinks. */
 async function openSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputFile, opened: OutcomeSink[]): Promise<void> {
+  // The command's sinks (the catalog) open first: one that refuses the run (its target lock held) must do so before
+  // the journal, report and failed files are created or emptied.
+  const external = d.sinks ? await d.sinks({ input, dryRun: p.dryRun, warn: d.warn, journalPath: p.journalPath }) : [];
+  try {
+    await openOwnSinks(o, d, p, input, opened);
+  } catch (e) {
+    await Promise.allSettled(external.map((s) => s.close()));
+    throw e;
+  }
+  opened.push(...external);
+}
+
+async function openOwnSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputFile, opened: OutcomeSink[]): Promise<void> {
   if (p.journalPath !== undefined) {
     let journal: Journal | undefined;
     const prior = await readJournal(p.journalPath, input.name, input.identity, d.warn);
@@ -211,7 +226,6 @@ async function openSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputF
   const cells = { csvRaw: !!o.csvRaw, redact: d.redact };
   if (o.report !== undefined) opened.push(new ReportSink(`--report ${o.report}`, new ReportWriter(o.report, cells)));
   if (o.failed !== undefined) opened.push(new FailedSink(`--failed ${o.failed}`, new FailedWriter(o.failed, input, cells)));
-  if (d.sinks) opened.push(...(await d.sinks({ input, dryRun: p.dryRun, warn: d.warn })));
 }
 
 /** Stage "validate" keeps the cells of a row only when --failed wants them. */

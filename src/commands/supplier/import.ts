@@ -55,9 +55,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       {
         // One keep-alive connection per request the limit can have in flight.
         client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : typeof opts.maxConcurrency === 'number' ? opts.maxConcurrency : undefined, longRun: true }),
-        sinks: async ({ dryRun }) => {
+        sinks: async ({ dryRun, journalPath }) => {
           const { openCatalogSink } = await import('./catalog-sink.js');
-          const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true });
+          const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true, journalPath });
           return sink ? [sink] : [];
         },
         // A dry run may have no base URL or key (it needs none): then there is no target to check against.
