@@ -1,0 +1,76 @@
+/**
+ * Issue 15, attack review: advice the import gives must work when followed,
+ * and a journal must not be refused (or turn rows unknown) when nothing in it
+ * could make a row be skipped. The built srs against a real emulator.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, startHarness, type Harness, type RunResult } from './harness.js';
+
+let dir: string;
+beforeAll(() => {
+  assertBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'srs-import-advice-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+function file(name: string, content: string | Buffer): string {
+  const p = join(dir, `${n++}-${name}`);
+  writeFileSync(p, content);
+  return p;
+}
+
+async function withHarness(fn: (h: Harness) => Promise<void>): Promise<void> {
+  const h = await startHarness({ admin: true });
+  try {
+    await fn(h);
+  } finally {
+    await h.close();
+  }
+}
+
+/** customerSupplierId -> how many suppliers the emulator stored with it. */
+async function storedIds(h: Harness, prefix: string): Promise<Map<string, number>> {
+  const res = await fetch(`${h.emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': h.env.SRS_API_KEY! } });
+  const all = (await res.json()) as Array<{ customerSupplierId: string | null; name: string }>;
+  const counts = new Map<string, number>();
+  for (const s of all) if (s.customerSupplierId?.startsWith(prefix)) counts.set(s.customerSupplierId, (counts.get(s.customerSupplierId) ?? 0) + 1);
+  return counts;
+}
+
+/** A loopback port nothing listens on (a mistyped base URL). */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+const summary = (r: RunResult) => JSON.parse(r.stdout) as Record<string, number | string | boolean>;
+const importArgs = (f: string, ...more: string[]) => ['supplier', 'import', f, '-o', 'json', '--quiet', ...more];
+
+describe('a journal that records only failed rows', () => {
+  it('a mistyped base URL (every row refused), then the right one: rebound with a note, every row created once', async () => {
+    await withHarness(async (h) => {
+      const rows = ['name,country,customerSupplierId'];
+      for (let i = 0; i < 5; i++) rows.push(`Typo ${i},DEU,TYPO-${i}`);
+      const f = file('typo.csv', rows.join('\n') + '\n');
+      const wrong = await h.run(importArgs(f, '--max-concurrency', '1'), { env: { SRS_BASE_URL: `http://127.0.0.1:${await closedPort()}` }, timeoutMs: 60_000 });
+      expect(wrong.code, wrong.stderr).toBe(1);
+      expect(summary(wrong)).toMatchObject({ created: 0, failed: 5, unknown: 0 });
+
+      const right = await h.run(['supplier', 'import', f, '-o', 'json'], { timeoutMs: 60_000 });
+      expect(right.code, right.stderr).toBe(0);
+      expect(summary(right)).toMatchObject({ created: 5, failed: 0, unknown: 0 });
+      expect(right.stderr).toMatch(/records no row created or in doubt: bound to /);
+      const ids = await storedIds(h, 'TYPO-');
+      expect(ids.size).toBe(5);
+      expect([...ids.values()].every((c) => c === 1)).toBe(true);
+    });
+  });
+});
