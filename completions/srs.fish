@@ -469,7 +469,7 @@ complete -c srs -n "__srs_at 'emulator start'" -l state -r -F -d 'keep created s
 complete -c srs -n "__srs_at 'emulator start'" -l last-page -x -a 'null absent zero same past' -d 'what nextPage holds on the last page (default absent; null with --nulls)'
 complete -c srs -n "__srs_at 'emulator start'" -l nulls -d 'answer "no data" with null (averageScore, score values, riskLevel) instead of leaving the field out, as earlier versions did; not spec-strict, to test clients'
 complete -c srs -n "__srs_at 'emulator start'" -l log -d 'log each request (method, path, status, time) and each injected fault to stderr'
-complete -c srs -n "__srs_at 'emulator start'" -l admin -d 'also serve GET /_emulator/suppliers (same x-api-key): every stored supplier with its customerSupplierId'
+complete -c srs -n "__srs_at 'emulator start'" -l admin -d 'also serve GET /_emulator/suppliers (same x-api-key): every stored supplier with its customerSupplierId (with --state: every one in the file, whichever emulator or sandbox command created it)'
 complete -c srs -n "__srs_at 'emulator start'" -l latency -x -d 'delay before processing each /v1 request without an earlier fault: MS, or MS-MS for uniform in a range (default 0)'
 complete -c srs -n "__srs_at 'emulator start'" -l rate-limit -x -d 'token bucket of N requests per second, burst N; above it 429 with Retry-After (default no limit)'
 complete -c srs -n "__srs_at 'emulator start'" -l capacity -x -d 'process at most N /v1 requests at once (latency included); N more wait in line, the rest get 503 with Retry-After: 1 (default no bound)'

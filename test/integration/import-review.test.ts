@@ -1,14 +1,16 @@
 /**
  * Issue 15, attack review: advice the import gives must work when followed,
  * and a journal must not be refused (or turn rows unknown) when nothing in it
- * could make a row be skipped. The built srs against a real emulator.
+ * could make a row be skipped; the emulator's admin route lists what was
+ * stored. The built srs against a real emulator.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, startHarness, type Harness, type RunResult } from './harness.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { assertBuilt, baseEnv, runSrs, startHarness, type Harness, type RunResult } from './harness.js';
 
 let dir: string;
 beforeAll(() => {
@@ -72,5 +74,33 @@ describe('a journal that records only failed rows', () => {
       expect(ids.size).toBe(5);
       expect([...ids.values()].every((c) => c === 1)).toBe(true);
     });
+  });
+});
+
+describe('srs emulator start --admin with a --state file shared by two emulators', () => {
+  it('each lists every supplier in the file, whichever emulator created it', async () => {
+    const statePath = join(dir, `${n++}-shared-state.db`);
+    const apiKey = `test-key-${Math.random().toString(36).slice(2)}-SECRET`;
+    const a = await startEmulator({ port: 0, apiKey, admin: true, statePath });
+    const b = await startEmulator({ port: 0, apiKey, admin: true, statePath });
+    try {
+      const home = mkdtempSync(join(dir, 'home-'));
+      for (const [emu, cid] of [[a, 'SHARED-A'], [b, 'SHARED-B']] as const) {
+        const r = await runSrs(['supplier', 'create', '--name', `Shared ${cid}`, '--country', 'DEU', '--customer-id', cid, '-o', 'json'], {
+          ...baseEnv(home),
+          SRS_BASE_URL: emu.url,
+          SRS_API_KEY: apiKey,
+        });
+        expect(r.code, r.stderr).toBe(0);
+      }
+      for (const emu of [a, b]) {
+        const res = await fetch(`${emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': apiKey } });
+        const all = (await res.json()) as Array<{ customerSupplierId: string | null }>;
+        expect(all.filter((s) => s.customerSupplierId?.startsWith('SHARED-')).map((s) => s.customerSupplierId).sort()).toEqual(['SHARED-A', 'SHARED-B']);
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });
