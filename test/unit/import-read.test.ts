@@ -199,12 +199,34 @@ describe('openInput', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ReadError);
+    expect((err as Error).message).toContain('line 80002 is not valid UTF-8 (byte 0xFC');
+    expect((err as Error).message).toContain('every line before it is plain ASCII');
     expect((err as Error).message).toContain('--encoding windows-1252');
     expect(count).toBeLessThanOrEqual(80_000);
     // Forced, the same bytes read fine.
     const forced = await openInput(file(bytes), { encoding: 'windows-1252' });
     const recs = await all(forced);
     expect(recs.at(-2)).toEqual([80_002, ['Müller']]);
+  });
+
+  it('one bad byte in a UTF-8 file (non-ASCII text before it) names its line, offset and value, and says to fix that line, not to pass --encoding', async () => {
+    const row = 'Großhandel Süd row\r\n'; // CRLF: line counting across both kinds of breaks
+    const head = 'name\n' + row.repeat(60_000); // > 1 MiB of UTF-8 with umlauts
+    const before = Buffer.from(head);
+    const bytes = Buffer.concat([before, Buffer.from('Gro'), Buffer.from([0xdf]), Buffer.from('handel\nAfter\n')]);
+    const input = await openInput(file(bytes));
+    expect(input.encoding).toBe('utf-8');
+    let err: unknown;
+    try {
+      for await (const _ of input.records) void _;
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ReadError);
+    const msg = (err as Error).message;
+    expect(msg).toContain(`line 60002 is not valid UTF-8 (byte 0xDF at byte offset ${before.length + 3})`);
+    expect(msg).toContain('fix line 60002');
+    expect(msg).not.toContain('--encoding windows-1252');
   });
 
   it('an unclosed quote is a ReadError naming the line where the record starts', async () => {
