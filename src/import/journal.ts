@@ -7,6 +7,11 @@
  *   {"alias":"7c21…","via":"01J…","at":"…"}         a rotated key shown to reach the same account
  *   {"target":{…},"via":"01J…","at":"…"}            a version 1 journal (no target) bound on first use, or a
  *                                                   journal of only failed rows rebound (the last one wins)
+ *   {"stopped":{"line":502,"bytes":N,"sha256":"…","ascii":false},"at":"…"}
+ *                                                   the run stopped at a malformed line 502: the file's bytes
+ *                                                   before it (N, their SHA-256, all ASCII or not)
+ *   {"file":{"size":…,"head":"…","headBytes":…},"at":"…"}
+ *                                                   the file was fixed from that line on: bound to it now
  *   {"l":12,"h":"3f2a9c81b7de","s":"sent"}            before the request leaves
  *   {"l":12,"s":"created","id":"01J…"}                 when the answer arrives
  *   {"l":13,"s":"failed","m":"HTTP 400: …"}            provably not created
@@ -27,9 +32,15 @@
  * line) at a cost in throughput. See docs/import.md.
  *
  * Binding: the first line records the input's size and the SHA-256 of its
- * first MiB (the whole file when smaller). A journal whose binding does not
- * match the input is refused (UsageError, exit 2): it vouches for another file,
- * or for this file before it was edited. Each "sent" line also carries a short
+ * first MiB (the whole file when smaller). A
+ * journal whose binding does not match the input is refused (UsageError,
+ * exit 2): it vouches for another file, or for this file before it was edited.
+ * One exception makes "fix the file and run the same command again" true: a
+ * run that stopped at a malformed line L (an unclosed quote, a byte that is
+ * not UTF-8) records the bytes before L ("stopped"); a file whose bytes before
+ * L are the same, when the journal records no row at or after L, is the same
+ * file fixed from L on: every row the journal vouches for is byte for byte at
+ * its line, and no row from L on was sent. It is rebound ("file") with a note. Each "sent" line also carries a short
  * hash of the row's cells, so a row that differs from what was sent (an edit
  * the binding cannot see, past the first MiB with the same size) is detected.
  *
@@ -72,16 +83,41 @@ export interface JournalHeader {
   target?: Target | undefined;
 }
 
+/** The bytes of the input before the line where a run stopped at malformed input (read.ts filePrefix). */
+export interface StoppedPrefix {
+  /** The first line not processed (where the malformed record starts). */
+  line: number;
+  bytes: number;
+  sha256: string;
+  /** The bytes before `line` are all ASCII. */
+  ascii: boolean;
+}
+
+/** The input a journal is bound to after a rebinding ("file" line). */
+export interface FileBinding {
+  size: number | null;
+  head: string;
+  headBytes: number;
+}
+
 /** What the journal says about its target, beyond the header. */
 export interface JournalMeta {
   /** The header's target, or (version 1) the one bound by a later "target" line. */
   target: Target | undefined;
   /** Fingerprints of rotated keys shown to reach the same account. */
   aliases: string[];
+  /** The last "file" line: the input the journal is bound to now (else the header's). */
+  file?: FileBinding | undefined;
+  /** The last "stopped" line. */
+  stopped?: StoppedPrefix | undefined;
 }
 
 /** A line the journal records about its target (see the format above). */
-export type MetaLine = { alias: string; via: string; at: string } | { target: Target; via?: string; at: string };
+export type MetaLine =
+  | { alias: string; via: string; at: string }
+  | { target: Target; via?: string; at: string }
+  | { file: FileBinding; at: string }
+  | { stopped: StoppedPrefix; at: string };
 
 export interface PriorRow {
   state: JournalState;
@@ -186,6 +222,12 @@ export class JournalHistory {
     return false;
   }
 
+  /** The highest line with a record (0: none). */
+  lastLine(): number {
+    for (let line = this.#states.length - 1; line > 0; line--) if (this.#states[line] !== 0) return line;
+    return 0;
+  }
+
   /** The id of some supplier recorded as created (the first line's), to ask the service about. */
   someCreatedId(): string | undefined {
     for (let line = 1; line < this.#states.length; line++) {
@@ -245,6 +287,18 @@ function bindingError(journalPath: string, inputName: string, h: JournalHeader, 
 
 /** Reads and checks a journal's first line. Undefined when the journal does not exist or is empty. Throws UsageError on a mismatch. */
 export function checkBinding(journalPath: string, inputName: string, id: FileIdentity): JournalHeader | undefined {
+  const h = readHeader(journalPath);
+  if (h && !sameFile(h, id)) throw bindingError(journalPath, inputName, h, id);
+  return h;
+}
+
+function sameFile(b: FileBinding, id: FileIdentity): boolean {
+  const sameSize = b.size === null || id.size === null ? true : b.size === id.size;
+  return sameSize && b.head === id.head && b.headBytes === id.headBytes;
+}
+
+/** Reads a journal's first line (undefined when there is none); throws UsageError when it is not a journal this srs reads. */
+function readHeader(journalPath: string): JournalHeader | undefined {
   if (!existsSync(journalPath)) return undefined;
   let fd: number;
   try {
@@ -275,8 +329,6 @@ export function checkBinding(journalPath: string, inputName: string, id: FileIde
   if (!READABLE_VERSIONS.includes(h.v)) {
     throw new UsageError(`journal ${journalPath} has version ${String(h.v)}, written by a newer srs; this one reads versions ${READABLE_VERSIONS.join(' and ')}: upgrade srs, or pass --journal NEW`);
   }
-  const sameSize = h.size === null || id.size === null ? true : h.size === id.size;
-  if (!sameSize || h.head !== id.head || h.headBytes !== id.headBytes) throw bindingError(journalPath, inputName, h, id);
   return h;
 }
 
@@ -423,6 +475,11 @@ export class Journal {
     this.#append(JSON.stringify({ l: line, s: state, m: this.#redact(message).slice(0, 300) }) + '\n', false);
   }
 
+  /** The run stopped at malformed input: what the file held before that line (see "Binding" above). */
+  stopped(prefix: StoppedPrefix, at: Date): void {
+    this.#append(JSON.stringify({ stopped: prefix, at: at.toISOString() }) + '\n', false);
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#flushQuietly();
@@ -436,22 +493,48 @@ export class Journal {
   }
 }
 
-/** Checks the binding and loads what earlier runs recorded, without writing (the dry run uses this). */
+export interface ReadJournalOptions {
+  /** For a rebinding to a file fixed after a malformed line. */
+  info?: ((msg: string) => void) | undefined;
+  now?: (() => Date) | undefined;
+  dryRun?: boolean | undefined;
+  /** Whether the input's first `bytes` bytes hash to `sha256` (read.ts prefixMatches); without it a changed file is refused. */
+  prefixMatches?: ((prefix: StoppedPrefix) => boolean) | undefined;
+}
+
+/**
+ * Checks the binding and loads what earlier runs recorded,
+ * without writing (the dry run uses this). `lines`: what the run records about
+ * the binding (a rebinding to a fixed file).
+ */
 export async function readJournal(
   journalPath: string,
   inputName: string,
   id: FileIdentity,
   warn: (msg: string) => void,
-): Promise<{ header: JournalHeader; history: JournalHistory; meta: JournalMeta } | undefined> {
-  const header = checkBinding(journalPath, inputName, id);
+  o: ReadJournalOptions = {},
+): Promise<{ header: JournalHeader; history: JournalHistory; meta: JournalMeta; lines: MetaLine[] } | undefined> {
+  const header = readHeader(journalPath);
   if (!header) return undefined;
-  if (header.file !== id.path && header.file !== null && id.path !== null) {
-    warn(`journal ${journalPath} was started for ${header.file}; the content matches, so it is used for ${id.path}`);
-  }
   const history = new JournalHistory();
   const meta: JournalMeta = { target: validTarget(header.target), aliases: [] };
   await loadHistory(journalPath, history, warn, meta);
-  return { header, history, meta };
+  const lines: MetaLine[] = [];
+  const bound = meta.file ?? header;
+  // A "stopped" line applies while no row at or after its line is recorded: nothing from there on was sent.
+  const stop = meta.stopped && history.lastLine() < meta.stopped.line ? meta.stopped : undefined;
+  if (!sameFile(bound, id)) {
+    if (!stop || !o.prefixMatches?.(stop)) throw bindingError(journalPath, inputName, { ...header, ...bound }, id);
+    lines.push({ file: { size: id.size, head: id.head, headBytes: id.headBytes }, at: (o.now ?? (() => new Date()))().toISOString() });
+    o.info?.(
+      `journal ${journalPath}: ${inputName} changed from line ${stop.line} on, where the last run stopped; lines 1-${stop.line - 1} are unchanged ` +
+        `(${stop.bytes} bytes, same SHA-256), so the rows recorded there keep their outcomes: ${o.dryRun ? 'the real run resumes it' : 'resuming'} with the fixed file`,
+    );
+  }
+  if (header.file !== id.path && header.file !== null && id.path !== null) {
+    warn(`journal ${journalPath} was started for ${header.file}; the content matches, so it is used for ${id.path}`);
+  }
+  return { header, history, meta, lines };
 }
 
 function endsWithNewline(path: string): boolean {
@@ -474,6 +557,8 @@ function validTarget(x: unknown): Target | undefined {
 
 interface JournalLine {
   alias?: unknown;
+  file?: unknown;
+  stopped?: unknown;
   target?: unknown;
   l?: unknown;
   s?: unknown;
@@ -536,6 +621,20 @@ async function loadHistory(path: string, history: JournalHistory, warn: (msg: st
     } catch {
       bad++;
       lastBad = n;
+      return;
+    }
+    if (rec.stopped !== undefined) {
+      const p = rec.stopped as Partial<StoppedPrefix> | null;
+      if (p && Number.isSafeInteger(p.line) && Number.isSafeInteger(p.bytes) && typeof p.sha256 === 'string' && typeof p.ascii === 'boolean') {
+        meta.stopped = { line: p.line!, bytes: p.bytes!, sha256: p.sha256, ascii: p.ascii };
+      }
+      return;
+    }
+    if (rec.file !== undefined) {
+      const f = rec.file as Partial<FileBinding> | null;
+      if (f && typeof f.head === 'string' && typeof f.headBytes === 'number' && (f.size === null || typeof f.size === 'number')) {
+        meta.file = { size: f.size, head: f.head, headBytes: f.headBytes };
+      }
       return;
     }
     if (typeof rec.alias === 'string') {

@@ -569,6 +569,96 @@ function describeFsError(e: unknown): string {
   return code ? ` (${code})` : '';
 }
 
+/** Encodings in which a line break is the byte 0x0A or 0x0D and ASCII reads as ASCII (the only ones filePrefix handles). */
+const ASCII_COMPATIBLE: ReadonlySet<string> = new Set(['utf-8', 'windows-1252', 'latin1', 'cp850', 'cp437', 'iso-8859-15']);
+export function asciiCompatible(encoding: string): boolean {
+  return ASCII_COMPATIBLE.has(encoding);
+}
+
+/**
+ * The bytes of a file before its physical line `line` (line breaks CRLF, CR or
+ * LF, as the reader counts them): their count, SHA-256 and whether all are
+ * ASCII. Undefined when the file has fewer lines, cannot be read, or its
+ * encoding is not ASCII-compatible (UTF-16: a line break is two bytes).
+ */
+export function filePrefix(path: string, line: number, encoding: string): { line: number; bytes: number; sha256: string; ascii: boolean } | undefined {
+  if (!asciiCompatible(encoding) || !Number.isSafeInteger(line) || line < 1) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const hash = createHash('sha256');
+    const buf = Buffer.alloc(1024 * 1024);
+    let pos = 0;
+    let breaks = 0;
+    let ascii = true;
+    let afterCr = false;
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n === 0) return undefined;
+      let i = 0;
+      if (afterCr && buf[0] === 10) i = 1; // the LF of a CRLF split across reads: part of the last break
+      afterCr = false;
+      let end = -1;
+      if (breaks === line - 1) end = i;
+      for (; end < 0 && i < n; i++) {
+        const c = buf[i]!;
+        if (c !== 10 && c !== 13) continue;
+        breaks++;
+        if (c === 13) {
+          if (i + 1 < n) {
+            if (buf[i + 1] === 10) i++;
+          } else afterCr = true;
+        }
+        if (breaks === line - 1 && !afterCr) end = i + 1;
+      }
+      if (end >= 0) {
+        const part = buf.subarray(0, end);
+        if (ascii && !isAscii(part)) ascii = false;
+        hash.update(part);
+        return { line, bytes: pos + end, sha256: hash.digest('hex'), ascii };
+      }
+      const part = buf.subarray(0, n);
+      if (ascii && !isAscii(part)) ascii = false;
+      hash.update(part);
+      pos += n;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether the file at `path` starts with the bytes `prefix` describes (filePrefix). */
+export function prefixMatches(path: string, prefix: { bytes: number; sha256: string }): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const hash = createHash('sha256');
+    const buf = Buffer.alloc(1024 * 1024);
+    let pos = 0;
+    while (pos < prefix.bytes) {
+      const n = readSync(fd, buf, 0, Math.min(buf.length, prefix.bytes - pos), pos);
+      if (n === 0) return false;
+      hash.update(buf.subarray(0, n));
+      pos += n;
+    }
+    return hash.digest('hex') === prefix.sha256;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function sha256(b: Uint8Array | string): string {
   return createHash('sha256').update(b).digest('hex');
 }

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
@@ -9,7 +10,9 @@ import {
   countLineBreaks,
   detectDelimiter,
   detectEncoding,
+  filePrefix,
   openInput,
+  prefixMatches,
   ReadError,
   resolveDelimiter,
   resolveEncoding,
@@ -260,5 +263,31 @@ describe('openInput', () => {
     expect(input.identity).toMatchObject({ path: p, size: 7, headBytes: 7 });
     expect(input.identity.head).toMatch(/^[0-9a-f]{64}$/);
     input.destroy();
+  });
+});
+
+describe('filePrefix (the bytes before a line, for resuming a fixed file)', () => {
+  it('ends right after the break before the line, counting CRLF, CR and LF once each, as the reader does', () => {
+    const text = 'h\r\na\rb\nc\r\nd\n';
+    const p = file(text);
+    for (const [line, bytes] of [[1, 0], [2, 3], [3, 5], [4, 7], [5, 10], [6, 12]] as const) {
+      const pre = filePrefix(p, line, 'utf-8')!;
+      expect(pre.bytes, `line ${line}`).toBe(bytes);
+      expect(pre.sha256).toBe(createHash('sha256').update(readFileSync(p).subarray(0, bytes)).digest('hex'));
+      expect(prefixMatches(p, pre)).toBe(true);
+    }
+    expect(filePrefix(p, 7, 'utf-8')).toBeUndefined(); // the file has 6 lines (the last one empty)
+    expect(filePrefix(p, 2, 'utf-16le')).toBeUndefined();
+  });
+
+  it('says whether the prefix is plain ASCII, and prefixMatches notices a change before the line but not after it', () => {
+    const p = file('name\nMüller\nB\nC\n');
+    expect(filePrefix(p, 2, 'utf-8')!.ascii).toBe(true);
+    const pre = filePrefix(p, 3, 'utf-8')!;
+    expect(pre.ascii).toBe(false);
+    writeFileSync(p, 'name\nMüller\nB fixed\nC\n');
+    expect(prefixMatches(p, pre)).toBe(true);
+    writeFileSync(p, 'name\nMueller\nB\nC\n');
+    expect(prefixMatches(p, pre)).toBe(false);
   });
 });

@@ -103,6 +103,7 @@ may or may not exist.`,
 Rows never merge or vanish: records end at CRLF, LF or CR; a row whose cell count differs from the
 header's, or whose name or id holds a line break, is invalid. One run per journal (JOURNAL.lock); a
 journal started against another service, account or the sandbox is refused: pass --journal NEW.
+A run that stopped at a malformed line resumes once the file is fixed from that line on.
 Exit codes: 0 every row created or skipped; 1 a row invalid, failed or unknown, or a journal/report
 write failed; 2 nothing sent (unusable file, journal in use or bound elsewhere); 4 authentication;
 130/143 interrupted (Ctrl-C / SIGTERM).
