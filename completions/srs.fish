@@ -286,7 +286,7 @@ complete -c srs -n "__srs_at 'supplier import'" -l max-concurrency -x -d 'ceilin
 complete -c srs -n "__srs_at 'supplier import'" -l encoding -x -d 'file encoding: auto (BOM, else UTF-8 if valid, else Windows-1252), utf-8, utf-16le, utf-16be, windows-1252, ...'
 complete -c srs -n "__srs_at 'supplier import'" -l delimiter -x -d 'field delimiter: , ; | or tab (default: detected from the header line)'
 complete -c srs -n "__srs_at 'supplier import'" -l map -x -d 'map a column to a field (or to "ignore"), e.g. --map "Lieferant=name"; repeatable'
-complete -c srs -n "__srs_at 'supplier import'" -l journal -r -F -d 'journal of sent rows and outcomes that makes re-runs safe; locked while a run uses it, bound to the file and to the service and account (default: FILE.srs-journal; none for stdin)'
+complete -c srs -n "__srs_at 'supplier import'" -l journal -r -F -d 'journal of sent rows and outcomes that makes re-runs safe; locked while a run uses it, bound to the file, its encoding, the service and the account (default: FILE.srs-journal; none for stdin)'
 complete -c srs -n "__srs_at 'supplier import'" -l journal-fsync -d 'fsync the journal before each request (survives power loss; slower)'
 complete -c srs -n "__srs_at 'supplier import'" -l retry-unknown -d 'send again the rows whose outcome is unknown (risk: a second supplier if the first attempt went through)'
 complete -c srs -n "__srs_at 'supplier import'" -l allow-existing -d 'send rows whose customerSupplierId the catalog already knows as created on this target (default: state exists, not sent)'

@@ -35,7 +35,7 @@ import { JournalLock } from './lock.js';
 import { checkTarget } from './binding.js';
 import type { Target } from '../api/target.js';
 import { Progress } from './progress.js';
-import { filePrefix, isStreamPath, openInput, prefixMatches, ReadError, type InputFile, type SourceRecord } from './read.js';
+import { asciiCompatible, filePrefix, isStreamPath, openInput, prefixMatches, ReadError, type InputFile, type SourceRecord } from './read.js';
 import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, ROW_STATES, type ImportSummary, type RowOutcome, type RowState } from './report.js';
 import { Sender, type SendOutcome, type SupplierCreator } from './send.js';
 import { Candidate, FailedSink, JournalSink, ReportSink, type OutcomeSink, type Verdict } from './sinks.js';
@@ -199,10 +199,12 @@ async function openSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputF
     let journal: Journal | undefined;
     const path = input.identity.path;
     const prior = await readJournal(p.journalPath, input.name, input.identity, d.warn, {
+      encoding: input.encoding,
       info: d.info,
       now: p.now,
       dryRun: p.dryRun,
       ...(path !== null ? { prefixMatches: (st: StoppedPrefix) => prefixMatches(path, st) } : {}),
+      asciiCompatible,
     });
     // A dry run asks for the target only to check an existing journal (resolving settings may load the profile store).
     const target = p.dryRun && !prior ? undefined : await d.target?.();
@@ -218,6 +220,7 @@ async function openSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputF
         prior: prior ?? null,
         meta: [...(prior?.lines ?? []), ...meta],
         redact: d.redact,
+        encoding: input.encoding,
       });
       journal = j.journal;
       if (j.resumed) d.info(`resuming from journal ${p.journalPath} (${j.history.size} rows recorded by earlier runs)`);

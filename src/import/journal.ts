@@ -10,7 +10,7 @@
  *   {"stopped":{"line":502,"bytes":N,"sha256":"…","ascii":false},"at":"…"}
  *                                                   the run stopped at a malformed line 502: the file's bytes
  *                                                   before it (N, their SHA-256, all ASCII or not)
- *   {"file":{"size":…,"head":"…","headBytes":…},"at":"…"}
+ *   {"file":{"size":…,"head":"…","headBytes":…},"enc":"utf-8","at":"…"}
  *                                                   the file was fixed from that line on: bound to it now
  *   {"l":12,"h":"3f2a9c81b7de","s":"sent"}            before the request leaves
  *   {"l":12,"s":"created","id":"01J…"}                 when the answer arrives
@@ -31,8 +31,8 @@
  * --journal-fsync closes that gap (fsync after every write holding a "sent"
  * line) at a cost in throughput. See docs/import.md.
  *
- * Binding: the first line records the input's size and the SHA-256 of its
- * first MiB (the whole file when smaller). A
+ * Binding: the first line records the input's size, the SHA-256 of its
+ * first MiB (the whole file when smaller) and the encoding it was read in. A
  * journal whose binding does not match the input is refused (UsageError,
  * exit 2): it vouches for another file, or for this file before it was edited.
  * One exception makes "fix the file and run the same command again" true: a
@@ -40,7 +40,11 @@
  * not UTF-8) records the bytes before L ("stopped"); a file whose bytes before
  * L are the same, when the journal records no row at or after L, is the same
  * file fixed from L on: every row the journal vouches for is byte for byte at
- * its line, and no row from L on was sent. It is rebound ("file") with a note. Each "sent" line also carries a short
+ * its line, and no row from L on was sent. It is rebound ("file") with a note.
+ * Another encoding than the one recorded is refused (exit 2, naming both): the
+ * rows would read differently and every recorded row would turn unknown. Only
+ * when the run stopped at a line that is not UTF-8 after plain ASCII (which
+ * reads the same in any ASCII-compatible encoding) may the encoding change. Each "sent" line also carries a short
  * hash of the row's cells, so a row that differs from what was sent (an edit
  * the binding cannot see, past the first MiB with the same size) is detected.
  *
@@ -81,6 +85,8 @@ export interface JournalHeader {
   started: string;
   /** Version 2: where the rows were created. */
   target?: Target | undefined;
+  /** The encoding the rows were read in (absent in journals of an older srs). */
+  enc?: string | undefined;
 }
 
 /** The bytes of the input before the line where a run stopped at malformed input (read.ts filePrefix). */
@@ -108,6 +114,8 @@ export interface JournalMeta {
   aliases: string[];
   /** The last "file" line: the input the journal is bound to now (else the header's). */
   file?: FileBinding | undefined;
+  /** The encoding recorded last ("file" line, else the header). */
+  enc?: string | undefined;
   /** The last "stopped" line. */
   stopped?: StoppedPrefix | undefined;
 }
@@ -116,7 +124,7 @@ export interface JournalMeta {
 export type MetaLine =
   | { alias: string; via: string; at: string }
   | { target: Target; via?: string; at: string }
-  | { file: FileBinding; at: string }
+  | { file: FileBinding; enc?: string; at: string }
   | { stopped: StoppedPrefix; at: string };
 
 export interface PriorRow {
@@ -345,6 +353,8 @@ export interface JournalOpenOptions {
   meta?: readonly MetaLine[];
   /** Replaces secrets in what the journal records (the service's messages, ids), as on stdout and stderr. */
   redact?: ((s: string) => string) | undefined;
+  /** The encoding the input is read in, recorded in a new journal's header. */
+  encoding?: string | undefined;
 }
 
 export class Journal {
@@ -388,6 +398,7 @@ export class Journal {
         headBytes: id.headBytes,
         started: opts.now().toISOString(),
         ...(opts.target ? { target: { baseUrl: opts.target.baseUrl, account: opts.target.account } } : {}),
+        ...(opts.encoding ? { enc: opts.encoding } : {}),
       };
       j.#write(JSON.stringify(h) + '\n');
     } else if (!endsWithNewline(journalPath)) {
@@ -494,18 +505,22 @@ export class Journal {
 }
 
 export interface ReadJournalOptions {
+  /** The encoding this run reads the input in: another than the journal's is refused (see "Binding" above). */
+  encoding?: string | undefined;
   /** For a rebinding to a file fixed after a malformed line. */
   info?: ((msg: string) => void) | undefined;
   now?: (() => Date) | undefined;
   dryRun?: boolean | undefined;
   /** Whether the input's first `bytes` bytes hash to `sha256` (read.ts prefixMatches); without it a changed file is refused. */
   prefixMatches?: ((prefix: StoppedPrefix) => boolean) | undefined;
+  /** Encodings in which ASCII bytes read as ASCII (utf-8, windows-1252, ...). */
+  asciiCompatible?: ((encoding: string) => boolean) | undefined;
 }
 
 /**
- * Checks the binding and loads what earlier runs recorded,
+ * Checks the binding (file and encoding) and loads what earlier runs recorded,
  * without writing (the dry run uses this). `lines`: what the run records about
- * the binding (a rebinding to a fixed file).
+ * the binding (a rebinding to a fixed file, or to another encoding after ASCII).
  */
 export async function readJournal(
   journalPath: string,
@@ -517,15 +532,16 @@ export async function readJournal(
   const header = readHeader(journalPath);
   if (!header) return undefined;
   const history = new JournalHistory();
-  const meta: JournalMeta = { target: validTarget(header.target), aliases: [] };
+  const meta: JournalMeta = { target: validTarget(header.target), aliases: [], enc: typeof header.enc === 'string' ? header.enc : undefined };
   await loadHistory(journalPath, history, warn, meta);
   const lines: MetaLine[] = [];
   const bound = meta.file ?? header;
   // A "stopped" line applies while no row at or after its line is recorded: nothing from there on was sent.
   const stop = meta.stopped && history.lastLine() < meta.stopped.line ? meta.stopped : undefined;
+  let rebind = false;
   if (!sameFile(bound, id)) {
     if (!stop || !o.prefixMatches?.(stop)) throw bindingError(journalPath, inputName, { ...header, ...bound }, id);
-    lines.push({ file: { size: id.size, head: id.head, headBytes: id.headBytes }, at: (o.now ?? (() => new Date()))().toISOString() });
+    rebind = true;
     o.info?.(
       `journal ${journalPath}: ${inputName} changed from line ${stop.line} on, where the last run stopped; lines 1-${stop.line - 1} are unchanged ` +
         `(${stop.bytes} bytes, same SHA-256), so the rows recorded there keep their outcomes: ${o.dryRun ? 'the real run resumes it' : 'resuming'} with the fixed file`,
@@ -533,6 +549,25 @@ export async function readJournal(
   }
   if (header.file !== id.path && header.file !== null && id.path !== null) {
     warn(`journal ${journalPath} was started for ${header.file}; the content matches, so it is used for ${id.path}`);
+  }
+  if (o.encoding !== undefined && meta.enc !== undefined && o.encoding !== meta.enc) {
+    // Rows read in another encoding are other rows: each recorded one would turn unknown (and new ones garbled).
+    // Only a run that stopped at the first non-UTF-8 byte after plain ASCII may switch: ASCII reads the same.
+    const asciiOk = !!stop && stop.ascii && meta.enc === 'utf-8' && !!o.asciiCompatible?.(o.encoding);
+    if (!asciiOk) {
+      throw new UsageError(
+        `journal ${journalPath} records ${inputName} read as ${meta.enc}, and this run reads it as ${o.encoding}: the rows it records as sent would read differently, ` +
+          `so it could not tell them apart from new ones (every one would be reported unknown, and names would change). ` +
+          `Run with --encoding ${meta.enc}; if a line is malformed, fix that line. To import the file in ${o.encoding} on purpose, pass --journal NEW ` +
+          `(rows already created would be created again). Nothing was sent.`,
+        { code: 'invalid_input' },
+      );
+    }
+    rebind = true;
+    o.info?.(`journal ${journalPath}: read as ${o.encoding} from now on (it recorded ${meta.enc}; lines 1-${stop!.line - 1}, the only ones it records, are plain ASCII and read the same)`);
+  }
+  if (rebind) {
+    lines.push({ file: { size: id.size, head: id.head, headBytes: id.headBytes }, ...(o.encoding ? { enc: o.encoding } : {}), at: (o.now ?? (() => new Date()))().toISOString() });
   }
   return { header, history, meta, lines };
 }
@@ -558,6 +593,7 @@ function validTarget(x: unknown): Target | undefined {
 interface JournalLine {
   alias?: unknown;
   file?: unknown;
+  enc?: unknown;
   stopped?: unknown;
   target?: unknown;
   l?: unknown;
@@ -634,6 +670,7 @@ async function loadHistory(path: string, history: JournalHistory, warn: (msg: st
       const f = rec.file as Partial<FileBinding> | null;
       if (f && typeof f.head === 'string' && typeof f.headBytes === 'number' && (f.size === null || typeof f.size === 'number')) {
         meta.file = { size: f.size, head: f.head, headBytes: f.headBytes };
+        if (typeof rec.enc === 'string') meta.enc = rec.enc;
       }
       return;
     }

@@ -6,6 +6,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import iconv from 'iconv-lite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +56,76 @@ async function closedPort(): Promise<number> {
 
 const summary = (r: RunResult) => JSON.parse(r.stdout) as Record<string, number | string | boolean>;
 const importArgs = (f: string, ...more: string[]) => ['supplier', 'import', f, '-o', 'json', '--quiet', ...more];
+
+describe('a UTF-8 file with one byte that is not UTF-8 (after the first MiB)', () => {
+  it('names the line and says to fix it; --encoding windows-1252 is refused (exit 2, both encodings); the fixed file resumes and creates every row once, names intact', async () => {
+    await withHarness(async (h) => {
+      const N = 5000;
+      const BAD = 4802; // line of the bad byte (row i is on line i + 2)
+      const pad = 'x'.repeat(200);
+      const rowsOf = (bad: boolean) => {
+        const parts: Buffer[] = [Buffer.from('name,country,customerSupplierId\n')];
+        for (let i = 0; i < N; i++) {
+          if (bad && i + 2 === BAD) parts.push(Buffer.from('Gro'), Buffer.from([0xdf]), Buffer.from(`handel ${i} ${pad},DEU,BIG-${i}\n`));
+          else parts.push(Buffer.from(`Großhandel ${i} ${pad},DEU,BIG-${i}\n`));
+        }
+        return Buffer.concat(parts);
+      };
+      const f = file('big.csv', rowsOf(true));
+      const first = await h.run(importArgs(f), { timeoutMs: 120_000 });
+      expect(first.code, first.stderr).toBe(1);
+      expect(first.stderr).toMatch(new RegExp(`line ${BAD} is not valid UTF-8 \\(byte 0xDF at byte offset \\d+\\), though the lines before it are UTF-8`));
+      expect(first.stderr).toContain(`fix line ${BAD}`);
+      expect(first.stderr).not.toContain('--encoding windows-1252');
+      const created = (summary(first).created as number);
+      expect(created).toBeGreaterThan(4000);
+      expect(created).toBeLessThan(BAD - 1);
+
+      // The advice the old message gave: refused before anything is sent, naming both encodings.
+      const wrong = await h.run(importArgs(f, '--encoding', 'windows-1252'), { timeoutMs: 60_000 });
+      expect(wrong.code, wrong.stderr).toBe(2);
+      expect(wrong.stderr).toMatch(/read as utf-8, and this run reads it as windows-1252/);
+      expect((await storedIds(h, 'BIG-')).size).toBe(created);
+
+      // The advice the message gives now: fix that line, run the same command again.
+      writeFileSync(f, rowsOf(false));
+      const fixed = await h.run(importArgs(f), { timeoutMs: 120_000 });
+      expect(fixed.code, fixed.stderr).toBe(0);
+      expect(summary(fixed)).toMatchObject({ created: N - created, skipped: created, unknown: 0 });
+      const ids = await storedIds(h, 'BIG-');
+      expect(ids.size).toBe(N);
+      expect([...ids.values()].every((c) => c === 1)).toBe(true);
+      const res = await fetch(`${h.emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': h.env.SRS_API_KEY! } });
+      const names = ((await res.json()) as Array<{ name: string; customerSupplierId: string | null }>).filter((s) => s.customerSupplierId?.startsWith('BIG-'));
+      expect(names.every((s) => s.name.startsWith('Großhandel '))).toBe(true);
+    });
+  });
+});
+
+describe('a file that is plain ASCII for its first MiB, then Windows-1252', () => {
+  it('suggests --encoding windows-1252, and following it continues the same journal: the rows before are skipped, the rest created with their accents', async () => {
+    await withHarness(async (h) => {
+      const N = 5000;
+      const FROM = 4802; // the first line with a Windows-1252 byte
+      const pad = 'x'.repeat(200);
+      const parts: Buffer[] = [Buffer.from('name,country,customerSupplierId\n')];
+      for (let i = 0; i < N; i++) parts.push(i + 2 >= FROM ? iconv.encode(`Müller ${i} ${pad},DEU,ANSI-${i}\n`, 'windows-1252') : Buffer.from(`Plain ${i} ${pad},DEU,ANSI-${i}\n`));
+      const f = file('ansi.csv', Buffer.concat(parts));
+      const first = await h.run(importArgs(f), { timeoutMs: 120_000 });
+      expect(first.code, first.stderr).toBe(1);
+      expect(first.stderr).toContain(`line ${FROM} is not valid UTF-8 (byte 0xFC`);
+      expect(first.stderr).toContain('pass it, e.g. --encoding windows-1252');
+      const created = summary(first).created as number;
+      const again = await h.run(importArgs(f, '--encoding', 'windows-1252'), { timeoutMs: 120_000 });
+      expect(again.code, again.stderr).toBe(0);
+      expect(summary(again)).toMatchObject({ created: N - created, skipped: created, unknown: 0 });
+      const res = await fetch(`${h.emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': h.env.SRS_API_KEY! } });
+      const stored = ((await res.json()) as Array<{ name: string; customerSupplierId: string | null }>).filter((s) => s.customerSupplierId?.startsWith('ANSI-'));
+      expect(stored.length).toBe(N);
+      expect(stored.find((s) => s.customerSupplierId === `ANSI-${N - 1}`)!.name).toBe(`Müller ${N - 1} ${pad}`);
+    });
+  });
+});
 
 describe('a quote left open part-way through a file', () => {
   const rows = (n: number, broken?: number) => {
