@@ -4,19 +4,19 @@
  * could make a row be skipped; the emulator's admin route lists what was
  * stored. The built srs against a real emulator.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import iconv from 'iconv-lite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { assertBuilt, baseEnv, runSrs, startHarness, type Harness, type RunResult } from './harness.js';
+import { assertBuilt, baseEnv, runSrs, storedIds, withHarness, type RunResult } from './harness.js';
 
 let dir: string;
 beforeAll(() => {
   assertBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'srs-import-advice-'));
+  dir = mkdtempSync(join(tmpdir(), 'srs-import-review-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -25,24 +25,6 @@ function file(name: string, content: string | Buffer): string {
   const p = join(dir, `${n++}-${name}`);
   writeFileSync(p, content);
   return p;
-}
-
-async function withHarness(fn: (h: Harness) => Promise<void>): Promise<void> {
-  const h = await startHarness({ admin: true });
-  try {
-    await fn(h);
-  } finally {
-    await h.close();
-  }
-}
-
-/** customerSupplierId -> how many suppliers the emulator stored with it. */
-async function storedIds(h: Harness, prefix: string): Promise<Map<string, number>> {
-  const res = await fetch(`${h.emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': h.env.SRS_API_KEY! } });
-  const all = (await res.json()) as Array<{ customerSupplierId: string | null; name: string }>;
-  const counts = new Map<string, number>();
-  for (const s of all) if (s.customerSupplierId?.startsWith(prefix)) counts.set(s.customerSupplierId, (counts.get(s.customerSupplierId) ?? 0) + 1);
-  return counts;
 }
 
 /** A loopback port nothing listens on (a mistyped base URL). */
@@ -59,7 +41,7 @@ const importArgs = (f: string, ...more: string[]) => ['supplier', 'import', f, '
 
 describe('a UTF-8 file with one byte that is not UTF-8 (after the first MiB)', () => {
   it('names the line and says to fix it; --encoding windows-1252 is refused (exit 2, both encodings); the fixed file resumes and creates every row once, names intact', async () => {
-    await withHarness(async (h) => {
+    await withHarness({}, async (h) => {
       const N = 5000;
       const BAD = 4802; // line of the bad byte (row i is on line i + 2)
       const pad = 'x'.repeat(200);
@@ -104,7 +86,7 @@ describe('a UTF-8 file with one byte that is not UTF-8 (after the first MiB)', (
 
 describe('a file that is plain ASCII for its first MiB, then Windows-1252', () => {
   it('suggests --encoding windows-1252, and following it continues the same journal: the rows before are skipped, the rest created with their accents', async () => {
-    await withHarness(async (h) => {
+    await withHarness({}, async (h) => {
       const N = 5000;
       const FROM = 4802; // the first line with a Windows-1252 byte
       const pad = 'x'.repeat(200);
@@ -135,7 +117,7 @@ describe('a quote left open part-way through a file', () => {
   };
 
   it('"fix the file from line 502 on and run the same command again" works: the rows before it are skipped, the rest created, each once', async () => {
-    await withHarness(async (h) => {
+    await withHarness({}, async (h) => {
       const f = file('late.csv', rows(1000, 502));
       const failed = join(dir, `${n++}-late-failed.csv`);
       const first = await h.run(importArgs(f, '--failed', failed), { timeoutMs: 60_000 });
@@ -157,8 +139,19 @@ describe('a quote left open part-way through a file', () => {
     });
   });
 
+  it('from stdin (a journal that cannot check the bytes again) the advice is a new file from that line on, not a re-run', async () => {
+    await withHarness({}, async (h) => {
+      const journal = join(dir, `${n++}-stdin.journal`);
+      const r = await h.run(['supplier', 'import', '-', '--journal', journal, '-o', 'json', '--quiet'], { input: rows(100, 52), timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain('the rows before line 52 were processed; the journal');
+      expect(r.stderr).toContain('put the header and lines 52 to the end in a new file, fix it, and import that');
+      expect(r.stderr).not.toContain('run the same command again');
+    });
+  });
+
   it('a file changed before the line where the run stopped is still refused (exit 2, nothing sent)', async () => {
-    await withHarness(async (h) => {
+    await withHarness({}, async (h) => {
       const f = file('late2.csv', rows(600, 302));
       const first = await h.run(importArgs(f), { timeoutMs: 60_000 });
       expect(first.code, first.stderr).toBe(1);
@@ -174,7 +167,7 @@ describe('a quote left open part-way through a file', () => {
 
 describe('a journal that records only failed rows', () => {
   it('a mistyped base URL (every row refused), then the right one: rebound with a note, every row created once', async () => {
-    await withHarness(async (h) => {
+    await withHarness({}, async (h) => {
       const rows = ['name,country,customerSupplierId'];
       for (let i = 0; i < 5; i++) rows.push(`Typo ${i},DEU,TYPO-${i}`);
       const f = file('typo.csv', rows.join('\n') + '\n');
