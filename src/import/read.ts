@@ -755,7 +755,7 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
       // The first MiB was UTF-8 (or it would not be read as UTF-8). With non-ASCII text before the bad byte the file
       // IS UTF-8 and has one bad spot: another --encoding would garble every name before it. Only when everything
       // before was plain ASCII may the file be in another encoding from there on (ASCII reads the same in it).
-      const fix = `fix line ${err.line} (re-type the character in an editor that saves UTF-8) and run the same command again`;
+      const fix = `fix line ${err.line} (re-type the character in an editor that saves UTF-8)`;
       return new ReadError(
         err.asciiBefore
           ? `${name}: ${msg}, and every line before it is plain ASCII: if the file is in another encoding from there on, pass it, e.g. --encoding windows-1252 ` +
