@@ -98,7 +98,7 @@ _srs_takes_value() {
 # The options of a command path, its own and the global ones.
 _srs_options() {
   case $1 in
-    'supplier create') _srs_r=(--name --country --website --industry --category --contact --customer-id --json) ;;
+    'supplier create') _srs_r=(--name --country --website --industry --category --contact --customer-id --json --allow-existing --retry-unknown) ;;
     'supplier get') _srs_r=(--customer-id) ;;
     'supplier ls') _srs_r=(--state) ;;
     'supplier find') _srs_r=(--state) ;;

@@ -269,6 +269,8 @@ complete -c srs -n "__srs_at 'supplier create'" -l category -x -d 'category id (
 complete -c srs -n "__srs_at 'supplier create'" -l contact -x -d 'contact; the first one becomes the default contact; repeatable'
 complete -c srs -n "__srs_at 'supplier create'" -l customer-id -x -d 'your own supplier reference, at most 255 characters'
 complete -c srs -n "__srs_at 'supplier create'" -l json -r -F -d 'read the whole request body from a JSON file, or - for stdin'
+complete -c srs -n "__srs_at 'supplier create'" -l allow-existing -d 'send it although the catalog knows its customer id as created on this target (default: exit 1, exists)'
+complete -c srs -n "__srs_at 'supplier create'" -l retry-unknown -d 'send it although an earlier create of its customer id has an unknown outcome (risk: a second supplier)'
 
 # srs supplier get
 complete -c srs -n "__srs_at 'supplier get'" -l customer-id -x -d 'find the supplier id in the local catalog by customerSupplierId (exact, case-sensitive), then fetch it'

@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'check_failed'
   | 'interrupted'
   | 'outcome_unknown'
+  | 'exists'
   | 'runtime';
 
 export class SrsError extends Error {

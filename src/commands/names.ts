@@ -8,8 +8,13 @@ import type { Context } from '../context.js';
  * fetched costs its names only: one warning, and the view shows ids.
  */
 export async function namesFor(ctx: Context, client: ApiClient, want: NameRequest): Promise<Names> {
+  return ctx.withSpinner('Fetching names…', () => namesWithoutSpinner(ctx, client, want));
+}
+
+/** namesFor for a caller whose own spinner is running (ora shows one spinner at a time). */
+export async function namesWithoutSpinner(ctx: Context, client: ApiClient, want: NameRequest): Promise<Names> {
   const { resolveNames } = await import('../api/names.js');
-  const names = await ctx.withSpinner('Fetching names…', () => resolveNames(client, want));
+  const names = await resolveNames(client, want);
   if (names.failures.length) ctx.warn(`showing ids without names: could not list ${names.failures.join(' and ')}`);
   return names;
 }

@@ -83,7 +83,24 @@ export class JournalLock {
    * holder. `warn` hears of a stale lock taken over.
    */
   static acquire(journalPath: string, opts: { now: () => Date; warn: (msg: string) => void }): JournalLock {
-    const path = journalPath + LOCK_SUFFIX;
+    return JournalLock.take(journalPath + LOCK_SUFFIX, {
+      ...opts,
+      inUse: `journal ${journalPath} is in use`,
+      stale: 'journal lock',
+      cannotCreate: 'pass --journal PATH somewhere writable',
+      nothing: 'Nothing was read or sent.',
+    });
+  }
+
+  /**
+   * The lock at `path` (the same protocol, another subject: the catalog's per-target import lock).
+   * `inUse` starts the message a second run gets ("journal X is in use"), `stale` names the lock in
+   * the take-over warning, `cannotCreate` says what to do when the file cannot be made.
+   */
+  static take(
+    path: string,
+    opts: { now: () => Date; warn: (msg: string) => void; inUse: string; stale: string; cannotCreate: string; nothing: string },
+  ): JournalLock {
     const me: LockHolder = { pid: process.pid, host: hostname(), started: opts.now().toISOString() };
     for (let attempt = 0; attempt < 5; attempt++) {
       let fd: number;
@@ -92,14 +109,14 @@ export class JournalLock {
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code !== 'EEXIST') {
-          throw new UsageError(`cannot create the journal lock ${path} (${code ?? (e as Error).message}); pass --journal PATH somewhere writable`);
+          throw new UsageError(`cannot create the ${opts.stale} ${path} (${code ?? (e as Error).message}); ${opts.cannotCreate}`);
         }
         const found = readHolder(path);
         if (!found) continue; // released meanwhile: try again
         const h = found.holder;
         if (h && h.host === me.host && processGone(h.pid)) {
           if (takeOver(path, found.ino)) {
-            opts.warn(`journal lock ${path} was left by ${describeHolder(h)}, which no longer runs: taken over`);
+            opts.warn(`${opts.stale} ${path} was left by ${describeHolder(h)}, which no longer runs: taken over`);
           }
           continue;
         }
@@ -107,7 +124,7 @@ export class JournalLock {
           h && h.host !== me.host
             ? `if that run is over (srs cannot check a process on another host), delete ${path}`
             : `wait for it to finish (if no srs import is running, delete ${path}${h ? `: process ${h.pid} is then another program that reused the id` : ''})`;
-        throw new UsageError(`journal ${journalPath} is in use by ${describeHolder(h)} (lock ${path}): ${how}. Nothing was read or sent.`, { code: 'usage' });
+        throw new UsageError(`${opts.inUse} by ${describeHolder(h)} (lock ${path}): ${how}. ${opts.nothing}`, { code: 'usage' });
       }
       try {
         const buf = Buffer.from(JSON.stringify(me) + '\n');
@@ -118,7 +135,7 @@ export class JournalLock {
         closeSync(fd);
       }
     }
-    throw new UsageError(`cannot take the journal lock ${path}: it keeps changing hands (another run is starting?). Nothing was read or sent.`);
+    throw new UsageError(`cannot take the ${opts.stale} ${path}: it keeps changing hands (another run is starting?). ${opts.nothing}`);
   }
 
   /** Unlinks the lock when it is still ours. Idempotent. */

@@ -39,6 +39,15 @@ export function sanitizeForTerminal(s: string): string {
     .replace(BIDI, escapeBidi);
 }
 
+/**
+ * One line of stderr made of text from the service or a file (a reason, a risk level, an id): line
+ * breaks are shown escaped (\n, \r), so nothing the text holds can start a line of its own (under
+ * GITHUB_ACTIONS a line starting "::" is a workflow command), and the rest is made safe for a terminal.
+ */
+export function oneLine(s: string): string {
+  return sanitizeForTerminal(s.replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
+}
+
 /** Like sanitizeForTerminal but keeps newlines (for multi-line stderr text). */
 export function sanitizeKeepNewlines(s: string): string {
   if (PLAIN.test(s)) return s;

@@ -34,6 +34,7 @@ export type { ScorecardsInput } from './model.js';
 export {
   DEFAULT_COMPARE_TOLERANCE,
   compareScores,
+  duplicatedScores,
   entriesFromScoreResult,
   rebuildFromScoreResult,
   summarizeScore,

@@ -99,6 +99,32 @@ interface Building {
 }
 
 /**
+ * A data source or parameter listed more than once in one result, each as
+ * "parameter ID is listed 2 times (scores 3, -3)". Which copy counts is
+ * anyone's guess (a gate reading the first, a comparison the last), so
+ * `score check` makes such a supplier unknown and `score recompute --verify`
+ * a conflict, whether or not the copies agree.
+ */
+export function duplicatedScores(item: ScoreResultLike): string[] {
+  const out: string[] = [];
+  const look = (what: string, list: ReadonlyArray<{ id: string | null | undefined; value: number | null | undefined }>) => {
+    const seen = new Map<string, Array<number | null>>();
+    for (const { id, value } of list) {
+      if (typeof id !== 'string') continue;
+      const values = seen.get(id);
+      if (values) values.push(value ?? null);
+      else seen.set(id, [value ?? null]);
+    }
+    for (const [id, values] of seen) {
+      if (values.length > 1) out.push(`${what} ${id} is listed ${values.length} times (scores ${values.map((v) => (v === null ? 'none' : String(v))).join(', ')})`);
+    }
+  };
+  look('data source', (item.dataSourceScores ?? []).map((ds) => ({ id: ds.dataSourceId, value: ds.score?.value })));
+  look('parameter', (item.policyParameterScores ?? []).map((pp) => ({ id: pp.policyParameterId, value: pp.score?.value })));
+  return out;
+}
+
+/**
  * Rebuilds ScoringEntry[] from a service result item, merging by entry id:
  * an entry's own `score` comes from the data-source lists
  * (dataSourceScores[].dataPoints.dataEntries[].score.value), its score for a
@@ -116,6 +142,7 @@ export function rebuildFromScoreResult(item: ScoreResultLike): RebuiltEntries {
     warnings.push(m);
     conflicts.push(m);
   };
+  for (const m of duplicatedScores(item)) conflict(m);
   /** Entry ids already seen in some data-source list. */
   const inDataSources = new Set<string>();
 

@@ -168,7 +168,15 @@ export const CATALOG_ROWS_SINCE = 'SELECT seq, customer_supplier_id AS cid FROM 
 export const CATALOG_ROWS_BETWEEN =
   'SELECT seq, customer_supplier_id AS cid FROM suppliers WHERE +partition_id = ? AND seq > ? AND seq < ? AND customer_supplier_id IS NOT NULL';
 
-const SELECT = 'SELECT supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source FROM suppliers';
+const SELECT = 'SELECT supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source FROM suppliers s';
+/**
+ * Not an `unknown` attempt that a later attempt from the same place created (an import re-run with
+ * --retry-unknown, a create retried): the attempt is resolved, and listing it as unknown would send
+ * people to check a supplier that is known. Rows are never deleted (see the table), so this is a filter.
+ */
+const LIVE = `NOT (s.state = 'unknown' AND EXISTS (
+  SELECT 1 FROM suppliers c WHERE c.partition_id = s.partition_id AND c.state = 'created' AND c.seq > s.seq AND c.source = s.source
+    AND c.customer_supplier_id IS s.customer_supplier_id AND (s.customer_supplier_id IS NOT NULL OR c.name = s.name)))`;
 
 export class Catalog {
   readonly path: string;
@@ -407,17 +415,17 @@ export class Catalog {
     };
   }
 
-  /** Every entry of a partition, oldest first. */
+  /** Every entry of a partition, oldest first (an unknown attempt later created from the same place is left out: LIVE). */
   list(partition: number): CatalogEntry[] {
-    return (this.#db.prepare(`${SELECT} WHERE partition_id = ? ORDER BY seq`).all(partition) as unknown as SupplierRow[]).map(toEntry);
+    return (this.#db.prepare(`${SELECT} WHERE partition_id = ? AND ${LIVE} ORDER BY seq`).all(partition) as unknown as SupplierRow[]).map(toEntry);
   }
 
-  /** Entries whose name or customerSupplierId contains `text` (case- and accent-insensitive), oldest first. */
+  /** Entries whose name or customerSupplierId contains `text` (case- and accent-insensitive), oldest first (LIVE ones). */
   find(partition: number, text: string): CatalogEntry[] {
     const q = foldText(text);
     return (
       this.#db
-        .prepare(`${SELECT} WHERE partition_id = ? AND (instr(folded_name, ?) > 0 OR instr(folded_cid, ?) > 0) ORDER BY seq`)
+        .prepare(`${SELECT} WHERE partition_id = ? AND (instr(folded_name, ?) > 0 OR instr(folded_cid, ?) > 0) AND ${LIVE} ORDER BY seq`)
         .all(partition, q, q) as unknown as SupplierRow[]
     ).map(toEntry);
   }
@@ -426,7 +434,7 @@ export class Catalog {
   byCustomerId(partition: number, customerSupplierId: string): CatalogEntry[] {
     return (
       this.#db
-        .prepare(`${SELECT} WHERE partition_id = ? AND customer_supplier_id = ? ORDER BY (state = 'created') DESC, seq DESC`)
+        .prepare(`${SELECT} WHERE partition_id = ? AND customer_supplier_id = ? AND ${LIVE} ORDER BY (state = 'created') DESC, seq DESC`)
         .all(partition, customerSupplierId) as unknown as SupplierRow[]
     ).map(toEntry);
   }
@@ -442,6 +450,6 @@ export class Catalog {
 
   /** How many entries a partition holds. */
   count(partition: number): number {
-    return Number((this.#db.prepare('SELECT count(*) AS n FROM suppliers WHERE partition_id = ?').get(partition) as { n: number }).n);
+    return Number((this.#db.prepare(`SELECT count(*) AS n FROM suppliers s WHERE partition_id = ? AND ${LIVE}`).get(partition) as { n: number }).n);
   }
 }

@@ -23,8 +23,9 @@ export const signalExitCode = (sig: StopSignal): 130 | 143 => (sig === 'SIGINT' 
 /** The run was stopped by a signal (or Ctrl-C at a prompt). Exit 130 or 143. */
 export class InterruptedError extends SrsError {
   readonly signal: StopSignal;
-  constructor(sig: StopSignal, message = sig === 'SIGINT' ? 'interrupted' : 'terminated') {
-    super('interrupted', signalExitCode(sig), message);
+  /** `code`: outcome_unknown when a request was in flight (a create that may have reached the service). */
+  constructor(sig: StopSignal, message = sig === 'SIGINT' ? 'interrupted' : 'terminated', code: 'interrupted' | 'outcome_unknown' = 'interrupted') {
+    super(code, signalExitCode(sig), message);
     this.name = 'InterruptedError';
     this.signal = sig;
   }

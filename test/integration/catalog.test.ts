@@ -4,7 +4,7 @@
  * killed with SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -90,6 +90,34 @@ describe('import and the catalog', () => {
     const again = await h.run(['supplier', 'import', f1, '--journal', join(h.home, 'again.journal'), '--allow-existing', '-o', 'json']);
     expect(again.code, again.stderr).toBe(0);
     expect(json<{ created: number; exists: number }>(again)).toMatchObject({ created: 30, exists: 0 });
+  });
+
+  it('two imports of overlapping files started together: the second stops at once (exit 2, naming the first), nothing is created twice', async () => {
+    // A service slow enough that the first run is still sending when the second starts.
+    const slow = await startHarness({ admin: true, faults: { latency: { min: 20, max: 30 } } });
+    try {
+      const a = csvFile(slow.home, 'ov1.csv', Array.from({ length: 150 }, (_, i) => [`Overlap ${i}`, 'DEU', `OV-${i}`] as [string, string, string]));
+      const b = csvFile(slow.home, 'ov2.csv', Array.from({ length: 151 }, (_, i) => [`Overlap ${i}`, 'DEU', `OV-${i}`] as [string, string, string]));
+      const first = slow.run(['supplier', 'import', a, '--concurrency', '2', '-o', 'json']);
+      // Once the first run is sending.
+      while (!slow.requests.some((l) => l.startsWith('POST /v1/suppliers'))) await new Promise((r) => setTimeout(r, 10));
+      const second = await slow.run(['supplier', 'import', b, '-o', 'json']);
+      expect(second.code).toBe(2);
+      expect(errorOf(second).message).toMatch(/another import into .* is running with the supplier catalog .* held by process \d+ on .*Nothing was sent/);
+      const r1 = await first;
+      expect(r1.code, r1.stderr).toBe(0);
+      expect(json<{ created: number }>(r1).created).toBe(150);
+      // Run again once the first is done: the shared ids are exists, the new one created.
+      const again = await slow.run(['supplier', 'import', b, '-o', 'json']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(json<{ created: number; exists: number }>(again)).toMatchObject({ created: 1, exists: 150 });
+      const stored = (await adminSuppliers(slow.emu)).filter((x) => x.customerSupplierId?.startsWith('OV-'));
+      expect(stored).toHaveLength(151);
+      // A dry run takes no lock, and the lock is gone after the runs.
+      expect(readdirSync(join(slow.home, 'data')).filter((f) => f.endsWith('.lock'))).toEqual([]);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('a catalog that missed an import (a crash between journal and catalog) is repaired from the journal by the re-run', async () => {
@@ -190,21 +218,28 @@ describe('import and the catalog', () => {
     expect(h.requests.length).toBe(before);
   });
 
-  it('two processes writing the catalog at once lose nothing', async () => {
+  it('processes writing the catalog at once lose nothing (two imports into two targets, creates beside them)', async () => {
     const a = csvFile(h.home, 'east.csv', rowsFor(1001, 1150));
     const b = csvFile(h.home, 'west.csv', rowsFor(2001, 2150));
     const catalog = join(h.home, 'team-catalog.db');
-    const [ra, rb, ...creates] = await Promise.all([
-      h.run(['--catalog', catalog, 'supplier', 'import', a, '-o', 'json', '--concurrency', '4']),
-      h.run(['supplier', 'import', b, '-o', 'json', '--concurrency', '4'], { env: { SRS_CATALOG: catalog } }),
-      ...Array.from({ length: 4 }, (_, i) => h.run(['--catalog', catalog, 'supplier', 'create', '--name', `Parallel ${i}`, '--customer-id', `P-${i}`, '-o', 'json'])),
-    ]);
-    for (const r of [ra!, rb!, ...creates]) expect(r.code, r.stderr).toBe(0);
-    const ls = await h.run(['--catalog', catalog, 'supplier', 'ls', '-o', 'json']);
-    const entries = json<Entry[]>(ls);
-    expect(entries).toHaveLength(304);
-    expect(new Set(entries.map((e) => e.id)).size).toBe(304);
-    expect(entries.every((e) => e.state === 'created')).toBe(true);
+    // Another service (another target): one import at a time per target, any number of targets at once.
+    const other = await startEmulator({ port: 0, apiKey: h.env.SRS_API_KEY });
+    try {
+      const [ra, rb, ...creates] = await Promise.all([
+        h.run(['--catalog', catalog, 'supplier', 'import', a, '-o', 'json', '--concurrency', '4']),
+        h.run(['supplier', 'import', b, '-o', 'json', '--concurrency', '4'], { env: { SRS_CATALOG: catalog, SRS_BASE_URL: other.url } }),
+        ...Array.from({ length: 4 }, (_, i) => h.run(['--catalog', catalog, 'supplier', 'create', '--name', `Parallel ${i}`, '--customer-id', `P-${i}`, '-o', 'json'])),
+      ]);
+      for (const r of [ra!, rb!, ...creates]) expect(r.code, r.stderr).toBe(0);
+      const entries = json<Entry[]>(await h.run(['--catalog', catalog, 'supplier', 'ls', '-o', 'json']));
+      expect(entries).toHaveLength(154);
+      expect(new Set(entries.map((e) => e.id)).size).toBe(154);
+      expect(entries.every((e) => e.state === 'created')).toBe(true);
+      const west = json<Entry[]>(await h.run(['--catalog', catalog, 'supplier', 'ls', '-o', 'json'], { env: { SRS_BASE_URL: other.url } }));
+      expect(west.map((e) => e.customerSupplierId).sort()).toEqual(rowsFor(2001, 2150).map((r) => r[2]).sort());
+    } finally {
+      await other.close();
+    }
   });
 });
 
@@ -241,6 +276,91 @@ describe('supplier create with a lost answer', () => {
       expect(rep[0]!.message).toContain('--retry-unknown');
     } finally {
       await h.close();
+    }
+  });
+
+  it('a create of a customer id the catalog knows is not sent: exists (created) or outcome_unknown (unknown); the flags send it', async () => {
+    const h = await startHarness({ admin: true });
+    try {
+      const posts = () => h.requests.filter((l) => l.startsWith('POST /v1/suppliers')).length;
+      const first = await h.run(['supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '-o', 'json']);
+      expect(first.code).toBe(0);
+      const id = json<{ id: string }>(first).id;
+      const before = posts();
+      const again = await h.run(['supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '-o', 'json']);
+      expect(again.code).toBe(1);
+      expect(again.stdout).toBe('');
+      expect(errorOf(again)).toMatchObject({ code: 'exists', exitCode: 1 });
+      expect(errorOf(again).message).toContain(id);
+      expect(errorOf(again).message).toContain('--allow-existing');
+      // Compared as the import does: the id trimmed.
+      expect((await h.run(['supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', ' DUP-1 ', '-o', 'json'])).code).toBe(1);
+      expect(posts()).toBe(before);
+      const forced = await h.run(['supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '--allow-existing', '-o', 'json']);
+      expect(forced.code).toBe(0);
+      expect(posts()).toBe(before + 1);
+      // --no-catalog knows nothing and checks nothing.
+      expect((await h.run(['--no-catalog', 'supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '-o', 'json'])).code).toBe(0);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('after a lost answer the same create is refused (outcome_unknown); --retry-unknown sends it, and the attempt is resolved', async () => {
+    const lossy = await startHarness({ admin: true, faults: { failAfterCommitRate: 1 } });
+    try {
+      const lost = await lossy.run(['supplier', 'create', '--name', 'Lost Three Ltd', '--customer-id', 'LOST-3', '-o', 'json']);
+      expect(errorOf(lost).code).toBe('outcome_unknown');
+      const posts = () => lossy.requests.filter((l) => l.startsWith('POST /v1/suppliers')).length;
+      const before = posts();
+      const retry = await lossy.run(['supplier', 'create', '--name', 'Lost Three Ltd', '--customer-id', 'LOST-3', '-o', 'json']);
+      expect(retry.code).toBe(1);
+      expect(errorOf(retry).code).toBe('outcome_unknown');
+      expect(errorOf(retry).message).toContain('--retry-unknown');
+      expect(posts()).toBe(before);
+    } finally {
+      await lossy.close();
+    }
+    // The same catalog, the same base URL and key (the same target), a service that now answers.
+    const emu = await startEmulator({ port: lossy.emu.port, apiKey: lossy.env.SRS_API_KEY });
+    try {
+      const sent = await runSrs(['supplier', 'create', '--name', 'Lost Three Ltd', '--customer-id', 'LOST-3', '--retry-unknown', '-o', 'json'], lossy.env);
+      expect(sent.code).toBe(0);
+      // The unknown attempt is resolved by the create from the same place: no longer listed as unknown.
+      expect(json<Entry[]>(await runSrs(['supplier', 'ls', '--state', 'unknown', '-o', 'json'], lossy.env))).toEqual([]);
+      expect(json<Entry[]>(await runSrs(['supplier', 'find', 'LOST-3', '-o', 'json'], lossy.env)).map((e) => e.state)).toEqual(['created']);
+      const get = await runSrs(['supplier', 'get', '--customer-id', 'LOST-3', '-o', 'json'], lossy.env);
+      expect(get.code).toBe(0);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('Ctrl-C or SIGTERM while the create is in flight: exit 130/143, outcome_unknown, recorded as unknown', async () => {
+    for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+      // A service that takes the request and never answers.
+      const h = await startHarness({ faults: { stallRate: 1 } });
+      try {
+        const r = await h.run(['--timeout', '60s', 'supplier', 'create', '--name', `Reached ${sig} Ltd`, '--customer-id', `RCH-${sig}`, '-o', 'json'], {
+          onSpawn: (kill) => {
+            const wait = setInterval(() => {
+              if (h.requests.some((l) => l.startsWith('POST /v1/suppliers'))) {
+                clearInterval(wait);
+                kill(sig);
+              }
+            }, 20);
+          },
+        });
+        expect(r.code).toBe(sig === 'SIGINT' ? 130 : 143);
+        expect(r.stdout).toBe('');
+        const err = errorOf(r);
+        expect(err.code).toBe('outcome_unknown');
+        expect(err.message).toContain('may exist');
+        const ls = json<Entry[]>(await h.run(['supplier', 'ls', '--state', 'unknown', '-o', 'json']));
+        expect(ls).toEqual([expect.objectContaining({ customerSupplierId: `RCH-${sig}`, state: 'unknown', source: 'supplier create' })]);
+      } finally {
+        await h.close();
+      }
     }
   });
 

@@ -190,8 +190,8 @@ describe('score calc -o json|ndjson passes results through only when the body is
     ...extra,
   });
 
-  it('a pretty-printed body in another order, with a duplicate and an unrequested id: one compact result per line, in input order', async () => {
-    const body = { items: [result(C, 3), result(B, 2), result('01zzzzzzzzzzzzzzzzzzzzzzzz', 9), result(A, 1), result(B, -2)] };
+  it('a pretty-printed body in another order, with an identical duplicate and an unrequested id: one compact result per line, in input order', async () => {
+    const body = { items: [result(C, 3), result(B, 2), result('01zzzzzzzzzzzzzzzzzzzzzzzz', 9), result(A, 1), result(B, 2)] };
     scenario('scorepretty', (_q, res) => json(res, 200, JSON.stringify(body, null, 2)));
     for (const format of ['json', 'ndjson']) {
       const r = await srs('scorepretty', ['score', 'calc', A, B, C, '-o', format]);
@@ -201,6 +201,13 @@ describe('score calc -o json|ndjson passes results through only when the body is
       expect(results.map((l) => JSON.parse(l) as unknown)).toEqual([result(A, 1), result(B, 2), result(C, 3)]);
       if (format === 'json') expect(JSON.parse(r.stdout)).toEqual([result(A, 1), result(B, 2), result(C, 3)]);
     }
+    // Two different results for B: neither is printed as B's; B is unknown (exit 1), the others as before.
+    const differing = { items: [result(C, 3), result(B, 2), result(A, 1), result(B, -2)] };
+    scenario('scoredup', (_q, res) => json(res, 200, JSON.stringify(differing, null, 2)));
+    const r = await srs('scoredup', ['score', 'calc', A, B, C, '-o', 'ndjson']);
+    expect(r.code).toBe(1);
+    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([result(A, 1), result(C, 3)]);
+    expect(r.stderr).toContain(`UNKNOWN ${B}: the service returned 2 different results for supplier ${B} in one answer`);
   });
 
   it('a compact body: the bytes of each result as the service sent them (number formatting included)', async () => {

@@ -137,6 +137,30 @@ describe('recording and lookups', () => {
     c.close();
   });
 
+  it('an unknown attempt that a later attempt from the same place created is no longer listed as unknown', async () => {
+    const c = fresh();
+    const p = await c.resolvePartition(target('r'), never);
+    c.record(p, [
+      { name: 'Kappa Ltd', customerSupplierId: 'K-1', state: 'unknown', source: 'k.csv:4135' },
+      { name: 'Lost Ltd', customerSupplierId: 'K-2', state: 'unknown', source: 'k.csv:4136' },
+      { name: 'No Id Ltd', state: 'unknown', source: 'supplier create' },
+    ]);
+    expect(c.list(p).filter((e) => e.state === 'unknown')).toHaveLength(3);
+    // The re-run with --retry-unknown created K-1 from the same line, and the nameless-id create was retried.
+    c.record(p, [
+      { id: 'S1', name: 'Kappa Ltd', customerSupplierId: 'K-1', state: 'created', source: 'k.csv:4135' },
+      { id: 'S2', name: 'No Id Ltd', state: 'created', source: 'supplier create' },
+    ]);
+    expect(c.list(p).filter((e) => e.state === 'unknown').map((e) => e.customerSupplierId)).toEqual(['K-2']);
+    expect(c.find(p, 'K-1').map((e) => e.state)).toEqual(['created']);
+    expect(c.byCustomerId(p, 'K-1').map((e) => e.state)).toEqual(['created']);
+    expect(c.count(p)).toBe(3);
+    // The same customer id created from another place does not resolve an attempt: it may have made a second supplier.
+    c.record(p, [{ id: 'S3', name: 'Lost Ltd', customerSupplierId: 'K-2', state: 'created', source: 'other.csv:2' }]);
+    expect(c.byCustomerId(p, 'K-2').map((e) => e.state)).toEqual(['created', 'unknown']);
+    c.close();
+  });
+
   it("the filter's refresh reads by row number, not through the customer-id index (which scanned the whole partition)", async () => {
     const path = join(dir, 'plan.db');
     const c = Catalog.open(path);

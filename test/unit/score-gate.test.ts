@@ -170,3 +170,23 @@ describe('githubAnnotation', () => {
     expect(line).toMatch(/ {2}::warning::fake" has 0\.2 < 0\.5; second/);
   });
 });
+
+describe('--expiring-within reads an expiry timestamp as its calendar date (issue 17, finding 11)', () => {
+  const withExpiry = (expiryDate: string) => {
+    const it = item('s', 1) as unknown as { dataSourceScores: unknown[] };
+    it.dataSourceScores = [{ dataSourceId: 'd', score: { value: 1 }, dataPoints: { dataEntries: [{ id: 'e1', supplierId: 's', dataSourceId: 'd', score: { value: 1 }, isClaim: false, expiryDate }] } }];
+    return it as unknown as ScoreResult;
+  };
+  it('"2026-12-04T00:00:00Z" fails like "2026-12-04" 10 days after 2026-11-24; a date it cannot read is unknown', () => {
+    const r = rules({ asOf: '2026-11-24', expiringWithinDays: 10 });
+    for (const d of ['2026-12-04', '2026-12-04T00:00:00Z', '2026-12-04T23:59:59+05:00']) {
+      const v = evaluate(withExpiry(d), r);
+      expect(v.status, d).toBe('fail');
+      expect(v.reasons[0]).toBe('evidence expires within 10 days (entry e1 on 2026-12-04)');
+    }
+    expect(evaluate(withExpiry('2026-12-05T00:00:00Z'), r).status).toBe('pass');
+    const odd = evaluate(withExpiry('next week'), r);
+    expect(odd.status).toBe('unknown');
+    expect(odd.reasons[0]).toMatch(/an expiry date that is not a calendar date: entry e1 \("next week"\)/);
+  });
+});

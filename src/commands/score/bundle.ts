@@ -198,6 +198,40 @@ export function checkScoringOptions(options: BundleOptions, asOf: string, what: 
   }
 }
 
+/** The filters of a score calculation (--policy-parameter, --data-source, --exclude-zero-values). */
+type Filters = Omit<z.infer<typeof ScoreCalculationRequest>, 'supplierIds'>;
+
+/**
+ * Filters given with --from that the bundle was not calculated with: a usage
+ * error (exit 2) saying what it was calculated with and how to save one with
+ * them. Filters are applied by the service when it calculates (the entries a
+ * result lists are those that counted under them), so a saved result cannot
+ * be filtered offline exactly; gating on it unfiltered would answer another
+ * question. No filter given: the bundle is read as it was calculated.
+ */
+export function checkFiltersMatch(recorded: BundleOptions | null, given: Filters, what: string): void {
+  const flags: string[] = [];
+  const had: string[] = [];
+  const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+  const ids = (flag: string, noun: string, want: readonly string[] | undefined, have: readonly string[] | undefined) => {
+    if (want === undefined) return;
+    flags.push(...want.map((id) => `${flag} ${id}`));
+    if (have !== undefined && sameIds(want, have)) return;
+    had.push(have === undefined ? `no record of its ${noun}` : have.length ? have.map((id) => `${flag} ${id}`).join(' ') : `every ${noun}`);
+  };
+  ids('--policy-parameter', 'policy parameter', given.policyParameterIds, recorded?.policyParameterIds);
+  ids('--data-source', 'data source', given.dataSourceIds, recorded?.dataSourceIds);
+  if (given.includeZeroValues === false) {
+    flags.push('--exclude-zero-values');
+    if (recorded?.includeZeroValues !== false) had.push(recorded ? 'zero values included' : 'no record of whether zero values were included');
+  }
+  if (!had.length) return;
+  throw new UsageError(
+    `${what} was calculated with ${had.join(', ')}, not with ${flags.join(' ')}: the service applies filters when it calculates, so a saved bundle cannot be filtered afterwards; save one with them: srs score calc ID... ${flags.join(' ')} --save FILE`,
+    { code: 'invalid_input' },
+  );
+}
+
 const RISK_ORDER = ['none', 'very low', 'low', 'medium', 'elevated', 'high', 'very high', 'severe', 'critical'];
 
 /** Rank of a risk level for comparisons; unknown levels rank as undefined. */
@@ -208,6 +242,16 @@ export function riskRank(level: string | null | undefined): number | undefined {
 }
 
 export const RISK_LEVELS_HELP = 'Low, Medium, High (also none, very low, elevated, very high, severe, critical)';
+
+/** The risk levels of a supplier's parameters that riskRank does not know (each once, as sent). */
+export function unrecognisedRiskLevels(item: ScoreResult): string[] {
+  const out = new Set<string>();
+  for (const p of item.policyParameterScores ?? []) {
+    const level = p.dataPoints?.risk?.riskLevel ?? null;
+    if (level && riskRank(level) === undefined) out.add(level);
+  }
+  return [...out];
+}
 
 /** A supplier's overall risk level: the highest level among its parameters' risk. */
 export function supplierRiskLevel(item: ScoreResult): string | null {

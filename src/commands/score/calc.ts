@@ -3,6 +3,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, SrsError, ExitCode } from '../../errors.js';
 import { listFraming, renderList } from '../../output/render.js';
+import { oneLine } from '../../output/sanitize.js';
 import { BufferPool } from '../../util/buffer-pool.js';
 import { chunk, mapConcurrent, mapOrdered } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
@@ -21,30 +22,55 @@ export interface CalcResult {
 }
 
 /**
+ * Requested ids without a usable result, and why (one line naming the
+ * supplier): the service sent none for it, or several that differ.
+ */
+export type Missing = Map<string, string>;
+
+/**
  * Sends the ids in batches of at most 100 with at most `concurrency` batches
  * in flight, and yields the results in input order as soon as the earliest
  * batch is in. Memory is bounded by the window (src/util/concurrency.ts), not
  * by the number of ids.
  */
-export async function* calculateInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: string[]): AsyncGenerator<ScoreResult> {
+export async function* calculateInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing): AsyncGenerator<ScoreResult> {
   let i = 0;
   for await (const { items } of mapOrdered(requests, concurrency, (r) => client.calculateScores(r))) {
-    for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing)) yield items[k]!;
+    for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing, sameParsed(items))) yield items[k]!;
   }
 }
 
+/** Two parsed results are the same when they serialise alike. */
+const sameParsed = (items: readonly ScoreResult[]) => (j: number, k: number) => JSON.stringify(items[j]) === JSON.stringify(items[k]);
+
 /**
- * For each id of a batch, in order, the index of its result among
- * `resultIds` (the first one, if the service sent several); ids without a
- * result go to `missing`.
+ * For each id of a batch, the index of its result among `resultIds`, or why
+ * it has none usable: no result, or several results that differ (`same`
+ * compares two of them; identical copies are one result). Which of two
+ * different results is right nobody can tell: the supplier is unknown.
  */
-function* resultsInRequestOrder(request: ScoreCalculationRequest, resultIds: readonly string[], missing: string[]): Generator<number> {
-  const at = new Map<string, number>();
-  for (let k = resultIds.length - 1; k >= 0; k--) at.set(resultIds[k]!, k);
+export function resultIndex(request: ScoreCalculationRequest, resultIds: readonly string[], same: (j: number, k: number) => boolean): Map<string, number | string> {
+  const byId = new Map<string, number[]>();
+  for (let k = 0; k < resultIds.length; k++) {
+    const list = byId.get(resultIds[k]!);
+    if (list) list.push(k);
+    else byId.set(resultIds[k]!, [k]);
+  }
+  const out = new Map<string, number | string>();
   for (const id of request.supplierIds) {
-    const k = at.get(id);
-    if (k === undefined) missing.push(id);
-    else yield k;
+    const list = byId.get(id);
+    if (list === undefined) out.set(id, `the service returned no result for supplier ${id}`);
+    else if (list.some((k) => !same(list[0]!, k))) out.set(id, `the service returned ${list.length} different results for supplier ${id} in one answer; srs cannot tell which is right (ask again: srs score calc ${id})`);
+    else out.set(id, list[0]!);
+  }
+  return out;
+}
+
+/** For each id of a batch, in order, the index of its result; ids without a usable one go to `missing`. */
+function* resultsInRequestOrder(request: ScoreCalculationRequest, resultIds: readonly string[], missing: Missing, same: (j: number, k: number) => boolean): Generator<number> {
+  for (const [id, k] of resultIndex(request, resultIds, same)) {
+    if (typeof k === 'number') yield k;
+    else missing.set(id, k);
   }
 }
 
@@ -60,7 +86,7 @@ function* resultsInRequestOrder(request: ScoreCalculationRequest, resultIds: rea
  * the scan does not accept (another shape, pretty-printed results) takes the
  * ordinary path: parsed, validated against the contract, re-serialised.
  */
-async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, noScore: string[], missing: string[]): Promise<void> {
+async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, noScore: string[], missing: Missing): Promise<void> {
   const { scanItems } = await import('../../api/raw-items.js');
   const frame = listFraming(ctx.format === 'ndjson' ? 'ndjson' : 'json');
   let n = 0;
@@ -92,14 +118,15 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
     const request = requests[i++]!;
     const raw = scanItems(res.body);
     if (raw) {
-      for (const k of resultsInRequestOrder(request, raw.ids, missing)) {
+      const bytes = (k: number) => res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!);
+      for (const k of resultsInRequestOrder(request, raw.ids, missing, (j, k) => bytes(j).equals(bytes(k)))) {
         const element = res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!);
         if (mayLackScore(element)) noScore.push(raw.ids[k]!);
         add(element);
       }
     } else {
       const { items } = client.parseScoreCalculation(res);
-      for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing)) {
+      for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing, sameParsed(items))) {
         if (!hasScore(items[k]!)) noScore.push(items[k]!.supplierId);
         add(JSON.stringify(items[k]));
       }
@@ -138,7 +165,7 @@ export function batchRequests(ids: string[], filters: Omit<ScoreCalculationReque
 }
 
 /** All results, in input order (for commands that need them together); ids without a result go to `missing`. */
-export async function calculate(client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, missing: string[]): Promise<CalcResult> {
+export async function calculate(client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, missing: Missing): Promise<CalcResult> {
   const items: ScoreResult[] = [];
   for await (const it of calculateInOrder(client, batchRequests(ids, filters), concurrency, missing)) items.push(it);
   return { items };
@@ -195,6 +222,14 @@ export async function classifyIds(client: ApiClient, ids: readonly string[], con
   return out;
 }
 
+/** The base URL a bundle records: normalised, so never with userinfo, query or fragment. */
+async function recordedBaseUrl(ctx: Context): Promise<string | null> {
+  const url = (await ctx.settings()).baseUrl;
+  if (!url) return null;
+  const { normaliseBaseUrl } = await import('../../api/target.js');
+  return normaliseBaseUrl(url);
+}
+
 /**
  * `score calc --save`: each batch's results, the scorecards that apply to
  * each supplier and the reason of any id without a usable result are written
@@ -213,7 +248,8 @@ async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[],
     modelVersion: MODEL_VERSION,
     createdAt: ctx.now().toISOString(),
     asOf,
-    service: { baseUrl: ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null) },
+    // Without credentials or query (normaliseBaseUrl): a bundle is shared, and user:password@ or ?token= would go with it.
+    service: { baseUrl: ctx.sandbox ? null : await recordedBaseUrl(ctx) },
     options: bundleOptions(filters),
   });
   const requests = batchRequests(ids, filters);
@@ -229,15 +265,13 @@ async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[],
   try {
     for await (const { request, items, cards, noResult } of mapOrdered(requests, concurrency, batch)) {
       await writer.request(request);
-      const at = new Map<string, number>();
-      for (let k = items.length - 1; k >= 0; k--) at.set(items[k]!.supplierId, k);
-      for (const id of request.supplierIds) {
-        const k = at.get(id);
-        if (k === undefined) {
+      const ids = items.map((it) => it.supplierId);
+      for (const [id, k] of resultIndex(request, ids, sameParsed(items))) {
+        if (typeof k === 'string') {
+          // No result, or several that differ: recorded as an error, never one of them as the value.
           unknown++;
-          const message = `the service returned no result for supplier ${id}`;
-          unknownOut.set(id, { code: 'lookup_failed', message });
-          await writer.error(id, 'no_result', message);
+          unknownOut.set(id, { code: 'lookup_failed', message: k });
+          await writer.error(id, ids.includes(id) ? 'conflicting_results' : 'no_result', k);
           continue;
         }
         const item = items[k]!;
@@ -277,7 +311,7 @@ export function failOnUnknown(ctx: Context, unknown: ReadonlyMap<string, NoResul
       ctx.stderr(`… and ${count(unknown.size - MAX_UNKNOWN_LINES, 'more unknown supplier')}`);
       break;
     }
-    ctx.stderr(`UNKNOWN ${id}: ${why.message}`);
+    ctx.stderr(`UNKNOWN ${oneLine(id)}: ${oneLine(why.message)}`);
   }
   const notFound = [...unknown.values()].filter((w) => w.code === 'not_found').length;
   const what = notFound === unknown.size ? `${unknown.size === 1 ? 'is' : 'are'} unknown to the service` : `${unknown.size === 1 ? 'is' : 'are'} unknown (not known to the service, or srs could not find out)`;
@@ -298,7 +332,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     // Scripts get each result as soon as its batch (and every earlier one) is in.
     const render = ctx.renderOptions();
     const noScore: string[] = [];
-    const missing: string[] = [];
+    const missing: Missing = new Map();
     if (!render.pretty && !render.query && !render.fields) await passThrough(ctx, client, batchRequests(ids, filters), concurrency, noScore, missing);
     else await renderList(ctx.sink, tap(calculateInOrder(client, batchRequests(ids, filters), concurrency, missing), (it) => !hasScore(it) && noScore.push(it.supplierId)), [], render);
     failOnUnknown(ctx, withMissing(await classifyIds(client, noScore, concurrency), missing), ids.length);
@@ -322,7 +356,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     failOnUnknown(ctx, unknown, ids.length, opts.save);
     return;
   }
-  const missing: string[] = [];
+  const missing: Missing = new Map();
   const { items, unknown } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, async () => {
     const r = await calculate(client, ids, filters, concurrency, missing);
     return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
@@ -335,8 +369,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
 }
 
 /** Ids the service returned no result for join the unknown ones. */
-export function withMissing(unknown: Map<string, NoResult>, missing: readonly string[]): Map<string, NoResult> {
-  for (const id of missing) unknown.set(id, { code: 'lookup_failed', message: `the service returned no result for supplier ${id}` });
+export function withMissing(unknown: Map<string, NoResult>, missing: Missing): Map<string, NoResult> {
+  for (const [id, message] of missing) unknown.set(id, { code: 'lookup_failed', message });
   return unknown;
 }
 

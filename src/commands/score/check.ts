@@ -11,15 +11,16 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { ScoreResult } from '../../api/contract.js';
 import type { Context } from '../../context.js';
-import { CheckFailedError, UsageError } from '../../errors.js';
+import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
+import { oneLine } from '../../output/sanitize.js';
 import { expiresBeforeIssue, todayUtc } from '../../scoring/index.js';
 import { isFailing } from '../../scoring/gate.js';
 import { suggest } from '../../util/suggest.js';
 import type { Opts } from '../kit.js';
-import { riskRank, RISK_LEVELS_HELP } from './bundle.js';
-import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom } from './calc.js';
+import { checkFiltersMatch, riskRank, RISK_LEVELS_HELP } from './bundle.js';
+import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, type Missing } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
 import { contractError, digestOfFile, readEvidence } from './evidence.js';
 import { gatherIds } from './ids.js';
@@ -42,7 +43,7 @@ export async function readBaseline(ctx: Context, file: string): Promise<Map<stri
   const d = file === '-' ? undefined : await digestOfFile(ctx, file, '--baseline');
   const trusted = !!d && d.declared !== null && d.declared === d.computed;
   let format2 = false;
-  for await (const ev of readEvidence(ctx, file, '--baseline', { digest: !d, trusted })) {
+  for await (const ev of readEvidence(ctx, file, '--baseline', { digest: !d })) {
     if (ev.t === 'header') format2 = ev.format === 2;
     if (ev.t === 'header' && format2 && d && !trusted) throw new CheckFailedError(`baseline altered: ${file}'s content does not match its digest (or its end record is missing)`);
     if (ev.t === 'end' && format2) {
@@ -139,7 +140,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
   const ids = await gatherIds(ctx, args, opts.idsFile);
   const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
   const client = await ctx.client();
-  const missing: string[] = [];
+  const missing: Missing = new Map();
   const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY, missing));
   if (rules.minParameter.size) {
     const known = new Set<string>();
@@ -155,7 +156,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
     results.push(why ? unknownResult(item.supplierId, why.message) : evaluate(item, rules));
     invertedWindows(item, warnings);
   }
-  for (const id of missing) results.push(unknownResult(id, 'the service returned no result for it'));
+  for (const [id, why] of missing) results.push(unknownResult(id, why));
   return rules;
 }
 
@@ -167,21 +168,32 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   const vo = await verifyOptions(ctx, file, opts, what);
   // Under verification an altered, undigested or other-model bundle stops at its header (verifyEvidence).
   if (verify) vo.stopAtHeader = 'nothing was checked (score check --from verifies the bundle first)';
+  // Warnings go where every other warning of the check goes: stderr and the step summary.
+  vo.warn = (m) => warnings.push(m);
   const seen = new Set<string>();
-  const v = await verifyEvidence(ctx, file, vo, (item, _rows, verifier) => {
-    rules.asOf = verifier.asOf;
-    parametersOf(item, seen);
-    results.push(evaluate(item, rules));
-    // Inverted validity windows are warned about by verifyEvidence itself (from the model's warnings).
-  });
+  const filters = filtersFrom(opts);
+  const v = await verifyEvidence(
+    ctx,
+    file,
+    vo,
+    (item, _rows, verifier) => {
+      rules.asOf = verifier.asOf;
+      parametersOf(item, seen);
+      results.push(evaluate(item, rules));
+      // Inverted validity windows are warned about by verifyEvidence itself (from the model's warnings).
+    },
+    // Filters the bundle was not calculated with would be silently ignored: refused at its header.
+    (ev) => ev.t === 'header' && checkFiltersMatch(ev.options, filters, what),
+  );
   rules.asOf = v.asOf;
   for (const [id, message] of v.errors) results.push(unknownResult(id, message));
   const findings = v.findings();
   if (verify && findings.length) {
-    for (const f of findings.slice(1)) ctx.stderr(`also: ${f.message}`);
+    for (const w of warnings) ctx.warn(oneLine(w));
+    for (const f of findings.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
     throw new CheckFailedError(`${findings[0]!.message} (score check --from verifies the bundle first; nothing was checked)`);
   }
-  if (!verify) ctx.warn(`--no-verify: ${what} was not verified (digest, model version, completeness, recomputation); its values are taken as they are`);
+  if (!verify) warnings.push(`--no-verify: ${what} was not verified (digest, model version, completeness, recomputation); its values are taken as they are`);
   if (rules.minParameter.size) {
     for (const id of v.parameterIds()) seen.add(id);
     checkParameterIds(rules, seen);
@@ -210,17 +222,23 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     else if (gone.length) warnings.push(`${count(gone.length, 'supplier')} of the baseline ${gone.length === 1 ? 'is' : 'are'} not in this run (${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ', …' : ''}); --baseline-strict fails on this`);
   }
 
+  // Nothing evaluated is not a pass (an empty bundle): said before any table or summary.
+  if (!results.length) {
+    throw new SrsError('runtime', ExitCode.failure, `nothing was checked: ${typeof opts.from === 'string' ? `${opts.from === '-' ? 'stdin' : opts.from} holds no supplier` : 'no supplier was scored'}; save scores with srs score calc ID... --save FILE`);
+  }
   await renderList(ctx.sink, results, columns, ctx.renderOptions());
 
   const failing = results.filter((r) => isFailing(r.status));
   for (const r of results) {
-    if (r.status === 'fail') ctx.stderr(`FAIL ${r.supplierId}: ${r.reasons.join('; ')}`);
-    else if (r.status === 'unknown') ctx.stderr(`UNKNOWN ${r.supplierId}: ${r.reasons.join('; ')}`);
-    else if (r.status === 'no data') ctx.stderr(`NO DATA ${r.supplierId}: ${r.reasons.join('; ')} (accepted with --allow-no-data)`);
-    else if (r.status === 'new') ctx.stderr(`NEW ${r.supplierId}: not in the baseline (passes)`);
+    // Ids and reasons carry the service's (or a bundle's) strings: one line each, whatever they hold.
+    const why = oneLine(r.reasons.join('; '));
+    if (r.status === 'fail') ctx.stderr(`FAIL ${oneLine(r.supplierId)}: ${why}`);
+    else if (r.status === 'unknown') ctx.stderr(`UNKNOWN ${oneLine(r.supplierId)}: ${why}`);
+    else if (r.status === 'no data') ctx.stderr(`NO DATA ${oneLine(r.supplierId)}: ${why} (accepted with --allow-no-data)`);
+    else if (r.status === 'new') ctx.stderr(`NEW ${oneLine(r.supplierId)}: not in the baseline (passes)`);
   }
   const shownWarnings = warnings.length > 20 ? [...warnings.slice(0, 20), `… and ${count(warnings.length - 20, 'more warning')}`] : warnings;
-  for (const w of shownWarnings) ctx.warn(w);
+  for (const w of shownWarnings) ctx.warn(oneLine(w));
   if (ctx.env.GITHUB_ACTIONS === 'true') for (const r of failing) ctx.io.stderr.write(githubAnnotation(r) + '\n');
   if (typeof opts.junit === 'string') {
     writeFileSync(opts.junit, junitReport(results, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000 }));

@@ -6,9 +6,9 @@
  * verdict needs to be visibly right.
  */
 import type { ScoreResult } from '../../api/contract.js';
-import { comparable, digitsToShow, showNumber } from '../../scoring/index.js';
+import { comparable, digitsToShow, duplicatedScores, normalizeDate, showNumber } from '../../scoring/index.js';
 import type { CheckResult, CheckStatus } from '../../scoring/gate.js';
-import { riskRank, supplierRiskLevel } from './bundle.js';
+import { RISK_LEVELS_HELP, riskRank, supplierRiskLevel, unrecognisedRiskLevels } from './bundle.js';
 
 export type { CheckResult, CheckStatus } from '../../scoring/gate.js';
 
@@ -37,10 +37,18 @@ function belowMessage(what: string, value: number, min: number): string {
 
 const noValue = (v: number | null | undefined): v is null | undefined => v === null || v === undefined;
 
+/** Where to look when srs cannot tell: what the service sent for the supplier. */
+const seeWhat = (id: string) => `srs score calc ${id} -o json shows what the service sent`;
+
 export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   const fails: string[] = [];
   const noData: string[] = [];
   const notes: string[] = [];
+  /** What srs cannot evaluate: the supplier is unknown (unless it fails anyway). */
+  const unknowns: string[] = [];
+  // A data source or parameter listed twice: which copy counts is anyone's guess, so no verdict rests on either.
+  const duplicated = duplicatedScores(item);
+  if (duplicated.length) unknowns.push(`conflicting result: ${duplicated.join('; ')}; srs cannot tell which counts (${seeWhat(item.supplierId)})`);
   // The service may send null or leave the field out for "no data": both mean no score.
   const raw = item.score?.value;
   const score = noValue(raw) ? null : raw;
@@ -48,6 +56,7 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   else if (rules.min !== undefined && comparable(score) < comparable(rules.min)) fails.push(belowMessage('score', score, rules.min));
 
   for (const [pid, min] of rules.minParameter) {
+    if (duplicated.length) break;
     const p = item.policyParameterScores?.find((x) => x.policyParameterId === pid);
     const v = p?.score?.value;
     if (noValue(v)) noData.push(`parameter ${pid} has no score`);
@@ -56,24 +65,38 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
 
   const risk = supplierRiskLevel(item);
   if (rules.maxRisk !== undefined) {
-    if (risk === null) noData.push('no risk level (--max-risk cannot be checked)');
+    // The document allows any string: a level srs does not know could be above any known one.
+    const strange = unrecognisedRiskLevels(item);
+    if (strange.length) {
+      unknowns.push(`risk level ${strange.map((l) => JSON.stringify(l)).join(', ')} is not one srs knows (${RISK_LEVELS_HELP}), so --max-risk ${rules.maxRisk} cannot be checked (srs score explain ${item.supplierId} shows each parameter's risk)`);
+    } else if (risk === null) noData.push('no risk level (--max-risk cannot be checked)');
     else {
       const have = riskRank(risk);
       const max = riskRank(rules.maxRisk)!;
-      if (have === undefined) fails.push(`risk level "${risk}" is not a known level`);
-      else if (have > max) fails.push(`risk ${risk} is above the maximum ${rules.maxRisk}`);
+      if (have !== undefined && have > max) fails.push(`risk ${risk} is above the maximum ${rules.maxRisk}`);
     }
   }
 
   if (rules.expiringWithinDays !== undefined) {
     const limit = addDays(rules.asOf, rules.expiringWithinDays);
     let soonest: { id: string; date: string } | undefined;
+    const unreadable: string[] = [];
     const consider = (id: string, date: string | null | undefined) => {
-      if (date && date <= limit && (!soonest || date < soonest.date)) soonest = { id, date };
+      if (!date) return;
+      // Compared as calendar dates (the model's reading): "2026-12-04T00:00:00Z" is 2026-12-04, not a string after it.
+      let day: string | null;
+      try {
+        day = normalizeDate(date);
+      } catch {
+        unreadable.push(`entry ${id} (${JSON.stringify(date)})`);
+        return;
+      }
+      if (day !== null && day <= limit && (!soonest || day < soonest.date)) soonest = { id, date: day };
     };
     for (const ds of item.dataSourceScores ?? []) for (const e of ds.dataPoints.dataEntries) consider(e.id, e.expiryDate);
     for (const p of item.policyParameterScores ?? []) for (const e of p.dataPoints.dataEntries) consider(e.id, e.expiryDate);
     if (soonest) fails.push(`evidence expires within ${rules.expiringWithinDays} days (entry ${soonest.id} on ${soonest.date})`);
+    else if (unreadable.length) unknowns.push(`an expiry date that is not a calendar date: ${unreadable.slice(0, 3).join(', ')}, so --expiring-within cannot be checked (${seeWhat(item.supplierId)})`);
   }
 
   let isNew = false;
@@ -99,9 +122,10 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   if (!rules.allowNoData) fails.push(...noData.map((r) => `${r}; --allow-no-data accepts this`));
   let status: CheckStatus;
   if (fails.length) status = 'fail';
+  else if (unknowns.length) status = 'unknown';
   else if (score === null || noData.length) status = 'no data';
   else status = isNew ? 'new' : 'pass';
-  const reasons = fails.length ? fails : [...noData, ...notes];
+  const reasons = fails.length ? [...fails, ...unknowns] : unknowns.length ? unknowns : [...noData, ...notes];
   return { supplierId: item.supplierId, status, score, riskLevel: risk, reasons };
 }
 

@@ -19,7 +19,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
-import { ScoreCalculationRequest, ScoreResult, Scorecard, describeZodError, completeScoreResult } from '../../api/contract.js';
+import { ScoreCalculationRequest, ScoreResult, Scorecard, describeZodError, completeScoreResult, hot } from '../../api/contract.js';
 import type { ScoreCalculationRequest as RequestT, ScoreResult as ScoreResultT, Scorecard as ScorecardT } from '../../api/contract.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
@@ -38,7 +38,7 @@ export const BundleHeader = z.object({ ...bundleCommonFields, bundleVersion: z.l
 export type BundleHeader = z.infer<typeof BundleHeader>;
 
 /** Why a requested supplier has no result in a bundle. */
-export const EvidenceErrorCode = z.enum(['not_found', 'no_result', 'lookup_failed']);
+export const EvidenceErrorCode = z.enum(['not_found', 'no_result', 'lookup_failed', 'conflicting_results']);
 export type EvidenceErrorCode = z.infer<typeof EvidenceErrorCode>;
 
 const RequestLine = z.object({ t: z.literal('request'), request: ScoreCalculationRequest });
@@ -56,12 +56,8 @@ export type EvidenceEvent =
   | { t: 'header'; format: 1 | 2 | 'response'; modelVersion: string | null; asOf: string | null; options: BundleOptionsT | null; baseUrl: string | null }
   | { t: 'request'; request: RequestT }
   | { t: 'scorecard'; scorecard: ScorecardT }
-  /**
-   * `scorecards`: ids of the scorecards that apply (undefined for a raw response).
-   * `validated`: false when the item was not checked against the contract
-   * (a bundle whose digest matched before reading; see readEvidence).
-   */
-  | { t: 'result'; item: ScoreResultT; scorecards: string[] | undefined; line: number; validated: boolean }
+  /** `scorecards`: ids of the scorecards that apply (undefined for a raw response). The item is validated and complete. */
+  | { t: 'result'; item: ScoreResultT; scorecards: string[] | undefined; line: number }
   | { t: 'error'; supplierId: string; code: EvidenceErrorCode; message: string }
   /** Format 2: the digest the bundle declares and the one computed over what was read (null for other formats). */
   /** `afterEnd`: the line of an end record that is not the last line (content was added after it; reading stops there). */
@@ -133,18 +129,73 @@ async function* linesOf(chunks: AsyncIterable<Buffer>, where: string, maxLine: n
   if (pendingLength) yield Buffer.concat(pending);
 }
 
+/** What the first pass over a file finds: its digest, the one its end record declares, and the supplier records. */
+export interface FileDigest {
+  computed: string;
+  declared: string | null;
+  /** The supplier count the end record declares (null without an end record). */
+  declaredSuppliers: number | null;
+  /** Lines that are result or error records, as srs writes them. */
+  suppliers: number;
+}
+
+const RESULT_START = Buffer.from('{"t":"result"');
+const ERROR_START = Buffer.from('{"t":"error"');
+
+/**
+ * Counts the lines that start as srs writes a result or an error record
+ * (compact JSON, `t` first), reading only the first bytes of each line:
+ * the end record's count is checked in the digest's pass, before anything
+ * is parsed or printed. A line written otherwise is not counted (the count
+ * then differs: srs did not write that file as it is).
+ */
+export class RecordCounter {
+  count = 0;
+  #head: Buffer[] = [];
+  #headLength = 0;
+  #atLineStart = true;
+
+  scan(chunk: Buffer): void {
+    let pos = 0;
+    while (pos < chunk.length) {
+      const nl = chunk.indexOf(10, pos);
+      if (!this.#atLineStart) {
+        if (nl < 0) return;
+        pos = nl + 1;
+        this.#atLineStart = true;
+        continue;
+      }
+      const take = Math.min(RESULT_START.length - this.#headLength, (nl < 0 ? chunk.length : nl) - pos);
+      if (take > 0) {
+        this.#head.push(chunk.subarray(pos, pos + take));
+        this.#headLength += take;
+        pos += take;
+      }
+      if (this.#headLength < RESULT_START.length && pos !== nl) return; // the chunk ended within the line's first bytes
+      const head = Buffer.concat(this.#head);
+      if (head.equals(RESULT_START) || head.subarray(0, ERROR_START.length).equals(ERROR_START)) this.count++;
+      this.#head = [];
+      this.#headLength = 0;
+      this.#atLineStart = false;
+    }
+  }
+}
+
 /**
  * The SHA-256 of every line of a file but the last (the end record, whose
- * digest is returned beside it): computed in a pass of its own, before
- * anything is parsed, so an altered bundle is known first. Hashes whole
- * chunks, holding back only what may belong to the last line.
+ * digest is returned beside it) and the count of its supplier records:
+ * computed in a pass of its own, before anything is parsed, so an altered
+ * bundle is known first. Hashes whole chunks, holding back only what may
+ * belong to the last line.
  */
-export async function digestOfFile(ctx: Context, file: string, what: string): Promise<{ computed: string; declared: string | null }> {
+export async function digestOfFile(ctx: Context, file: string, what: string): Promise<FileDigest> {
   const hash = createHash(DIGEST_ALGORITHM);
+  const counter = new RecordCounter();
   let held: Buffer[] = [];
   let heldLength = 0;
   let overlong = false;
   for await (const chunk of chunksOf(ctx, file, what)) {
+    counter.scan(chunk);
     // The chunk's last line break that is not its final byte: what precedes it is not the last line.
     const p = chunk.length >= 2 ? chunk.lastIndexOf(10, chunk.length - 2) : -1;
     if (p >= 0) {
@@ -173,15 +224,19 @@ export async function digestOfFile(ctx: Context, file: string, what: string): Pr
     overlong = false;
   }
   let declared: string | null = null;
+  let declaredSuppliers: number | null = null;
   if (!overlong) {
     try {
       const end = EndLine.safeParse(JSON.parse(tail.subarray(p + 1).toString('utf8')));
-      if (end.success) declared = end.data.digest.value;
+      if (end.success) {
+        declared = end.data.digest.value;
+        declaredSuppliers = end.data.suppliers;
+      }
     } catch {
       declared = null;
     }
   }
-  return { computed: hash.digest('hex'), declared };
+  return { computed: hash.digest('hex'), declared, declaredSuppliers, suppliers: counter.count };
 }
 
 function parseLine<T>(schema: z.ZodMiniType<T>, value: unknown, where: string): T {
@@ -196,11 +251,11 @@ function parseLine<T>(schema: z.ZodMiniType<T>, value: unknown, where: string): 
  * the line; a document too large to read whole is exit 1.
  *
  * `digest: false`: the digest was computed beforehand (digestOfFile), so none
- * is computed here. `trusted`: that digest matched, so the bytes are the ones
- * srs wrote after checking each result against the contract when it received
- * it; result items are then not validated again (a third of the reading time,
- * and as much garbage). The verifier still checks every number it compares and
- * validates an item with the contract as soon as anything in it misbehaves.
+ * is computed here. Every result item is validated against the contract and
+ * completed (completeScoreResult) before it is yielded, whether or not the
+ * digest matched: a digest proves nothing about who wrote the bytes (anyone
+ * can recompute it), and every reader (check, explain, report, recompute)
+ * relies on the shape. Bulk reads use the compiled schema (hot()).
  */
 export interface ReadLimits {
   /** Largest format-1 bundle or raw response (read whole). Default MAX_WHOLE_DOCUMENT_BYTES. */
@@ -209,7 +264,7 @@ export interface ReadLimits {
   maxLineBytes?: number;
 }
 
-export async function* readEvidence(ctx: Context, file: string, what: string, opts: { digest?: boolean; trusted?: boolean } & ReadLimits = {}): AsyncGenerator<EvidenceEvent> {
+export async function* readEvidence(ctx: Context, file: string, what: string, opts: { digest?: boolean } & ReadLimits = {}): AsyncGenerator<EvidenceEvent> {
   const name = file === '-' ? 'stdin' : file;
   const maxWhole = opts.maxWholeBytes ?? MAX_WHOLE_DOCUMENT_BYTES;
   const maxLine = opts.maxLineBytes ?? MAX_LINE_BYTES;
@@ -224,7 +279,7 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
     head = undefined;
   }
   if (head && typeof head === 'object' && (head as { kind?: unknown }).kind === BUNDLE_KIND && (head as { bundleVersion?: unknown }).bundleVersion === BUNDLE_VERSION) {
-    yield* readFormat2(head, first.value, lines, name, opts.digest !== false, !!opts.trusted, maxLine);
+    yield* readFormat2(head, first.value, lines, name, opts.digest !== false, maxLine);
     return;
   }
   if (head && typeof head === 'object' && (head as { kind?: unknown }).kind === BUNDLE_KIND && typeof (head as { bundleVersion?: unknown }).bundleVersion === 'number' && (head as { bundleVersion: number }).bundleVersion > BUNDLE_VERSION) {
@@ -254,27 +309,27 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
     for (const scorecard of Object.values(b.scorecardDefinitions)) yield { t: 'scorecard', scorecard };
     let n = 0;
     for (const item of b.response.items) {
-      yield { t: 'result', item, scorecards: Object.hasOwn(b.scorecards, item.supplierId) ? b.scorecards[item.supplierId]! : [], line: ++n, validated: true };
+      yield { t: 'result', item, scorecards: Object.hasOwn(b.scorecards, item.supplierId) ? b.scorecards[item.supplierId]! : [], line: ++n };
     }
   } else {
     yield { t: 'header', format: 'response', modelVersion: null, asOf: null, options: null, baseUrl: null };
     let n = 0;
-    for (const item of parsed.items) yield { t: 'result', item, scorecards: undefined, line: ++n, validated: true };
+    for (const item of parsed.items) yield { t: 'result', item, scorecards: undefined, line: ++n };
   }
   yield { t: 'end', declared: null, computed: null };
 }
 
-async function* readFormat2(head: unknown, first: Buffer, lines: AsyncGenerator<Buffer>, name: string, digest: boolean, trusted: boolean, maxLine: number): AsyncGenerator<EvidenceEvent> {
+async function* readFormat2(head: unknown, first: Buffer, lines: AsyncGenerator<Buffer>, name: string, digest: boolean, maxLine: number): AsyncGenerator<EvidenceEvent> {
   const h = parseLine(BundleHeader, head, `${name} line 1 (the header)`);
   yield { t: 'header', format: 2, modelVersion: h.modelVersion, asOf: h.asOf, options: h.options, baseUrl: h.service.baseUrl };
   // The header's own bytes are hashed as read (re-serialising could differ from the file).
   const hash = digest ? createHash(DIGEST_ALGORITHM) : undefined;
   hash?.update(first);
-  yield* restOfFormat2(lines, name, hash, trusted, maxLine);
+  yield* restOfFormat2(lines, name, hash, maxLine);
 }
 
 /** The records after the header; `hash` (absent when the digest was computed beforehand) takes every line but the last. */
-async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash: Hash | undefined, trusted: boolean, maxLine: number): AsyncGenerator<EvidenceEvent> {
+async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash: Hash | undefined, maxLine: number): AsyncGenerator<EvidenceEvent> {
   let n = 1;
   let pending: { line: Buffer; n: number } | undefined;
   let ended = false;
@@ -294,13 +349,12 @@ async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash:
         yield { t: 'scorecard', scorecard: parseLine(ScorecardLine, rec, where).scorecard };
         return;
       case 'result': {
-        const raw = rec as { scorecards?: unknown; item?: { supplierId?: unknown } };
-        if (trusted && Array.isArray(raw.scorecards) && raw.scorecards.every((x) => typeof x === 'string') && raw.item && typeof raw.item === 'object' && typeof raw.item.supplierId === 'string') {
-          yield { t: 'result', item: raw.item as ScoreResultT, scorecards: raw.scorecards as string[], line: at, validated: false };
-          return;
-        }
-        const r = parseLine(ResultLine, rec, where);
-        yield { t: 'result', item: completeScoreResult(r.item), scorecards: r.scorecards, line: at, validated: true };
+        // The item with the compiled schema (hot(): thousands of the same shape), the rest of the line as it is.
+        const raw = rec as { scorecards?: unknown; item?: unknown };
+        if (!Array.isArray(raw.scorecards) || !raw.scorecards.every((x) => typeof x === 'string')) parseLine(ResultLine, rec, where);
+        const item = hot(ScoreResult).safeParse(raw.item);
+        if (!item.success) throw invalid(where, `not a score result: ${describeZodError(item.error, 'item')}`);
+        yield { t: 'result', item: completeScoreResult(item.data), scorecards: raw.scorecards as string[], line: at };
         return;
       }
       case 'error': {

@@ -15,8 +15,8 @@ import { UsageError } from '../../errors.js';
 import { compareScores, entriesFromScoreResult, scoreSupplier, todayUtc } from '../../scoring/index.js';
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
-import { bundleOptions, toScoringScorecard, type BundleOptions } from './bundle.js';
-import { calculate, classifyNoScore, scorecardsOf, withMissing, type NoResult } from './calc.js';
+import { bundleOptions, checkFiltersMatch, toScoringScorecard, type BundleOptions } from './bundle.js';
+import { calculate, classifyNoScore, filtersFrom, scorecardsOf, withMissing, type Missing, type NoResult } from './calc.js';
 import type { DigestCheck } from '../../output/html-report.js';
 import { count } from '../../util/plural.js';
 import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
@@ -56,15 +56,18 @@ export interface PictureInput {
 /** A fresh calculation: the results, the scorecards of each supplier and the names, then every value recomputed. */
 export async function inputFromService(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, tolerance: number): Promise<PictureInput> {
   const asOf = todayUtc(ctx.now());
-  const { namesFor } = await import('../names.js');
-  const missing: string[] = [];
-  const [{ items, unknown }, names] = await Promise.all([
-    ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, async () => {
-      const r = await calculate(client, ids, filters, concurrency, missing);
-      return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
-    }),
-    namesFor(ctx, client, { parameters: true, dataSources: true }),
-  ]);
+  const { namesWithoutSpinner } = await import('../names.js');
+  const missing: Missing = new Map();
+  // One spinner for both (ora warns of concurrent spinners, twice): the scores and the names still load in parallel.
+  const [{ items, unknown }, names] = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () =>
+    Promise.all([
+      (async () => {
+        const r = await calculate(client, ids, filters, concurrency, missing);
+        return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
+      })(),
+      namesWithoutSpinner(ctx, client, { parameters: true, dataSources: true }),
+    ]),
+  );
   const cards = new Map<string, Scorecard[]>();
   await ctx.withSpinner('Fetching the scorecards that apply…', () =>
     mapConcurrent(items, concurrency, async (it) => {
@@ -125,6 +128,7 @@ export async function inputFromBundle(ctx: Context, file: string, opts: Opts): P
   const v = await verifyEvidence(ctx, file, vo, () => undefined, (ev) => {
     if (ev.t === 'header') {
       if (ev.format === 'response') throw new UsageError(`${what} is a raw score-calculation response; this needs a bundle from srs score calc --save (it holds the scorecards and the date)`, { code: 'invalid_input' });
+      checkFiltersMatch(ev.options, filtersFrom(opts), what);
       format = ev.format;
     } else if (ev.t === 'scorecard') definitions.set(ev.scorecard.id ?? '', ev.scorecard);
     else if (ev.t === 'result') {

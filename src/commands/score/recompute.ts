@@ -8,8 +8,9 @@
 import type { ScoreResult, Scorecard } from '../../api/contract.js';
 import { Scorecard as ScorecardSchema, describeZodError } from '../../api/contract.js';
 import type { Context } from '../../context.js';
-import { CheckFailedError, UsageError } from '../../errors.js';
+import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.js';
 import { renderList } from '../../output/render.js';
+import { oneLine } from '../../output/sanitize.js';
 import type { Column } from '../../output/columns.js';
 import { todayUtc, type ScoreDifference, type ScoringScorecard } from '../../scoring/index.js';
 import * as z from 'zod/mini';
@@ -77,16 +78,14 @@ export async function verifyEvidence(
 ): Promise<EvidenceVerifier> {
   const v = new EvidenceVerifier(vo);
   let sawRaw = false;
-  const d = vo.digestFirst;
-  const trusted = !!d && d.declared !== null && d.declared === d.computed;
-  for await (const ev of readEvidence(ctx, file, vo.what, { digest: !d, trusted })) {
+  for await (const ev of readEvidence(ctx, file, vo.what, { digest: !vo.digestFirst })) {
     observe?.(ev);
     switch (ev.t) {
       case 'header': {
         v.header(ev);
         const early = vo.stopAtHeader === undefined ? [] : v.findings();
         if (early.length) {
-          for (const f of early.slice(1)) ctx.stderr(`also: ${f.message}`);
+          for (const f of early.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
           throw new CheckFailedError(`${early[0]!.message}; ${vo.stopAtHeader}`);
         }
         if (ev.format === 'response' && !vo.rawScorecards) sawRaw = true;
@@ -99,7 +98,7 @@ export async function verifyEvidence(
         v.scorecard(ev.scorecard);
         break;
       case 'result':
-        await onResult(ev.item, v.result(ev.item, ev.scorecards, ev.validated ? undefined : `${vo.what} line ${ev.line}`).rows, v);
+        await onResult(ev.item, v.result(ev.item, ev.scorecards).rows, v);
         break;
       case 'error':
         v.error(ev.supplierId, ev.message);
@@ -109,8 +108,9 @@ export async function verifyEvidence(
         break;
     }
   }
-  if (sawRaw) ctx.warn('a raw response without --scorecards: parameter weights are unknown, so every scored parameter weighs 1');
-  if (v.warnings) ctx.warn(`${count(v.warnings, 'warning')} about the entries: ${v.warningExamples.join('; ')}${v.warnings > v.warningExamples.length ? '; …' : ''}`);
+  const warn = vo.warn ?? ((m: string) => ctx.warn(m));
+  if (sawRaw) warn('a raw response without --scorecards: parameter weights are unknown, so every scored parameter weighs 1');
+  if (v.warnings) warn(`${count(v.warnings, 'warning')} about the entries: ${v.warningExamples.join('; ')}${v.warnings > v.warningExamples.length ? '; …' : ''}`);
   return v;
 }
 
@@ -195,6 +195,14 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   await renderList(ctx.sink, rows, columns, ctx.renderOptions());
   const v = out.verifier!;
   const findings = v.findings();
+  // Nothing recomputed is nothing verified: never "verified" for an empty bundle (or one of errors only).
+  if (opts.verify && !findings.length && v.suppliers === 0) {
+    throw new SrsError(
+      'runtime',
+      ExitCode.failure,
+      `nothing to verify: ${what} holds no supplier result${v.errors.size ? ` (${count(v.errors.size, 'supplier')} recorded without a result, unknown)` : ''}; save scores with srs score calc ID... --save FILE`,
+    );
+  }
   const recorded = v.errors.size ? `, ${v.errors.size} recorded without a result (unknown)` : '';
   // Under --verify the verdict comes first: a summary of agreeing values must not read as verified when it is not.
   const verdict = !opts.verify ? '' : findings.length ? 'NOT VERIFIED: ' : 'verified: ';
@@ -203,7 +211,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   );
   if (!findings.length) return;
   if (opts.verify) {
-    for (const f of findings.slice(1)) ctx.stderr(`also: ${f.message}`);
+    for (const f of findings.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
     throw new CheckFailedError(findings[0]!.message);
   }
   for (const f of findings) ctx.warn(f.message);

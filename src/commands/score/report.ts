@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Context } from '../../context.js';
 import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.js';
+import { oneLine } from '../../output/sanitize.js';
 import { isUlid } from '../../util/ulid.js';
 import { count } from '../../util/plural.js';
 import { MODEL_VERSION } from '../../scoring/index.js';
@@ -50,7 +51,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     input = await inputFromService(ctx, client, ids, filtersFrom(opts), concurrency, tolerance);
     if (input.unknown.size) {
       // Fail closed: a report that leaves out (or shows as "no data") a supplier the service does not know is not written.
-      for (const [id, why] of input.unknown) ctx.stderr(`UNKNOWN ${id}: ${why.message}`);
+      for (const [id, why] of input.unknown) ctx.stderr(`UNKNOWN ${oneLine(id)}: ${oneLine(why.message)}`);
       throw new SrsError('not_found', ExitCode.failure, `${input.unknown.size} of ${count(ids.length, 'supplier')} ${input.unknown.size === 1 ? 'is' : 'are'} unknown; no report was written (leave ${input.unknown.size === 1 ? 'it' : 'them'} out, or check the ids)`);
     }
     const baseUrl = ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null);
@@ -83,7 +84,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (!t.findings.length) return;
   // Fail closed: a report of evidence that does not verify is written (it says what is wrong) but is not a success.
   if (opts.verify !== false) {
-    for (const f of t.findings.slice(1)) ctx.stderr(`also: ${f.message}`);
+    for (const f of t.findings.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
     throw new CheckFailedError(`${t.findings[0]!.message} (the report says so too; --no-verify to accept it)`);
   }
   for (const f of t.findings) ctx.warn(f.message);

@@ -23,7 +23,7 @@ import {
 import { UsageError } from '../../errors.js';
 import { count } from '../../util/plural.js';
 import { bundleOptions, cardsByIds, checkScoringOptions, withOverrides, type BundleOptions, type ScoringOverrides } from './bundle.js';
-import { contractError, type EvidenceEvent } from './evidence.js';
+import type { EvidenceEvent, FileDigest } from './evidence.js';
 
 export type FindingKind = 'undigested' | 'altered' | 'model' | 'incomplete' | 'conflict' | 'differs';
 const ORDER: FindingKind[] = ['undigested', 'altered', 'model', 'incomplete', 'conflict', 'differs'];
@@ -50,7 +50,7 @@ export interface VerifyOptions {
   /** Scorecards for a raw response (--scorecards). */
   rawScorecards?: ((supplierId: string) => ScoringScorecard[]) | undefined;
   /** The digest computed before reading (files), so a mismatch is known first. */
-  digestFirst?: { computed: string; declared: string | null } | undefined;
+  digestFirst?: FileDigest | undefined;
   /** Accept evidence without a digest (format 1, raw responses): --allow-undigested. */
   allowUndigested?: boolean;
   what: string;
@@ -61,6 +61,8 @@ export interface VerifyOptions {
    * no value is recomputed or printed, so nothing reads as agreeing first.
    */
   stopAtHeader?: string | undefined;
+  /** Where warnings about the evidence go (default: stderr); score check also puts them in its step summary. */
+  warn?: ((message: string) => void) | undefined;
 }
 
 export interface Verdict {
@@ -128,6 +130,8 @@ export class EvidenceVerifier {
     if (ev.format === 2 && d) {
       if (d.declared === null) this.find('altered', 'its last line is not the end record with the digest (the file was cut short, edited, or something was added after the end record)');
       else if (d.declared !== d.computed) this.find('altered', `its content does not match its digest (sha256 ${d.declared.slice(0, 12)}…, content ${d.computed.slice(0, 12)}…)`);
+      // Counted in the same pass: a bundle cut or edited (digest recomputed, count not) stops here, before anything is printed.
+      else if (d.declaredSuppliers !== null && d.declaredSuppliers !== d.suppliers) this.find('altered', supplierCount(d.declaredSuppliers, d.suppliers));
     } else if (ev.format !== 2 && !this.opts.allowUndigested) {
       this.find('undigested', `${ev.format === 1 ? 'a format-1 bundle' : 'a raw score-calculation response'} carries no digest, so srs cannot tell whether it was altered (save the evidence again with score calc --save, or accept this with --allow-undigested)`);
     }
@@ -165,21 +169,9 @@ export class EvidenceVerifier {
     return true;
   }
 
-  /**
-   * Recomputes one supplier and compares every value. `unvalidated` names
-   * where an item not checked against the contract came from: anything odd
-   * in it is then reported as the contract's verdict on it (exit 2).
-   */
-  result(item: ScoreResult, scorecardIds: string[] | undefined, unvalidated?: string): Verdict {
-    if (unvalidated === undefined) return this.#result(item, scorecardIds);
-    let verdict: Verdict;
-    try {
-      if (!numbersAreNumbers(item)) throw new TypeError('a score is not a number');
-      verdict = this.#result(item, scorecardIds);
-    } catch (e) {
-      throw contractError(item, unvalidated) ?? e;
-    }
-    return verdict;
+  /** Recomputes one supplier (an item read and validated by readEvidence) and compares every value. */
+  result(item: ScoreResult, scorecardIds: string[] | undefined): Verdict {
+    return this.#result(item, scorecardIds);
   }
 
   #result(item: ScoreResult, scorecardIds: string[] | undefined): Verdict {
@@ -219,7 +211,7 @@ export class EvidenceVerifier {
       else if (ev.declared.digest !== ev.computed) this.find('altered', `its content does not match its digest (sha256 ${ev.declared.digest.slice(0, 12)}…, content ${(ev.computed ?? '').slice(0, 12)}…)`);
     }
     if (ev.afterEnd !== undefined) this.find('altered', `content was added after the end record (line ${ev.afterEnd})`);
-    else if (ev.declared && ev.declared.suppliers !== this.#answered.size) this.find('altered', `the end record counts ${count(ev.declared.suppliers, 'supplier')}, the bundle holds ${this.#answered.size}`);
+    else if (ev.declared && ev.declared.suppliers !== this.#answered.size && !this.#countedFirst()) this.find('altered', supplierCount(ev.declared.suppliers, this.#answered.size));
     if (this.format !== 'response') {
       let missing = 0;
       const examples: string[] = [];
@@ -232,6 +224,12 @@ export class EvidenceVerifier {
     }
   }
 
+  /** Whether the first pass already found the end record's count wrong (said once). */
+  #countedFirst(): boolean {
+    const d = this.opts.digestFirst;
+    return this.format === 2 && !!d && d.declaredSuppliers !== null && d.declaredSuppliers !== d.suppliers;
+  }
+
   /** The scorecards' parameter ids (for --min-parameter). */
   parameterIds(): Set<string> {
     const ids = new Set<string>();
@@ -240,18 +238,8 @@ export class EvidenceVerifier {
   }
 }
 
+const supplierCount = (declared: number, held: number) => `the end record counts ${count(declared, 'supplier')}, the bundle holds ${held}`;
+
 export function show(v: number | null): string {
   return v === null ? 'no data' : String(v);
-}
-
-const isNum = (v: unknown) => v === null || v === undefined || typeof v === 'number';
-
-/** The values compareScores reads from a service item, each a number, null or absent (checked without copying anything). */
-function numbersAreNumbers(item: ScoreResult): boolean {
-  const s = item.score as { value?: unknown; dataSourcesScore?: { value?: unknown }; policyParametersScore?: { value?: unknown } } | undefined;
-  if (!s || !isNum(s.value) || !isNum(s.dataSourcesScore?.value) || !isNum(s.policyParametersScore?.value)) return false;
-  if (!Array.isArray(item.dataSourceScores) || !Array.isArray(item.policyParameterScores)) return false;
-  for (const ds of item.dataSourceScores) if (typeof ds?.dataSourceId !== 'string' || !isNum(ds.score?.value)) return false;
-  for (const pp of item.policyParameterScores) if (typeof pp?.policyParameterId !== 'string' || !isNum(pp.score?.value)) return false;
-  return true;
 }

@@ -19,6 +19,7 @@ import type { Candidate, OutcomeSink, Recorded, Verdict } from '../../import/sin
 import { ExitCode, SrsError } from '../../errors.js';
 import type { Catalog, CatalogRecord, CustomerIdFilter } from '../../store/catalog.js';
 import { catalogPathOf, closeWithRun, openCatalog, type OpenCatalog } from './catalog-access.js';
+import { JournalLock, LOCK_SUFFIX } from '../../import/lock.js';
 
 /**
  * Outcomes held before one transaction writes them (SQLite's cost a row stops falling at about
@@ -57,8 +58,12 @@ export class CatalogSink implements OutcomeSink {
   /** Rows this sink itself kept back (already in the catalog: nothing to repair). */
   readonly #ownVerdicts = new WeakSet<Candidate>();
 
-  constructor(opts: { catalog: Catalog; partition: number; file: string; dryRun: boolean; allowExisting: boolean; retryUnknown: boolean }) {
+  /** The per-target import lock, released when the sink closes. */
+  readonly #lock: JournalLock | undefined;
+
+  constructor(opts: { catalog: Catalog; partition: number; file: string; dryRun: boolean; allowExisting: boolean; retryUnknown: boolean; lock?: JournalLock | undefined }) {
     this.name = opts.catalog.path;
+    this.#lock = opts.lock;
     this.#catalog = opts.catalog;
     this.#partition = opts.partition;
     this.#source = opts.file === '-' ? 'stdin' : basename(opts.file);
@@ -157,6 +162,8 @@ export class CatalogSink implements OutcomeSink {
     if (!this.#closed) {
       this.#flush();
       this.#closed = true;
+      // After the last outcomes are written: the next run must find them.
+      this.#lock?.release();
     }
     return this.#error ? Promise.reject(this.#error) : Promise.resolve();
   }
@@ -193,5 +200,18 @@ export async function openCatalogSink(
     open = await openCatalog(ctx, 'srs supplier import', false);
   }
   if (!open) return undefined;
-  return new CatalogSink({ catalog: open.catalog, partition: open.partition, file, dryRun: o.dryRun, allowExisting: o.allowExisting, retryUnknown: o.retryUnknown });
+  // One import at a time per target and catalog (a dry run sends nothing and takes no lock). The catalog learns a
+  // run's outcomes after they happen; two runs at once (a cron overlap, this month's and last month's exports)
+  // would each find a shared customerSupplierId unknown and both create it.
+  const lock = o.dryRun
+    ? undefined
+    : JournalLock.take(`${open.catalog.path}.import-${open.partition}${LOCK_SUFFIX}`, {
+        now: () => new Date(),
+        warn: (m) => ctx.warn(m),
+        inUse: `another import into ${open.target.baseUrl} is running with the supplier catalog ${open.catalog.path} (two at once could both create a customerSupplierId neither has recorded yet): it is held`,
+        stale: 'catalog import lock',
+        cannotCreate: 'the catalog directory must be writable',
+        nothing: 'Nothing was sent.',
+      });
+  return new CatalogSink({ catalog: open.catalog, partition: open.partition, file, dryRun: o.dryRun, allowExisting: o.allowExisting, retryUnknown: o.retryUnknown, lock });
 }

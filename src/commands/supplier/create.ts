@@ -3,7 +3,8 @@ import { SupplierInput as Schema } from '../../api/supplier-input.js';
 import { validateRequest } from '../../api/client.js';
 import { classifyCreateFailure } from '../../api/outcome.js';
 import type { Context } from '../../context.js';
-import { OutcomeUnknownError, SrsError, UsageError } from '../../errors.js';
+import { ExitCode, OutcomeUnknownError, SrsError, UsageError } from '../../errors.js';
+import { InterruptedError, onInterrupt, type StopSignal } from '../../util/signals.js';
 import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import type { CatalogRecord } from '../../store/catalog.js';
@@ -69,20 +70,47 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   const client = await ctx.client();
   // The catalog first: one that cannot be used (written by a newer srs, unreadable) stops here, before anything is sent.
   const open = await openCatalog(ctx, 'srs supplier create', false);
-  let created: Awaited<ReturnType<typeof client.createSupplier>>;
-  try {
-    created = await ctx.withSpinner('Creating supplier…', () => client.createSupplier(valid));
-  } catch (e) {
-    const outcome = classifyCreateFailure(e);
-    if (outcome.state !== 'unknown' || (outcome.fatal && outcome.fatal.code === 'auth')) throw e;
+  // A customer id the catalog knows on this target is not sent again (the import's `exists` and `unknown`).
+  const cid = valid.customerSupplierId?.trim();
+  const known = open && cid ? open.catalog.lookupCustomerId(open.partition, cid) : undefined;
+  if (known?.state === 'created' && opts.allowExisting !== true) {
+    throw new SrsError('exists', ExitCode.failure, `customerSupplierId ${JSON.stringify(cid)} was already created on this target${known.id ? ` as supplier ${known.id}` : ''} (${known.source}); not sent again (--allow-existing sends it)`);
+  }
+  if (known?.state === 'unknown' && opts.retryUnknown !== true) {
+    throw new OutcomeUnknownError(
+      `an earlier create of customerSupplierId ${JSON.stringify(cid)} has an unknown outcome (${known.source}): the supplier may exist; not sent (check first: srs supplier find ${JSON.stringify(cid)}; --retry-unknown sends it)`,
+    );
+  }
+  const unknownOutcome = (reason: string, cause: unknown, sig?: StopSignal): SrsError => {
     record(ctx, open, { name: valid.name, customerSupplierId: valid.customerSupplierId ?? null, countryIso3Code: valid.countryIso3Code ?? null, state: 'unknown', source: 'supplier create' });
     const look = valid.customerSupplierId ?? valid.name;
-    throw new OutcomeUnknownError(
-      `outcome unknown: the request may have reached the service, but no usable answer came back (${outcome.reason ?? outcome.message}). ` +
-        'The supplier may exist: do not create it again before checking ' +
-        `(srs supplier find ${JSON.stringify(look)} lists what srs recorded${open ? ', this attempt as unknown' : ''}; the service itself has no lookup by name or customer id)`,
-      { cause: e },
-    );
+    const message =
+      `outcome unknown: ${reason}. The supplier may exist: do not create it again before checking ` +
+      `(srs supplier find ${JSON.stringify(look)} lists what srs recorded${open ? ', this attempt as unknown' : ''}; the service itself has no lookup by name or customer id)`;
+    if (!sig) return new OutcomeUnknownError(message, { cause });
+    return new InterruptedError(sig, message, 'outcome_unknown');
+  };
+  let created: Awaited<ReturnType<typeof client.createSupplier>>;
+  // Ctrl-C or SIGTERM while the request is in flight: it may have reached the service. The attempt is recorded
+  // as unknown and the user told so, then srs exits 130/143 (the request itself is left to the exit).
+  let interrupted: StopSignal | undefined;
+  let onStop!: () => void;
+  const stopped = new Promise<undefined>((resolve) => (onStop = () => resolve(undefined)));
+  const offSignal = onInterrupt((sig) => {
+    interrupted = sig;
+    onStop();
+  });
+  try {
+    const answer = await ctx.withSpinner('Creating supplier…', () => Promise.race([client.createSupplier(valid), stopped]));
+    if (interrupted || answer === undefined) throw unknownOutcome(`${interrupted === 'SIGTERM' ? 'terminated' : 'interrupted'} while the request was in flight`, undefined, interrupted ?? 'SIGINT');
+    created = answer;
+  } catch (e) {
+    if (e instanceof InterruptedError) throw e;
+    const outcome = classifyCreateFailure(e);
+    if (outcome.state !== 'unknown' || (outcome.fatal && outcome.fatal.code === 'auth')) throw e;
+    throw unknownOutcome(`the request may have reached the service, but no usable answer came back (${outcome.reason ?? outcome.message})`, e);
+  } finally {
+    offSignal();
   }
   record(ctx, open, { id: created.id, name: created.name, customerSupplierId: created.customerSupplierId, countryIso3Code: created.countryIso3Code, state: 'created', source: 'supplier create' });
   try {

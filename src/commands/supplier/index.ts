@@ -17,15 +17,22 @@ export function supplierCommand(invoke: Invoke): Command {
       .option('--contact <email[,first[,last]]>', 'contact; the first one becomes the default contact; repeatable', collect)
       .option('--customer-id <id>', 'your own supplier reference, at most 255 characters')
       .option('--json <file>', 'read the whole request body from a JSON file, or - for stdin')
+      .option('--allow-existing', 'send it although the catalog knows its customer id as created on this target (default: exit 1, exists)')
+      .option('--retry-unknown', 'send it although an earlier create of its customer id has an unknown outcome (risk: a second supplier)')
       .addHelpText(
         'after',
         `
-The supplier is recorded in the local catalog (see srs supplier ls). When the
-request may have reached the service without an answer (connection dropped or
-timed out after sending), srs exits 1 with error code outcome_unknown: the
-supplier may exist. Do not create it again before checking (srs supplier find
-TEXT, srs supplier ls --state unknown). If the catalog cannot be written after
-the service created the supplier, it is still printed (exit 0), with a warning.`,
+The supplier is recorded in the local catalog (see srs supplier ls). A
+customer id the catalog knows on this target is not sent again: as created,
+exit 1 (exists, naming the supplier; --allow-existing sends it); from a create
+whose outcome is unknown, exit 1 (outcome_unknown; --retry-unknown sends it).
+When the request may have reached the service without an answer (connection
+dropped or timed out after sending, or Ctrl-C while it was in flight), srs
+exits 1 (130/143 for Ctrl-C/SIGTERM) with error code outcome_unknown: the
+supplier may exist, and the attempt is recorded as unknown. Do not create it
+again before checking (srs supplier find TEXT, srs supplier ls --state
+unknown). If the catalog cannot be written after the service created the
+supplier, it is still printed (exit 0), with a warning.`,
       )
       .action(invoke(async () => (await import('./create.js')).run)),
     'srs supplier create --name "Embudo Valley Organics" --country USA --website https://example.com --industry 30202030 --customer-id SUPP-12345',
@@ -101,7 +108,8 @@ may or may not exist.`,
         'after',
         `
 Rows never merge or vanish: records end at CRLF, LF or CR; a row whose cell count differs from the
-header's, or whose name or id holds a line break, is invalid. One run per journal (JOURNAL.lock); a
+header's, or whose name or id holds a line break, is invalid. One run per journal (JOURNAL.lock), and
+one import per target with the catalog (CATALOG.import-N.lock): a second exits 2 naming the first. A
 journal started against another service, account or the sandbox is refused: pass --journal NEW.
 A run that stopped at a malformed line resumes once the file is fixed from that line on.
 Exit codes: 0 every row created or skipped; 1 a row invalid, failed or unknown, or a journal/report

@@ -1,0 +1,385 @@
+/**
+ * The score gate and its evidence against a new user's attack review (issue
+ * 17, second round): filters a bundle was not calculated with, duplicated
+ * parameters and results, unrecognised risk levels, empty and malformed
+ * bundles, service strings that would break a line, credentials in the base
+ * URL, warnings in the step summary, the end count. Each runs the built srs
+ * against the emulator; a service that misbehaves is a node:http proxy in
+ * front of it that rewrites score-calculation answers; a bundle that
+ * misbehaves is forged with a recomputed digest.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures } from '../../src/emulator/index.js';
+import { onTerminal, pty } from '../support/terminal.js';
+import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
+
+type Rec = Record<string, unknown>;
+interface Entry {
+  id: string;
+  expiryDate?: string | null;
+  issueDate?: string | null;
+}
+interface Param {
+  policyParameterId: string;
+  score: { value: number | null };
+  dataPoints: { dataEntries: Entry[]; risk?: { riskLevel?: unknown } | null };
+}
+interface Item {
+  supplierId: string;
+  score: { value: number | null };
+  dataSourceScores: Array<{ dataSourceId: string; score: { value: number | null }; dataPoints: { dataEntries: Entry[] } }>;
+  policyParameterScores: Param[];
+}
+
+let h: Harness;
+let offline: Record<string, string>;
+let bundle: string;
+let proxy: Server;
+let proxyUrl: string;
+/** Rewrites each score-calculation answer the proxy passes on (identity when unset). */
+let rewrite: ((body: { items: Item[] }) => void) | undefined;
+const fx = fixtures();
+const [a, b, c] = fx.suppliers.map((s) => s.id);
+const err = (r: { stderr: string }) => r.stderr.replace(/\\"/g, '"');
+
+const readBundle = (path: string): Rec[] => readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Rec);
+/** Writes records as a format-2 bundle whose digest matches (what a forger does); `count` false keeps the end record's count as it was. */
+function forge(name: string, records: Rec[], opts: { count?: boolean } = {}): string {
+  const path = join(h.home, name);
+  const body = records.slice(0, -1).map((r) => JSON.stringify(r) + '\n').join('');
+  const end = structuredClone(records.at(-1)!) as { suppliers: number; digest: { value: string } };
+  end.digest.value = createHash('sha256').update(body).digest('hex');
+  if (opts.count !== false) end.suppliers = records.filter((r) => r.t === 'result' || r.t === 'error').length;
+  writeFileSync(path, body + JSON.stringify(end) + '\n');
+  return path;
+}
+const items = (records: Rec[]) => records.filter((r) => r.t === 'result').map((r) => r.item as Item);
+/** The first result with a scored parameter, and that parameter. */
+function scoredParam(records: Rec[]): { item: Item; p: Param } {
+  for (const item of items(records)) for (const p of item.policyParameterScores) if (typeof p.score.value === 'number') return { item, p };
+  throw new Error('no scored parameter in the bundle');
+}
+/** srs against the proxy. */
+const viaProxy = (args: string[], env: Record<string, string> = {}) => runSrs(args, { ...h.env, SRS_BASE_URL: proxyUrl, ...env });
+
+beforeAll(async () => {
+  h = await startHarness();
+  offline = { ...baseEnv(h.home + '/offline'), SRS_BASE_URL: 'http://127.0.0.1:9' };
+  bundle = join(h.home, 'evidence.jsonl');
+  const r = await h.run(['score', 'calc', a!, b!, c!, '--save', bundle, '-o', 'json']);
+  if (r.code !== 0) throw new Error(r.stderr);
+  const target = new URL(h.emu.url);
+  proxy = createServer((req, res) => {
+    const up = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (upRes) => {
+      const chunks: Buffer[] = [];
+      upRes.on('data', (d: Buffer) => chunks.push(d));
+      upRes.on('end', () => {
+        let out = Buffer.concat(chunks);
+        const headers = { ...upRes.headers };
+        if (rewrite && req.url === '/v1/score-calculation' && upRes.statusCode === 200) {
+          const body = JSON.parse(out.toString('utf8')) as { items: Item[] };
+          rewrite(body);
+          out = Buffer.from(JSON.stringify(body));
+          delete headers['transfer-encoding'];
+          headers['content-length'] = String(out.length);
+        }
+        res.writeHead(upRes.statusCode ?? 502, headers);
+        res.end(out);
+      });
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => proxy?.close(resolve));
+  await h?.close();
+});
+
+describe('6. FAIL and UNKNOWN lines are one line each, whatever the service sent', () => {
+  it('a risk level with a line break cannot start a workflow command under GITHUB_ACTIONS', async () => {
+    rewrite = (body) => {
+      for (const it of body.items) for (const p of it.policyParameterScores) p.dataPoints.risk = { riskLevel: 'Severe\n::notice title=pwned::injected\r::warning::x' };
+    };
+    try {
+      const r = await viaProxy(['score', 'check', a!, '--max-risk', 'Low'], { GITHUB_ACTIONS: 'true' });
+      expect(r.code).toBe(3);
+      const lines = r.stderr.split('\n');
+      expect(lines.some((l) => /^(FAIL|UNKNOWN) /.test(l) && l.includes('::notice title=pwned::injected'))).toBe(true);
+      for (const l of lines) expect(l, 'a service string started a line').not.toMatch(/^::(notice|warning)/);
+    } finally {
+      rewrite = undefined;
+    }
+  });
+});
+
+describe('7. the bundle records the base URL without credentials or query', () => {
+  it('SRS_BASE_URL with user:password@ and ?query: neither reaches the bundle', async () => {
+    const port = new URL(h.emu.url).port;
+    const saved = join(h.home, 'creds.jsonl');
+    const r = await runSrs(['score', 'calc', a!, '--save', saved, '-o', 'json'], { ...h.env, SRS_BASE_URL: `http://tok:HUNTER2SECRET@127.0.0.1:${port}/?sig=QUERYSECRET` });
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(saved, 'utf8');
+    expect(text).not.toContain('HUNTER2SECRET');
+    expect(text).not.toContain('QUERYSECRET');
+    expect(text).not.toContain('tok:');
+    expect((readBundle(saved)[0] as { service: { baseUrl: string } }).service.baseUrl).toBe(`http://127.0.0.1:${port}`);
+  });
+});
+
+describe('2. a parameter listed twice in one result is a conflict', () => {
+  it('online: --min-parameter does not pass on one copy; the supplier is unknown, naming the parameter', async () => {
+    const { p } = scoredParam(readBundle(bundle));
+    rewrite = (body) => {
+      for (const it of body.items) {
+        const at = it.policyParameterScores.findIndex((x) => x.policyParameterId === p.policyParameterId);
+        if (at < 0) continue;
+        const real = it.policyParameterScores[at]!;
+        // A first copy that passes any gate, the real one after it.
+        it.policyParameterScores.splice(at, 0, { ...real, score: { value: 3 }, dataPoints: { dataEntries: [] } });
+        real.score.value = -3;
+      }
+    };
+    try {
+      const r = await viaProxy(['score', 'check', a!, '--min-parameter', `${p.policyParameterId}=2`]);
+      expect(r.code).not.toBe(0);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(new RegExp(`UNKNOWN ${a}: conflicting result: parameter ${p.policyParameterId} is listed 2 times \\(scores 3, -3\\)`));
+      expect(r.stderr).toMatch(/0 passed .* 1 unknown/);
+    } finally {
+      rewrite = undefined;
+    }
+  });
+
+  it('--verify: "conflicting entries" naming the supplier and the parameter (exit 3); check --from does not gate on a copy', async () => {
+    const records = readBundle(bundle);
+    const { item, p } = scoredParam(records);
+    const at = item.policyParameterScores.indexOf(p);
+    // The copy the comparison reads (the last) is the real one: before, --verify said verified.
+    item.policyParameterScores.splice(at, 0, { ...p, score: { value: 3 }, dataPoints: { dataEntries: [] } });
+    const forged = forge('dup-param.jsonl', records);
+    const r = await runSrs(['score', 'recompute', forged, '--verify', '-o', 'json'], offline);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(new RegExp(`conflicting entries: supplier ${item.supplierId}: parameter ${p.policyParameterId} is listed 2 times`));
+    const check = await runSrs(['score', 'check', '--from', forged, '--no-verify', '--min-parameter', `${p.policyParameterId}=2`], offline);
+    expect(check.code).toBe(3);
+    expect(check.stderr).toMatch(new RegExp(`UNKNOWN ${item.supplierId}: conflicting result: parameter ${p.policyParameterId}`));
+  });
+});
+
+describe('3. an unrecognised risk level makes the risk verdict unknown', () => {
+  const extreme = (list: Param[]) => {
+    list.forEach((p, i) => (p.dataPoints.risk = { riskLevel: i === 0 ? 'Extreme' : 'Low' }));
+  };
+  it('online: "Extreme" beside Low levels does not pass --max-risk Low', async () => {
+    rewrite = (body) => {
+      for (const it of body.items) extreme(it.policyParameterScores);
+    };
+    try {
+      const r = await viaProxy(['score', 'check', a!, '--max-risk', 'Low']);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(new RegExp(`UNKNOWN ${a}: risk level "Extreme" is not one srs knows .*--max-risk Low cannot be checked`));
+    } finally {
+      rewrite = undefined;
+    }
+  });
+
+  it('--from: the same, from a bundle that verifies', async () => {
+    const records = readBundle(bundle);
+    for (const it of items(records)) extreme(it.policyParameterScores);
+    const forged = forge('extreme.jsonl', records);
+    const r = await runSrs(['score', 'check', '--from', forged, '--max-risk', 'Low'], offline);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/UNKNOWN \w+: risk level "Extreme" is not one srs knows/);
+    expect(r.stderr).toMatch(/0 passed .* 3 unknown/);
+  });
+});
+
+describe('1. --from with filters the bundle was not calculated with is refused', () => {
+  it('check, explain and report --from: exit 2 saying what the bundle was calculated with and how to save one', async () => {
+    const { p } = scoredParam(readBundle(bundle));
+    const pp = p.policyParameterId;
+    const check = await runSrs(['score', 'check', '--from', bundle, '--policy-parameter', pp, '--min', '-3'], offline);
+    expect(check.code).toBe(2);
+    expect(err(check)).toContain(`was calculated with every policy parameter, not with --policy-parameter ${pp}`);
+    expect(err(check)).toContain(`srs score calc ID... --policy-parameter ${pp} --save FILE`);
+    expect(check.stdout).toBe('');
+    const zero = await runSrs(['score', 'check', '--from', bundle, '--exclude-zero-values', '--min', '-3'], offline);
+    expect(zero.code).toBe(2);
+    expect(err(zero)).toContain('was calculated with zero values included, not with --exclude-zero-values');
+    const ds = await runSrs(['score', 'check', '--from', bundle, '--data-source', 'xyz', '--min', '-3'], offline);
+    expect(ds.code).toBe(2);
+    const explain = await runSrs(['score', 'explain', a!, '--from', bundle, '--policy-parameter', pp], offline);
+    expect(explain.code).toBe(2);
+    expect(err(explain)).toContain(`not with --policy-parameter ${pp}`);
+    const report = await runSrs(['score', 'report', bundle, '--html', join(h.home, 'f.html'), '--data-source', 'xyz'], offline);
+    expect(report.code).toBe(2);
+    // Without filters, or with the ones it was calculated with, the bundle is read.
+    expect((await runSrs(['score', 'check', '--from', bundle, '--min', '-3'], offline)).code).toBe(0);
+    const filtered = join(h.home, 'filtered.jsonl');
+    const save = await h.run(['score', 'calc', a!, b!, '--policy-parameter', pp, '--save', filtered, '-o', 'json']);
+    expect(save.code, save.stderr).toBe(0);
+    const same = await runSrs(['score', 'check', '--from', filtered, '--policy-parameter', pp, '--min', '-3'], offline);
+    expect(same.code, same.stderr).toBe(0);
+  });
+});
+
+describe('4. two different results for one supplier in one answer make it unknown', () => {
+  const twice = (changed: boolean) => (body: { items: Item[] }) => {
+    const first = body.items.find((it) => it.supplierId === a)!;
+    const copy = structuredClone(first);
+    if (changed) copy.score.value = (first.score.value ?? 0) - 2;
+    body.items.push(copy);
+  };
+
+  it('check: unknown naming the supplier (not a gate on the first); identical copies are one result', async () => {
+    rewrite = twice(true);
+    try {
+      const r = await viaProxy(['score', 'check', a!, b!, '--min', '-3']);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(new RegExp(`UNKNOWN ${a}: the service returned 2 different results for supplier ${a} in one answer`));
+      expect(r.stderr).toMatch(/1 passed .* 1 unknown/);
+      rewrite = twice(false);
+      const same = await viaProxy(['score', 'check', a!, b!, '--min', '-3']);
+      expect(same.code, same.stderr).toBe(0);
+    } finally {
+      rewrite = undefined;
+    }
+  });
+
+  it('calc --save records an error for it, not a value; piped JSON leaves it out; both exit 1', async () => {
+    rewrite = twice(true);
+    try {
+      const saved = join(h.home, 'dup-result.jsonl');
+      const r = await viaProxy(['score', 'calc', a!, b!, '--save', saved, '-o', 'json']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`UNKNOWN ${a}: the service returned 2 different results`);
+      const records = readBundle(saved);
+      expect(items(records).map((i) => i.supplierId)).toEqual([b]);
+      expect(records).toContainEqual(expect.objectContaining({ t: 'error', supplierId: a, code: 'conflicting_results' }));
+      // The bundle is consistent: it verifies, and check --from says unknown for that supplier.
+      const verify = await runSrs(['score', 'recompute', saved, '--verify', '-o', 'json'], offline);
+      expect(verify.code, verify.stderr).toBe(0);
+      const piped = await viaProxy(['score', 'calc', a!, b!, '-o', 'ndjson']);
+      expect(piped.code).toBe(1);
+      expect(piped.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Item).supplierId)).toEqual([b]);
+      expect(piped.stderr).toContain(`UNKNOWN ${a}: the service returned 2 different results`);
+    } finally {
+      rewrite = undefined;
+    }
+  });
+});
+
+describe('8. items of a bundle whose digest is right are validated before use', () => {
+  it('riskLevel 5 or {}: check --from, explain, report and recompute --verify are invalid input (exit 2) naming the line', async () => {
+    for (const bad of [5, {}]) {
+      const records = readBundle(bundle);
+      const { item } = scoredParam(records);
+      item.policyParameterScores[0]!.dataPoints.risk = { riskLevel: bad };
+      const forged = forge(`bad-risk-${typeof bad}.jsonl`, records);
+      const line = records.findIndex((r) => r.t === 'result' && (r.item as Item) === item) + 1;
+      const runs = await Promise.all([
+        runSrs(['score', 'check', '--from', forged, '--max-risk', 'Low'], offline),
+        runSrs(['score', 'check', '--from', forged, '--expiring-within', '10'], offline),
+        runSrs(['score', 'explain', item.supplierId, '--from', forged], offline),
+        runSrs(['score', 'report', forged, '--html', join(h.home, 'bad.html')], offline),
+        runSrs(['score', 'recompute', forged, '--verify', '-o', 'json'], offline),
+      ]);
+      for (const r of runs) {
+        expect(r.code, r.stderr).toBe(2);
+        expect(err(r)).toContain(`line ${line}: not a score result: item.policyParameterScores[0].dataPoints.risk.riskLevel`);
+        expect(r.stderr).not.toContain('unexpected error');
+        expect(r.stderr).not.toMatch(/verified:/);
+      }
+    }
+  });
+
+  it('a parameter without dataPoints and dataEntries null are completed, not a crash', async () => {
+    const records = readBundle(bundle);
+    const { item } = scoredParam(records);
+    delete (item.policyParameterScores[0] as Partial<Param>).dataPoints;
+    (item.dataSourceScores[0]!.dataPoints as { dataEntries: Entry[] | null }).dataEntries = null;
+    const forged = forge('no-datapoints.jsonl', records);
+    for (const args of [['score', 'check', '--from', forged, '--no-verify', '--max-risk', 'Critical', '--expiring-within', '10'], ['score', 'explain', item.supplierId, '--from', forged]]) {
+      const r = await runSrs(args, offline);
+      expect(r.stderr).not.toContain('unexpected error');
+      expect([0, 3], r.stderr).toContain(r.code);
+    }
+  });
+});
+
+describe('5. a bundle with no suppliers is nothing evaluated, not a pass', () => {
+  it('recompute --verify and check --from exit 1 with one clear line', async () => {
+    const records = readBundle(bundle);
+    const empty = forge('empty.jsonl', [records[0]!, records.at(-1)!]);
+    const verify = await runSrs(['score', 'recompute', empty, '--verify'], offline);
+    expect(verify.code).toBe(1);
+    expect(err(verify)).toContain(`nothing to verify: ${empty} holds no supplier result`);
+    expect(verify.stderr).not.toMatch(/verified:/);
+    const check = await runSrs(['score', 'check', '--from', empty, '--min', '0'], offline);
+    expect(check.code).toBe(1);
+    expect(err(check)).toContain(`nothing was checked: ${empty} holds no supplier`);
+    expect(check.stderr).not.toMatch(/checked 0 suppliers/);
+    // Only recorded errors: nothing recomputed either.
+    const errorsOnly = forge('errors-only.jsonl', [records[0]!, { t: 'request', request: { supplierIds: [a] } }, { t: 'error', supplierId: a, code: 'not_found', message: 'gone' }, records.at(-1)!]);
+    const v2 = await runSrs(['score', 'recompute', errorsOnly, '--verify'], offline);
+    expect(v2.code).toBe(1);
+    expect(err(v2)).toContain('holds no supplier result (1 supplier recorded without a result, unknown)');
+  });
+});
+
+describe('12. the end record\'s count is checked in the pass of its own, before anything is printed', () => {
+  it('a result cut out, digest recomputed, count kept: "bundle altered" and no row printed (exit 3)', async () => {
+    const records = readBundle(bundle);
+    const cut = records.filter((r, i) => !(r.t === 'result' && i === records.findIndex((x) => x.t === 'result')));
+    const forged = forge('cut-count.jsonl', cut, { count: false });
+    const r = await runSrs(['score', 'recompute', forged, '--verify', '-o', 'json'], offline);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/bundle altered: the end record counts 3 suppliers, the bundle holds 2; nothing was recomputed/);
+    expect(r.stderr).not.toMatch(/agree/);
+    const check = await runSrs(['score', 'check', '--from', forged, '--min', '-3'], offline);
+    expect(check.code).toBe(3);
+    expect(check.stdout).toBe('');
+    expect(check.stderr).toMatch(/bundle altered: the end record counts 3 suppliers, the bundle holds 2/);
+    // Said once, also without --verify.
+    const plain = await runSrs(['score', 'recompute', forged, '-o', 'json'], offline);
+    expect(plain.stderr.match(/the end record counts/g)).toHaveLength(1);
+  });
+});
+
+describe('9. check --from: warnings reach the step summary as well as stderr', () => {
+  it('an entry that expires before it is issued, and --no-verify, are in GITHUB_STEP_SUMMARY', async () => {
+    const records = readBundle(bundle);
+    const entry = items(records)[0]!.dataSourceScores[0]!.dataPoints.dataEntries[0]!;
+    entry.issueDate = '2026-06-01';
+    entry.expiryDate = '2026-01-01';
+    const forged = forge('inverted.jsonl', records);
+    const summary = join(h.home, 'summary.md');
+    writeFileSync(summary, '');
+    const r = await runSrs(['score', 'check', '--from', forged, '--no-verify', '--min', '-3'], { ...offline, GITHUB_STEP_SUMMARY: summary });
+    expect(r.stderr).toMatch(/warning: .*--no-verify: .* was not verified/);
+    expect(r.stderr).toMatch(new RegExp(`warning: .*entry ${entry.id}: expires \\(2026-01-01\\) before it is issued`));
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toMatch(/--no-verify: .* was not verified/);
+    expect(md).toContain(`entry ${entry.id}: expires (2026-01-01) before it is issued`);
+  });
+});
+
+describe('10. explain and report run one spinner at a time on a terminal', () => {
+  pty.it('no "[ora] Multiple concurrent spinners" warning (util-linux script)', async () => {
+    const env = { ...h.env, TERM: 'xterm' };
+    const explain = await onTerminal(['score', 'explain', a!], env, { cols: 100 });
+    expect(explain.code, explain.out).toBe(0);
+    expect(explain.out).toContain(a);
+    const report = await onTerminal(['score', 'report', a!, b!, '--html', join(h.home, 'tty.html')], env, { cols: 100 });
+    expect(report.code, report.out).toBe(0);
+    for (const r of [explain, report]) expect(r.out).not.toMatch(/Multiple concurrent spinners/);
+  });
+});
