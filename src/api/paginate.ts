@@ -79,6 +79,8 @@ export async function* paginate<T>(
     const res = await fetchPage(page, perPage);
     if (res.items.length === 0) {
       const next = nextPageAfter(page, res);
+      // Where the walk stops at its page bound (--page), an empty page that names a next one says so.
+      if (next !== undefined && n >= maxPages) yield { page, items: [], hasMore: true };
       if (emptyBefore || next === undefined || n >= maxPages) return;
       emptyBefore = true;
       page = next;

@@ -114,7 +114,10 @@ export async function printPages<T>(
   // A table needs all its rows at once: from a bounded buffer (src/output/bounded.ts).
   const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${what}…`, () => collectTableRows(items(), what)) : items();
   const n = await renderList(ctx.sink, source, columns, ctx.renderOptions());
-  if (flags.page !== undefined && n === 0 && startPage > 1) {
+  if (flags.page !== undefined && n === 0 && more) {
+    // The service sent an empty page and names a next one: not the end (the document does not say pages hold items).
+    ctx.warn(`page ${lastPage} of the ${what} is empty, but the service names a next page: use --page ${lastPage + 1}, or drop --page to fetch everything`);
+  } else if (flags.page !== undefined && n === 0 && startPage > 1) {
     // Said in every format: an empty answer to --page N usually means N is wrong, not that nothing exists.
     ctx.warn(`page ${startPage} is past the end of the ${what}${flags.perPage !== undefined ? ` at ${flags.perPage} per page` : ''}: try a lower --page, or drop --page to fetch everything`);
   } else if (flags.page !== undefined && cut) ctx.info(`showing the first ${count(n, singularOf(what), what)} of page ${lastPage}; more exist (raise --limit)`);

@@ -89,6 +89,10 @@ describe('paginate', () => {
     const got2: string[] = [];
     for await (const p of paginate(async (page) => first[page]!, { perPage: 100 })) got2.push(...p.items);
     expect(got2).toEqual(['b']);
+    // Bounded to one page (--page 1): that page is passed on, empty, with "more" set.
+    const one = [];
+    for await (const p of paginate(async (page) => first[page]!, { perPage: 100, maxPages: 1 })) one.push(p);
+    expect(one).toEqual([{ page: 1, items: [], hasMore: true }]);
   });
 
   it('never loops when a service always repeats the same page', async () => {
