@@ -379,3 +379,25 @@ describe('10. explain and report run one spinner at a time on a terminal', () =>
     for (const r of [explain, report]) expect(r.out).not.toMatch(/Multiple concurrent spinners/);
   });
 });
+
+describe('round 3, 9. every warning is one line, whatever the bundle holds', () => {
+  it('a parameter id with a line break cannot start a workflow command from recompute, explain or report warnings', async () => {
+    const records = readBundle(bundle);
+    const { item, p } = scoredParam(records);
+    const at = item.policyParameterScores.indexOf(p);
+    const bad = 'PX\n::notice::INJ2';
+    // Listed twice (a finding that names the parameter), under an id with a line break.
+    item.policyParameterScores.splice(at, 1, { ...p, policyParameterId: bad }, { ...p, policyParameterId: bad, score: { value: 1 } });
+    const forged = forge('inject-warn.jsonl', records);
+    const env = { ...offline, GITHUB_ACTIONS: 'true' };
+    const runs = await Promise.all([
+      runSrs(['score', 'recompute', forged, '-o', 'json'], env),
+      runSrs(['score', 'explain', item.supplierId, '--from', forged, '-o', 'json'], env),
+      runSrs(['score', 'report', forged, '--html', join(h.home, 'inject.html'), '--no-verify'], env),
+    ]);
+    for (const r of runs) {
+      expect(r.stderr, 'the finding was not said').toContain('PX\\n::notice::INJ2');
+      for (const l of r.stderr.split('\n')) expect(l, 'a bundle string started a line').not.toMatch(/^::/);
+    }
+  });
+});
