@@ -197,6 +197,46 @@ describe('3. an unrecognised risk level makes the risk verdict unknown', () => {
   });
 });
 
+describe('round 3, 3. an unrecognised risk level is shown as such, never as the highest known level', () => {
+  it('calc, check -o json, explain (picture, csv, json) and report --html say "Extreme (unrecognised)", not Low', async () => {
+    rewrite = (body) => {
+      for (const it of body.items) it.policyParameterScores.forEach((p, i) => (p.dataPoints.risk = { riskLevel: i === 0 ? 'Extreme' : 'Low' }));
+    };
+    try {
+      const calc = await viaProxy(['score', 'calc', a!, '-o', 'csv']);
+      expect(calc.code, calc.stderr).toBe(0);
+      expect(calc.stdout).toContain('Extreme (unrecognised)');
+      expect(calc.stdout).not.toMatch(/,Low\s*$/m);
+      const check = await viaProxy(['score', 'check', a!, '--max-risk', 'Low', '-o', 'json']);
+      expect(check.code).toBe(3);
+      expect((JSON.parse(check.stdout) as Array<{ riskLevel: string }>)[0]!.riskLevel).toBe('Extreme (unrecognised)');
+      const explain = await viaProxy(['score', 'explain', a!, '-o', 'table'], { COLUMNS: '120' });
+      expect(explain.code, explain.stderr).toBe(0);
+      expect(explain.stdout).toContain('risk Extreme (unrecognised)');
+      expect(explain.stdout).not.toMatch(/risk Low/);
+      // Each parameter's risk, which check's unknown message points at, is in the picture.
+      expect(explain.stdout).toMatch(/PARAMETER RISK\n(.*\n)*.*Extreme \(unrecognised\)/);
+      expect(explain.stdout).toMatch(/PARAMETER RISK\n(.*\n)*.* Low\n/);
+      const csv = await viaProxy(['score', 'explain', a!, '-o', 'csv']);
+      expect(csv.stdout.split('\n')[0]).toContain('riskLevel,riskRecognised');
+      expect(csv.stdout).toMatch(/,Extreme,false,/);
+      const json = await viaProxy(['score', 'explain', a!, '-o', 'json']);
+      const x = JSON.parse(json.stdout) as { score: { riskLevel: string }; otherParameters: Array<{ riskLevel: string; riskRecognised: boolean }>; scorecards: Array<{ parameters: Array<{ riskLevel: string | null; riskRecognised: boolean | null }> }> };
+      expect(x.score.riskLevel).toBe('Extreme (unrecognised)');
+      expect([...x.scorecards.flatMap((c) => c.parameters), ...x.otherParameters]).toContainEqual(expect.objectContaining({ riskLevel: 'Extreme', riskRecognised: false }));
+      const html = join(h.home, 'extreme.html');
+      const report = await viaProxy(['score', 'report', a!, '--html', html]);
+      expect(report.code, report.stderr).toBe(0);
+      const page = readFileSync(html, 'utf8');
+      expect(page).toContain('risk Extreme (unrecognised)');
+      expect(page).not.toContain('risk Low');
+      expect(page).toContain('<td>Extreme <span class="bad">(unrecognised)</span></td>');
+    } finally {
+      rewrite = undefined;
+    }
+  });
+});
+
 describe('1. --from with filters the bundle was not calculated with is refused', () => {
   it('check, explain and report --from: exit 2 saying what the bundle was calculated with and how to save one', async () => {
     const { p } = scoredParam(readBundle(bundle));

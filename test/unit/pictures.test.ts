@@ -123,8 +123,8 @@ const explanation = (over: Partial<Explanation> = {}): Explanation => ({
       score: -1.5,
       label: 'below average',
       parameters: [
-        { policyParameterId: 'p1', name: 'GHG emissions', weight: 5, score: 1.5, label: 'good', riskLevel: null, entries: 2, expiringEntries: 1 },
-        { policyParameterId: 'p2', name: null, weight: 2, score: null, label: 'no data', riskLevel: null, entries: 0, expiringEntries: 0 },
+        { policyParameterId: 'p1', name: 'GHG emissions', weight: 5, score: 1.5, label: 'good', riskLevel: null, riskRecognised: null, entries: 2, expiringEntries: 1 },
+        { policyParameterId: 'p2', name: null, weight: 2, score: null, label: 'no data', riskLevel: null, riskRecognised: null, entries: 0, expiringEntries: 0 },
       ],
     },
   ],

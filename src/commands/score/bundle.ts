@@ -253,14 +253,25 @@ export function unrecognisedRiskLevels(item: ScoreResult): string[] {
   return [...out];
 }
 
-/** A supplier's overall risk level: the highest level among its parameters' risk. */
+/** What a risk level srs cannot rank is shown with: "Extreme (unrecognised)". */
+export const UNRECOGNISED_RISK = '(unrecognised)';
+
+/**
+ * A supplier's overall risk level: the highest level among its parameters'
+ * risk. A level srs does not know (the document allows any string) cannot be
+ * ranked, so it could be above every known one: then the supplier's level is
+ * not a known one but the unrecognised levels, marked ("Extreme
+ * (unrecognised)"), never the highest known level beside them.
+ */
 export function supplierRiskLevel(item: ScoreResult): string | null {
+  const strange = unrecognisedRiskLevels(item);
+  if (strange.length) return `${strange.join(', ')} ${UNRECOGNISED_RISK}`;
   let best: string | null = null;
   let bestRank = -1;
   for (const p of item.policyParameterScores ?? []) {
     const level = p.dataPoints?.risk?.riskLevel ?? null;
     if (!level) continue;
-    const r = riskRank(level) ?? -1;
+    const r = riskRank(level)!;
     if (best === null || r > bestRank) {
       best = level;
       bestRank = r;

@@ -33,6 +33,8 @@ const csvColumns: Column[] = [
   { path: 'weight', header: 'WEIGHT', align: 'right' },
   { path: 'score', header: 'SCORE', align: 'right', format: num },
   { path: 'label', header: 'LABEL' },
+  { path: 'riskLevel', header: 'RISK' },
+  { path: 'riskRecognised', header: 'RISK RECOGNISED' },
   { path: 'entries', header: 'ENTRIES', align: 'right' },
   { path: 'expiringEntries', header: 'EXPIRING', align: 'right' },
 ];

@@ -10,7 +10,7 @@ import type { ScoreResult, Scorecard } from '../../api/contract.js';
 import type { Names } from '../../api/names.js';
 import { MODEL_VERSION, entriesFromScoreResult, scoreLabel, scoreSupplier } from '../../scoring/index.js';
 import type { ExpiringEntry, ExplainedParameter, ExplainedScorecard, Explanation } from '../../output/explanation.js';
-import { supplierRiskLevel, toScoringScorecard, type BundleOptions } from './bundle.js';
+import { riskRank, supplierRiskLevel, toScoringScorecard, type BundleOptions } from './bundle.js';
 
 export type { Explanation };
 export const DEFAULT_EXPIRING_DAYS = 90;
@@ -58,13 +58,15 @@ export function explain(item: ScoreResult, cards: readonly Scorecard[], names: N
   const parameter = (id: string, weight: number | null, cardName?: string): ExplainedParameter => {
     const p = reported.get(id);
     const score = p ? p.score.value : null;
+    const riskLevel = p?.dataPoints.risk?.riskLevel ?? null;
     return {
       policyParameterId: id,
       name: names.parameters.get(id) ?? cardName ?? null,
       weight,
       score,
       label: scoreLabel(score),
-      riskLevel: p?.dataPoints.risk?.riskLevel ?? null,
+      riskLevel,
+      riskRecognised: riskLevel ? riskRank(riskLevel) !== undefined : null,
       entries: p ? p.dataPoints.dataEntries.length : 0,
       expiringEntries: expiringPer.get(id) ?? 0,
     };
