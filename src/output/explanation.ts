@@ -78,5 +78,11 @@ export const ExplanationSchema = z.object({
   otherParameters: z.array(ExplainedParameterSchema),
   dataSources: z.array(ExplainedSourceSchema),
   expiring: z.object({ withinDays: z.number(), entries: z.array(ExpiringEntrySchema) }),
+  /**
+   * What srs cannot evaluate in the result: a parameter or data source listed more than once, with
+   * each copy's score ("parameter X is listed 2 times (scores 1, -2)"). Such a parameter or source is
+   * shown once, with score null and label "conflicting"; `score explain` exits 1.
+   */
+  conflicts: z.array(z.string()),
 });
 export type Explanation = z.infer<typeof ExplanationSchema>;

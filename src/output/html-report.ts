@@ -130,6 +130,7 @@ function parameterRow(p: ExplainedParameter): string {
 function supplierSection(x: Explanation): string {
   const out: string[] = [];
   out.push(`<section class="supplier" id="s-${esc(x.supplierId)}"><h3><span class="mono">${esc(x.supplierId)}</span> — ${fmt(x.score.value)} ${esc(x.score.label)}${x.score.riskLevel ? ` · risk ${esc(x.score.riskLevel)}` : ''}</h3>`);
+  for (const c of x.conflicts) out.push(`<p class="bad">Conflicting result: ${esc(c)}; srs cannot tell which copy counts, so no copy's score is shown.</p>`);
   out.push(`<p class="muted">From data sources ${fmt(x.score.dataSourcesScore)} · from policy parameters ${fmt(x.score.policyParametersScore)}${x.model.agrees ? '' : ` · <span class="bad">the local model gives ${fmt(x.model.value)}</span>`}</p>`);
   out.push('<table><thead><tr><th>Scorecard / parameter</th><th class="num">Weight</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Entries</th><th>Expiring</th></tr></thead><tbody>');
   for (const c of x.scorecards) {

@@ -66,6 +66,7 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
     row(4, clean(p.name, p.policyParameterId), weightText(p.weight), p.score, count(p.entries, 'entry'), p.expiringEntries ? ` ${paint.yellow('!')}` : '', p.label);
 
   lines.push(`${paint.bold('Supplier')} ${x.supplierId}  ${paint.dim(`as of ${x.asOf}`)}${x.score.riskLevel ? `  risk ${sanitizeForTerminal(x.score.riskLevel)}` : ''}`);
+  for (const c of x.conflicts) lines.push(paint.yellow(`! conflicting result: ${sanitizeForTerminal(c)}; srs cannot tell which copy counts, so no copy's score is shown`));
   lines.push('');
   lines.push(header('', '', 'LABEL'));
   lines.push(paint.bold(row(0, 'Overall score', '', x.score.value, x.score.label, '', '')));

@@ -237,6 +237,53 @@ describe('round 3, 3. an unrecognised risk level is shown as such, never as the 
   });
 });
 
+describe('round 3, 7. explain does not draw one copy of a parameter listed twice', () => {
+  it('a warning naming the parameter and both scores, the parameter once with no value, exit 1 (online, picture and json)', async () => {
+    const { p } = scoredParam(readBundle(bundle));
+    const pid = p.policyParameterId;
+    rewrite = (body) => {
+      for (const it of body.items) {
+        const at = it.policyParameterScores.findIndex((x) => x.policyParameterId === pid);
+        if (at < 0) continue;
+        const real = it.policyParameterScores[at]!;
+        real.score.value = -2;
+        it.policyParameterScores.splice(at, 0, { ...real, score: { value: 1 } });
+      }
+    };
+    try {
+      const json = await viaProxy(['score', 'explain', a!, '-o', 'json']);
+      expect(json.code).toBe(1);
+      expect(err(json)).toContain(`warning: conflicting result: supplier ${a}: parameter ${pid} is listed 2 times (scores 1, -2)`);
+      expect(err(json)).toMatch(/unknown: the result for supplier \w+ lists an item more than once/);
+      const x = JSON.parse(json.stdout) as { conflicts: string[]; scorecards: Array<{ parameters: Array<{ policyParameterId: string; score: number | null; label: string }> }>; otherParameters: Array<{ policyParameterId: string; score: number | null; label: string }> };
+      expect(x.conflicts).toEqual([`parameter ${pid} is listed 2 times (scores 1, -2)`]);
+      const shown = x.otherParameters.filter((q) => q.policyParameterId === pid);
+      expect(shown.length).toBeLessThanOrEqual(1);
+      for (const q of [...x.scorecards.flatMap((c) => c.parameters), ...shown].filter((q) => q.policyParameterId === pid)) {
+        expect(q.score).toBeNull();
+        expect(q.label).toBe('conflicting');
+      }
+      const picture = await viaProxy(['score', 'explain', a!, '-o', 'table'], { COLUMNS: '120' });
+      expect(picture.code).toBe(1);
+      expect(picture.stdout).toContain(`! conflicting result: parameter ${pid} is listed 2 times (scores 1, -2)`);
+      // The parameter's rows draw no value (no -2.00, no 1.00), labelled conflicting.
+      expect(picture.stdout).toMatch(/^ {4}\S.* -  .*conflicting$/m);
+      expect(picture.stdout).not.toMatch(/(-2\.00|1\.00) .*conflicting$/m);
+      const check = await viaProxy(['score', 'check', a!, '--min', '-3']);
+      expect(check.code).toBe(3);
+      expect(check.stderr).toContain(`UNKNOWN ${a}: conflicting result: parameter ${pid}`);
+      // The HTML report says so, and is not a success either (as for a bundle with conflicting entries).
+      const html = join(h.home, 'dup-param.html');
+      const report = await viaProxy(['score', 'report', a!, '--html', html]);
+      expect(report.code).toBe(3);
+      expect(err(report)).toContain(`conflicting entries: supplier ${a}: parameter ${pid} is listed 2 times (scores 1, -2)`);
+      expect(readFileSync(html, 'utf8')).toContain(`Conflicting result: parameter ${pid} is listed 2 times (scores 1, -2)`);
+    } finally {
+      rewrite = undefined;
+    }
+  });
+});
+
 describe('1. --from with filters the bundle was not calculated with is refused', () => {
   it('check, explain and report --from: exit 2 saying what the bundle was calculated with and how to save one', async () => {
     const { p } = scoredParam(readBundle(bundle));

@@ -130,6 +130,7 @@ const explanation = (over: Partial<Explanation> = {}): Explanation => ({
   ],
   otherParameters: [],
   dataSources: [{ dataSourceId: 'ds1', name: 'Northwind', score: -3, label: 'very poor', entries: 1 }],
+  conflicts: [],
   expiring: { withinDays: 30, entries: [{ entryId: 'e1', dataSourceId: 'ds1', dataSourceName: 'Northwind', expiryDate: '2026-01-11', daysLeft: 10, status: 'expiring', isClaim: true, policyParameterIds: ['p1'] }] },
   ...over,
 });
