@@ -9,7 +9,7 @@
  * misbehaves is forged with a recomputed digest.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -414,6 +414,24 @@ describe('5. a bundle with no suppliers is nothing evaluated, not a pass', () =>
     const v2 = await runSrs(['score', 'recompute', errorsOnly, '--verify'], offline);
     expect(v2.code).toBe(1);
     expect(err(v2)).toContain('holds no supplier result (1 supplier recorded without a result, unknown)');
+  });
+});
+
+describe('round 3, 8. report of a bundle with no suppliers writes nothing and exits 1', () => {
+  it('empty, or recorded errors only: "nothing to report", no file, exit 1 (as check and recompute --verify)', async () => {
+    const records = readBundle(bundle);
+    const empty = forge('empty-report.jsonl', [records[0]!, records.at(-1)!]);
+    const out = join(h.home, 'e.html');
+    const r = await runSrs(['score', 'report', empty, '--html', out], offline);
+    expect(r.code).toBe(1);
+    expect(err(r)).toContain(`nothing to report: ${empty} holds no supplier result; no report was written`);
+    expect(r.stderr).not.toMatch(/wrote|digest verified|values agree/);
+    expect(existsSync(out)).toBe(false);
+    const errorsOnly = forge('errors-only-report.jsonl', [records[0]!, { t: 'request', request: { supplierIds: [a] } }, { t: 'error', supplierId: a, code: 'not_found', message: 'gone' }, records.at(-1)!]);
+    const r2 = await runSrs(['score', 'report', errorsOnly, '--html', out], offline);
+    expect(r2.code).toBe(1);
+    expect(err(r2)).toContain('holds no supplier result (1 supplier recorded without a result, unknown)');
+    expect(existsSync(out)).toBe(false);
   });
 });
 
