@@ -313,6 +313,27 @@ describe('1. --from with filters the bundle was not calculated with is refused',
   });
 });
 
+describe('round 3, 13. a filter given twice is one filter', () => {
+  it('calc --policy-parameter P twice records P once; check --from with P once (or twice) reads it; a bundle that repeats P matches P', async () => {
+    const { p } = scoredParam(readBundle(bundle));
+    const pp = p.policyParameterId;
+    const saved = join(h.home, 'pp-twice.jsonl');
+    const save = await h.run(['score', 'calc', a!, '--policy-parameter', pp, '--policy-parameter', pp, '--save', saved, '-o', 'json']);
+    expect(save.code, save.stderr).toBe(0);
+    expect((readBundle(saved)[0] as { options: { policyParameterIds: string[] } }).options.policyParameterIds).toEqual([pp]);
+    for (const given of [[pp], [pp, pp]]) {
+      const r = await runSrs(['score', 'check', '--from', saved, ...given.flatMap((id) => ['--policy-parameter', id]), '--min', '-3'], offline);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    // A bundle saved before this fix, which repeats the id (digest recomputed), is compared as a set.
+    const records = readBundle(saved);
+    (records[0] as { options: { policyParameterIds: string[] } }).options.policyParameterIds = [pp, pp];
+    const old = forge('pp-twice-old.jsonl', records);
+    const r = await runSrs(['score', 'check', '--from', old, '--policy-parameter', pp, '--min', '-3'], offline);
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
+
 describe('4. two different results for one supplier in one answer make it unknown', () => {
   const twice = (changed: boolean) => (body: { items: Item[] }) => {
     const first = body.items.find((it) => it.supplierId === a)!;

@@ -212,12 +212,17 @@ type Filters = Omit<z.infer<typeof ScoreCalculationRequest>, 'supplierIds'>;
 export function checkFiltersMatch(recorded: BundleOptions | null, given: Filters, what: string): void {
   const flags: string[] = [];
   const had: string[] = [];
-  const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+  // Filter lists are sets: order and repetition mean nothing (a bundle saved before they were deduplicated may repeat an id).
+  const sameIds = (a: readonly string[], b: readonly string[]) => {
+    const sa = new Set(a);
+    const sb = new Set(b);
+    return sa.size === sb.size && [...sa].every((id) => sb.has(id));
+  };
   const ids = (flag: string, noun: string, want: readonly string[] | undefined, have: readonly string[] | undefined) => {
     if (want === undefined) return;
-    flags.push(...want.map((id) => `${flag} ${id}`));
+    flags.push(...[...new Set(want)].map((id) => `${flag} ${id}`));
     if (have !== undefined && sameIds(want, have)) return;
-    had.push(have === undefined ? `no record of its ${noun}` : have.length ? have.map((id) => `${flag} ${id}`).join(' ') : `every ${noun}`);
+    had.push(have === undefined ? `no record of its ${noun}` : have.length ? [...new Set(have)].map((id) => `${flag} ${id}`).join(' ') : `every ${noun}`);
   };
   ids('--policy-parameter', 'policy parameter', given.policyParameterIds, recorded?.policyParameterIds);
   ids('--data-source', 'data source', given.dataSourceIds, recorded?.dataSourceIds);
