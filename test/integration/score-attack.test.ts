@@ -334,6 +334,43 @@ describe('round 3, 13. a filter given twice is one filter', () => {
   });
 });
 
+describe('round 3, 12. a baseline calculated with other filters than this run is refused', () => {
+  it('online and --from, either way round: exit 2 in the words of the --from check; the same filters are compared', async () => {
+    const { p } = scoredParam(readBundle(bundle));
+    const pp = p.policyParameterId;
+    const idsFile = join(h.home, 'baseline-ids.txt');
+    writeFileSync(idsFile, `${a}\n${b}\n`);
+    // The finding: a filtered run against an unfiltered baseline compared silently.
+    const filteredRun = await h.run(['score', 'check', '--ids-file', idsFile, '--policy-parameter', pp, '--baseline', bundle, '--max-drop', '0']);
+    expect(filteredRun.code).toBe(2);
+    expect(err(filteredRun)).toContain(`--baseline ${bundle} was calculated with every policy parameter, not with --policy-parameter ${pp} as this run is`);
+    expect(err(filteredRun)).toContain(`save one with them: srs score calc ID... --policy-parameter ${pp} --save FILE`);
+    expect(filteredRun.stdout).toBe('');
+    const zero = await h.run(['score', 'check', a!, '--exclude-zero-values', '--baseline', bundle, '--max-drop', '0']);
+    expect(zero.code).toBe(2);
+    expect(err(zero)).toContain('was calculated with zero values included, not with --exclude-zero-values as this run is');
+    // The other way round: a filtered baseline, an unfiltered run (online, and --from an unfiltered bundle).
+    const filtered = join(h.home, 'baseline-filtered.jsonl');
+    const save = await h.run(['score', 'calc', a!, b!, '--policy-parameter', pp, '--save', filtered, '-o', 'json']);
+    expect(save.code, save.stderr).toBe(0);
+    const unfilteredRun = await h.run(['score', 'check', a!, b!, '--baseline', filtered, '--max-drop', '0']);
+    expect(unfilteredRun.code).toBe(2);
+    expect(err(unfilteredRun)).toContain(`--baseline ${filtered} was calculated with --policy-parameter ${pp}, not with every policy parameter as this run is`);
+    const fromUnfiltered = await runSrs(['score', 'check', '--from', bundle, '--baseline', filtered, '--max-drop', '0'], offline);
+    expect(fromUnfiltered.code).toBe(2);
+    expect(err(fromUnfiltered)).toContain(`--baseline ${filtered} was calculated with --policy-parameter ${pp}, not with every policy parameter as this run is`);
+    const fromFiltered = await runSrs(['score', 'check', '--from', filtered, '--baseline', bundle, '--max-drop', '0'], offline);
+    expect(fromFiltered.code).toBe(2);
+    expect(err(fromFiltered)).toContain(`--baseline ${bundle} was calculated with every policy parameter, not with --policy-parameter ${pp} as this run is`);
+    // The same filters (given in another order or twice) are compared.
+    const same = await h.run(['score', 'check', a!, b!, '--policy-parameter', pp, '--policy-parameter', pp, '--baseline', filtered, '--max-drop', '0']);
+    expect(same.code, same.stderr).not.toBe(2);
+    expect(same.stderr).toMatch(/checked 2 suppliers/);
+    const sameFrom = await runSrs(['score', 'check', '--from', filtered, '--baseline', filtered, '--max-drop', '0'], offline);
+    expect(sameFrom.code, sameFrom.stderr).toBe(0);
+  });
+});
+
 describe('4. two different results for one supplier in one answer make it unknown', () => {
   const twice = (changed: boolean) => (body: { items: Item[] }) => {
     const first = body.items.find((it) => it.supplierId === a)!;
