@@ -5,6 +5,7 @@
  *   2 usage error or invalid input (nothing was sent)
  *   3 a check failed
  *   4 authentication missing or rejected
+ * 129 hung up (SIGHUP: the terminal closed)
  * 130 interrupted (SIGINT, Ctrl-C)
  * 143 terminated (SIGTERM)
  * src/cli.ts is the one place that maps these to process exit codes.
@@ -15,6 +16,7 @@ export const ExitCode = {
   usage: 2,
   checkFailed: 3,
   auth: 4,
+  hangup: 129,
   interrupted: 130,
   terminated: 143,
 } as const;

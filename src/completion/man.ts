@@ -37,6 +37,7 @@ export const EXIT_STATUS: ReadonlyArray<readonly [string, string]> = [
   ['2', 'Usage error or invalid input; nothing was sent.'],
   ['3', 'A check failed (srs score check, srs score recompute --verify).'],
   ['4', 'Authentication missing or rejected.'],
+  ['129', 'Hung up (SIGHUP: the terminal closed), in every command, handled like SIGTERM.'],
   ['130', 'Interrupted (Ctrl-C, SIGINT), in every command, also at a prompt.'],
   ['143', 'Terminated (SIGTERM), in every command.'],
 ];

@@ -222,13 +222,14 @@ export function createSupplier(ctx: HandlerContext, req: EmulatorRequest): Emula
 
 /**
  * Admin route GET /_emulator/suppliers: every stored supplier (seeded, then
- * created), in store order, as a plain JSON array of {id, name,
- * customerSupplierId} (null when none), so tests can audit what was stored.
+ * created, by this emulator or, with a state file, by any process sharing it),
+ * in store order, as a plain JSON array of {id, name, customerSupplierId}
+ * (null when none), so tests can audit what was stored.
  */
 export function adminListSuppliers(ctx: HandlerContext): EmulatorResponse {
   return {
     status: 200,
-    body: ctx.store.suppliers.map((s) => ({ id: s.id, name: s.name, customerSupplierId: s.customerSupplierId })),
+    body: ctx.store.storedSuppliers().map((s) => ({ id: s.id, name: s.name, customerSupplierId: s.customerSupplierId })),
   };
 }
 

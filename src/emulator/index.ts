@@ -78,7 +78,7 @@ export interface EmulatorOptions {
    * one line per injected fault ("POST /v1/suppliers fault=reset").
    */
   faults?: FaultOptions;
-  /** Also serve GET /_emulator/suppliers (x-api-key required): every stored supplier. Default false (404). */
+  /** Also serve GET /_emulator/suppliers (x-api-key required): every stored supplier (with statePath: every one in the file, whichever process created it). Default false (404). */
   admin?: boolean;
 }
 

@@ -47,6 +47,8 @@ export interface SupplierPersistence {
   insert(rec: SupplierRec): boolean;
   /** A supplier stored by another process since this one loaded the state. */
   get(id: string): SupplierRec | undefined;
+  /** Every created supplier in the durable home (this process's and those of others sharing it). */
+  all(): SupplierRec[];
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -150,6 +152,28 @@ export class Store {
       if (this.suppliers.length > 1 && this.suppliers.at(-2)!.id > shared.id) this.suppliers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     }
     return shared;
+  }
+  /**
+   * Every stored supplier: seeded, then created, in id order. With a state
+   * file shared by several processes (two emulators on one --state, parallel
+   * sandbox commands), those the others created are taken in first, so every
+   * process lists the same suppliers (the admin route audits what was stored).
+   */
+  storedSuppliers(): readonly SupplierRec[] {
+    if (!this.persistence) return this.suppliers;
+    let added = false;
+    for (const rec of this.persistence.all()) {
+      if (this.supplierById.has(rec.id)) continue;
+      this.ids.observe(rec.id);
+      this.addCreated(rec);
+      added = true;
+    }
+    if (added) {
+      const byId = (a: SupplierRec, b: SupplierRec) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+      this.suppliers.sort(byId);
+      this.createdSuppliers.sort(byId);
+    }
+    return this.suppliers;
   }
   getScorecard(id: string): ScorecardRec | undefined {
     return this.scorecardById.get(id);

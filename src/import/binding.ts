@@ -12,9 +12,12 @@
  *   journal recorded as created, with the new key: 200 means the same account
  *   (an "alias" line links the fingerprint, not asked again); 403 or 404
  *   means another account (exit 2); 401 rejects the key (exit 4); anything else leaves it unknown (exit 1,
- *   try again). A journal that records only failed rows is simply rebound
- *   (nothing in it could make a row be skipped); one with rows in doubt but no
- *   created supplier to ask about cannot be checked: exit 2.
+ *   try again). One with rows in doubt but no created supplier to ask about
+ *   cannot be checked: exit 2.
+ * - A journal that records no row created, sent or unknown (only failed rows,
+ *   e.g. every row refused by a mistyped base URL) is rebound to the run's
+ *   target, whatever it is, with a note: nothing in it could make a row be
+ *   skipped, and every failed row is sent again.
  * - A version 1 journal (no target) is checked the same way on first use, and
  *   then bound with a "target" line.
  * A dry run never asks the service: it warns and goes on.
@@ -72,20 +75,23 @@ export async function checkTarget(
     if (recorded) d.warn(`journal ${journalPath} belongs to ${describeTarget(recorded)}; this dry run has no base URL and key, so it cannot check that the real run targets the same service`);
     return [];
   }
+  const at = d.now().toISOString();
+  if (!history.holdsSends()) {
+    // Only failed rows (or none): a re-run sends them all anyway, so nothing could be skipped for another target,
+    // whatever it is (a mistyped base URL whose every row was refused, another key, a version 1 journal).
+    if (recorded && (recorded.baseUrl !== current.baseUrl || (recorded.account !== current.account && !meta.aliases.includes(current.account)))) {
+      d.info(`journal ${journalPath} was started for ${describeTarget(recorded)} and records no row created or in doubt: ${d.dryRun ? 'the real run binds it' : 'bound'} to ${describeTarget(current)}`);
+    } else if (recorded) return [];
+    return d.dryRun ? [] : [{ target: current, at }];
+  }
   if (recorded && recorded.baseUrl !== current.baseUrl) {
     throw otherTarget(journalPath, recorded, current, recorded.baseUrl === 'sandbox' || current.baseUrl === 'sandbox' ? 'the sandbox is its own service' : 'another base URL');
   }
   if (recorded && (recorded.account === current.account || meta.aliases.includes(current.account))) return [];
 
   // Same base URL and another key (or a version 1 journal): ask the service.
-  const at = d.now().toISOString();
   const id = history.someCreatedId();
   const what = recorded ? `was started with another key (account ${recorded.account}; this key: account ${current.account})` : 'was written by an older srs and does not record its service';
-  if (!history.holdsSends()) {
-    // Only failed rows (or none): a re-run sends them all anyway, so nothing could be skipped for another target.
-    if (recorded) d.info(`journal ${journalPath} was started with another key and records no row created or in doubt: bound to ${describeTarget(current)}`);
-    return d.dryRun ? [] : [{ target: current, at }];
-  }
   if (!id) {
     throw new UsageError(
       `journal ${journalPath} ${what}, and records no created supplier srs could ask the service about, so it cannot tell whether both keys reach the same account. ` +

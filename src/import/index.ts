@@ -28,14 +28,14 @@ import type { Readable } from 'node:stream';
 import { ExitCode, SrsError, UsageError } from '../errors.js';
 import { guardCsvCell } from '../output/sanitize.js';
 import { mapHeaders, parseMapSpecs, unnamedColumns, type ColumnMapping } from './headers.js';
-import { Journal, JOURNAL_SUFFIX, readJournal, type JournalHistory } from './journal.js';
+import { Journal, JOURNAL_SUFFIX, readJournal, type JournalHistory, type StoppedPrefix } from './journal.js';
 import { countableEncoding, countRecords } from './count.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import { JournalLock } from './lock.js';
 import { checkTarget } from './binding.js';
 import type { Target } from '../api/target.js';
 import { Progress } from './progress.js';
-import { isStreamPath, openInput, ReadError, type InputFile, type SourceRecord } from './read.js';
+import { asciiCompatible, filePrefix, isStreamPath, openInput, prefixMatches, ReadError, type InputFile, type SourceRecord } from './read.js';
 import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, ROW_STATES, type ImportSummary, type RowOutcome, type RowState } from './report.js';
 import { Sender, type SendOutcome, type SupplierCreator } from './send.js';
 import { Candidate, FailedSink, JournalSink, ReportSink, type OutcomeSink, type Verdict } from './sinks.js';
@@ -79,6 +79,8 @@ export interface SinkContext {
   input: InputFile;
   dryRun: boolean;
   warn: (msg: string) => void;
+  /** This run's journal, if it keeps one. */
+  journalPath: string | undefined;
 }
 
 export interface ImportDeps {
@@ -128,6 +130,8 @@ export interface ImportResult {
   fatal?: SrsError | undefined;
   /** Set when the file turned out to be malformed or undecodable part-way. */
   readError?: ReadError | undefined;
+  /** With readError: the journal may be resumed once the file is fixed from the malformed line on (lines before it unchanged). */
+  resumableAfterFix?: boolean;
   interrupted: boolean;
   /** Requests sent by this run. */
   requestsSent: number;
@@ -193,16 +197,46 @@ async function openStage(o: ImportOptions, d: ImportDeps, p: Plan): Promise<Inpu
 
 /** The journal (read-only in a dry run), then the report files, then any further sinks. */
 async function openSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputFile, opened: OutcomeSink[]): Promise<void> {
+  // The command's sinks (the catalog) open first: one that refuses the run (its target lock held) must do so before
+  // the journal, report and failed files are created or emptied.
+  const external = d.sinks ? await d.sinks({ input, dryRun: p.dryRun, warn: d.warn, journalPath: p.journalPath }) : [];
+  try {
+    await openOwnSinks(o, d, p, input, opened);
+  } catch (e) {
+    await Promise.allSettled(external.map((s) => s.close()));
+    throw e;
+  }
+  opened.push(...external);
+}
+
+async function openOwnSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputFile, opened: OutcomeSink[]): Promise<void> {
   if (p.journalPath !== undefined) {
     let journal: Journal | undefined;
-    const prior = await readJournal(p.journalPath, input.name, input.identity, d.warn);
+    const path = input.identity.path;
+    const prior = await readJournal(p.journalPath, input.name, input.identity, d.warn, {
+      encoding: input.encoding,
+      info: d.info,
+      now: p.now,
+      dryRun: p.dryRun,
+      ...(path !== null ? { prefixMatches: (st: StoppedPrefix) => prefixMatches(path, st) } : {}),
+      asciiCompatible,
+    });
     // A dry run asks for the target only to check an existing journal (resolving settings may load the profile store).
     const target = p.dryRun && !prior ? undefined : await d.target?.();
     // Another service or account: refused before anything is written or sent (binding.ts).
     const meta = prior ? await checkTarget(p.journalPath, prior.meta, prior.history, target, { dryRun: p.dryRun, now: p.now, warn: d.warn, info: d.info, readSupplier: d.readSupplier }) : [];
     const history: JournalHistory | undefined = prior?.history;
     if (!p.dryRun) {
-      const j = await Journal.open(p.journalPath, input.name, input.identity, { fsync: !!o.journalFsync, now: p.now, warn: d.warn, target, prior: prior ?? null, meta, redact: d.redact });
+      const j = await Journal.open(p.journalPath, input.name, input.identity, {
+        fsync: !!o.journalFsync,
+        now: p.now,
+        warn: d.warn,
+        target,
+        prior: prior ?? null,
+        meta: [...(prior?.lines ?? []), ...meta],
+        redact: d.redact,
+        encoding: input.encoding,
+      });
       journal = j.journal;
       if (j.resumed) d.info(`resuming from journal ${p.journalPath} (${j.history.size} rows recorded by earlier runs)`);
     }
@@ -211,7 +245,6 @@ async function openSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: InputF
   const cells = { csvRaw: !!o.csvRaw, redact: d.redact };
   if (o.report !== undefined) opened.push(new ReportSink(`--report ${o.report}`, new ReportWriter(o.report, cells)));
   if (o.failed !== undefined) opened.push(new FailedSink(`--failed ${o.failed}`, new FailedWriter(o.failed, input, cells)));
-  if (d.sinks) opened.push(...(await d.sinks({ input, dryRun: p.dryRun, warn: d.warn })));
 }
 
 /** Stage "validate" keeps the cells of a row only when --failed wants them. */
@@ -309,6 +342,8 @@ class ImportRun {
   lastLine: number;
   fatal: SrsError | undefined;
   readError: ReadError | undefined;
+  /** The journal records the bytes before the malformed line: the file fixed from there on resumes. */
+  resumableAfterFix = false;
   writeError: unknown;
   stopReason: string | undefined;
   interrupted = false;
@@ -580,6 +615,15 @@ class ImportRun {
     this.#counting?.abort();
     const complete = this.reachedEnd && !this.readError;
     input.destroy();
+    // Stopped at malformed input: the journal records the bytes before that line, so that the same file fixed
+    // from there on resumes (journal.ts, "Binding"). Not for stdin or UTF-16 (no prefix to check).
+    if (this.readError && this.#journal?.writing && input.identity.path !== null) {
+      const prefix = filePrefix(input.identity.path, this.readError.line, input.encoding);
+      if (prefix) {
+        this.#journal.stopped(prefix, p.now());
+        this.resumableAfterFix = true;
+      }
+    }
     for (const s of this.#unordered) await this.#close(s);
     const journalError = this.#journal?.error;
     if (sender?.error && sender.error !== journalError) this.writeError ??= sender.error;
@@ -640,6 +684,7 @@ class ImportRun {
       problemCount: this.problemCount,
       fatal: this.fatal,
       readError: this.readError,
+      resumableAfterFix: this.resumableAfterFix,
       interrupted: this.interrupted,
       requestsSent: sender?.sent ?? 0,
       concurrency: l && { mode: l.fixed ? 'fixed' : 'adaptive', peak: l.peak, final: l.limit, throttled: l.throttled },

@@ -7,6 +7,11 @@
  *   {"alias":"7c21…","via":"01J…","at":"…"}         a rotated key shown to reach the same account
  *   {"target":{…},"via":"01J…","at":"…"}            a version 1 journal (no target) bound on first use, or a
  *                                                   journal of only failed rows rebound (the last one wins)
+ *   {"stopped":{"line":502,"bytes":N,"sha256":"…","ascii":false},"at":"…"}
+ *                                                   the run stopped at a malformed line 502: the file's bytes
+ *                                                   before it (N, their SHA-256, all ASCII or not)
+ *   {"file":{"size":…,"head":"…","headBytes":…},"enc":"utf-8","at":"…"}
+ *                                                   the file was fixed from that line on: bound to it now
  *   {"l":12,"h":"3f2a9c81b7de","s":"sent"}            before the request leaves
  *   {"l":12,"s":"created","id":"01J…"}                 when the answer arrives
  *   {"l":13,"s":"failed","m":"HTTP 400: …"}            provably not created
@@ -26,10 +31,20 @@
  * --journal-fsync closes that gap (fsync after every write holding a "sent"
  * line) at a cost in throughput. See docs/import.md.
  *
- * Binding: the first line records the input's size and the SHA-256 of its
- * first MiB (the whole file when smaller). A journal whose binding does not
- * match the input is refused (UsageError, exit 2): it vouches for another file,
- * or for this file before it was edited. Each "sent" line also carries a short
+ * Binding: the first line records the input's size, the SHA-256 of its
+ * first MiB (the whole file when smaller) and the encoding it was read in. A
+ * journal whose binding does not match the input is refused (UsageError,
+ * exit 2): it vouches for another file, or for this file before it was edited.
+ * One exception makes "fix the file and run the same command again" true: a
+ * run that stopped at a malformed line L (an unclosed quote, a byte that is
+ * not UTF-8) records the bytes before L ("stopped"); a file whose bytes before
+ * L are the same, when the journal records no row at or after L, is the same
+ * file fixed from L on: every row the journal vouches for is byte for byte at
+ * its line, and no row from L on was sent. It is rebound ("file") with a note.
+ * Another encoding than the one recorded is refused (exit 2, naming both): the
+ * rows would read differently and every recorded row would turn unknown. Only
+ * when the run stopped at a line that is not UTF-8 after plain ASCII (which
+ * reads the same in any ASCII-compatible encoding) may the encoding change. Each "sent" line also carries a short
  * hash of the row's cells, so a row that differs from what was sent (an edit
  * the binding cannot see, past the first MiB with the same size) is detected.
  *
@@ -70,6 +85,25 @@ export interface JournalHeader {
   started: string;
   /** Version 2: where the rows were created. */
   target?: Target | undefined;
+  /** The encoding the rows were read in (absent in journals of an older srs). */
+  enc?: string | undefined;
+}
+
+/** The bytes of the input before the line where a run stopped at malformed input (read.ts filePrefix). */
+export interface StoppedPrefix {
+  /** The first line not processed (where the malformed record starts). */
+  line: number;
+  bytes: number;
+  sha256: string;
+  /** The bytes before `line` are all ASCII. */
+  ascii: boolean;
+}
+
+/** The input a journal is bound to after a rebinding ("file" line). */
+export interface FileBinding {
+  size: number | null;
+  head: string;
+  headBytes: number;
 }
 
 /** What the journal says about its target, beyond the header. */
@@ -78,10 +112,20 @@ export interface JournalMeta {
   target: Target | undefined;
   /** Fingerprints of rotated keys shown to reach the same account. */
   aliases: string[];
+  /** The last "file" line: the input the journal is bound to now (else the header's). */
+  file?: FileBinding | undefined;
+  /** The encoding recorded last ("file" line, else the header). */
+  enc?: string | undefined;
+  /** The last "stopped" line. */
+  stopped?: StoppedPrefix | undefined;
 }
 
 /** A line the journal records about its target (see the format above). */
-export type MetaLine = { alias: string; via: string; at: string } | { target: Target; via?: string; at: string };
+export type MetaLine =
+  | { alias: string; via: string; at: string }
+  | { target: Target; via?: string; at: string }
+  | { file: FileBinding; enc?: string; at: string }
+  | { stopped: StoppedPrefix; at: string };
 
 export interface PriorRow {
   state: JournalState;
@@ -186,6 +230,12 @@ export class JournalHistory {
     return false;
   }
 
+  /** The highest line with a record (0: none). */
+  lastLine(): number {
+    for (let line = this.#states.length - 1; line > 0; line--) if (this.#states[line] !== 0) return line;
+    return 0;
+  }
+
   /** The id of some supplier recorded as created (the first line's), to ask the service about. */
   someCreatedId(): string | undefined {
     for (let line = 1; line < this.#states.length; line++) {
@@ -245,6 +295,18 @@ function bindingError(journalPath: string, inputName: string, h: JournalHeader, 
 
 /** Reads and checks a journal's first line. Undefined when the journal does not exist or is empty. Throws UsageError on a mismatch. */
 export function checkBinding(journalPath: string, inputName: string, id: FileIdentity): JournalHeader | undefined {
+  const h = readHeader(journalPath);
+  if (h && !sameFile(h, id)) throw bindingError(journalPath, inputName, h, id);
+  return h;
+}
+
+function sameFile(b: FileBinding, id: FileIdentity): boolean {
+  const sameSize = b.size === null || id.size === null ? true : b.size === id.size;
+  return sameSize && b.head === id.head && b.headBytes === id.headBytes;
+}
+
+/** Reads a journal's first line (undefined when there is none); throws UsageError when it is not a journal this srs reads. */
+function readHeader(journalPath: string): JournalHeader | undefined {
   if (!existsSync(journalPath)) return undefined;
   let fd: number;
   try {
@@ -275,8 +337,6 @@ export function checkBinding(journalPath: string, inputName: string, id: FileIde
   if (!READABLE_VERSIONS.includes(h.v)) {
     throw new UsageError(`journal ${journalPath} has version ${String(h.v)}, written by a newer srs; this one reads versions ${READABLE_VERSIONS.join(' and ')}: upgrade srs, or pass --journal NEW`);
   }
-  const sameSize = h.size === null || id.size === null ? true : h.size === id.size;
-  if (!sameSize || h.head !== id.head || h.headBytes !== id.headBytes) throw bindingError(journalPath, inputName, h, id);
   return h;
 }
 
@@ -293,6 +353,8 @@ export interface JournalOpenOptions {
   meta?: readonly MetaLine[];
   /** Replaces secrets in what the journal records (the service's messages, ids), as on stdout and stderr. */
   redact?: ((s: string) => string) | undefined;
+  /** The encoding the input is read in, recorded in a new journal's header. */
+  encoding?: string | undefined;
 }
 
 export class Journal {
@@ -336,6 +398,7 @@ export class Journal {
         headBytes: id.headBytes,
         started: opts.now().toISOString(),
         ...(opts.target ? { target: { baseUrl: opts.target.baseUrl, account: opts.target.account } } : {}),
+        ...(opts.encoding ? { enc: opts.encoding } : {}),
       };
       j.#write(JSON.stringify(h) + '\n');
     } else if (!endsWithNewline(journalPath)) {
@@ -423,6 +486,11 @@ export class Journal {
     this.#append(JSON.stringify({ l: line, s: state, m: this.#redact(message).slice(0, 300) }) + '\n', false);
   }
 
+  /** The run stopped at malformed input: what the file held before that line (see "Binding" above). */
+  stopped(prefix: StoppedPrefix, at: Date): void {
+    this.#append(JSON.stringify({ stopped: prefix, at: at.toISOString() }) + '\n', false);
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#flushQuietly();
@@ -436,22 +504,72 @@ export class Journal {
   }
 }
 
-/** Checks the binding and loads what earlier runs recorded, without writing (the dry run uses this). */
+export interface ReadJournalOptions {
+  /** The encoding this run reads the input in: another than the journal's is refused (see "Binding" above). */
+  encoding?: string | undefined;
+  /** For a rebinding to a file fixed after a malformed line. */
+  info?: ((msg: string) => void) | undefined;
+  now?: (() => Date) | undefined;
+  dryRun?: boolean | undefined;
+  /** Whether the input's first `bytes` bytes hash to `sha256` (read.ts prefixMatches); without it a changed file is refused. */
+  prefixMatches?: ((prefix: StoppedPrefix) => boolean) | undefined;
+  /** Encodings in which ASCII bytes read as ASCII (utf-8, windows-1252, ...). */
+  asciiCompatible?: ((encoding: string) => boolean) | undefined;
+}
+
+/**
+ * Checks the binding (file and encoding) and loads what earlier runs recorded,
+ * without writing (the dry run uses this). `lines`: what the run records about
+ * the binding (a rebinding to a fixed file, or to another encoding after ASCII).
+ */
 export async function readJournal(
   journalPath: string,
   inputName: string,
   id: FileIdentity,
   warn: (msg: string) => void,
-): Promise<{ header: JournalHeader; history: JournalHistory; meta: JournalMeta } | undefined> {
-  const header = checkBinding(journalPath, inputName, id);
+  o: ReadJournalOptions = {},
+): Promise<{ header: JournalHeader; history: JournalHistory; meta: JournalMeta; lines: MetaLine[] } | undefined> {
+  const header = readHeader(journalPath);
   if (!header) return undefined;
+  const history = new JournalHistory();
+  const meta: JournalMeta = { target: validTarget(header.target), aliases: [], enc: typeof header.enc === 'string' ? header.enc : undefined };
+  await loadHistory(journalPath, history, warn, meta);
+  const lines: MetaLine[] = [];
+  const bound = meta.file ?? header;
+  // A "stopped" line applies while no row at or after its line is recorded: nothing from there on was sent.
+  const stop = meta.stopped && history.lastLine() < meta.stopped.line ? meta.stopped : undefined;
+  let rebind = false;
+  if (!sameFile(bound, id)) {
+    if (!stop || !o.prefixMatches?.(stop)) throw bindingError(journalPath, inputName, { ...header, ...bound }, id);
+    rebind = true;
+    o.info?.(
+      `journal ${journalPath}: ${inputName} changed from line ${stop.line} on, where the last run stopped; lines 1-${stop.line - 1} are unchanged ` +
+        `(${stop.bytes} bytes, same SHA-256), so the rows recorded there keep their outcomes: ${o.dryRun ? 'the real run resumes it' : 'resuming'} with the fixed file`,
+    );
+  }
   if (header.file !== id.path && header.file !== null && id.path !== null) {
     warn(`journal ${journalPath} was started for ${header.file}; the content matches, so it is used for ${id.path}`);
   }
-  const history = new JournalHistory();
-  const meta: JournalMeta = { target: validTarget(header.target), aliases: [] };
-  await loadHistory(journalPath, history, warn, meta);
-  return { header, history, meta };
+  if (o.encoding !== undefined && meta.enc !== undefined && o.encoding !== meta.enc) {
+    // Rows read in another encoding are other rows: each recorded one would turn unknown (and new ones garbled).
+    // Only a run that stopped at the first non-UTF-8 byte after plain ASCII may switch: ASCII reads the same.
+    const asciiOk = !!stop && stop.ascii && meta.enc === 'utf-8' && !!o.asciiCompatible?.(o.encoding);
+    if (!asciiOk) {
+      throw new UsageError(
+        `journal ${journalPath} records ${inputName} read as ${meta.enc}, and this run reads it as ${o.encoding}: the rows it records as sent would read differently, ` +
+          `so it could not tell them apart from new ones (every one would be reported unknown, and names would change). ` +
+          `Run with --encoding ${meta.enc}; if a line is malformed, fix that line. To import the file in ${o.encoding} on purpose, pass --journal NEW ` +
+          `(rows already created would be created again). Nothing was sent.`,
+        { code: 'invalid_input' },
+      );
+    }
+    rebind = true;
+    o.info?.(`journal ${journalPath}: read as ${o.encoding} from now on (it recorded ${meta.enc}; lines 1-${stop!.line - 1}, the only ones it records, are plain ASCII and read the same)`);
+  }
+  if (rebind) {
+    lines.push({ file: { size: id.size, head: id.head, headBytes: id.headBytes }, ...(o.encoding ? { enc: o.encoding } : {}), at: (o.now ?? (() => new Date()))().toISOString() });
+  }
+  return { header, history, meta, lines };
 }
 
 function endsWithNewline(path: string): boolean {
@@ -474,6 +592,9 @@ function validTarget(x: unknown): Target | undefined {
 
 interface JournalLine {
   alias?: unknown;
+  file?: unknown;
+  enc?: unknown;
+  stopped?: unknown;
   target?: unknown;
   l?: unknown;
   s?: unknown;
@@ -536,6 +657,21 @@ async function loadHistory(path: string, history: JournalHistory, warn: (msg: st
     } catch {
       bad++;
       lastBad = n;
+      return;
+    }
+    if (rec.stopped !== undefined) {
+      const p = rec.stopped as Partial<StoppedPrefix> | null;
+      if (p && Number.isSafeInteger(p.line) && Number.isSafeInteger(p.bytes) && typeof p.sha256 === 'string' && typeof p.ascii === 'boolean') {
+        meta.stopped = { line: p.line!, bytes: p.bytes!, sha256: p.sha256, ascii: p.ascii };
+      }
+      return;
+    }
+    if (rec.file !== undefined) {
+      const f = rec.file as Partial<FileBinding> | null;
+      if (f && typeof f.head === 'string' && typeof f.headBytes === 'number' && (f.size === null || typeof f.size === 'number')) {
+        meta.file = { size: f.size, head: f.head, headBytes: f.headBytes };
+        if (typeof rec.enc === 'string') meta.enc = rec.enc;
+      }
       return;
     }
     if (typeof rec.alias === 'string') {

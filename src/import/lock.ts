@@ -25,12 +25,19 @@ export interface LockHolder {
   pid: number;
   host: string;
   started: string;
+  /** What holds it, for people: "srs supplier import vendors.csv" (the catalog's target lock). */
+  what?: string | undefined;
+  /** The holder's journal (an import), which can repair what the holder did not record. */
+  journal?: string | undefined;
 }
 
 function describeHolder(h: LockHolder | undefined): string {
   if (!h) return 'another run (its lock file is unreadable)';
-  return `process ${h.pid} on ${h.host}, started ${h.started}`;
+  return `${h.what ? `${h.what} (` : ''}process ${h.pid} on ${h.host}, started ${h.started}${h.what ? ')' : ''}`;
 }
+
+/** The lock is held by a run that is alive (or on another host). Exit 2. */
+export class LockHeldError extends UsageError {}
 
 function readHolder(path: string): { holder: LockHolder | undefined; ino: number } | undefined {
   let fd: number;
@@ -45,7 +52,11 @@ function readHolder(path: string): { holder: LockHolder | undefined; ino: number
     let holder: LockHolder | undefined;
     try {
       const x = JSON.parse(readFileSync(fd, 'utf8')) as Partial<LockHolder>;
-      if (typeof x.pid === 'number' && typeof x.host === 'string' && typeof x.started === 'string') holder = { pid: x.pid, host: x.host, started: x.started };
+      if (typeof x.pid === 'number' && typeof x.host === 'string' && typeof x.started === 'string') {
+        holder = { pid: x.pid, host: x.host, started: x.started };
+        if (typeof x.what === 'string') holder.what = x.what;
+        if (typeof x.journal === 'string') holder.journal = x.journal;
+      }
     } catch {
       holder = undefined; // torn (the holder died while writing it) or not ours
     }
@@ -93,15 +104,26 @@ export class JournalLock {
   }
 
   /**
-   * The lock at `path` (the same protocol, another subject: the catalog's per-target import lock).
+   * The lock at `path` (the same protocol, another subject: the catalog's per-target lock).
    * `inUse` starts the message a second run gets ("journal X is in use"), `stale` names the lock in
-   * the take-over warning, `cannotCreate` says what to do when the file cannot be made.
+   * the take-over warning, `cannotCreate` says what to do when the file cannot be made. `holder`
+   * adds what this run is to the lock file; `beforeTakeOver` may refuse (throw) to take over a
+   * stale lock.
    */
   static take(
     path: string,
-    opts: { now: () => Date; warn: (msg: string) => void; inUse: string; stale: string; cannotCreate: string; nothing: string },
+    opts: {
+      now: () => Date;
+      warn: (msg: string) => void;
+      inUse: string;
+      stale: string;
+      cannotCreate: string;
+      nothing: string;
+      holder?: Pick<LockHolder, 'what' | 'journal'>;
+      beforeTakeOver?: (h: LockHolder | undefined) => void;
+    },
   ): JournalLock {
-    const me: LockHolder = { pid: process.pid, host: hostname(), started: opts.now().toISOString() };
+    const me: LockHolder = { pid: process.pid, host: hostname(), started: opts.now().toISOString(), ...opts.holder };
     for (let attempt = 0; attempt < 5; attempt++) {
       let fd: number;
       try {
@@ -115,6 +137,7 @@ export class JournalLock {
         if (!found) continue; // released meanwhile: try again
         const h = found.holder;
         if (h && h.host === me.host && processGone(h.pid)) {
+          opts.beforeTakeOver?.(h);
           if (takeOver(path, found.ino)) {
             opts.warn(`${opts.stale} ${path} was left by ${describeHolder(h)}, which no longer runs: taken over`);
           }
@@ -124,7 +147,7 @@ export class JournalLock {
           h && h.host !== me.host
             ? `if that run is over (srs cannot check a process on another host), delete ${path}`
             : `wait for it to finish (if no srs import is running, delete ${path}${h ? `: process ${h.pid} is then another program that reused the id` : ''})`;
-        throw new UsageError(`${opts.inUse} by ${describeHolder(h)} (lock ${path}): ${how}. ${opts.nothing}`, { code: 'usage' });
+        throw new LockHeldError(`${opts.inUse} by ${describeHolder(h)} (lock ${path}): ${how}. ${opts.nothing}`, { code: 'usage' });
       }
       try {
         const buf = Buffer.from(JSON.stringify(me) + '\n');
@@ -136,6 +159,19 @@ export class JournalLock {
       }
     }
     throw new UsageError(`cannot take the ${opts.stale} ${path}: it keeps changing hands (another run is starting?). ${opts.nothing}`);
+  }
+
+  /** take(), waiting up to `waitMs` for a live holder to let go (asking again every 100 ms; signals still arrive). */
+  static async takeWaiting(path: string, opts: Parameters<typeof JournalLock.take>[1] & { waitMs: number }): Promise<JournalLock> {
+    const deadline = Date.now() + opts.waitMs;
+    for (;;) {
+      try {
+        return JournalLock.take(path, opts);
+      } catch (e) {
+        if (!(e instanceof LockHeldError) || Date.now() >= deadline) throw e;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   }
 
   /** Unlinks the lock when it is still ours. Idempotent. */

@@ -8,8 +8,10 @@
  *    sample that is valid UTF-8 means UTF-8; else Windows-1252. Zip (.xlsx) and
  *    OLE (.xls) workbooks and other binary files are refused.
  *    Auto-detected UTF-8 is checked in full while streaming (buffer.isUtf8 per
- *    chunk): an invalid byte after the sample stops the read with a clear error
- *    instead of silently storing U+FFFD in supplier names.
+ *    chunk): an invalid byte after the sample stops the read with an error
+ *    naming its line, offset and value (instead of silently storing U+FFFD in
+ *    supplier names). It suggests another --encoding only when everything
+ *    before it was plain ASCII; otherwise the file is UTF-8 with one bad spot.
  * 3. Delimiter (unless --delimiter): the most frequent of , ; TAB | outside
  *    quotes in the header line; an Excel "sep=X" first line is honoured.
  * 4. csv-parse (bom, relax_column_count, relax_quotes, max_record_size) over the
@@ -23,7 +25,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { resolve as resolvePath } from 'node:path';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import { parse as csvParse, type Parser } from 'csv-parse';
@@ -309,10 +311,45 @@ function detectEol(text: string): string {
 
 // ---------------------------------------------------------------- streams
 
-/** Passes bytes through, failing at the first invalid UTF-8 sequence (sequences split across chunks are handled). */
+/**
+ * The first byte that is not UTF-8, after a stretch that was: where it is
+ * (line, byte offset, value) and whether everything before it was plain ASCII
+ * (then the file may be in another ASCII-compatible encoding from there on;
+ * otherwise it is UTF-8 with one bad spot, and another --encoding would
+ * garble the characters before it).
+ */
+export class InvalidUtf8Error extends Error {
+  readonly line: number;
+  readonly offset: number;
+  /** The byte, or undefined for a multi-byte character cut off at the end of the input. */
+  readonly byte: number | undefined;
+  readonly asciiBefore: boolean;
+  constructor(line: number, offset: number, byte: number | undefined, asciiBefore: boolean) {
+    super(
+      byte === undefined
+        ? `invalid UTF-8 at the end of the input (line ${line}, byte offset ${offset}: a cut-off multi-byte character)`
+        : `line ${line} is not valid UTF-8 (byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} at byte offset ${offset})`,
+    );
+    this.name = 'InvalidUtf8Error';
+    this.line = line;
+    this.offset = offset;
+    this.byte = byte;
+    this.asciiBefore = asciiBefore;
+  }
+}
+
+/**
+ * Passes bytes through, failing at the first invalid UTF-8 sequence (sequences
+ * split across chunks are handled) with an InvalidUtf8Error. Counts physical
+ * lines (CRLF, CR or LF) as it goes, to name the line of the bad byte.
+ */
 class Utf8Check extends Transform {
   #carry: Buffer = Buffer.alloc(0);
   #offset = 0;
+  #breaks = 0;
+  /** The last byte passed through was a CR (a CRLF split across chunks counts once). */
+  #afterCr = false;
+  #ascii = true;
   constructor() {
     super({ highWaterMark: CHUNK_BYTES });
   }
@@ -320,28 +357,61 @@ class Utf8Check extends Transform {
     const buf = this.#carry.length ? Buffer.concat([this.#carry, chunk]) : chunk;
     const end = utf8CompleteEnd(buf);
     if (!isUtf8(buf.subarray(0, end))) {
-      cb(new Error(`invalid UTF-8 near byte ${this.#offset + firstInvalidUtf8(buf.subarray(0, end))}`));
+      const bad = firstInvalidUtf8(buf.subarray(0, end));
+      this.#count(buf, bad);
+      if (this.#ascii && !isAscii(buf.subarray(0, bad))) this.#ascii = false;
+      cb(new InvalidUtf8Error(this.#breaks + 1, this.#offset + bad, buf[bad], this.#ascii));
       return;
     }
+    this.#count(buf, end);
+    if (this.#ascii && !isAscii(buf.subarray(0, end))) this.#ascii = false;
     this.#offset += end;
     this.#carry = Buffer.from(buf.subarray(end));
     cb(null, buf.subarray(0, end));
   }
   override _flush(cb: TransformCallback): void {
-    if (this.#carry.length) cb(new Error(`invalid UTF-8 at the end of the input (byte ${this.#offset}: a cut-off multi-byte character)`));
+    if (this.#carry.length) cb(new InvalidUtf8Error(this.#breaks + 1, this.#offset, undefined, this.#ascii));
     else cb();
+  }
+  /** Adds the line breaks in buf[0, end). */
+  #count(buf: Buffer, end: number): void {
+    if (end === 0) return;
+    let i = 0;
+    if (this.#afterCr && buf[0] === 10) i = 1; // the LF of a CRLF whose CR ended the last chunk
+    const cr = buf.indexOf(13, i);
+    if (cr < 0 || cr >= end) {
+      for (let nl = buf.indexOf(10, i); nl >= 0 && nl < end; nl = buf.indexOf(10, nl + 1)) this.#breaks++;
+    } else {
+      for (; i < end; i++) {
+        const c = buf[i]!;
+        if (c === 10) this.#breaks++;
+        else if (c === 13) {
+          this.#breaks++;
+          if (i + 1 < end && buf[i + 1] === 10) i++;
+        }
+      }
+    }
+    this.#afterCr = buf[end - 1] === 13;
   }
 }
 
+/** Offset of the first byte of `buf` that starts no valid UTF-8 sequence (buf ends on a complete sequence and is not valid UTF-8). */
 function firstInvalidUtf8(buf: Buffer): number {
   let lo = 0;
   let hi = buf.length;
-  // Largest valid prefix by bisection (isUtf8 is fast; sequences can't be cut meaningfully here, so allow a few bytes slack).
+  // Largest valid prefix by bisection (isUtf8 is fast), to within a few bytes; then sequence by sequence.
   while (hi - lo > 4) {
     const mid = (lo + hi) >> 1;
     const cut = utf8CompleteEnd(buf.subarray(0, mid));
     if (isUtf8(buf.subarray(0, cut))) lo = cut;
     else hi = mid;
+  }
+  let p = lo;
+  while (p < buf.length) {
+    const b = buf[p]!;
+    const len = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (len === 0 || p + len > buf.length || !isUtf8(buf.subarray(p, p + len))) return p;
+    p += len;
   }
   return lo;
 }
@@ -499,6 +569,96 @@ function describeFsError(e: unknown): string {
   return code ? ` (${code})` : '';
 }
 
+/** Encodings in which a line break is the byte 0x0A or 0x0D and ASCII reads as ASCII (the only ones filePrefix handles). */
+const ASCII_COMPATIBLE: ReadonlySet<string> = new Set(['utf-8', 'windows-1252', 'latin1', 'cp850', 'cp437', 'iso-8859-15']);
+export function asciiCompatible(encoding: string): boolean {
+  return ASCII_COMPATIBLE.has(encoding);
+}
+
+/**
+ * The bytes of a file before its physical line `line` (line breaks CRLF, CR or
+ * LF, as the reader counts them): their count, SHA-256 and whether all are
+ * ASCII. Undefined when the file has fewer lines, cannot be read, or its
+ * encoding is not ASCII-compatible (UTF-16: a line break is two bytes).
+ */
+export function filePrefix(path: string, line: number, encoding: string): { line: number; bytes: number; sha256: string; ascii: boolean } | undefined {
+  if (!asciiCompatible(encoding) || !Number.isSafeInteger(line) || line < 1) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const hash = createHash('sha256');
+    const buf = Buffer.alloc(1024 * 1024);
+    let pos = 0;
+    let breaks = 0;
+    let ascii = true;
+    let afterCr = false;
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n === 0) return undefined;
+      let i = 0;
+      if (afterCr && buf[0] === 10) i = 1; // the LF of a CRLF split across reads: part of the last break
+      afterCr = false;
+      let end = -1;
+      if (breaks === line - 1) end = i;
+      for (; end < 0 && i < n; i++) {
+        const c = buf[i]!;
+        if (c !== 10 && c !== 13) continue;
+        breaks++;
+        if (c === 13) {
+          if (i + 1 < n) {
+            if (buf[i + 1] === 10) i++;
+          } else afterCr = true;
+        }
+        if (breaks === line - 1 && !afterCr) end = i + 1;
+      }
+      if (end >= 0) {
+        const part = buf.subarray(0, end);
+        if (ascii && !isAscii(part)) ascii = false;
+        hash.update(part);
+        return { line, bytes: pos + end, sha256: hash.digest('hex'), ascii };
+      }
+      const part = buf.subarray(0, n);
+      if (ascii && !isAscii(part)) ascii = false;
+      hash.update(part);
+      pos += n;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether the file at `path` starts with the bytes `prefix` describes (filePrefix). */
+export function prefixMatches(path: string, prefix: { bytes: number; sha256: string }): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const hash = createHash('sha256');
+    const buf = Buffer.alloc(1024 * 1024);
+    let pos = 0;
+    while (pos < prefix.bytes) {
+      const n = readSync(fd, buf, 0, Math.min(buf.length, prefix.bytes - pos), pos);
+      if (n === 0) return false;
+      hash.update(buf.subarray(0, n));
+      pos += n;
+    }
+    return hash.digest('hex') === prefix.sha256;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function sha256(b: Uint8Array | string): string {
   return createHash('sha256').update(b).digest('hex');
 }
@@ -591,8 +751,18 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
     if (e instanceof ReadError) return e;
     const err = (pipeError ?? e) as Error & { code?: string };
     const msg = err?.message ?? String(err);
-    if (/UTF-8/.test(msg)) {
-      return new ReadError(`${name}: ${msg}: the file is not valid UTF-8 after all; pass its real encoding, e.g. --encoding windows-1252`, at);
+    if (err instanceof InvalidUtf8Error) {
+      // The first MiB was UTF-8 (or it would not be read as UTF-8). With non-ASCII text before the bad byte the file
+      // IS UTF-8 and has one bad spot: another --encoding would garble every name before it. Only when everything
+      // before was plain ASCII may the file be in another encoding from there on (ASCII reads the same in it).
+      const fix = `fix line ${err.line} (re-type the character in an editor that saves UTF-8)`;
+      return new ReadError(
+        err.asciiBefore
+          ? `${name}: ${msg}, and every line before it is plain ASCII: if the file is in another encoding from there on, pass it, e.g. --encoding windows-1252 ` +
+              `(the lines before read the same in it); if only that line is wrong, ${fix}`
+          : `${name}: ${msg}, though the lines before it are UTF-8 (with non-ASCII characters, which another --encoding would garble): ${fix}`,
+        at,
+      );
     }
     if (err?.code === 'CSV_MAX_RECORD_SIZE') {
       return new ReadError(`${name}: the record starting at line ${at} is longer than ${MAX_RECORD_CHARS} characters (an unclosed quote?)`, at);

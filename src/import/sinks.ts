@@ -21,7 +21,7 @@
  */
 import type { SupplierCreateRequest } from '../api/contract.js';
 import { rowHash } from './hash.js';
-import { Journal, decideResume, type JournalHistory } from './journal.js';
+import { Journal, decideResume, type JournalHistory, type StoppedPrefix } from './journal.js';
 import { FailedWriter, ReportWriter, type RowOutcome, type RowState } from './report.js';
 
 /** A valid row on its way to the service. */
@@ -108,6 +108,16 @@ export class JournalSink implements OutcomeSink {
 
   sending(row: Candidate): void {
     this.#journal?.sent(row.line, row.hash);
+  }
+
+  /** A journal is written (not a dry run). */
+  get writing(): boolean {
+    return this.#journal !== undefined;
+  }
+
+  /** The run stopped at malformed input (journal.ts "stopped"). */
+  stopped(prefix: StoppedPrefix, at: Date): void {
+    this.#journal?.stopped(prefix, at);
   }
 
   beforeSend(): void {

@@ -25,6 +25,8 @@ import { openDatabase, transaction, type Database, type Migration } from './sqli
 export const CATALOG_FILE = 'catalog.db';
 /** The source of an entry srs read (`supplier get`) rather than created: never proof of an account (resolvePartition). */
 export const READ_SOURCE = 'supplier get';
+/** The source of an entry `supplier create` recorded. */
+export const CREATE_SOURCE = 'supplier create';
 export const CATALOG_STATES = ['created', 'unknown'] as const;
 export type CatalogState = (typeof CATALOG_STATES)[number];
 
@@ -169,15 +171,6 @@ export const CATALOG_ROWS_BETWEEN =
   'SELECT seq, customer_supplier_id AS cid FROM suppliers WHERE +partition_id = ? AND seq > ? AND seq < ? AND customer_supplier_id IS NOT NULL';
 
 const SELECT = 'SELECT supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source FROM suppliers s';
-/**
- * Not an `unknown` attempt that a later attempt from the same place created (an import re-run with
- * --retry-unknown, a create retried): the attempt is resolved, and listing it as unknown would send
- * people to check a supplier that is known. Rows are never deleted (see the table), so this is a filter.
- */
-const LIVE = `NOT (s.state = 'unknown' AND EXISTS (
-  SELECT 1 FROM suppliers c WHERE c.partition_id = s.partition_id AND c.state = 'created' AND c.seq > s.seq AND c.source = s.source
-    AND c.customer_supplier_id IS s.customer_supplier_id AND (s.customer_supplier_id IS NOT NULL OR c.name = s.name)))`;
-
 export class Catalog {
   readonly path: string;
   readonly #db: Database;
@@ -415,17 +408,20 @@ export class Catalog {
     };
   }
 
-  /** Every entry of a partition, oldest first (an unknown attempt later created from the same place is left out: LIVE). */
+  /**
+   * Every entry of a partition, oldest first. An `unknown` attempt stays listed after a retry created the
+   * supplier: the attempt may have created one too (a duplicate to check for), which only a person can tell.
+   */
   list(partition: number): CatalogEntry[] {
-    return (this.#db.prepare(`${SELECT} WHERE partition_id = ? AND ${LIVE} ORDER BY seq`).all(partition) as unknown as SupplierRow[]).map(toEntry);
+    return (this.#db.prepare(`${SELECT} WHERE partition_id = ? ORDER BY seq`).all(partition) as unknown as SupplierRow[]).map(toEntry);
   }
 
-  /** Entries whose name or customerSupplierId contains `text` (case- and accent-insensitive), oldest first (LIVE ones). */
+  /** Entries whose name or customerSupplierId contains `text` (case- and accent-insensitive), oldest first. */
   find(partition: number, text: string): CatalogEntry[] {
     const q = foldText(text);
     return (
       this.#db
-        .prepare(`${SELECT} WHERE partition_id = ? AND (instr(folded_name, ?) > 0 OR instr(folded_cid, ?) > 0) AND ${LIVE} ORDER BY seq`)
+        .prepare(`${SELECT} WHERE partition_id = ? AND (instr(folded_name, ?) > 0 OR instr(folded_cid, ?) > 0) ORDER BY seq`)
         .all(partition, q, q) as unknown as SupplierRow[]
     ).map(toEntry);
   }
@@ -434,7 +430,7 @@ export class Catalog {
   byCustomerId(partition: number, customerSupplierId: string): CatalogEntry[] {
     return (
       this.#db
-        .prepare(`${SELECT} WHERE partition_id = ? AND customer_supplier_id = ? AND ${LIVE} ORDER BY (state = 'created') DESC, seq DESC`)
+        .prepare(`${SELECT} WHERE partition_id = ? AND customer_supplier_id = ? ORDER BY (state = 'created') DESC, seq DESC`)
         .all(partition, customerSupplierId) as unknown as SupplierRow[]
     ).map(toEntry);
   }
@@ -448,8 +444,19 @@ export class Catalog {
     return r ? { state: r.state === 'created' ? 'created' : 'unknown', id: r.supplier_id, source: r.source } : undefined;
   }
 
+  /**
+   * The newest `supplier create` of a supplier without customer id named exactly `name`, when it is an unknown
+   * attempt (a create without customer id can be matched by its name only): undefined otherwise.
+   */
+  unknownCreateByName(partition: number, name: string): { source: string; recordedAt: string } | undefined {
+    const r = this.#db
+      .prepare(`SELECT state, source, recorded_at FROM suppliers WHERE partition_id = ? AND customer_supplier_id IS NULL AND name = ? AND source = ? ORDER BY seq DESC LIMIT 1`)
+      .get(partition, this.#redact(name), CREATE_SOURCE) as { state: string; source: string; recorded_at: string } | undefined;
+    return r?.state === 'unknown' ? { source: r.source, recordedAt: r.recorded_at } : undefined;
+  }
+
   /** How many entries a partition holds. */
   count(partition: number): number {
-    return Number((this.#db.prepare(`SELECT count(*) AS n FROM suppliers s WHERE partition_id = ? AND ${LIVE}`).get(partition) as { n: number }).n);
+    return Number((this.#db.prepare('SELECT count(*) AS n FROM suppliers WHERE partition_id = ?').get(partition) as { n: number }).n);
   }
 }

@@ -1,7 +1,9 @@
 /**
- * Ctrl-C and SIGTERM, the same in every command: SIGINT exits 130 and SIGTERM
- * 143 (128 + the signal's number, as a shell reports a process the signal
- * killed).
+ * Ctrl-C, SIGTERM and SIGHUP (the terminal closed), the same in every command:
+ * SIGINT exits 130, SIGTERM 143 and SIGHUP 129 (128 + the signal's number, as a
+ * shell reports a process the signal killed). SIGHUP is handled like the others:
+ * left to Node's default, it ended an import or a create in flight without
+ * saving what it knew.
  *
  * - By default a signal ends the process at once with that code (reads hold
  *   nothing that needs saving; files srs writes are written atomically).
@@ -15,16 +17,19 @@
  */
 import { ExitCode, SrsError } from '../errors.js';
 
-export type StopSignal = 'SIGINT' | 'SIGTERM';
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
-/** 130 for SIGINT, 143 for SIGTERM. */
-export const signalExitCode = (sig: StopSignal): 130 | 143 => (sig === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated);
+/** 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP. */
+export const signalExitCode = (sig: StopSignal): 129 | 130 | 143 => (sig === 'SIGINT' ? ExitCode.interrupted : sig === 'SIGTERM' ? ExitCode.terminated : ExitCode.hangup);
+
+/** What a signal did, in a message: interrupted, terminated, hung up. */
+export const stoppedWord = (sig: StopSignal): string => (sig === 'SIGINT' ? 'interrupted' : sig === 'SIGTERM' ? 'terminated' : 'hung up');
 
 /** The run was stopped by a signal (or Ctrl-C at a prompt). Exit 130 or 143. */
 export class InterruptedError extends SrsError {
   readonly signal: StopSignal;
   /** `code`: outcome_unknown when a request was in flight (a create that may have reached the service). */
-  constructor(sig: StopSignal, message = sig === 'SIGINT' ? 'interrupted' : 'terminated', code: 'interrupted' | 'outcome_unknown' = 'interrupted') {
+  constructor(sig: StopSignal, message = stoppedWord(sig), code: 'interrupted' | 'outcome_unknown' = 'interrupted') {
     super(code, signalExitCode(sig), message);
     this.name = 'InterruptedError';
     this.signal = sig;
@@ -43,7 +48,7 @@ export function onInterrupt(stop: (sig: StopSignal) => void): () => void {
 /** The signal that arrived, if one did. */
 export const interruptedBy = (): StopSignal | undefined => received;
 
-/** Installs SIGINT and SIGTERM handlers for the process; `exit` ends it with a code. */
+/** Installs SIGINT, SIGTERM and SIGHUP handlers for the process; `exit` ends it with a code. */
 export function installSignalHandlers(exit: (code: number) => void): void {
   const handle = (sig: StopSignal) => {
     const first = received === undefined;
@@ -56,4 +61,5 @@ export function installSignalHandlers(exit: (code: number) => void): void {
   };
   process.on('SIGINT', () => handle('SIGINT'));
   process.on('SIGTERM', () => handle('SIGTERM'));
+  process.on('SIGHUP', () => handle('SIGHUP'));
 }

@@ -4,8 +4,8 @@
  * killed with SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,16 +94,25 @@ describe('import and the catalog', () => {
 
   it('two imports of overlapping files started together: the second stops at once (exit 2, naming the first), nothing is created twice', async () => {
     // A service slow enough that the first run is still sending when the second starts.
-    const slow = await startHarness({ admin: true, faults: { latency: { min: 20, max: 30 } } });
+    const slow = await startHarness({ admin: true, faults: { latency: { min: 100, max: 110 } } });
     try {
       const a = csvFile(slow.home, 'ov1.csv', Array.from({ length: 150 }, (_, i) => [`Overlap ${i}`, 'DEU', `OV-${i}`] as [string, string, string]));
       const b = csvFile(slow.home, 'ov2.csv', Array.from({ length: 151 }, (_, i) => [`Overlap ${i}`, 'DEU', `OV-${i}`] as [string, string, string]));
       const first = slow.run(['supplier', 'import', a, '--concurrency', '2', '-o', 'json']);
       // Once the first run is sending.
       while (!slow.requests.some((l) => l.startsWith('POST /v1/suppliers'))) await new Promise((r) => setTimeout(r, 10));
-      const second = await slow.run(['supplier', 'import', b, '-o', 'json']);
+      // Its --report file already holds something: a refused run must leave it alone.
+      const report = join(slow.home, 'b-report.csv');
+      writeFileSync(report, 'earlier report\n');
+      const second = await slow.run(['supplier', 'import', b, '-o', 'json', '--report', report]);
       expect(second.code).toBe(2);
-      expect(errorOf(second).message).toMatch(/another import into .* is running with the supplier catalog .* held by process \d+ on .*Nothing was sent/);
+      expect(errorOf(second).message).toMatch(/another srs run is creating suppliers in .* with the supplier catalog .* held by srs supplier import .*ov1\.csv \(process \d+ on .*Nothing was sent/);
+      expect(readFileSync(report, 'utf8')).toBe('earlier report\n');
+      expect(existsSync(b + '.srs-journal')).toBe(false);
+      // A create of one of its customer ids waits for the import (or gives up naming it): never a second supplier.
+      const create = await slow.run(['supplier', 'create', '--name', 'Overlap 149', '--customer-id', 'OV-149', '-o', 'json']);
+      expect(create.code).not.toBe(0);
+      expect(['exists', 'usage']).toContain(errorOf(create).code);
       const r1 = await first;
       expect(r1.code, r1.stderr).toBe(0);
       expect(json<{ created: number }>(r1).created).toBe(150);
@@ -117,6 +126,41 @@ describe('import and the catalog', () => {
       expect(readdirSync(join(slow.home, 'data')).filter((f) => f.endsWith('.lock'))).toEqual([]);
     } finally {
       await slow.close();
+    }
+  });
+
+  it('a lock left by a killed import: another run is refused until that import runs again (its journal repairs the catalog)', async () => {
+    const k = await startHarness({ admin: true });
+    try {
+      const data = join(k.home, 'data');
+      const a = csvFile(k.home, 'killed.csv', rowsFor(7001, 7010));
+      const b = csvFile(k.home, 'next.csv', rowsFor(7001, 7012));
+      // The killed run: it holds the lock (a pid that is no process) and its journal; the catalog file exists.
+      expect((await k.run(['supplier', 'ls', '-o', 'json'])).code).toBe(0);
+      const lock = readdirSync(data).find((f) => /^catalog\.db\.import-\d+\.lock$/.test(f)) ?? 'catalog.db.import-1.lock';
+      const dead = { pid: 2147483646, host: hostname(), started: '2026-11-24T00:00:00.000Z', what: `srs supplier import ${a}`, journal: `${a}.srs-journal` };
+      writeFileSync(join(data, lock), JSON.stringify(dead) + '\n');
+      const other = await k.run(['supplier', 'import', b, '-o', 'json']);
+      expect(other.code).toBe(2);
+      expect(errorOf(other).message).toContain('ended without writing its last outcomes');
+      expect(errorOf(other).message).toContain(`--journal ${a}.srs-journal`);
+      // A symlink to the catalog is the same catalog: the same lock.
+      symlinkSync(join(data, 'catalog.db'), join(k.home, 'team.db'));
+      expect((await k.run(['--catalog', join(k.home, 'team.db'), 'supplier', 'import', b, '-o', 'json'])).code).toBe(2);
+      // The killed import itself takes it over (with a warning), and then the other run goes ahead.
+      const again = await k.run(['supplier', 'import', a, '-o', 'json']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain('no longer runs: taken over');
+      const next = await k.run(['supplier', 'import', b, '-o', 'json']);
+      expect(next.code, next.stderr).toBe(0);
+      expect(json<{ created: number; exists: number }>(next)).toMatchObject({ created: 2, exists: 10 });
+      // A lock left by a killed create is taken over with a warning naming it.
+      writeFileSync(join(data, lock), JSON.stringify({ ...dead, what: 'srs supplier create of customerSupplierId "Z-1"', journal: undefined }) + '\n');
+      const c = await k.run(['supplier', 'create', '--name', 'Zed', '--customer-id', 'Z-2', '-o', 'json']);
+      expect(c.code, c.stderr).toBe(0);
+      expect(c.stderr).toContain('srs supplier create of customerSupplierId "Z-1"');
+    } finally {
+      await k.close();
     }
   });
 
@@ -306,7 +350,7 @@ describe('supplier create with a lost answer', () => {
     }
   });
 
-  it('after a lost answer the same create is refused (outcome_unknown); --retry-unknown sends it, and the attempt is resolved', async () => {
+  it('after a lost answer the same create is refused (outcome_unknown), with or without a customer id; --retry-unknown sends it', async () => {
     const lossy = await startHarness({ admin: true, faults: { failAfterCommitRate: 1 } });
     try {
       const lost = await lossy.run(['supplier', 'create', '--name', 'Lost Three Ltd', '--customer-id', 'LOST-3', '-o', 'json']);
@@ -318,6 +362,13 @@ describe('supplier create with a lost answer', () => {
       expect(errorOf(retry).code).toBe('outcome_unknown');
       expect(errorOf(retry).message).toContain('--retry-unknown');
       expect(posts()).toBe(before);
+      // Without a customer id the name is what matches: the same name is held back too, another name is not.
+      expect(errorOf(await lossy.run(['supplier', 'create', '--name', 'Upsilon Parts', '-o', 'json'])).code).toBe('outcome_unknown');
+      const n = posts();
+      const named = await lossy.run(['supplier', 'create', '--name', 'Upsilon Parts', '-o', 'json']);
+      expect(errorOf(named).code).toBe('outcome_unknown');
+      expect(errorOf(named).message).toContain('--retry-unknown');
+      expect(posts()).toBe(n);
     } finally {
       await lossy.close();
     }
@@ -326,9 +377,8 @@ describe('supplier create with a lost answer', () => {
     try {
       const sent = await runSrs(['supplier', 'create', '--name', 'Lost Three Ltd', '--customer-id', 'LOST-3', '--retry-unknown', '-o', 'json'], lossy.env);
       expect(sent.code).toBe(0);
-      // The unknown attempt is resolved by the create from the same place: no longer listed as unknown.
-      expect(json<Entry[]>(await runSrs(['supplier', 'ls', '--state', 'unknown', '-o', 'json'], lossy.env))).toEqual([]);
-      expect(json<Entry[]>(await runSrs(['supplier', 'find', 'LOST-3', '-o', 'json'], lossy.env)).map((e) => e.state)).toEqual(['created']);
+      // The unknown attempt stays listed: it may have created a supplier too (a duplicate only a person can rule out).
+      expect(json<Entry[]>(await runSrs(['supplier', 'find', 'LOST-3', '-o', 'json'], lossy.env)).map((e) => e.state)).toEqual(['unknown', 'created']);
       const get = await runSrs(['supplier', 'get', '--customer-id', 'LOST-3', '-o', 'json'], lossy.env);
       expect(get.code).toBe(0);
     } finally {

@@ -120,3 +120,22 @@ export async function startWithBundle(ids: string[]): Promise<{ h: Harness; offl
   if (r.code !== 0) throw new Error(r.stderr);
   return { h, offline, bundle };
 }
+
+/** Runs `fn` against a fresh emulator with the admin route (GET /_emulator/suppliers), closed afterwards. */
+export async function withHarness(opts: EmulatorOptions, fn: (h: Harness) => Promise<void>): Promise<void> {
+  const h = await startHarness({ admin: true, ...opts });
+  try {
+    await fn(h);
+  } finally {
+    await h.close();
+  }
+}
+
+/** customerSupplierId -> how many suppliers the emulator stored with it (GET /_emulator/suppliers: needs the admin route). */
+export async function storedIds(h: Harness, prefix: string): Promise<Map<string, number>> {
+  const res = await fetch(`${h.emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': h.env.SRS_API_KEY! } });
+  const all = (await res.json()) as Array<{ customerSupplierId: string | null }>;
+  const counts = new Map<string, number>();
+  for (const s of all) if (s.customerSupplierId?.startsWith(prefix)) counts.set(s.customerSupplierId, (counts.get(s.customerSupplierId) ?? 0) + 1);
+  return counts;
+}

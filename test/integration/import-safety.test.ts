@@ -8,8 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmulatorOptions } from '../../src/emulator/index.js';
-import { assertBuilt, runSrs, startHarness, type Harness, type RunResult } from './harness.js';
+import { assertBuilt, runSrs, storedIds, withHarness, type RunResult } from './harness.js';
 
 let dir: string;
 beforeAll(() => {
@@ -25,24 +24,6 @@ function csvFile(rows: number, prefix: string): string {
   for (let i = 0; i < rows; i++) lines.push(`${prefix} Supplier ${i},DEU,${prefix}-${i}`);
   writeFileSync(p, lines.join('\n') + '\n');
   return p;
-}
-
-async function withHarness(opts: EmulatorOptions, fn: (h: Harness) => Promise<void>): Promise<void> {
-  const h = await startHarness({ admin: true, ...opts });
-  try {
-    await fn(h);
-  } finally {
-    await h.close();
-  }
-}
-
-/** customerSupplierId -> how many suppliers the emulator stored with it (GET /_emulator/suppliers). */
-async function storedIds(h: Harness, prefix: string): Promise<Map<string, number>> {
-  const res = await fetch(`${h.emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': h.env.SRS_API_KEY! } });
-  const all = (await res.json()) as Array<{ customerSupplierId: string | null }>;
-  const counts = new Map<string, number>();
-  for (const s of all) if (s.customerSupplierId?.startsWith(prefix)) counts.set(s.customerSupplierId, (counts.get(s.customerSupplierId) ?? 0) + 1);
-  return counts;
 }
 
 const summary = (r: RunResult) => JSON.parse(r.stdout) as Record<string, number | string | boolean>;

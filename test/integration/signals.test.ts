@@ -45,6 +45,8 @@ const COMMANDS: Array<[string, string[]]> = [
 describe.each([
   ['SIGINT', 130],
   ['SIGTERM', 143],
+  // The terminal closed: handled like SIGTERM (Node's default ended a create in flight without a record).
+  ['SIGHUP', 129],
 ] as const)('%s exits %i', (sig, code) => {
   it.each(COMMANDS)('%s, waiting on a service that does not answer', async (name, args) => {
     const scenario = `stall-${sig}-${name.replace(' ', '-')}`;

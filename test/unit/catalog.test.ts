@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_TARGET, type Target } from '../../src/api/target.js';
-import { Catalog, CATALOG_ROWS_BETWEEN, CATALOG_ROWS_SINCE, foldText, READ_SOURCE, type SameAccountCheck } from '../../src/store/catalog.js';
+import { CREATE_SOURCE, Catalog, CATALOG_ROWS_BETWEEN, CATALOG_ROWS_SINCE, foldText, READ_SOURCE, type SameAccountCheck } from '../../src/store/catalog.js';
 import { DatabaseSync } from 'node:sqlite';
 
 const dir = mkdtempSync(join(tmpdir(), 'srs-catalog-unit-'));
@@ -137,27 +137,23 @@ describe('recording and lookups', () => {
     c.close();
   });
 
-  it('an unknown attempt that a later attempt from the same place created is no longer listed as unknown', async () => {
+  it('an unknown attempt stays listed after a retry created the supplier (it may have made one too); name-only creates match by name', async () => {
     const c = fresh();
     const p = await c.resolvePartition(target('r'), never);
     c.record(p, [
       { name: 'Kappa Ltd', customerSupplierId: 'K-1', state: 'unknown', source: 'k.csv:4135' },
-      { name: 'Lost Ltd', customerSupplierId: 'K-2', state: 'unknown', source: 'k.csv:4136' },
-      { name: 'No Id Ltd', state: 'unknown', source: 'supplier create' },
+      { name: 'Upsilon Parts', state: 'unknown', source: CREATE_SOURCE },
     ]);
-    expect(c.list(p).filter((e) => e.state === 'unknown')).toHaveLength(3);
-    // The re-run with --retry-unknown created K-1 from the same line, and the nameless-id create was retried.
+    expect(c.unknownCreateByName(p, 'Upsilon Parts')).toMatchObject({ source: CREATE_SOURCE });
+    expect(c.unknownCreateByName(p, 'upsilon parts')).toBeUndefined();
     c.record(p, [
       { id: 'S1', name: 'Kappa Ltd', customerSupplierId: 'K-1', state: 'created', source: 'k.csv:4135' },
-      { id: 'S2', name: 'No Id Ltd', state: 'created', source: 'supplier create' },
+      { id: 'S2', name: 'Upsilon Parts', state: 'created', source: CREATE_SOURCE },
     ]);
-    expect(c.list(p).filter((e) => e.state === 'unknown').map((e) => e.customerSupplierId)).toEqual(['K-2']);
-    expect(c.find(p, 'K-1').map((e) => e.state)).toEqual(['created']);
-    expect(c.byCustomerId(p, 'K-1').map((e) => e.state)).toEqual(['created']);
-    expect(c.count(p)).toBe(3);
-    // The same customer id created from another place does not resolve an attempt: it may have made a second supplier.
-    c.record(p, [{ id: 'S3', name: 'Lost Ltd', customerSupplierId: 'K-2', state: 'created', source: 'other.csv:2' }]);
-    expect(c.byCustomerId(p, 'K-2').map((e) => e.state)).toEqual(['created', 'unknown']);
+    expect(c.byCustomerId(p, 'K-1').map((e) => e.state)).toEqual(['created', 'unknown']);
+    expect(c.list(p).filter((e) => e.state === 'unknown')).toHaveLength(2);
+    // The newest create of that name succeeded: the next one is not held back.
+    expect(c.unknownCreateByName(p, 'Upsilon Parts')).toBeUndefined();
     c.close();
   });
 

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
@@ -9,7 +10,9 @@ import {
   countLineBreaks,
   detectDelimiter,
   detectEncoding,
+  filePrefix,
   openInput,
+  prefixMatches,
   ReadError,
   resolveDelimiter,
   resolveEncoding,
@@ -199,12 +202,34 @@ describe('openInput', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ReadError);
+    expect((err as Error).message).toContain('line 80002 is not valid UTF-8 (byte 0xFC');
+    expect((err as Error).message).toContain('every line before it is plain ASCII');
     expect((err as Error).message).toContain('--encoding windows-1252');
     expect(count).toBeLessThanOrEqual(80_000);
     // Forced, the same bytes read fine.
     const forced = await openInput(file(bytes), { encoding: 'windows-1252' });
     const recs = await all(forced);
     expect(recs.at(-2)).toEqual([80_002, ['Müller']]);
+  });
+
+  it('one bad byte in a UTF-8 file (non-ASCII text before it) names its line, offset and value, and says to fix that line, not to pass --encoding', async () => {
+    const row = 'Großhandel Süd row\r\n'; // CRLF: line counting across both kinds of breaks
+    const head = 'name\n' + row.repeat(60_000); // > 1 MiB of UTF-8 with umlauts
+    const before = Buffer.from(head);
+    const bytes = Buffer.concat([before, Buffer.from('Gro'), Buffer.from([0xdf]), Buffer.from('handel\nAfter\n')]);
+    const input = await openInput(file(bytes));
+    expect(input.encoding).toBe('utf-8');
+    let err: unknown;
+    try {
+      for await (const _ of input.records) void _;
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ReadError);
+    const msg = (err as Error).message;
+    expect(msg).toContain(`line 60002 is not valid UTF-8 (byte 0xDF at byte offset ${before.length + 3})`);
+    expect(msg).toContain('fix line 60002');
+    expect(msg).not.toContain('--encoding windows-1252');
   });
 
   it('an unclosed quote is a ReadError naming the line where the record starts', async () => {
@@ -238,5 +263,31 @@ describe('openInput', () => {
     expect(input.identity).toMatchObject({ path: p, size: 7, headBytes: 7 });
     expect(input.identity.head).toMatch(/^[0-9a-f]{64}$/);
     input.destroy();
+  });
+});
+
+describe('filePrefix (the bytes before a line, for resuming a fixed file)', () => {
+  it('ends right after the break before the line, counting CRLF, CR and LF once each, as the reader does', () => {
+    const text = 'h\r\na\rb\nc\r\nd\n';
+    const p = file(text);
+    for (const [line, bytes] of [[1, 0], [2, 3], [3, 5], [4, 7], [5, 10], [6, 12]] as const) {
+      const pre = filePrefix(p, line, 'utf-8')!;
+      expect(pre.bytes, `line ${line}`).toBe(bytes);
+      expect(pre.sha256).toBe(createHash('sha256').update(readFileSync(p).subarray(0, bytes)).digest('hex'));
+      expect(prefixMatches(p, pre)).toBe(true);
+    }
+    expect(filePrefix(p, 7, 'utf-8')).toBeUndefined(); // the file has 6 lines (the last one empty)
+    expect(filePrefix(p, 2, 'utf-16le')).toBeUndefined();
+  });
+
+  it('says whether the prefix is plain ASCII, and prefixMatches notices a change before the line but not after it', () => {
+    const p = file('name\nMüller\nB\nC\n');
+    expect(filePrefix(p, 2, 'utf-8')!.ascii).toBe(true);
+    const pre = filePrefix(p, 3, 'utf-8')!;
+    expect(pre.ascii).toBe(false);
+    writeFileSync(p, 'name\nMüller\nB fixed\nC\n');
+    expect(prefixMatches(p, pre)).toBe(true);
+    writeFileSync(p, 'name\nMueller\nB\nC\n');
+    expect(prefixMatches(p, pre)).toBe(false);
   });
 });

@@ -17,7 +17,7 @@ export function emulatorCommand(invoke: Invoke): Command {
       // For tests: every field a client need not accept left out (minimal) or null (all-nulls).
       .addOption(new Option('--shape <shape>', 'response shape').choices(['wire', 'nulls', 'minimal', 'all-nulls']).hideHelp())
       .option('--log', 'log each request (method, path, status, time) and each injected fault to stderr')
-      .option('--admin', 'also serve GET /_emulator/suppliers (same x-api-key): every stored supplier with its customerSupplierId')
+      .option('--admin', 'also serve GET /_emulator/suppliers (same x-api-key): every stored supplier with its customerSupplierId (with --state: every one in the file, whichever emulator or sandbox command created it)')
       .option('--latency <ms>', 'delay before processing each /v1 request without an earlier fault: MS, or MS-MS for uniform in a range (default 0)')
       .option('--rate-limit <n/s>', 'token bucket of N requests per second, burst N; above it 429 with Retry-After (default no limit)')
       .option('--capacity <n>', 'process at most N /v1 requests at once (latency included); N more wait in line, the rest get 503 with Retry-After: 1 (default no bound)')

@@ -3,6 +3,7 @@ import { ExitCode, SrsError, UsageError } from '../../errors.js';
 import type { FaultOptions } from '../../emulator/faults.js';
 import type { ResponseShape } from '../../emulator/index.js';
 import type { Opts } from '../kit.js';
+import type { StopSignal } from '../../util/signals.js';
 
 /** The fault options of `srs emulator start`, validated; an invalid value is a usage error naming the option. */
 async function faultOptions(opts: Opts): Promise<FaultOptions> {
@@ -96,9 +97,9 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   } else {
     await ctx.sink.write(JSON.stringify(info) + '\n');
   }
-  // Serves until Ctrl-C or SIGTERM: then closes (flushing --state) and exits 130 or 143 (src/util/signals.ts).
-  const { onInterrupt, InterruptedError } = await import('../../util/signals.js');
-  const sig = await new Promise<'SIGINT' | 'SIGTERM'>((resolve) => onInterrupt(resolve));
+  // Serves until Ctrl-C, SIGTERM or SIGHUP: then closes (flushing --state) and exits 130, 143 or 129 (src/util/signals.ts).
+  const { onInterrupt, InterruptedError, stoppedWord } = await import('../../util/signals.js');
+  const sig = await new Promise<StopSignal>((resolve) => onInterrupt(resolve));
   await emu.close();
-  throw new InterruptedError(sig, sig === 'SIGINT' ? 'emulator stopped (interrupted)' : 'emulator stopped (terminated)');
+  throw new InterruptedError(sig, `emulator stopped (${stoppedWord(sig)})`);
 }

@@ -5,7 +5,10 @@
  */
 import { otherAccountStatus, type Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
+import { JournalLock, LOCK_SUFFIX } from '../../import/lock.js';
 import type { Catalog, SameAccountCheck } from '../../store/catalog.js';
 
 export interface OpenCatalog {
@@ -75,4 +78,55 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
   closeWithRun(ctx, catalog);
   const partition = await catalog.resolvePartition(target, sameAccountCheck(ctx, target));
   return { catalog, partition, target };
+}
+
+/** An import waits this long for the target lock: long enough for a `supplier create` that holds it to finish. */
+export const IMPORT_WAIT_MS = 3_000;
+/** A `supplier create` waits this long for the target lock (an import holds it for its whole run). */
+export const CREATE_WAIT_MS = 10_000;
+
+/**
+ * The catalog's lock for this target: one run at a time creates suppliers with customer ids on a target
+ * through a catalog (an import for its whole run, a create for its request). The catalog learns a run's
+ * outcomes after they happen: two runs at once (a cron overlap, this month's export beside last month's, a
+ * create beside an import) would each find a shared customerSupplierId unknown and both create it. The
+ * lock file sits beside the catalog's real file (a symlinked catalog is the same catalog), holds what
+ * holds it, and is released when the run ends.
+ *
+ * A lock left by a process that is gone was left by a run that was killed: what it created after its last
+ * catalog batch is not in the catalog. A create's is taken over with a warning (one request, which the
+ * warning names); an import's only by the same import again (its journal), which repairs the catalog from
+ * its journal: any other run is refused (exit 2) and told to re-run it first.
+ */
+export function takeTargetLock(ctx: Context, open: OpenCatalog, me: { what: string; journal?: string | undefined }, waitMs: number): Promise<JournalLock> {
+  const path = `${realCatalogPath(open.catalog.path)}.import-${open.partition}${LOCK_SUFFIX}`;
+  const mine = me.journal === undefined ? undefined : resolve(me.journal);
+  return JournalLock.takeWaiting(path, {
+    now: () => new Date(),
+    warn: (m) => ctx.warn(m),
+    inUse: `another srs run is creating suppliers in ${open.target.baseUrl} with the supplier catalog ${open.catalog.path} (two at once could both create a customerSupplierId neither has recorded yet): it is held`,
+    stale: 'catalog lock',
+    cannotCreate: 'the catalog directory must be writable',
+    nothing: 'Nothing was sent.',
+    holder: { what: me.what, journal: mine },
+    waitMs,
+    beforeTakeOver: (h) => {
+      if (!h?.what?.startsWith('srs supplier import') || (h.journal !== undefined && h.journal === mine)) return;
+      const rerun = h.journal
+        ? `run it again first (its journal ${h.journal} repairs the catalog: the same file with --journal ${h.journal}), or, once you have checked the service, delete ${path}`
+        : `it had no journal: check the service for what it created, then delete ${path}`;
+      throw new UsageError(
+        `${h.what} (process ${h.pid}, started ${h.started}) ended without writing its last outcomes to the supplier catalog (killed?): the suppliers it created since are not in the catalog, and this run could create them again. ${rerun}. Nothing was sent.`,
+      );
+    },
+  });
+}
+
+/** The catalog file's real path (a symlink resolved), or the path itself while it does not exist. */
+function realCatalogPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
 }

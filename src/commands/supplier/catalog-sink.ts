@@ -18,8 +18,8 @@ import type { Context } from '../../context.js';
 import type { Candidate, OutcomeSink, Recorded, Verdict } from '../../import/sinks.js';
 import { ExitCode, SrsError } from '../../errors.js';
 import type { Catalog, CatalogRecord, CustomerIdFilter } from '../../store/catalog.js';
-import { catalogPathOf, closeWithRun, openCatalog, type OpenCatalog } from './catalog-access.js';
-import { JournalLock, LOCK_SUFFIX } from '../../import/lock.js';
+import { catalogPathOf, closeWithRun, IMPORT_WAIT_MS, openCatalog, takeTargetLock, type OpenCatalog } from './catalog-access.js';
+import type { JournalLock } from '../../import/lock.js';
 
 /**
  * Outcomes held before one transaction writes them (SQLite's cost a row stops falling at about
@@ -177,7 +177,7 @@ export class CatalogSink implements OutcomeSink {
 export async function openCatalogSink(
   ctx: Context,
   file: string,
-  o: { dryRun: boolean; allowExisting: boolean; retryUnknown: boolean },
+  o: { dryRun: boolean; allowExisting: boolean; retryUnknown: boolean; journalPath?: string | undefined },
 ): Promise<CatalogSink | undefined> {
   const path = await catalogPathOf(ctx);
   if (path === undefined) return undefined;
@@ -200,18 +200,7 @@ export async function openCatalogSink(
     open = await openCatalog(ctx, 'srs supplier import', false);
   }
   if (!open) return undefined;
-  // One import at a time per target and catalog (a dry run sends nothing and takes no lock). The catalog learns a
-  // run's outcomes after they happen; two runs at once (a cron overlap, this month's and last month's exports)
-  // would each find a shared customerSupplierId unknown and both create it.
-  const lock = o.dryRun
-    ? undefined
-    : JournalLock.take(`${open.catalog.path}.import-${open.partition}${LOCK_SUFFIX}`, {
-        now: () => new Date(),
-        warn: (m) => ctx.warn(m),
-        inUse: `another import into ${open.target.baseUrl} is running with the supplier catalog ${open.catalog.path} (two at once could both create a customerSupplierId neither has recorded yet): it is held`,
-        stale: 'catalog import lock',
-        cannotCreate: 'the catalog directory must be writable',
-        nothing: 'Nothing was sent.',
-      });
+  // One import at a time per target and catalog (a dry run sends nothing and takes no lock): see takeTargetLock.
+  const lock = o.dryRun ? undefined : await takeTargetLock(ctx, open, { what: `srs supplier import ${file}`, journal: o.journalPath }, IMPORT_WAIT_MS);
   return new CatalogSink({ catalog: open.catalog, partition: open.partition, file, dryRun: o.dryRun, allowExisting: o.allowExisting, retryUnknown: o.retryUnknown, lock });
 }

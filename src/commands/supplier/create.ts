@@ -1,15 +1,15 @@
-import { markCheckedSupplierBody, type SupplierCreateRequest } from '../../api/contract.js';
+import { markCheckedSupplierBody, type SupplierCreateRequest, type SupplierCreateResponse } from '../../api/contract.js';
 import { SupplierInput as Schema } from '../../api/supplier-input.js';
 import { validateRequest } from '../../api/client.js';
 import { classifyCreateFailure } from '../../api/outcome.js';
 import type { Context } from '../../context.js';
 import { ExitCode, OutcomeUnknownError, SrsError, UsageError } from '../../errors.js';
-import { InterruptedError, onInterrupt, type StopSignal } from '../../util/signals.js';
+import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
-import type { CatalogRecord } from '../../store/catalog.js';
+import { CREATE_SOURCE, type CatalogRecord } from '../../store/catalog.js';
 import { readJsonInput, type Opts } from '../kit.js';
-import { openCatalog, type OpenCatalog } from './catalog-access.js';
+import { CREATE_WAIT_MS, openCatalog, takeTargetLock, type OpenCatalog } from './catalog-access.js';
 
 export function parseContact(spec: string): NonNullable<SupplierCreateRequest['contacts']>[number] {
   const [email, firstName, lastName, ...rest] = spec.split(',').map((s) => s.trim());
@@ -72,47 +72,61 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   const open = await openCatalog(ctx, 'srs supplier create', false);
   // A customer id the catalog knows on this target is not sent again (the import's `exists` and `unknown`).
   const cid = valid.customerSupplierId?.trim();
-  const known = open && cid ? open.catalog.lookupCustomerId(open.partition, cid) : undefined;
-  if (known?.state === 'created' && opts.allowExisting !== true) {
-    throw new SrsError('exists', ExitCode.failure, `customerSupplierId ${JSON.stringify(cid)} was already created on this target${known.id ? ` as supplier ${known.id}` : ''} (${known.source}); not sent again (--allow-existing sends it)`);
-  }
-  if (known?.state === 'unknown' && opts.retryUnknown !== true) {
-    throw new OutcomeUnknownError(
-      `an earlier create of customerSupplierId ${JSON.stringify(cid)} has an unknown outcome (${known.source}): the supplier may exist; not sent (check first: srs supplier find ${JSON.stringify(cid)}; --retry-unknown sends it)`,
-    );
-  }
-  const unknownOutcome = (reason: string, cause: unknown, sig?: StopSignal): SrsError => {
-    record(ctx, open, { name: valid.name, customerSupplierId: valid.customerSupplierId ?? null, countryIso3Code: valid.countryIso3Code ?? null, state: 'unknown', source: 'supplier create' });
-    const look = valid.customerSupplierId ?? valid.name;
-    const message =
-      `outcome unknown: ${reason}. The supplier may exist: do not create it again before checking ` +
-      `(srs supplier find ${JSON.stringify(look)} lists what srs recorded${open ? ', this attempt as unknown' : ''}; the service itself has no lookup by name or customer id)`;
-    if (!sig) return new OutcomeUnknownError(message, { cause });
-    return new InterruptedError(sig, message, 'outcome_unknown');
-  };
-  let created: Awaited<ReturnType<typeof client.createSupplier>>;
-  // Ctrl-C or SIGTERM while the request is in flight: it may have reached the service. The attempt is recorded
-  // as unknown and the user told so, then srs exits 130/143 (the request itself is left to the exit).
-  let interrupted: StopSignal | undefined;
-  let onStop!: () => void;
-  const stopped = new Promise<undefined>((resolve) => (onStop = () => resolve(undefined)));
-  const offSignal = onInterrupt((sig) => {
-    interrupted = sig;
-    onStop();
-  });
+  // With a customer id: the target's lock from the check to the record, so that an import (or another create)
+  // cannot create the same id meanwhile (catalog-access.ts takeTargetLock); waits for one that holds it.
+  const lock = open && cid ? await takeTargetLock(ctx, open, { what: `srs supplier create of customerSupplierId ${JSON.stringify(cid)}` }, CREATE_WAIT_MS) : undefined;
+  let created: SupplierCreateResponse;
   try {
-    const answer = await ctx.withSpinner('Creating supplier…', () => Promise.race([client.createSupplier(valid), stopped]));
-    if (interrupted || answer === undefined) throw unknownOutcome(`${interrupted === 'SIGTERM' ? 'terminated' : 'interrupted'} while the request was in flight`, undefined, interrupted ?? 'SIGINT');
-    created = answer;
-  } catch (e) {
-    if (e instanceof InterruptedError) throw e;
-    const outcome = classifyCreateFailure(e);
-    if (outcome.state !== 'unknown' || (outcome.fatal && outcome.fatal.code === 'auth')) throw e;
-    throw unknownOutcome(`the request may have reached the service, but no usable answer came back (${outcome.reason ?? outcome.message})`, e);
+    const known = open && cid ? open.catalog.lookupCustomerId(open.partition, cid) : undefined;
+    if (known?.state === 'created' && opts.allowExisting !== true) {
+      throw new SrsError('exists', ExitCode.failure, `customerSupplierId ${JSON.stringify(cid)} was already created on this target${known.id ? ` as supplier ${known.id}` : ''} (${known.source}); not sent again (--allow-existing sends it)`);
+    }
+    if (known?.state === 'unknown' && opts.retryUnknown !== true) {
+      throw new OutcomeUnknownError(
+        `an earlier create of customerSupplierId ${JSON.stringify(cid)} has an unknown outcome (${known.source}): the supplier may exist; not sent (check first: srs supplier find ${JSON.stringify(cid)}; --retry-unknown sends it)`,
+      );
+    }
+    // Without a customer id, the name is all there is to match: the last create of this exact name had an unknown outcome.
+    const unsure = open && !cid && opts.retryUnknown !== true ? open.catalog.unknownCreateByName(open.partition, valid.name) : undefined;
+    if (unsure) {
+      throw new OutcomeUnknownError(
+        `the last create of a supplier named ${JSON.stringify(valid.name)} without customer id (${unsure.recordedAt}) has an unknown outcome: it may exist; not sent (check first: srs supplier find ${JSON.stringify(valid.name)}; --retry-unknown sends it)`,
+      );
+    }
+    const unknownOutcome = (reason: string, cause: unknown, sig?: StopSignal): SrsError => {
+      record(ctx, open, { name: valid.name, customerSupplierId: valid.customerSupplierId ?? null, countryIso3Code: valid.countryIso3Code ?? null, state: 'unknown', source: CREATE_SOURCE });
+      const look = valid.customerSupplierId ?? valid.name;
+      const message =
+        `outcome unknown: ${reason}. The supplier may exist: do not create it again before checking ` +
+        `(srs supplier find ${JSON.stringify(look)} lists what srs recorded${open ? ', this attempt as unknown' : ''}; the service itself has no lookup by name or customer id)`;
+      if (!sig) return new OutcomeUnknownError(message, { cause });
+      return new InterruptedError(sig, message, 'outcome_unknown');
+    };
+    // Ctrl-C or SIGTERM while the request is in flight: it may have reached the service. The attempt is recorded
+    // as unknown and the user told so, then srs exits 130/143 (the request itself is left to the exit).
+    let interrupted: StopSignal | undefined;
+    let onStop!: () => void;
+    const stopped = new Promise<undefined>((resolve) => (onStop = () => resolve(undefined)));
+    const offSignal = onInterrupt((sig) => {
+      interrupted = sig;
+      onStop();
+    });
+    try {
+      const answer = await ctx.withSpinner('Creating supplier…', () => Promise.race([client.createSupplier(valid), stopped]));
+      if (interrupted || answer === undefined) throw unknownOutcome(`${stoppedWord(interrupted ?? 'SIGINT')} while the request was in flight`, undefined, interrupted ?? 'SIGINT');
+      created = answer;
+    } catch (e) {
+      if (e instanceof InterruptedError) throw e;
+      const outcome = classifyCreateFailure(e);
+      if (outcome.state !== 'unknown' || (outcome.fatal && outcome.fatal.code === 'auth')) throw e;
+      throw unknownOutcome(`the request may have reached the service, but no usable answer came back (${outcome.reason ?? outcome.message})`, e);
+    } finally {
+      offSignal();
+    }
+    record(ctx, open, { id: created.id, name: created.name, customerSupplierId: created.customerSupplierId, countryIso3Code: created.countryIso3Code, state: 'created', source: CREATE_SOURCE });
   } finally {
-    offSignal();
+    lock?.release();
   }
-  record(ctx, open, { id: created.id, name: created.name, customerSupplierId: created.customerSupplierId, countryIso3Code: created.countryIso3Code, state: 'created', source: 'supplier create' });
   try {
     await renderItem(ctx.sink, created, columns.supplierCreated, ctx.renderOptions());
   } catch (e) {

@@ -55,9 +55,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       {
         // One keep-alive connection per request the limit can have in flight.
         client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : typeof opts.maxConcurrency === 'number' ? opts.maxConcurrency : undefined, longRun: true }),
-        sinks: async ({ dryRun }) => {
+        sinks: async ({ dryRun, journalPath }) => {
           const { openCatalogSink } = await import('./catalog-sink.js');
-          const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true });
+          const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true, journalPath });
           return sink ? [sink] : [];
         },
         // A dry run may have no base URL or key (it needs none): then there is no target to check against.
@@ -109,7 +109,14 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       `continue with the rows after that line, and import from a file (or pass --journal FILE) next time`;
   if (result.readError) {
     if (result.requestsSent === 0) throw result.readError;
-    throw new SrsError('invalid_input', ExitCode.failure, `${result.readError.message} (rows up to line ${summary.stoppedAfterLine} were processed; ${summary.journal ? 'fix the file and run the same command again' : resume})`);
+    const at = result.readError.line;
+    // The journal binds to the exact file; it records the bytes before line `at` only when it can check them again.
+    const next = !summary.journal
+      ? resume
+      : result.resumableAfterFix
+        ? `fix the file from line ${at} on and run the same command again: the journal ${summary.journal} resumes as long as lines 1-${at - 1} are unchanged`
+        : `the journal ${summary.journal} vouches only for the file as it is, so a fixed file would be refused: put the header and lines ${at} to the end in a new file, fix it, and import that (it gets its own journal)`;
+    throw new SrsError('invalid_input', ExitCode.failure, `${result.readError.message} (the rows before line ${at} were processed; ${next})`);
   }
   if (result.interrupted) {
     throw new InterruptedError(stoppedBy, `interrupted after line ${summary.stoppedAfterLine}: ${resume}`);

@@ -98,7 +98,7 @@ may or may not exist.`,
       .addOption(new Option('--encoding <name>', 'file encoding: auto (BOM, else UTF-8 if valid, else Windows-1252), utf-8, utf-16le, utf-16be, windows-1252, ...').default('auto'))
       .option('--delimiter <char>', 'field delimiter: , ; | or tab (default: detected from the header line)')
       .option('--map <header=field>', 'map a column to a field (or to "ignore"), e.g. --map "Lieferant=name"; repeatable', collect)
-      .option('--journal <file>', 'journal of sent rows and outcomes that makes re-runs safe; locked while a run uses it, bound to the file and to the service and account (default: FILE.srs-journal; none for stdin)')
+      .option('--journal <file>', 'journal of sent rows and outcomes that makes re-runs safe; locked while a run uses it, bound to the file, its encoding, the service and the account (default: FILE.srs-journal; none for stdin)')
       .option('--journal-fsync', 'fsync the journal before each request (survives power loss; slower)')
       .option('--retry-unknown', 'send again the rows whose outcome is unknown (risk: a second supplier if the first attempt went through)')
       .option('--allow-existing', 'send rows whose customerSupplierId the catalog already knows as created on this target (default: state exists, not sent)')
@@ -111,9 +111,10 @@ Rows never merge or vanish: records end at CRLF, LF or CR; a row whose cell coun
 header's, or whose name or id holds a line break, is invalid. One run per journal (JOURNAL.lock), and
 one import per target with the catalog (CATALOG.import-N.lock): a second exits 2 naming the first. A
 journal started against another service, account or the sandbox is refused: pass --journal NEW.
+A run that stopped at a malformed line resumes once the file is fixed from that line on.
 Exit codes: 0 every row created or skipped; 1 a row invalid, failed or unknown, or a journal/report
 write failed; 2 nothing sent (unusable file, journal in use or bound elsewhere); 4 authentication;
-130/143 interrupted (Ctrl-C / SIGTERM).
+130/143/129 interrupted (Ctrl-C / SIGTERM / SIGHUP).
 
 Concurrency: unless --concurrency pins it, the requests in flight adapt to the service, like TCP's
 congestion control: from 4 the limit doubles each round trip while answers come back as fast as

@@ -1,0 +1,215 @@
+/**
+ * Issue 15, attack review: advice the import gives must work when followed,
+ * and a journal must not be refused (or turn rows unknown) when nothing in it
+ * could make a row be skipped; the emulator's admin route lists what was
+ * stored. The built srs against a real emulator.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import iconv from 'iconv-lite';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { assertBuilt, baseEnv, runSrs, storedIds, withHarness, type RunResult } from './harness.js';
+
+let dir: string;
+beforeAll(() => {
+  assertBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'srs-import-review-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+function file(name: string, content: string | Buffer): string {
+  const p = join(dir, `${n++}-${name}`);
+  writeFileSync(p, content);
+  return p;
+}
+
+/** A loopback port nothing listens on (a mistyped base URL). */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+const summary = (r: RunResult) => JSON.parse(r.stdout) as Record<string, number | string | boolean>;
+const importArgs = (f: string, ...more: string[]) => ['supplier', 'import', f, '-o', 'json', '--quiet', ...more];
+
+describe('a UTF-8 file with one byte that is not UTF-8 (after the first MiB)', () => {
+  it('names the line and says to fix it; --encoding windows-1252 is refused (exit 2, both encodings); the fixed file resumes and creates every row once, names intact', async () => {
+    await withHarness({}, async (h) => {
+      const N = 5000;
+      const BAD = 4802; // line of the bad byte (row i is on line i + 2)
+      const pad = 'x'.repeat(200);
+      const rowsOf = (bad: boolean) => {
+        const parts: Buffer[] = [Buffer.from('name,country,customerSupplierId\n')];
+        for (let i = 0; i < N; i++) {
+          if (bad && i + 2 === BAD) parts.push(Buffer.from('Gro'), Buffer.from([0xdf]), Buffer.from(`handel ${i} ${pad},DEU,BIG-${i}\n`));
+          else parts.push(Buffer.from(`Großhandel ${i} ${pad},DEU,BIG-${i}\n`));
+        }
+        return Buffer.concat(parts);
+      };
+      const f = file('big.csv', rowsOf(true));
+      const first = await h.run(importArgs(f), { timeoutMs: 120_000 });
+      expect(first.code, first.stderr).toBe(1);
+      expect(first.stderr).toMatch(new RegExp(`line ${BAD} is not valid UTF-8 \\(byte 0xDF at byte offset \\d+\\), though the lines before it are UTF-8`));
+      expect(first.stderr).toContain(`fix line ${BAD}`);
+      expect(first.stderr).not.toContain('--encoding windows-1252');
+      const created = (summary(first).created as number);
+      expect(created).toBeGreaterThan(4000);
+      expect(created).toBeLessThan(BAD - 1);
+
+      // The advice the old message gave: refused before anything is sent, naming both encodings.
+      const wrong = await h.run(importArgs(f, '--encoding', 'windows-1252'), { timeoutMs: 60_000 });
+      expect(wrong.code, wrong.stderr).toBe(2);
+      expect(wrong.stderr).toMatch(/read as utf-8, and this run reads it as windows-1252/);
+      expect((await storedIds(h, 'BIG-')).size).toBe(created);
+
+      // The advice the message gives now: fix that line, run the same command again.
+      writeFileSync(f, rowsOf(false));
+      const fixed = await h.run(importArgs(f), { timeoutMs: 120_000 });
+      expect(fixed.code, fixed.stderr).toBe(0);
+      expect(summary(fixed)).toMatchObject({ created: N - created, skipped: created, unknown: 0 });
+      const ids = await storedIds(h, 'BIG-');
+      expect(ids.size).toBe(N);
+      expect([...ids.values()].every((c) => c === 1)).toBe(true);
+      const res = await fetch(`${h.emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': h.env.SRS_API_KEY! } });
+      const names = ((await res.json()) as Array<{ name: string; customerSupplierId: string | null }>).filter((s) => s.customerSupplierId?.startsWith('BIG-'));
+      expect(names.every((s) => s.name.startsWith('Großhandel '))).toBe(true);
+    });
+  });
+});
+
+describe('a file that is plain ASCII for its first MiB, then Windows-1252', () => {
+  it('suggests --encoding windows-1252, and following it continues the same journal: the rows before are skipped, the rest created with their accents', async () => {
+    await withHarness({}, async (h) => {
+      const N = 5000;
+      const FROM = 4802; // the first line with a Windows-1252 byte
+      const pad = 'x'.repeat(200);
+      const parts: Buffer[] = [Buffer.from('name,country,customerSupplierId\n')];
+      for (let i = 0; i < N; i++) parts.push(i + 2 >= FROM ? iconv.encode(`Müller ${i} ${pad},DEU,ANSI-${i}\n`, 'windows-1252') : Buffer.from(`Plain ${i} ${pad},DEU,ANSI-${i}\n`));
+      const f = file('ansi.csv', Buffer.concat(parts));
+      const first = await h.run(importArgs(f), { timeoutMs: 120_000 });
+      expect(first.code, first.stderr).toBe(1);
+      expect(first.stderr).toContain(`line ${FROM} is not valid UTF-8 (byte 0xFC`);
+      expect(first.stderr).toContain('pass it, e.g. --encoding windows-1252');
+      const created = summary(first).created as number;
+      const again = await h.run(importArgs(f, '--encoding', 'windows-1252'), { timeoutMs: 120_000 });
+      expect(again.code, again.stderr).toBe(0);
+      expect(summary(again)).toMatchObject({ created: N - created, skipped: created, unknown: 0 });
+      const res = await fetch(`${h.emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': h.env.SRS_API_KEY! } });
+      const stored = ((await res.json()) as Array<{ name: string; customerSupplierId: string | null }>).filter((s) => s.customerSupplierId?.startsWith('ANSI-'));
+      expect(stored.length).toBe(N);
+      expect(stored.find((s) => s.customerSupplierId === `ANSI-${N - 1}`)!.name).toBe(`Müller ${N - 1} ${pad}`);
+    });
+  });
+});
+
+describe('a quote left open part-way through a file', () => {
+  const rows = (n: number, broken?: number) => {
+    const lines = ['name,country,customerSupplierId'];
+    for (let i = 0; i < n; i++) lines.push(i + 2 === broken ? `"Late ${i},DEU,LATE-${i}` : `Late ${i},DEU,LATE-${i}`);
+    return lines.join('\n') + '\n';
+  };
+
+  it('"fix the file from line 502 on and run the same command again" works: the rows before it are skipped, the rest created, each once', async () => {
+    await withHarness({}, async (h) => {
+      const f = file('late.csv', rows(1000, 502));
+      const failed = join(dir, `${n++}-late-failed.csv`);
+      const first = await h.run(importArgs(f, '--failed', failed), { timeoutMs: 60_000 });
+      expect(first.code, first.stderr).toBe(1);
+      expect(summary(first)).toMatchObject({ created: 500 });
+      expect(first.stderr).toContain('the rows before line 502 were processed; fix the file from line 502 on and run the same command again');
+      writeFileSync(f, rows(1000));
+      const again = await h.run(importArgs(f, '--failed', failed), { timeoutMs: 60_000 });
+      expect(again.code, again.stderr).toBe(0);
+      expect(summary(again)).toMatchObject({ created: 500, skipped: 500, unknown: 0 });
+      const ids = await storedIds(h, 'LATE-');
+      expect(ids.size).toBe(1000);
+      expect([...ids.values()].every((c) => c === 1)).toBe(true);
+      // Once resumed past the stop, the journal is bound to the fixed file: an edit anywhere is refused again.
+      writeFileSync(f, rows(1000).replace('Late 10,', 'Late ten,'));
+      const edited = await h.run(importArgs(f), { timeoutMs: 60_000 });
+      expect(edited.code, edited.stderr).toBe(2);
+      expect(edited.stderr).toContain('belongs to another file');
+    });
+  });
+
+  it('from stdin (a journal that cannot check the bytes again) the advice is a new file from that line on, not a re-run', async () => {
+    await withHarness({}, async (h) => {
+      const journal = join(dir, `${n++}-stdin.journal`);
+      const r = await h.run(['supplier', 'import', '-', '--journal', journal, '-o', 'json', '--quiet'], { input: rows(100, 52), timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain('the rows before line 52 were processed; the journal');
+      expect(r.stderr).toContain('put the header and lines 52 to the end in a new file, fix it, and import that');
+      expect(r.stderr).not.toContain('run the same command again');
+    });
+  });
+
+  it('a file changed before the line where the run stopped is still refused (exit 2, nothing sent)', async () => {
+    await withHarness({}, async (h) => {
+      const f = file('late2.csv', rows(600, 302));
+      const first = await h.run(importArgs(f), { timeoutMs: 60_000 });
+      expect(first.code, first.stderr).toBe(1);
+      // Fixed, but a line was also inserted above: the rows after it moved, so the journal cannot vouch for them.
+      writeFileSync(f, rows(600).replace('Late 5,DEU,LATE-5\n', 'Late 5,DEU,LATE-5\nInserted,DEU,LATE-X\n'));
+      const again = await h.run(importArgs(f), { timeoutMs: 60_000 });
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr).toContain('belongs to another file');
+      expect((await storedIds(h, 'LATE-')).size).toBe(300);
+    });
+  });
+});
+
+describe('a journal that records only failed rows', () => {
+  it('a mistyped base URL (every row refused), then the right one: rebound with a note, every row created once', async () => {
+    await withHarness({}, async (h) => {
+      const rows = ['name,country,customerSupplierId'];
+      for (let i = 0; i < 5; i++) rows.push(`Typo ${i},DEU,TYPO-${i}`);
+      const f = file('typo.csv', rows.join('\n') + '\n');
+      const wrong = await h.run(importArgs(f, '--max-concurrency', '1'), { env: { SRS_BASE_URL: `http://127.0.0.1:${await closedPort()}` }, timeoutMs: 60_000 });
+      expect(wrong.code, wrong.stderr).toBe(1);
+      expect(summary(wrong)).toMatchObject({ created: 0, failed: 5, unknown: 0 });
+
+      const right = await h.run(['supplier', 'import', f, '-o', 'json'], { timeoutMs: 60_000 });
+      expect(right.code, right.stderr).toBe(0);
+      expect(summary(right)).toMatchObject({ created: 5, failed: 0, unknown: 0 });
+      expect(right.stderr).toMatch(/records no row created or in doubt: bound to /);
+      const ids = await storedIds(h, 'TYPO-');
+      expect(ids.size).toBe(5);
+      expect([...ids.values()].every((c) => c === 1)).toBe(true);
+    });
+  });
+});
+
+describe('srs emulator start --admin with a --state file shared by two emulators', () => {
+  it('each lists every supplier in the file, whichever emulator created it', async () => {
+    const statePath = join(dir, `${n++}-shared-state.db`);
+    const apiKey = `test-key-${Math.random().toString(36).slice(2)}-SECRET`;
+    const a = await startEmulator({ port: 0, apiKey, admin: true, statePath });
+    const b = await startEmulator({ port: 0, apiKey, admin: true, statePath });
+    try {
+      const home = mkdtempSync(join(dir, 'home-'));
+      for (const [emu, cid] of [[a, 'SHARED-A'], [b, 'SHARED-B']] as const) {
+        const r = await runSrs(['supplier', 'create', '--name', `Shared ${cid}`, '--country', 'DEU', '--customer-id', cid, '-o', 'json'], {
+          ...baseEnv(home),
+          SRS_BASE_URL: emu.url,
+          SRS_API_KEY: apiKey,
+        });
+        expect(r.code, r.stderr).toBe(0);
+      }
+      for (const emu of [a, b]) {
+        const res = await fetch(`${emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': apiKey } });
+        const all = (await res.json()) as Array<{ customerSupplierId: string | null }>;
+        expect(all.filter((s) => s.customerSupplierId?.startsWith('SHARED-')).map((s) => s.customerSupplierId).sort()).toEqual(['SHARED-A', 'SHARED-B']);
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
