@@ -17,7 +17,7 @@ import { AuthError, ExitCode, SrsError, stdoutWriteError, UsageError } from './e
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
-import { escapeJsonForTerminal, sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
+import { escapeJsonForTerminal, sanitizeForTerminal, oneLine, sanitizeKeepNewlines } from './output/sanitize.js';
 
 export interface IO {
   stdout: Writable;
@@ -242,9 +242,15 @@ export class Context {
     this.io.stderr.write(this.redact(sanitizeKeepNewlines(line)) + '\n');
   }
 
+  /**
+   * One warning on one line of stderr: line breaks in it (a warning often
+   * quotes a bundle's or the service's strings) are shown escaped, so nothing
+   * it holds can start a line of its own (a workflow command under
+   * GITHUB_ACTIONS, or a fake "error:").
+   */
   warn(msg: string): void {
     const tag = this.paintErr.yellow('warning:');
-    this.io.stderr.write(`${tag} ${this.redact(sanitizeKeepNewlines(msg))}\n`);
+    this.io.stderr.write(`${tag} ${this.redact(oneLine(msg))}\n`);
   }
 
   /** A note for people on stderr about something that is not a problem (what was saved, hidden columns, the next page): silenced by --quiet. */

@@ -16,7 +16,10 @@ export const ExplainedParameterSchema = z.object({
   /** The service's score for the parameter. */
   score: num,
   label: z.string(),
+  /** The service's risk level for the parameter, as sent. */
   riskLevel: z.nullable(z.string()),
+  /** Whether srs can rank that level (false: a level such as "Extreme" that srs does not know; null: no level). */
+  riskRecognised: z.nullable(z.boolean()),
   entries: z.number(),
   /** Entries of this parameter that have expired or expire within the window. */
   expiringEntries: z.number(),
@@ -65,6 +68,7 @@ export const ExplanationSchema = z.object({
     label: z.string(),
     dataSourcesScore: num,
     policyParametersScore: num,
+    /** The highest of the parameters' levels; levels srs cannot rank are shown instead, marked: "Extreme (unrecognised)". */
     riskLevel: z.nullable(z.string()),
   }),
   /** The local model's overall score from the same entries and scorecards, and whether it agrees with the service's. */
@@ -74,5 +78,11 @@ export const ExplanationSchema = z.object({
   otherParameters: z.array(ExplainedParameterSchema),
   dataSources: z.array(ExplainedSourceSchema),
   expiring: z.object({ withinDays: z.number(), entries: z.array(ExpiringEntrySchema) }),
+  /**
+   * What srs cannot evaluate in the result: a parameter or data source listed more than once, with
+   * each copy's score ("parameter X is listed 2 times (scores 1, -2)"). Such a parameter or source is
+   * shown once, with score null and label "conflicting"; `score explain` exits 1.
+   */
+  conflicts: z.array(z.string()),
 });
 export type Explanation = z.infer<typeof ExplanationSchema>;

@@ -124,20 +124,21 @@ svg{vertical-align:middle}
 
 function parameterRow(p: ExplainedParameter): string {
   const name = p.name ?? p.policyParameterId;
-  return `<tr><td class="param">${esc(name)}<div class="muted mono">${esc(p.policyParameterId)}</div></td><td class="num">${esc(weightText(p.weight))}</td><td class="num">${fmt(p.score)}</td><td>${svgBar(p.score)}</td><td>${esc(p.label)}</td><td class="num">${p.entries}</td><td>${p.expiringEntries ? `<span class="flag" title="evidence expired or expiring">! ${p.expiringEntries}</span>` : ''}</td></tr>`;
+  return `<tr><td class="param">${esc(name)}<div class="muted mono">${esc(p.policyParameterId)}</div></td><td class="num">${esc(weightText(p.weight))}</td><td class="num">${fmt(p.score)}</td><td>${svgBar(p.score)}</td><td>${esc(p.label)}</td><td>${p.riskLevel === null ? '' : `${esc(p.riskLevel)}${p.riskRecognised === false ? ' <span class="bad">(unrecognised)</span>' : ''}`}</td><td class="num">${p.entries}</td><td>${p.expiringEntries ? `<span class="flag" title="evidence expired or expiring">! ${p.expiringEntries}</span>` : ''}</td></tr>`;
 }
 
 function supplierSection(x: Explanation): string {
   const out: string[] = [];
   out.push(`<section class="supplier" id="s-${esc(x.supplierId)}"><h3><span class="mono">${esc(x.supplierId)}</span> — ${fmt(x.score.value)} ${esc(x.score.label)}${x.score.riskLevel ? ` · risk ${esc(x.score.riskLevel)}` : ''}</h3>`);
+  for (const c of x.conflicts) out.push(`<p class="bad">Conflicting result: ${esc(c)}; srs cannot tell which copy counts, so no copy's score is shown.</p>`);
   out.push(`<p class="muted">From data sources ${fmt(x.score.dataSourcesScore)} · from policy parameters ${fmt(x.score.policyParametersScore)}${x.model.agrees ? '' : ` · <span class="bad">the local model gives ${fmt(x.model.value)}</span>`}</p>`);
-  out.push('<table><thead><tr><th>Scorecard / parameter</th><th class="num">Weight</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th class="num">Entries</th><th>Expiring</th></tr></thead><tbody>');
+  out.push('<table><thead><tr><th>Scorecard / parameter</th><th class="num">Weight</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Entries</th><th>Expiring</th></tr></thead><tbody>');
   for (const c of x.scorecards) {
-    out.push(`<tr class="card"><td>${esc(c.name ?? c.scorecardId)}</td><td class="num">${esc(weightText(c.weight))}</td><td class="num">${fmt(c.score)}</td><td>${svgBar(c.score)}</td><td>${esc(c.label)}</td><td></td><td></td></tr>`);
+    out.push(`<tr class="card"><td>${esc(c.name ?? c.scorecardId)}</td><td class="num">${esc(weightText(c.weight))}</td><td class="num">${fmt(c.score)}</td><td>${svgBar(c.score)}</td><td>${esc(c.label)}</td><td></td><td></td><td></td></tr>`);
     for (const p of c.parameters) out.push(parameterRow(p));
   }
   if (x.otherParameters.length) {
-    out.push('<tr class="card"><td>In no scorecard</td><td></td><td></td><td></td><td></td><td></td><td></td></tr>');
+    out.push('<tr class="card"><td>In no scorecard</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td></tr>');
     for (const p of x.otherParameters) out.push(parameterRow(p));
   }
   out.push('</tbody></table>');

@@ -27,6 +27,9 @@ export interface PictureOptions {
 
 const fmtWith = (none: string) => (v: number | null): string => (v === null ? none : (Math.round(v * 100) / 100).toFixed(2).replace(/^-0\.00$/, '0.00'));
 const weightText = (w: number | null): string => (w === null ? '' : String(Math.round(w * 100) / 100));
+/** A parameter's risk level as shown: one srs cannot rank is marked "(unrecognised)". */
+export const riskText = (p: Pick<ExplainedParameter, 'riskLevel' | 'riskRecognised'>): string =>
+  p.riskLevel === null ? '' : `${sanitizeForTerminal(p.riskLevel)}${p.riskRecognised === false ? ' (unrecognised)' : ''}`;
 const scoreText = (v: number | null) => (v === null ? 'no data' : '');
 
 interface Layout {
@@ -63,6 +66,7 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
     row(4, clean(p.name, p.policyParameterId), weightText(p.weight), p.score, count(p.entries, 'entry'), p.expiringEntries ? ` ${paint.yellow('!')}` : '', p.label);
 
   lines.push(`${paint.bold('Supplier')} ${x.supplierId}  ${paint.dim(`as of ${x.asOf}`)}${x.score.riskLevel ? `  risk ${sanitizeForTerminal(x.score.riskLevel)}` : ''}`);
+  for (const c of x.conflicts) lines.push(paint.yellow(`! conflicting result: ${sanitizeForTerminal(c)}; srs cannot tell which copy counts, so no copy's score is shown`));
   lines.push('');
   lines.push(header('', '', 'LABEL'));
   lines.push(paint.bold(row(0, 'Overall score', '', x.score.value, x.score.label, '', '')));
@@ -84,6 +88,17 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
     lines.push('');
     lines.push(header('IN NO SCORECARD', ''));
     for (const p of x.otherParameters) lines.push(paramRow(p));
+  }
+  // Each parameter's risk level (the supplier's is the highest), with the levels srs cannot rank marked.
+  const risks = new Map<string, ExplainedParameter>();
+  for (const p of [...x.scorecards.flatMap((c) => c.parameters), ...x.otherParameters]) if (p.riskLevel && !risks.has(p.policyParameterId)) risks.set(p.policyParameterId, p);
+  if (risks.size) {
+    lines.push('');
+    lines.push(paint.bold('PARAMETER RISK'));
+    for (const p of risks.values()) {
+      const level = riskText(p);
+      lines.push(`  ${pad(fitText(clean(p.name, p.policyParameterId), L.name, g), L.name)} ${p.riskRecognised === false ? paint.yellow(level) : level}`.trimEnd());
+    }
   }
   if (x.dataSources.length) {
     lines.push('');

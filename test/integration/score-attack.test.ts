@@ -9,7 +9,7 @@
  * misbehaves is forged with a recomputed digest.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -197,6 +197,93 @@ describe('3. an unrecognised risk level makes the risk verdict unknown', () => {
   });
 });
 
+describe('round 3, 3. an unrecognised risk level is shown as such, never as the highest known level', () => {
+  it('calc, check -o json, explain (picture, csv, json) and report --html say "Extreme (unrecognised)", not Low', async () => {
+    rewrite = (body) => {
+      for (const it of body.items) it.policyParameterScores.forEach((p, i) => (p.dataPoints.risk = { riskLevel: i === 0 ? 'Extreme' : 'Low' }));
+    };
+    try {
+      const calc = await viaProxy(['score', 'calc', a!, '-o', 'csv']);
+      expect(calc.code, calc.stderr).toBe(0);
+      expect(calc.stdout).toContain('Extreme (unrecognised)');
+      expect(calc.stdout).not.toMatch(/,Low\s*$/m);
+      const check = await viaProxy(['score', 'check', a!, '--max-risk', 'Low', '-o', 'json']);
+      expect(check.code).toBe(3);
+      expect((JSON.parse(check.stdout) as Array<{ riskLevel: string }>)[0]!.riskLevel).toBe('Extreme (unrecognised)');
+      const explain = await viaProxy(['score', 'explain', a!, '-o', 'table'], { COLUMNS: '120' });
+      expect(explain.code, explain.stderr).toBe(0);
+      expect(explain.stdout).toContain('risk Extreme (unrecognised)');
+      expect(explain.stdout).not.toMatch(/risk Low/);
+      // Each parameter's risk, which check's unknown message points at, is in the picture.
+      expect(explain.stdout).toMatch(/PARAMETER RISK\n(.*\n)*.*Extreme \(unrecognised\)/);
+      expect(explain.stdout).toMatch(/PARAMETER RISK\n(.*\n)*.* Low\n/);
+      const csv = await viaProxy(['score', 'explain', a!, '-o', 'csv']);
+      expect(csv.stdout.split('\n')[0]).toContain('riskLevel,riskRecognised');
+      expect(csv.stdout).toMatch(/,Extreme,false,/);
+      const json = await viaProxy(['score', 'explain', a!, '-o', 'json']);
+      const x = JSON.parse(json.stdout) as { score: { riskLevel: string }; otherParameters: Array<{ riskLevel: string; riskRecognised: boolean }>; scorecards: Array<{ parameters: Array<{ riskLevel: string | null; riskRecognised: boolean | null }> }> };
+      expect(x.score.riskLevel).toBe('Extreme (unrecognised)');
+      expect([...x.scorecards.flatMap((c) => c.parameters), ...x.otherParameters]).toContainEqual(expect.objectContaining({ riskLevel: 'Extreme', riskRecognised: false }));
+      const html = join(h.home, 'extreme.html');
+      const report = await viaProxy(['score', 'report', a!, '--html', html]);
+      expect(report.code, report.stderr).toBe(0);
+      const page = readFileSync(html, 'utf8');
+      expect(page).toContain('risk Extreme (unrecognised)');
+      expect(page).not.toContain('risk Low');
+      expect(page).toContain('<td>Extreme <span class="bad">(unrecognised)</span></td>');
+    } finally {
+      rewrite = undefined;
+    }
+  });
+});
+
+describe('round 3, 7. explain does not draw one copy of a parameter listed twice', () => {
+  it('a warning naming the parameter and both scores, the parameter once with no value, exit 1 (online, picture and json)', async () => {
+    const { p } = scoredParam(readBundle(bundle));
+    const pid = p.policyParameterId;
+    rewrite = (body) => {
+      for (const it of body.items) {
+        const at = it.policyParameterScores.findIndex((x) => x.policyParameterId === pid);
+        if (at < 0) continue;
+        const real = it.policyParameterScores[at]!;
+        real.score.value = -2;
+        it.policyParameterScores.splice(at, 0, { ...real, score: { value: 1 } });
+      }
+    };
+    try {
+      const json = await viaProxy(['score', 'explain', a!, '-o', 'json']);
+      expect(json.code).toBe(1);
+      expect(err(json)).toContain(`warning: conflicting result: supplier ${a}: parameter ${pid} is listed 2 times (scores 1, -2)`);
+      expect(err(json)).toMatch(/unknown: the result for supplier \w+ lists an item more than once/);
+      const x = JSON.parse(json.stdout) as { conflicts: string[]; scorecards: Array<{ parameters: Array<{ policyParameterId: string; score: number | null; label: string }> }>; otherParameters: Array<{ policyParameterId: string; score: number | null; label: string }> };
+      expect(x.conflicts).toEqual([`parameter ${pid} is listed 2 times (scores 1, -2)`]);
+      const shown = x.otherParameters.filter((q) => q.policyParameterId === pid);
+      expect(shown.length).toBeLessThanOrEqual(1);
+      for (const q of [...x.scorecards.flatMap((c) => c.parameters), ...shown].filter((q) => q.policyParameterId === pid)) {
+        expect(q.score).toBeNull();
+        expect(q.label).toBe('conflicting');
+      }
+      const picture = await viaProxy(['score', 'explain', a!, '-o', 'table'], { COLUMNS: '120' });
+      expect(picture.code).toBe(1);
+      expect(picture.stdout).toContain(`! conflicting result: parameter ${pid} is listed 2 times (scores 1, -2)`);
+      // The parameter's rows draw no value (no -2.00, no 1.00), labelled conflicting.
+      expect(picture.stdout).toMatch(/^ {4}\S.* -  .*conflicting$/m);
+      expect(picture.stdout).not.toMatch(/(-2\.00|1\.00) .*conflicting$/m);
+      const check = await viaProxy(['score', 'check', a!, '--min', '-3']);
+      expect(check.code).toBe(3);
+      expect(check.stderr).toContain(`UNKNOWN ${a}: conflicting result: parameter ${pid}`);
+      // The HTML report says so, and is not a success either (as for a bundle with conflicting entries).
+      const html = join(h.home, 'dup-param.html');
+      const report = await viaProxy(['score', 'report', a!, '--html', html]);
+      expect(report.code).toBe(3);
+      expect(err(report)).toContain(`conflicting entries: supplier ${a}: parameter ${pid} is listed 2 times (scores 1, -2)`);
+      expect(readFileSync(html, 'utf8')).toContain(`Conflicting result: parameter ${pid} is listed 2 times (scores 1, -2)`);
+    } finally {
+      rewrite = undefined;
+    }
+  });
+});
+
 describe('1. --from with filters the bundle was not calculated with is refused', () => {
   it('check, explain and report --from: exit 2 saying what the bundle was calculated with and how to save one', async () => {
     const { p } = scoredParam(readBundle(bundle));
@@ -223,6 +310,64 @@ describe('1. --from with filters the bundle was not calculated with is refused',
     expect(save.code, save.stderr).toBe(0);
     const same = await runSrs(['score', 'check', '--from', filtered, '--policy-parameter', pp, '--min', '-3'], offline);
     expect(same.code, same.stderr).toBe(0);
+  });
+});
+
+describe('round 3, 13. a filter given twice is one filter', () => {
+  it('calc --policy-parameter P twice records P once; check --from with P once (or twice) reads it; a bundle that repeats P matches P', async () => {
+    const { p } = scoredParam(readBundle(bundle));
+    const pp = p.policyParameterId;
+    const saved = join(h.home, 'pp-twice.jsonl');
+    const save = await h.run(['score', 'calc', a!, '--policy-parameter', pp, '--policy-parameter', pp, '--save', saved, '-o', 'json']);
+    expect(save.code, save.stderr).toBe(0);
+    expect((readBundle(saved)[0] as { options: { policyParameterIds: string[] } }).options.policyParameterIds).toEqual([pp]);
+    for (const given of [[pp], [pp, pp]]) {
+      const r = await runSrs(['score', 'check', '--from', saved, ...given.flatMap((id) => ['--policy-parameter', id]), '--min', '-3'], offline);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    // A bundle saved before this fix, which repeats the id (digest recomputed), is compared as a set.
+    const records = readBundle(saved);
+    (records[0] as { options: { policyParameterIds: string[] } }).options.policyParameterIds = [pp, pp];
+    const old = forge('pp-twice-old.jsonl', records);
+    const r = await runSrs(['score', 'check', '--from', old, '--policy-parameter', pp, '--min', '-3'], offline);
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
+
+describe('round 3, 12. a baseline calculated with other filters than this run is refused', () => {
+  it('online and --from, either way round: exit 2 in the words of the --from check; the same filters are compared', async () => {
+    const { p } = scoredParam(readBundle(bundle));
+    const pp = p.policyParameterId;
+    const idsFile = join(h.home, 'baseline-ids.txt');
+    writeFileSync(idsFile, `${a}\n${b}\n`);
+    // The finding: a filtered run against an unfiltered baseline compared silently.
+    const filteredRun = await h.run(['score', 'check', '--ids-file', idsFile, '--policy-parameter', pp, '--baseline', bundle, '--max-drop', '0']);
+    expect(filteredRun.code).toBe(2);
+    expect(err(filteredRun)).toContain(`--baseline ${bundle} was calculated with every policy parameter, not with --policy-parameter ${pp} as this run is`);
+    expect(err(filteredRun)).toContain(`save one with them: srs score calc ID... --policy-parameter ${pp} --save FILE`);
+    expect(filteredRun.stdout).toBe('');
+    const zero = await h.run(['score', 'check', a!, '--exclude-zero-values', '--baseline', bundle, '--max-drop', '0']);
+    expect(zero.code).toBe(2);
+    expect(err(zero)).toContain('was calculated with zero values included, not with --exclude-zero-values as this run is');
+    // The other way round: a filtered baseline, an unfiltered run (online, and --from an unfiltered bundle).
+    const filtered = join(h.home, 'baseline-filtered.jsonl');
+    const save = await h.run(['score', 'calc', a!, b!, '--policy-parameter', pp, '--save', filtered, '-o', 'json']);
+    expect(save.code, save.stderr).toBe(0);
+    const unfilteredRun = await h.run(['score', 'check', a!, b!, '--baseline', filtered, '--max-drop', '0']);
+    expect(unfilteredRun.code).toBe(2);
+    expect(err(unfilteredRun)).toContain(`--baseline ${filtered} was calculated with --policy-parameter ${pp}, not with every policy parameter as this run is`);
+    const fromUnfiltered = await runSrs(['score', 'check', '--from', bundle, '--baseline', filtered, '--max-drop', '0'], offline);
+    expect(fromUnfiltered.code).toBe(2);
+    expect(err(fromUnfiltered)).toContain(`--baseline ${filtered} was calculated with --policy-parameter ${pp}, not with every policy parameter as this run is`);
+    const fromFiltered = await runSrs(['score', 'check', '--from', filtered, '--baseline', bundle, '--max-drop', '0'], offline);
+    expect(fromFiltered.code).toBe(2);
+    expect(err(fromFiltered)).toContain(`--baseline ${bundle} was calculated with every policy parameter, not with --policy-parameter ${pp} as this run is`);
+    // The same filters (given in another order or twice) are compared.
+    const same = await h.run(['score', 'check', a!, b!, '--policy-parameter', pp, '--policy-parameter', pp, '--baseline', filtered, '--max-drop', '0']);
+    expect(same.code, same.stderr).not.toBe(2);
+    expect(same.stderr).toMatch(/checked 2 suppliers/);
+    const sameFrom = await runSrs(['score', 'check', '--from', filtered, '--baseline', filtered, '--max-drop', '0'], offline);
+    expect(sameFrom.code, sameFrom.stderr).toBe(0);
   });
 });
 
@@ -330,6 +475,24 @@ describe('5. a bundle with no suppliers is nothing evaluated, not a pass', () =>
   });
 });
 
+describe('round 3, 8. report of a bundle with no suppliers writes nothing and exits 1', () => {
+  it('empty, or recorded errors only: "nothing to report", no file, exit 1 (as check and recompute --verify)', async () => {
+    const records = readBundle(bundle);
+    const empty = forge('empty-report.jsonl', [records[0]!, records.at(-1)!]);
+    const out = join(h.home, 'e.html');
+    const r = await runSrs(['score', 'report', empty, '--html', out], offline);
+    expect(r.code).toBe(1);
+    expect(err(r)).toContain(`nothing to report: ${empty} holds no supplier result; no report was written`);
+    expect(r.stderr).not.toMatch(/wrote|digest verified|values agree/);
+    expect(existsSync(out)).toBe(false);
+    const errorsOnly = forge('errors-only-report.jsonl', [records[0]!, { t: 'request', request: { supplierIds: [a] } }, { t: 'error', supplierId: a, code: 'not_found', message: 'gone' }, records.at(-1)!]);
+    const r2 = await runSrs(['score', 'report', errorsOnly, '--html', out], offline);
+    expect(r2.code).toBe(1);
+    expect(err(r2)).toContain('holds no supplier result (1 supplier recorded without a result, unknown)');
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
 describe('12. the end record\'s count is checked in the pass of its own, before anything is printed', () => {
   it('a result cut out, digest recomputed, count kept: "bundle altered" and no row printed (exit 3)', async () => {
     const records = readBundle(bundle);
@@ -377,5 +540,27 @@ describe('10. explain and report run one spinner at a time on a terminal', () =>
     const report = await onTerminal(['score', 'report', a!, b!, '--html', join(h.home, 'tty.html')], env, { cols: 100 });
     expect(report.code, report.out).toBe(0);
     for (const r of [explain, report]) expect(r.out).not.toMatch(/Multiple concurrent spinners/);
+  });
+});
+
+describe('round 3, 9. every warning is one line, whatever the bundle holds', () => {
+  it('a parameter id with a line break cannot start a workflow command from recompute, explain or report warnings', async () => {
+    const records = readBundle(bundle);
+    const { item, p } = scoredParam(records);
+    const at = item.policyParameterScores.indexOf(p);
+    const bad = 'PX\n::notice::INJ2';
+    // Listed twice (a finding that names the parameter), under an id with a line break.
+    item.policyParameterScores.splice(at, 1, { ...p, policyParameterId: bad }, { ...p, policyParameterId: bad, score: { value: 1 } });
+    const forged = forge('inject-warn.jsonl', records);
+    const env = { ...offline, GITHUB_ACTIONS: 'true' };
+    const runs = await Promise.all([
+      runSrs(['score', 'recompute', forged, '-o', 'json'], env),
+      runSrs(['score', 'explain', item.supplierId, '--from', forged, '-o', 'json'], env),
+      runSrs(['score', 'report', forged, '--html', join(h.home, 'inject.html'), '--no-verify'], env),
+    ]);
+    for (const r of runs) {
+      expect(r.stderr, 'the finding was not said').toContain('PX\\n::notice::INJ2');
+      for (const l of r.stderr.split('\n')) expect(l, 'a bundle string started a line').not.toMatch(/^::/);
+    }
   });
 });

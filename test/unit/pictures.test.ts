@@ -123,13 +123,14 @@ const explanation = (over: Partial<Explanation> = {}): Explanation => ({
       score: -1.5,
       label: 'below average',
       parameters: [
-        { policyParameterId: 'p1', name: 'GHG emissions', weight: 5, score: 1.5, label: 'good', riskLevel: null, entries: 2, expiringEntries: 1 },
-        { policyParameterId: 'p2', name: null, weight: 2, score: null, label: 'no data', riskLevel: null, entries: 0, expiringEntries: 0 },
+        { policyParameterId: 'p1', name: 'GHG emissions', weight: 5, score: 1.5, label: 'good', riskLevel: null, riskRecognised: null, entries: 2, expiringEntries: 1 },
+        { policyParameterId: 'p2', name: null, weight: 2, score: null, label: 'no data', riskLevel: null, riskRecognised: null, entries: 0, expiringEntries: 0 },
       ],
     },
   ],
   otherParameters: [],
   dataSources: [{ dataSourceId: 'ds1', name: 'Northwind', score: -3, label: 'very poor', entries: 1 }],
+  conflicts: [],
   expiring: { withinDays: 30, entries: [{ entryId: 'e1', dataSourceId: 'ds1', dataSourceName: 'Northwind', expiryDate: '2026-01-11', daysLeft: 10, status: 'expiring', isClaim: true, policyParameterIds: ['p1'] }] },
   ...over,
 });

@@ -201,6 +201,23 @@ export function checkScoringOptions(options: BundleOptions, asOf: string, what: 
 /** The filters of a score calculation (--policy-parameter, --data-source, --exclude-zero-values). */
 type Filters = Omit<z.infer<typeof ScoreCalculationRequest>, 'supplierIds'>;
 
+/** Filter lists are sets: order and repetition mean nothing (a bundle saved before they were deduplicated may repeat an id). */
+const sameIds = (a: readonly string[], b: readonly string[]) => {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  return sa.size === sb.size && [...sa].every((id) => sb.has(id));
+};
+const FILTERS = [
+  ['--policy-parameter', 'policy parameter', 'policyParameterIds'],
+  ['--data-source', 'data source', 'dataSourceIds'],
+] as const;
+const flagsOf = (flag: string, ids: readonly string[]) => [...new Set(ids)].map((id) => `${flag} ${id}`);
+const refusal = (what: string, had: string[], wanted: string, flags: string[]) =>
+  new UsageError(
+    `${what} was calculated with ${had.join(', ')}, not with ${wanted}: the service applies filters when it calculates, so a saved bundle cannot be filtered afterwards; save one with them: srs score calc ID... ${flags.join(' ')}${flags.length ? ' ' : ''}--save FILE`,
+    { code: 'invalid_input' },
+  );
+
 /**
  * Filters given with --from that the bundle was not calculated with: a usage
  * error (exit 2) saying what it was calculated with and how to save one with
@@ -212,24 +229,57 @@ type Filters = Omit<z.infer<typeof ScoreCalculationRequest>, 'supplierIds'>;
 export function checkFiltersMatch(recorded: BundleOptions | null, given: Filters, what: string): void {
   const flags: string[] = [];
   const had: string[] = [];
-  const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
-  const ids = (flag: string, noun: string, want: readonly string[] | undefined, have: readonly string[] | undefined) => {
-    if (want === undefined) return;
-    flags.push(...want.map((id) => `${flag} ${id}`));
-    if (have !== undefined && sameIds(want, have)) return;
-    had.push(have === undefined ? `no record of its ${noun}` : have.length ? have.map((id) => `${flag} ${id}`).join(' ') : `every ${noun}`);
-  };
-  ids('--policy-parameter', 'policy parameter', given.policyParameterIds, recorded?.policyParameterIds);
-  ids('--data-source', 'data source', given.dataSourceIds, recorded?.dataSourceIds);
+  for (const [flag, noun, key] of FILTERS) {
+    const want = given[key];
+    if (want === undefined) continue;
+    flags.push(...flagsOf(flag, want));
+    const have = recorded?.[key];
+    if (have !== undefined && sameIds(want, have)) continue;
+    had.push(have === undefined ? `no record of its ${noun}` : have.length ? flagsOf(flag, have).join(' ') : `every ${noun}`);
+  }
   if (given.includeZeroValues === false) {
     flags.push('--exclude-zero-values');
     if (recorded?.includeZeroValues !== false) had.push(recorded ? 'zero values included' : 'no record of whether zero values were included');
   }
+  if (had.length) throw refusal(what, had, flags.join(' '), flags);
+}
+
+/** The filters a run's scores were calculated with, all of them ([]: every; zero values included unless excluded). */
+export interface CalculatedWith {
+  policyParameterIds: readonly string[];
+  dataSourceIds: readonly string[];
+  includeZeroValues: boolean;
+}
+
+/** The filters of a run from its flags: what is not given is every parameter and source, zero values included. */
+export const calculatedWith = (f: Filters): CalculatedWith => ({ policyParameterIds: f.policyParameterIds ?? [], dataSourceIds: f.dataSourceIds ?? [], includeZeroValues: f.includeZeroValues ?? true });
+
+/**
+ * A --baseline must have been calculated with exactly this run's filters
+ * (given or not): a score calculated with other filters answers another
+ * question, so comparing it with this run's is refused (exit 2), in the words
+ * of the --from check. A baseline without a record of its filters (a raw
+ * response) is accepted only by a run without filters.
+ */
+export function checkBaselineFilters(recorded: BundleOptions | null, run: CalculatedWith, what: string): void {
+  const had: string[] = [];
+  const wanted: string[] = [];
+  const describe = (flag: string, noun: string, ids: readonly string[]) => (ids.length ? flagsOf(flag, ids).join(' ') : `every ${noun}`);
+  for (const [flag, noun, key] of FILTERS) {
+    const want = run[key];
+    const have = recorded?.[key];
+    if (have === undefined ? !want.length : sameIds(want, have)) continue;
+    had.push(have === undefined ? `no record of its ${noun}` : describe(flag, noun, have));
+    wanted.push(describe(flag, noun, want));
+  }
+  const zero = (included: boolean) => (included ? 'zero values included' : '--exclude-zero-values');
+  if (recorded ? recorded.includeZeroValues !== run.includeZeroValues : !run.includeZeroValues) {
+    had.push(recorded ? zero(recorded.includeZeroValues) : 'no record of whether zero values were included');
+    wanted.push(zero(run.includeZeroValues));
+  }
   if (!had.length) return;
-  throw new UsageError(
-    `${what} was calculated with ${had.join(', ')}, not with ${flags.join(' ')}: the service applies filters when it calculates, so a saved bundle cannot be filtered afterwards; save one with them: srs score calc ID... ${flags.join(' ')} --save FILE`,
-    { code: 'invalid_input' },
-  );
+  const flags = [...FILTERS.flatMap(([flag, , key]) => flagsOf(flag, run[key])), ...(run.includeZeroValues ? [] : ['--exclude-zero-values'])];
+  throw refusal(what, had, `${wanted.join(', ')} as this run is`, flags);
 }
 
 const RISK_ORDER = ['none', 'very low', 'low', 'medium', 'elevated', 'high', 'very high', 'severe', 'critical'];
@@ -253,14 +303,25 @@ export function unrecognisedRiskLevels(item: ScoreResult): string[] {
   return [...out];
 }
 
-/** A supplier's overall risk level: the highest level among its parameters' risk. */
+/** What a risk level srs cannot rank is shown with: "Extreme (unrecognised)". */
+export const UNRECOGNISED_RISK = '(unrecognised)';
+
+/**
+ * A supplier's overall risk level: the highest level among its parameters'
+ * risk. A level srs does not know (the document allows any string) cannot be
+ * ranked, so it could be above every known one: then the supplier's level is
+ * not a known one but the unrecognised levels, marked ("Extreme
+ * (unrecognised)"), never the highest known level beside them.
+ */
 export function supplierRiskLevel(item: ScoreResult): string | null {
+  const strange = unrecognisedRiskLevels(item);
+  if (strange.length) return `${strange.join(', ')} ${UNRECOGNISED_RISK}`;
   let best: string | null = null;
   let bestRank = -1;
   for (const p of item.policyParameterScores ?? []) {
     const level = p.dataPoints?.risk?.riskLevel ?? null;
     if (!level) continue;
-    const r = riskRank(level) ?? -1;
+    const r = riskRank(level)!;
     if (best === null || r > bestRank) {
       best = level;
       bestRank = r;

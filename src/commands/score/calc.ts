@@ -172,7 +172,8 @@ export async function calculate(client: ApiClient, ids: string[], filters: Omit<
 }
 
 export function filtersFrom(opts: Opts): Omit<ScoreCalculationRequest, 'supplierIds'> {
-  const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as string[]) : undefined);
+  // A repeated filter is one filter: deduplicated (first occurrence order), so the request and a saved bundle's options name each once.
+  const list = (v: unknown) => (Array.isArray(v) && v.length ? [...new Set(v as string[])] : undefined);
   const f: Omit<ScoreCalculationRequest, 'supplierIds'> = {};
   const pp = list(opts.policyParameter);
   const ds = list(opts.dataSource);

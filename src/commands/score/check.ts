@@ -19,7 +19,7 @@ import { expiresBeforeIssue, todayUtc } from '../../scoring/index.js';
 import { isFailing } from '../../scoring/gate.js';
 import { suggest } from '../../util/suggest.js';
 import type { Opts } from '../kit.js';
-import { checkFiltersMatch, riskRank, RISK_LEVELS_HELP } from './bundle.js';
+import { calculatedWith, checkBaselineFilters, checkFiltersMatch, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
 import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, type Missing } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
 import { contractError, digestOfFile, readEvidence } from './evidence.js';
@@ -38,7 +38,7 @@ const maxDropOption = finiteNumber('--max-drop', 0);
  * bundle of either format or a raw response. A format-2 baseline whose digest
  * does not match was altered: the gate fails rather than compare with it.
  */
-export async function readBaseline(ctx: Context, file: string): Promise<Map<string, number | null>> {
+export async function readBaseline(ctx: Context, file: string, onHeader: (options: BundleOptions | null) => void = () => undefined): Promise<Map<string, number | null>> {
   const baseline = new Map<string, number | null>();
   const d = file === '-' ? undefined : await digestOfFile(ctx, file, '--baseline');
   const trusted = !!d && d.declared !== null && d.declared === d.computed;
@@ -46,6 +46,7 @@ export async function readBaseline(ctx: Context, file: string): Promise<Map<stri
   for await (const ev of readEvidence(ctx, file, '--baseline', { digest: !d })) {
     if (ev.t === 'header') format2 = ev.format === 2;
     if (ev.t === 'header' && format2 && d && !trusted) throw new CheckFailedError(`baseline altered: ${file}'s content does not match its digest (or its end record is missing)`);
+    if (ev.t === 'header') onHeader(ev.options);
     if (ev.t === 'end' && format2) {
       // The same rules as the verifier's end (verify.ts): read from stdin, the digest is only known here.
       if (ev.afterEnd !== undefined) throw new CheckFailedError(`baseline altered: content was added after the end record (line ${ev.afterEnd})`);
@@ -61,7 +62,12 @@ export async function readBaseline(ctx: Context, file: string): Promise<Map<stri
   return baseline;
 }
 
-export async function rulesFrom(ctx: Context, opts: Opts, asOf: string): Promise<CheckRules> {
+/**
+ * The check's rules from its flags. `onBaselineHeader` hears the filters the
+ * --baseline was calculated with (null: no record), as soon as its header is
+ * read, to refuse one calculated with other filters than this run's.
+ */
+export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaselineHeader?: (options: BundleOptions | null) => void): Promise<CheckRules> {
   const minParameter = new Map<string, number>();
   for (const spec of (opts.minParameter as string[] | undefined) ?? []) {
     const m = /^(.+)=(.+)$/.exec(spec);
@@ -85,7 +91,7 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string): Promise
   if ((maxDrop === undefined) !== (opts.baseline === undefined)) throw new UsageError('--baseline FILE and --max-drop N go together');
   if (opts.baselineStrict && opts.baseline === undefined) throw new UsageError('--baseline-strict needs --baseline FILE and --max-drop N');
   if (maxDrop !== undefined && typeof opts.baseline === 'string') {
-    rules.baseline = await readBaseline(ctx, opts.baseline);
+    rules.baseline = await readBaseline(ctx, opts.baseline, onBaselineHeader);
     rules.maxDrop = maxDrop;
   }
   // --require-score is accepted for old pipelines: failing on no score is the default now.
@@ -138,10 +144,12 @@ function invertedWindows(item: ScoreResult, out: string[]): void {
 async function fromService(ctx: Context, args: string[], opts: Opts, results: CheckResult[], warnings: string[]): Promise<CheckRules> {
   // Every usage error that can be found without the service surfaces before anything is sent.
   const ids = await gatherIds(ctx, args, opts.idsFile);
-  const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
+  const filters = filtersFrom(opts);
+  // A baseline calculated with other filters than this run's answers another question: refused before anything is sent.
+  const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()), (o) => checkBaselineFilters(o, calculatedWith(filters), `--baseline ${String(opts.baseline)}`));
   const client = await ctx.client();
   const missing: Missing = new Map();
-  const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(client, ids, filtersFrom(opts), DEFAULT_CONCURRENCY, missing));
+  const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(client, ids, filters, DEFAULT_CONCURRENCY, missing));
   if (rules.minParameter.size) {
     const known = new Set<string>();
     for (const it of items) parametersOf(it, known);
@@ -163,7 +171,9 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
 async function fromBundle(ctx: Context, file: string, opts: Opts, results: CheckResult[], warnings: string[]): Promise<CheckRules> {
   const [{ verifyEvidence, verifyOptions }] = await Promise.all([import('./recompute.js')]);
   const what = file === '-' ? 'stdin' : file;
-  const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()));
+  // The baseline's filters are compared with the bundle's when its header is read (this run's scores are the bundle's).
+  let baselineOptions: BundleOptions | null | undefined;
+  const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()), (o) => (baselineOptions = o));
   const verify = opts.verify !== false;
   const vo = await verifyOptions(ctx, file, opts, what);
   // Under verification an altered, undigested or other-model bundle stops at its header (verifyEvidence).
@@ -183,7 +193,11 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
       // Inverted validity windows are warned about by verifyEvidence itself (from the model's warnings).
     },
     // Filters the bundle was not calculated with would be silently ignored: refused at its header.
-    (ev) => ev.t === 'header' && checkFiltersMatch(ev.options, filters, what),
+    (ev) => {
+      if (ev.t !== 'header') return;
+      checkFiltersMatch(ev.options, filters, what);
+      if (baselineOptions !== undefined) checkBaselineFilters(baselineOptions, calculatedWith(ev.options ?? filters), `--baseline ${String(opts.baseline)}`);
+    },
   );
   rules.asOf = v.asOf;
   for (const [id, message] of v.errors) results.push(unknownResult(id, message));

@@ -33,6 +33,8 @@ const csvColumns: Column[] = [
   { path: 'weight', header: 'WEIGHT', align: 'right' },
   { path: 'score', header: 'SCORE', align: 'right', format: num },
   { path: 'label', header: 'LABEL' },
+  { path: 'riskLevel', header: 'RISK' },
+  { path: 'riskRecognised', header: 'RISK RECOGNISED' },
   { path: 'entries', header: 'ENTRIES', align: 'right' },
   { path: 'expiringEntries', header: 'EXPIRING', align: 'right' },
 ];
@@ -69,11 +71,26 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (ctx.format === 'table' && !ro.fields && !ro.query) {
     const [{ glyphsFor }, { renderScorePicture }] = await Promise.all([import('../../output/bars.js'), import('../../output/score-picture.js')]);
     await ctx.sink.write(renderScorePicture(x, { glyphs: glyphsFor(ctx.env, opts.ascii === true), paint: ctx.paint, width: ctx.tableWidth() ?? 80 }));
+    conflictsFail(ctx, x);
     return;
   }
   if (ctx.format === 'csv' || ctx.format === 'table') {
     await renderList(ctx.sink, parameterRows(x), [{ path: 'supplierId', header: 'SUPPLIER' }, ...csvColumns], ro);
+    conflictsFail(ctx, x);
     return;
   }
   await renderItem(ctx.sink, x, [], ro);
+  conflictsFail(ctx, x);
+}
+
+/**
+ * A result that lists a parameter or data source twice cannot be explained
+ * (srs cannot tell which copy counts; check says unknown): each is a warning
+ * naming it and every copy's score, and the command fails (exit 1) after the
+ * picture, which shows none of the copies as the value.
+ */
+function conflictsFail(ctx: Context, x: Explanation): void {
+  if (!x.conflicts.length) return;
+  for (const c of x.conflicts) ctx.warn(`conflicting result: supplier ${x.supplierId}: ${c}; srs cannot tell which copy counts`);
+  throw new SrsError('bad_response', ExitCode.failure, `unknown: the result for supplier ${x.supplierId} lists ${x.conflicts.length === 1 ? 'an item' : 'items'} more than once (above); nothing drawn from ${x.conflicts.length === 1 ? 'it' : 'them'} is its value (srs score calc ${x.supplierId} -o json shows what was sent)`);
 }

@@ -8,12 +8,14 @@
  */
 import type { ScoreResult, Scorecard } from '../../api/contract.js';
 import type { Names } from '../../api/names.js';
-import { MODEL_VERSION, entriesFromScoreResult, scoreLabel, scoreSupplier } from '../../scoring/index.js';
+import { MODEL_VERSION, duplicatedScores, entriesFromScoreResult, scoreLabel, scoreSupplier } from '../../scoring/index.js';
 import type { ExpiringEntry, ExplainedParameter, ExplainedScorecard, Explanation } from '../../output/explanation.js';
-import { supplierRiskLevel, toScoringScorecard, type BundleOptions } from './bundle.js';
+import { riskRank, supplierRiskLevel, toScoringScorecard, type BundleOptions } from './bundle.js';
 
 export type { Explanation };
 export const DEFAULT_EXPIRING_DAYS = 90;
+/** The label of a parameter or data source the result lists more than once (its score is null: srs cannot tell which copy counts). */
+export const CONFLICTING = 'conflicting';
 
 const DAY_MS = 86_400_000;
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
@@ -54,17 +56,32 @@ export function explain(item: ScoreResult, cards: readonly Scorecard[], names: N
   const expiring = expiringEntries(item, asOf, withinDays, names);
   const expiringPer = new Map<string, number>();
   for (const e of expiring) for (const p of e.policyParameterIds) expiringPer.set(p, (expiringPer.get(p) ?? 0) + 1);
-  const reported = new Map(item.policyParameterScores.map((p) => [p.policyParameterId, p]));
+  // A parameter or data source listed more than once: srs cannot tell which copy counts, so it shows none of them as the value.
+  const conflicts = duplicatedScores(item);
+  const twice = <T>(list: readonly T[], key: (x: T) => string) => {
+    const seen = new Set<string>();
+    const out = new Set<string>();
+    for (const x of list) (seen.has(key(x)) ? out : seen).add(key(x));
+    return out;
+  };
+  const twiceParams = twice(item.policyParameterScores, (p) => p.policyParameterId);
+  const twiceSources = twice(item.dataSourceScores, (d) => d.dataSourceId);
+  const reported = new Map(item.policyParameterScores.filter((p) => !twiceParams.has(p.policyParameterId)).map((p) => [p.policyParameterId, p]));
   const parameter = (id: string, weight: number | null, cardName?: string): ExplainedParameter => {
     const p = reported.get(id);
     const score = p ? p.score.value : null;
+    const riskLevel = p?.dataPoints.risk?.riskLevel ?? null;
+    if (twiceParams.has(id)) {
+      return { policyParameterId: id, name: names.parameters.get(id) ?? cardName ?? null, weight, score: null, label: CONFLICTING, riskLevel: null, riskRecognised: null, entries: 0, expiringEntries: 0 };
+    }
     return {
       policyParameterId: id,
       name: names.parameters.get(id) ?? cardName ?? null,
       weight,
       score,
       label: scoreLabel(score),
-      riskLevel: p?.dataPoints.risk?.riskLevel ?? null,
+      riskLevel,
+      riskRecognised: riskLevel ? riskRank(riskLevel) !== undefined : null,
       entries: p ? p.dataPoints.dataEntries.length : 0,
       expiringEntries: expiringPer.get(id) ?? 0,
     };
@@ -81,7 +98,10 @@ export function explain(item: ScoreResult, cards: readonly Scorecard[], names: N
     }
     return { scorecardId: card.id ?? '', name: names.scorecards.get(card.id ?? '') ?? card.name ?? null, weight: card.weight ?? null, score: value, label: scoreLabel(value), parameters };
   });
-  const otherParameters = item.policyParameterScores.filter((p) => !inCards.has(p.policyParameterId)).map((p) => parameter(p.policyParameterId, null));
+  const otherIds = new Set(item.policyParameterScores.filter((p) => !inCards.has(p.policyParameterId)).map((p) => p.policyParameterId));
+  const otherParameters = [...otherIds].map((id) => parameter(id, null));
+  const sourceIds = new Set(item.dataSourceScores.map((ds) => ds.dataSourceId));
+  const sources = new Map(item.dataSourceScores.map((ds) => [ds.dataSourceId, ds]));
   const value = item.score.value;
   const agrees = value === null || model.value === null ? value === model.value : Math.abs(value - model.value) <= 1e-6;
   return {
@@ -98,7 +118,12 @@ export function explain(item: ScoreResult, cards: readonly Scorecard[], names: N
     model: { value: model.value, agrees },
     scorecards,
     otherParameters,
-    dataSources: item.dataSourceScores.map((ds) => ({ dataSourceId: ds.dataSourceId, name: names.dataSources.get(ds.dataSourceId) ?? null, score: ds.score.value, label: scoreLabel(ds.score.value), entries: ds.dataPoints.dataEntries.length })),
+    dataSources: [...sourceIds].map((id) => {
+      const ds = sources.get(id)!;
+      const name = names.dataSources.get(id) ?? null;
+      return twiceSources.has(id) ? { dataSourceId: id, name, score: null, label: CONFLICTING, entries: 0 } : { dataSourceId: id, name, score: ds.score.value, label: scoreLabel(ds.score.value), entries: ds.dataPoints.dataEntries.length };
+    }),
+    conflicts,
     expiring: { withinDays, entries: expiring },
   };
 }

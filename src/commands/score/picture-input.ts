@@ -12,7 +12,7 @@ import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/
 import type { Names } from '../../api/names.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { compareScores, entriesFromScoreResult, scoreSupplier, todayUtc } from '../../scoring/index.js';
+import { compareScores, duplicatedScores, entriesFromScoreResult, scoreSupplier, todayUtc } from '../../scoring/index.js';
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, checkFiltersMatch, toScoringScorecard, type BundleOptions } from './bundle.js';
@@ -21,7 +21,7 @@ import type { DigestCheck } from '../../output/html-report.js';
 import { count } from '../../util/plural.js';
 import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
 import { verifyEvidence, verifyOptions } from './recompute.js';
-import { show, type FindingKind } from './verify.js';
+import { FINDING_TITLES, show, type FindingKind } from './verify.js';
 
 export interface Trust {
   /** verified: format 2 and the digest matches; mismatch: it does not (or the end record is missing); none: no digest (format 1, or a fresh calculation). */
@@ -83,7 +83,10 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
   let values = 0;
   let differing = 0;
   const examples: string[] = [];
+  // A result that lists a parameter or data source twice: what the verifier of a bundle calls conflicting entries.
+  const conflicts: string[] = [];
   for (const item of items) {
+    for (const c of duplicatedScores(item)) conflicts.push(`supplier ${item.supplierId}: ${c}`);
     const model = scoreSupplier(item.supplierId, entriesFromScoreResult(item), cardsFor(item.supplierId).map(toScoringScorecard), { ...options, asOf });
     for (const d of compareScores(item, model, tolerance)) {
       values++;
@@ -106,8 +109,11 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
       values,
       differing,
       tolerance,
-      findings: differing ? [{ kind: 'differs', message: `recomputation differs: ${examples.join('; ')}${differing > examples.length ? `; and ${differing - examples.length} more` : ''}` }] : [],
-      checked: ['recomputation'],
+      findings: [
+        ...(conflicts.length ? [{ kind: 'conflict' as const, message: `${FINDING_TITLES.conflict}: ${conflicts.slice(0, 3).join('; ')}${conflicts.length > 3 ? `; and ${conflicts.length - 3} more` : ''}` }] : []),
+        ...(differing ? [{ kind: 'differs' as const, message: `recomputation differs: ${examples.join('; ')}${differing > examples.length ? `; and ${differing - examples.length} more` : ''}` }] : []),
+      ],
+      checked: ['conflicting entries', 'recomputation'],
     },
   };
 }

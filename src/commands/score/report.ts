@@ -57,6 +57,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const baseUrl = ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null);
     source = baseUrl ? `the service at ${baseUrl}` : 'the sandbox emulator';
   }
+  // Nothing to report is not a report (an empty bundle, or one of recorded errors only): the same rule as recompute --verify and check --from.
+  if (!input.items.length) {
+    const recorded = input.errors.size ? ` (${count(input.errors.size, 'supplier')} recorded without a result, unknown)` : '';
+    throw new SrsError('runtime', ExitCode.failure, `nothing to report: ${fromBundle ? `${args[0] === '-' ? 'stdin' : args[0]} holds no supplier result` : 'no supplier was scored'}${recorded}; no report was written (save scores with srs score calc ID... --save FILE)`);
+  }
   const explanations = input.items.map((item) => explain(item, input.cardsFor(item.supplierId), input.names, input.asOf, input.options, withinDays));
   const { renderHtmlReport } = await import('../../output/html-report.js');
   const t = input.trust;
