@@ -81,8 +81,9 @@ Examples:
   $ srs auth login --base-url https://api.example.com
   $ srs scorecards ls -o json | jq '.[].name'
 
-Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input, 3 check failed, 4 authentication,
-130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP).`,
+Exit codes: 0 ok, 1 API/network/runtime failure, 2 usage or invalid input,
+3 check failed, 4 authentication, 129 hung up (SIGHUP), 130 interrupted
+(Ctrl-C), 143 terminated (SIGTERM).`,
     );
 
   for (const [name, make] of TOP_COMMANDS) {

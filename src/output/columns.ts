@@ -84,7 +84,8 @@ export const columns = {
     text('policyParameter.name', 'PARAMETER'),
     text('policyParameter.policyCategoryName', 'CATEGORY', { hide: 1 }),
     col('weight', 'WEIGHT', { align: 'right', kind: 'number' }),
-    col('type', 'TYPE', { kind: 'state' }),
+    // One value in practice (policy_parameter_item): hidden first when it is the same in every row.
+    col('type', 'TYPE', { kind: 'state', hideIfConstant: true }),
   ],
   emissionReport: [
     id('id', 'ID'),

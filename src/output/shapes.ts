@@ -62,7 +62,7 @@ export function fieldPaths(schema: z.ZodMiniType, prefix = '', depth = 0): strin
 }
 
 /** Rows some commands print instead of the resource (tables of score calc and its breakdowns). */
-const scoreRowKeys = ['supplierId', 'score', 'label', 'dataSourcesScore', 'policyParametersScore', 'riskLevel', 'dataSources', 'parameters', 'dataSourceId', 'entries', 'policyParameterId', 'contexts', 'scope', 'scopeId', 'entryId', 'isClaim', 'issueDate', 'expiryDate'];
+const scoreRowKeys = ['supplierId', 'score', 'label', 'dataSourcesScore', 'policyParametersScore', 'riskLevel', 'dataSources', 'parameters', 'dataSourceId', 'entries', 'policyParameterId', 'contexts', 'scope', 'scopeId', 'entryId', 'isClaim', 'issueDate', 'expiryDate', 'policyParameterName', 'dataSourceName', 'scopeName'];
 
 /** The fields of a catalog entry (supplier ls, supplier find): every key of CatalogEntry, checked by the compiler. */
 const CATALOG_ENTRY_KEYS = { id: 1, name: 1, customerSupplierId: 1, countryIso3Code: 1, state: 1, recordedAt: 1, seenAt: 1, source: 1 } satisfies Record<keyof CatalogEntry, 1>;

@@ -61,6 +61,10 @@ describe('srs api GET', () => {
     const [head, row] = parseCsv(c.stdout) as string[][];
     expect(head).toContain('item.id');
     expect(row![head!.indexOf('item.id')]).toBe(supplier.id);
+    // A table of { item } shows the resource's fields themselves, one per line.
+    const it = await h.run(['api', 'GET', `/v1/suppliers/${supplier.id}`, '-o', 'table']);
+    expect(it.stdout).toMatch(new RegExp(`^ID\\s+${supplier.id}$`, 'm'));
+    expect(it.stdout).toMatch(/^NAME\s+\S/m);
   });
 
   it('a list answer prints its items under ndjson, csv and table', async () => {

@@ -35,6 +35,10 @@ describe('profiles', () => {
     expect(st).toMatchObject({ profile: 'default', activeProfile: 'default', profileSource: 'default' });
     expect(st.profiles.map((p) => [p.name, p.inUse, p.active])).toEqual([['default', true, true], ['ci', false, false]]);
 
+    // A mistyped profile to log out of is exit 2 (the real key stays stored), not "had no stored API key", exit 0.
+    const typo = await runSrs(['auth', 'logout', '--profile', 'cj'], env);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('no profile "cj" (did you mean ci?');
     // After logging out of the active profile, the error says how to switch back; switching fixes it.
     expect((await runSrs(['auth', 'logout'], env)).code).toBe(0);
     const fails = await runSrs(['ref', 'categories'], env);

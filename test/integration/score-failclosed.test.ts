@@ -141,6 +141,9 @@ describe('3. recompute, check and explain at 80 columns on a real pseudo-termina
     expect(rows[0], check).toMatch(/^SUPPLIER\s+STATUS/);
     for (const line of rows) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
     for (const id of [a, b, STRANGER]) expect(rows.some((l) => l.startsWith(`${id}  `)), check).toBe(true);
+    // The last line counts an unknown supplier as unknown, not as failed.
+    expect(check).toMatch(/could not be evaluated \(unknown\), of 3 suppliers checked: the score check did not pass/);
+    expect(check).not.toMatch(/\d+ failed, of/);
 
     const explain = await run(['score', 'explain', a!]);
     for (const line of explain.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);

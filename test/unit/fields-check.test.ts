@@ -37,6 +37,11 @@ describe('checkFields', () => {
     expect(checkFields('score explain', ['score.value', 'scorecards.parameters.weight', 'scorecardName', 'policyParameterId', 'expiringEntries'])).toBeUndefined();
     expect(checkFields('score explain', ['score.vaule'])).toBe('--fields: an explained score has no field "score.vaule" (did you mean score.value?)');
   });
+  it("accepts the name columns score calc's breakdowns print (policyParameterName, dataSourceName, scopeName)", () => {
+    expect(checkFields('score calc', ['policyParameterId', 'policyParameterName', 'score'])).toBeUndefined();
+    expect(checkFields('score calc', ['dataSourceId', 'dataSourceName'])).toBeUndefined();
+    expect(checkFields('score calc', ['scope', 'scopeId', 'scopeName', 'entryId'])).toBeUndefined();
+  });
   it('checks the import summary and auth status', () => {
     expect(checkFields('supplier import', ['created', 'exists', 'rowsPerSecond'])).toBeUndefined();
     expect(checkFields('supplier import', ['crated'])).toBe('--fields: an import summary has no field "crated" (did you mean created?)');

@@ -108,12 +108,17 @@ export function header(key: string, format: string): string {
   return format === 'csv' ? key : key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toUpperCase();
 }
 
-/** Table and CSV columns of a list: the first item's top-level scalar fields (all its fields when it has none). */
+/**
+ * Table and CSV columns of a list: the first item's top-level scalar fields (all its fields when it has none).
+ * A table too wide for the terminal hides the later columns first (the first two stay), as the curated
+ * tables of the other commands do, before it cuts any text.
+ */
 export function listColumns(first: unknown, format: string): Column[] {
   if (!isRecord(first)) return [{ path: 'value', header: header('value', format) }];
   const keys = Object.keys(first);
   const scalar = keys.filter((k) => isScalar(first[k]));
-  return (scalar.length ? scalar : keys).map((k) => ({ path: k, header: header(k, format) }));
+  const shown = scalar.length ? scalar : keys;
+  return shown.map((k, i) => ({ path: k, header: header(k, format), ...(i >= 2 ? { hide: shown.length - i } : {}) }));
 }
 
 /** Lists of scalars are shown as one {value} row each in tables and CSV. */
@@ -126,7 +131,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const http = (await ctx.client()).http;
   if (opts.paginate) return printAllPages(ctx, http, req);
 
-  const data = await ctx.withSpinner(`${req.method} ${req.path}…`, () => call(http, req));
+  let data = await ctx.withSpinner(`${req.method} ${req.path}…`, () => call(http, req));
   if (data === undefined) {
     ctx.info(`${req.method} ${req.path}: no content`);
     return;
@@ -142,6 +147,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     if (list.length === 0 && ctx.format === 'table') ctx.info('no items');
     return;
   }
+  // { item: {...} } (a read of one resource) on a table: the resource itself, field by field (csv keeps item.* paths).
+  if (ctx.format === 'table' && isRecord(data) && Object.keys(data).length === 1 && isRecord(data.item)) data = data.item;
   if (isRecord(data)) {
     const cols: Column[] =
       ctx.format === 'csv'

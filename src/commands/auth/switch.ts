@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { DEFAULT_PROFILE } from '../../config/resolve.js';
 import { UsageError } from '../../errors.js';
-import { closest } from '../../util/suggest.js';
+import { noSuchProfile } from './profiles.js';
 import { requireArg, type Opts } from '../kit.js';
 
 /** `srs auth switch NAME`: makes a stored profile the active one. */
@@ -10,11 +10,7 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   const name = requireArg(args, 0, 'profile name').trim();
   const store = await ctx.configStore();
   const names = store.profileNames();
-  if (!names.includes(name)) {
-    const near = closest(name, names, true);
-    const known = names.length ? `stored profiles: ${names.join(', ')}` : 'no profile is stored yet';
-    throw new UsageError(`no profile "${name}" (${near.length ? `did you mean ${near.join(' or ')}? ` : ''}${known}); create it with "srs auth login --profile ${name}"`);
-  }
+  if (!names.includes(name)) throw noSuchProfile(name, names);
   const before = store.currentProfile ?? DEFAULT_PROFILE;
   store.currentProfile = name;
   ctx.stderr(before === name ? `"${name}" was already the active profile` : `Switched the active profile from "${before}" to "${name}"`);

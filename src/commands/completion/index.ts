@@ -14,9 +14,10 @@ export function completionCommand(invoke: Invoke): Command {
       .addHelpText(
         'after',
         `
-Country and industry codes (--country, --industry) complete from a local cache in
-DATA_DIR/completion/, written each time "srs ref countries" or "srs ref industries"
-succeeds; completing never calls the service. The same scripts are in completions/.`,
+Country and industry codes (--country, --industry) complete from a local cache
+in DATA_DIR/completion/, written each time "srs ref countries" or "srs ref
+industries" succeeds; completing never calls the service. The same scripts are
+in completions/.`,
       )
       .action(invoke(async () => (await import('./run.js')).run)),
     'source <(srs completion bash)                      # bash, this session',

@@ -29,18 +29,22 @@ export function emulatorCommand(invoke: Invoke): Command {
       .addHelpText(
         'after',
         `
-Answers are spec-strict by default: what the interface document types as a number or a string is never
-null; where there is no data the field is left out (docs/emulator.md). Requests are checked as strictly as
-the document does: unknown keys in a request body are ignored (named in the x-emulator-ignored-keys
-header), page and perPage take whole numbers within their bounds (2 and 2.0 alike; 2.5 is a 400).
+Answers are spec-strict by default: what the interface document types as a
+number or a string is never null; where there is no data the field is left out
+(docs/emulator.md). Requests are checked as strictly as the document does:
+unknown keys in a request body are ignored (named in the
+x-emulator-ignored-keys header), page and perPage take whole numbers within
+their bounds (2 and 2.0 alike; 2.5 is a 400).
 
-Faults apply to /v1/* requests only (never to /_emulator/*), at most one per request, in this order:
-rate limit, reset, fail, stall, capacity, latency, processing, fail after commit. Each rate applies to the
-requests that got no earlier fault. Decisions are deterministic under --seed for a given sequence
-of requests (only the rate limit depends on the clock). Half of the 503s carry Retry-After: 1;
-502s have an HTML body, like a proxy's. --echo-key-rate plays a careless service that quotes the
-request's API key in a 400 message (to check that srs keeps the key out of every file it writes).
-With --capacity N the emulator behaves like a saturated service: N requests in progress at once,
+Faults apply to /v1/* requests only (never to /_emulator/*), at most one per
+request, in this order: rate limit, reset, fail, stall, capacity, latency,
+processing, fail after commit. Each rate applies to the requests that got no
+earlier fault. Decisions are deterministic under --seed for a given sequence
+of requests (only the rate limit depends on the clock). Half of the 503s carry
+Retry-After: 1; 502s have an HTML body, like a proxy's. --echo-key-rate plays
+a careless service that quotes the request's API key in a 400 message (to
+check that srs keeps the key out of every file it writes). With --capacity N
+the emulator behaves like a saturated service: N requests in progress at once,
 the next N queue (their latency grows), beyond that 503.`,
       )
       .action(invoke(async () => (await import('./start.js')).run)),

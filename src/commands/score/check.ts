@@ -269,5 +269,10 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   ctx.info(
     `checked ${count(results.length, 'supplier')} as of ${rules.asOf}: ${withStatus('pass') + withStatus('new')} passed (${withStatus('new')} new), ${withStatus('fail')} failed, ${withStatus('unknown')} unknown, ${withStatus('no data')} without data (accepted)`,
   );
-  if (failing.length) throw new CheckFailedError(`${failing.length} of ${count(results.length, 'supplier')} failed the score check`);
+  if (failing.length) {
+    const failed = withStatus('fail');
+    const unknown = failing.length - failed;
+    const what = [failed ? `${failed} failed` : '', unknown ? `${unknown} could not be evaluated (unknown)` : ''].filter(Boolean).join(' and ');
+    throw new CheckFailedError(`${what}, of ${count(results.length, 'supplier')} checked: the score check did not pass`);
+  }
 }

@@ -107,25 +107,30 @@ may or may not exist.`,
       .addHelpText(
         'after',
         `
-Rows never merge or vanish: records end at CRLF, LF or CR; a row whose cell count differs from the
-header's, or whose name or id holds a line break, is invalid. One run per journal (JOURNAL.lock), and
-one import per target with the catalog (CATALOG.import-N.lock): a second exits 2 naming the first. A
-journal started against another service, account or the sandbox is refused: pass --journal NEW.
-A run that stopped at a malformed line resumes once the file is fixed from that line on.
-Exit codes: 0 every row created or skipped; 1 a row invalid, failed or unknown, or a journal/report
-write failed; 2 nothing sent (unusable file, journal in use or bound elsewhere); 4 authentication;
+Rows never merge or vanish: records end at CRLF, LF or CR; a row whose cell
+count differs from the header's, or whose name or id holds a line break, is
+invalid. One run per journal (JOURNAL.lock), and one import per target with
+the catalog (CATALOG.import-N.lock): a second exits 2 naming the first. A
+journal started against another service, account or the sandbox is refused:
+pass --journal NEW. A run that stopped at a malformed line resumes once the
+file is fixed from that line on. Exit codes: 0 every row created or skipped; 1
+a row invalid, failed or unknown, or a journal/report write failed; 2 nothing
+sent (unusable file, journal in use or bound elsewhere); 4 authentication;
 130/143/129 interrupted (Ctrl-C / SIGTERM / SIGHUP).
 
-Concurrency: unless --concurrency pins it, the requests in flight adapt to the service, like TCP's
-congestion control: from 4 the limit doubles each round trip while answers come back as fast as
-the fastest seen, then grows by one a round trip; a 429 or 503 or a timeout cuts it by 30%, a
-latency well above the fastest seen (the service queueing) by up to half; never past
---max-concurrency. A 429 also pauses every request for its Retry-After. At most the limit in force
-is in flight, so at most that many rows can end unknown when a run is cut short.
+Concurrency: unless --concurrency pins it, the requests in flight adapt to the
+service, like TCP's congestion control: from 4 the limit doubles each round
+trip while answers come back as fast as the fastest seen, then grows by one a
+round trip; a 429 or 503 or a timeout cuts it by 30%, a latency well above the
+fastest seen (the service queueing) by up to half; never past
+--max-concurrency. A 429 also pauses every request for its Retry-After. At
+most the limit in force is in flight, so at most that many rows can end
+unknown when a run is cut short.
 
-Progress (stderr; on a terminal one updating line, otherwise one line every 10 s): rows done of the
-total (counted ahead for a file; ~ marks an estimate from the bytes read), rows/s over the last
-10 s, the ETA, the concurrency in force and the requests the service throttled (429/503).`,
+Progress (stderr; on a terminal one updating line, otherwise one line every
+10 s): rows done of the total (counted ahead for a file; ~ marks an estimate
+from the bytes read), rows/s over the last 10 s, the ETA, the concurrency in
+force and the requests the service throttled (429/503).`,
       )
       .action(invoke(async () => (await import('./import.js')).run)),
     'srs supplier import vendors.csv --report import-report.csv --failed to-fix.csv',
