@@ -38,10 +38,13 @@ interface Layout {
   label: boolean;
 }
 
+/** The entries slot: "12 entries", or the overall score's label in its row (the longest, "below average", is 13). */
+const ENTRIES_WIDTH = 13;
+
 function layoutFor(width: number, longestName: number): Layout {
   const w = Math.max(60, width);
-  // indent 2, weight 6, score 6, entries 10, flag 2, and the gaps between them
-  const fixed = 2 + 1 + 6 + 1 + 6 + 2 + 2 + 10 + 2;
+  // indent 2, weight 6, score 6, entries (or the overall score's label) ENTRIES_WIDTH, flag 2, and the gaps between them
+  const fixed = 2 + 1 + 6 + 1 + 6 + 2 + 2 + ENTRIES_WIDTH + 2;
   const half = w >= 110 ? 12 : w >= 96 ? 10 : 8;
   const label = w >= 120;
   const room = w - fixed - (2 * half + 1) - (label ? 15 : 0);
@@ -59,7 +62,7 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   const bar = (v: number | null) => paintDiverging(divergingBar(v, L.half, g), v, colour, g);
 
   const row = (indent: number, name: string, weight: string, score: number | null, entries: string, flag: string, label: string) =>
-    `${' '.repeat(indent)}${pad(fitText(name, L.name + 2 - indent, g), L.name + 2 - indent)} ${pad(weight, 6, 'right')} ${pad(fmt(score), 6, 'right')}  ${bar(score)}  ${pad(entries, 10)}${flag}${L.label ? `  ${label}` : ''}`.trimEnd();
+    `${' '.repeat(indent)}${pad(fitText(name, L.name + 2 - indent, g), L.name + 2 - indent)} ${pad(weight, 6, 'right')} ${pad(fmt(score), 6, 'right')}  ${bar(score)}  ${pad(entries, ENTRIES_WIDTH)}${flag}${L.label ? `  ${label}` : ''}`.trimEnd();
   const header = (title: string, weightHeader = 'WEIGHT', last = 'ENTRIES') =>
     paint.bold(`${pad(title, L.name + 2)} ${pad(weightHeader, 6, 'right')} ${pad('SCORE', 6, 'right')}  ${divergingScale(L.half)}  ${last}`.trimEnd());
   const paramRow = (p: ExplainedParameter) =>
@@ -114,8 +117,10 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
     lines.push(paint.yellow(`! Evidence expired or expiring within ${count(within, 'day')} of ${x.asOf}:`));
     for (const e of x.expiring.entries) {
       const when = e.status === 'expired' ? `expired ${e.expiryDate} (${count(-e.daysLeft, 'day')} ago)` : `expires ${e.expiryDate} (in ${count(e.daysLeft, 'day')})`;
-      const source = clean(e.dataSourceName, e.dataSourceId);
-      lines.push(`  ${e.entryId}  ${when}  ${source}${e.isClaim ? '  (claim)' : ''}`);
+      const claim = e.isClaim ? '  (claim)' : '';
+      // The source's name takes what the line has left (never less than 12 columns).
+      const room = Math.max(12, Math.max(60, o.width) - textWidth(`  ${e.entryId}  ${when}  ${claim}`));
+      lines.push(`  ${e.entryId}  ${when}  ${fitText(clean(e.dataSourceName, e.dataSourceId), room, g)}${claim}`);
     }
   }
   return lines.join('\n') + '\n';

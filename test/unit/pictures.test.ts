@@ -150,6 +150,22 @@ describe('renderScorePicture', () => {
     }
   });
 
+  it('stays within 80 columns with real ids, the longest label and a long source name (cut with an ellipsis)', () => {
+    const long = 'Quarry Lane Safety Records and Certification Archive International';
+    const x = explanation({
+      expiring: {
+        withinDays: 400,
+        entries: [{ entryId: '01h5994zk4r6m3vjp0jswxv6dx', dataSourceId: 'ds1', dataSourceName: long, expiryDate: '2027-11-07', daysLeft: 348, status: 'expiring', isClaim: false, policyParameterIds: ['p1'] }],
+      },
+    });
+    for (const width of [80, 100]) {
+      const text = renderScorePicture(x, { glyphs: UNICODE, paint: plain, width });
+      for (const line of text.split('\n')) expect(textWidth(line), line).toBeLessThanOrEqual(width);
+      expect(text).toMatch(/Overall score .* below average$/m);
+      expect(text).toMatch(/01h5994zk4r6m3vjp0jswxv6dx +expires 2027-11-07 \(in 348 days\) +Quarry Lane.*…$/m);
+    }
+  });
+
   it('in ASCII is pure ASCII', () => {
     const text = renderScorePicture(explanation(), { glyphs: ASCII, paint: plain, width: 80 });
     expect(/^[\x20-\x7e\n]*$/.test(text)).toBe(true);
