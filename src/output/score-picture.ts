@@ -36,19 +36,22 @@ interface Layout {
   name: number;
   half: number;
   label: boolean;
+  /** The width of the entries slot. */
+  entries: number;
 }
 
-/** The entries slot: "12 entries", or the overall score's label in its row (the longest, "below average", is 13). */
-const ENTRIES_WIDTH = 13;
-
-function layoutFor(width: number, longestName: number): Layout {
+/**
+ * The entries slot: "12 entries" (10), or wider for the overall score's label in its row ("below average" is 13):
+ * the names give up what the label needs.
+ */
+function layoutFor(width: number, longestName: number, entriesWidth: number): Layout {
   const w = Math.max(60, width);
   // indent 2, weight 6, score 6, entries (or the overall score's label) ENTRIES_WIDTH, flag 2, and the gaps between them
-  const fixed = 2 + 1 + 6 + 1 + 6 + 2 + 2 + ENTRIES_WIDTH + 2;
+  const fixed = 2 + 1 + 6 + 1 + 6 + 2 + 2 + entriesWidth + 2;
   const half = w >= 110 ? 12 : w >= 96 ? 10 : 8;
   const label = w >= 120;
   const room = w - fixed - (2 * half + 1) - (label ? 15 : 0);
-  return { name: Math.max(12, Math.min(room, Math.max(longestName, 20))), half, label };
+  return { name: Math.max(12, Math.min(room, Math.max(longestName, 20))), half, label, entries: entriesWidth };
 }
 
 export function renderScorePicture(x: Explanation, o: PictureOptions): string {
@@ -57,12 +60,12 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   const clean = (s: string | null, fallback: string) => sanitizeForTerminal(s ?? fallback);
   const lines: string[] = [];
   const allNames = [...x.scorecards.map((c) => clean(c.name, c.scorecardId)), ...x.scorecards.flatMap((c) => c.parameters.map((p) => clean(p.name, p.policyParameterId))), ...x.dataSources.map((d) => clean(d.name, d.dataSourceId))];
-  const L = layoutFor(o.width, Math.max(0, ...allNames.map((n) => textWidth(n) + 2)));
+  const L = layoutFor(o.width, Math.max(0, ...allNames.map((n) => textWidth(n) + 2)), Math.max(10, textWidth(x.score.label)));
   const colour = { neg: paint.red, pos: paint.green };
   const bar = (v: number | null) => paintDiverging(divergingBar(v, L.half, g), v, colour, g);
 
   const row = (indent: number, name: string, weight: string, score: number | null, entries: string, flag: string, label: string) =>
-    `${' '.repeat(indent)}${pad(fitText(name, L.name + 2 - indent, g), L.name + 2 - indent)} ${pad(weight, 6, 'right')} ${pad(fmt(score), 6, 'right')}  ${bar(score)}  ${pad(entries, ENTRIES_WIDTH)}${flag}${L.label ? `  ${label}` : ''}`.trimEnd();
+    `${' '.repeat(indent)}${pad(fitText(name, L.name + 2 - indent, g), L.name + 2 - indent)} ${pad(weight, 6, 'right')} ${pad(fmt(score), 6, 'right')}  ${bar(score)}  ${pad(entries, L.entries)}${flag}${L.label ? `  ${label}` : ''}`.trimEnd();
   const header = (title: string, weightHeader = 'WEIGHT', last = 'ENTRIES') =>
     paint.bold(`${pad(title, L.name + 2)} ${pad(weightHeader, 6, 'right')} ${pad('SCORE', 6, 'right')}  ${divergingScale(L.half)}  ${last}`.trimEnd());
   const paramRow = (p: ExplainedParameter) =>

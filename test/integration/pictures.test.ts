@@ -301,7 +301,7 @@ describe('score report --html', () => {
     expect(live.stdout).toContain('<title>Live &#60;now&#62;</title>');
     expect(live.stdout).toMatch(/calculated for this report/);
     // Only recomputation was checked: "none found" must not claim a digest, completeness or model-version check.
-    expect(live.stdout).toContain('(checked: recomputation)');
+    expect(live.stdout).toContain('(checked: conflicting entries, recomputation)');
     // A fresh calculation also names the data sources (from GET /v1/data-sources).
     const calc = (JSON.parse((await h.run(['score', 'calc', first, '-o', 'json'])).stdout) as ScoreResult[])[0]!;
     for (const d of calc.dataSourceScores) expect(live.stdout).toContain(sourceName.get(d.dataSourceId)!.replace(/&/g, '&#38;'));
