@@ -177,7 +177,38 @@ export function detectEncoding(sample: Buffer, complete: boolean): Detected {
   if (zerosEven > half * 0.3 && zerosOdd < half * 0.05) return { encoding: 'utf-16be', source: 'detected', bom: false };
   const upto = complete ? sample.length : utf8CompleteEnd(sample);
   if (isUtf8(sample.subarray(0, upto))) return { encoding: 'utf-8', source: 'detected', bom: false };
+  // Not valid UTF-8 as a whole. A Windows-1252 file's accented letters are single bytes that almost never form
+  // UTF-8 sequences; a UTF-8 file with one damaged byte is mostly well-formed sequences. So a sample with at least
+  // as many well-formed multi-byte sequences as stray bytes is UTF-8 with damage: read as UTF-8, the stream's check
+  // then stops at the damaged line and names it (decoding it as Windows-1252 stored "MÃ¼ller" without a word).
+  const { valid, invalid } = utf8Sequences(sample.subarray(0, upto));
+  if (valid > 0 && valid >= invalid) return { encoding: 'utf-8', source: 'detected', bom: false };
   return { encoding: 'windows-1252', source: 'detected', bom: false };
+}
+
+/** Well-formed multi-byte UTF-8 sequences, and bytes that belong to none, in `b`. */
+export function utf8Sequences(b: Buffer): { valid: number; invalid: number } {
+  let valid = 0;
+  let invalid = 0;
+  const cont = (i: number) => i < b.length && (b[i]! & 0xc0) === 0x80;
+  for (let i = 0; i < b.length; ) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const need = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
+    let ok = need > 0;
+    for (let k = 1; ok && k <= need; k++) ok = cont(i + k);
+    if (ok) {
+      valid++;
+      i += need + 1;
+    } else {
+      invalid++;
+      i++;
+    }
+  }
+  return { valid, invalid };
 }
 
 /**

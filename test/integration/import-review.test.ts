@@ -39,6 +39,18 @@ async function closedPort(): Promise<number> {
 const summary = (r: RunResult) => JSON.parse(r.stdout) as Record<string, number | string | boolean>;
 const importArgs = (f: string, ...more: string[]) => ['supplier', 'import', f, '-o', 'json', '--quiet', ...more];
 
+describe('a small UTF-8 file with one byte that is not UTF-8 (inside the sample the encoding is detected from)', () => {
+  it('is read as UTF-8 and refused before anything is sent, naming the line: never decoded as Windows-1252 (which stored MÃ¼ller, exit 0)', async () => {
+    await withHarness({}, async (h) => {
+      const f = file('z.csv', Buffer.concat([Buffer.from('name,countryIso3Code,customerSupplierId\nMüller GmbH,DEU,Z1\nGroßhandel AG,DEU,Z2\nBad '), Buffer.from([0xff]), Buffer.from(',DEU,Z3\n')]));
+      const r = await h.run(importArgs(f));
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('line 4 is not valid UTF-8 (byte 0xFF');
+      expect((await storedIds(h, 'Z')).size).toBe(0);
+    });
+  });
+});
+
 describe('a UTF-8 file with one byte that is not UTF-8 (after the first MiB)', () => {
   it('names the line and says to fix it; --encoding windows-1252 is refused (exit 2, both encodings); the fixed file resumes and creates every row once, names intact', async () => {
     await withHarness({}, async (h) => {

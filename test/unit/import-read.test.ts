@@ -10,6 +10,7 @@ import {
   countLineBreaks,
   detectDelimiter,
   detectEncoding,
+  utf8Sequences,
   filePrefix,
   openInput,
   prefixMatches,
@@ -52,6 +53,14 @@ describe('encoding detection', () => {
     expect(detectEncoding(Buffer.from('name\nMüller\n'), true).encoding).toBe('utf-8');
     expect(detectEncoding(Buffer.from('name\nplain ascii\n'), true).encoding).toBe('utf-8');
     expect(detectEncoding(iconv.encode('name\nMüller € Söhne\n', 'windows-1252'), true).encoding).toBe('windows-1252');
+  });
+
+  it('UTF-8 with a stray byte is UTF-8 (the stream then names the damaged line), not Windows-1252', () => {
+    const damaged = Buffer.concat([Buffer.from('name\nMüller GmbH\nGroßhandel AG\nBad '), Buffer.from([0xff]), Buffer.from('\n')]);
+    expect(utf8Sequences(damaged)).toEqual({ valid: 2, invalid: 1 });
+    expect(detectEncoding(damaged, true).encoding).toBe('utf-8');
+    // Windows-1252 text: its accented letters are stray bytes, not sequences.
+    expect(utf8Sequences(iconv.encode('Müller € Söhne São Paulo', 'windows-1252')).valid).toBe(0);
   });
 
   it('a sample cut inside a multi-byte character is still UTF-8', () => {
