@@ -340,9 +340,14 @@ describe('supplier create with a lost answer', () => {
       // Compared as the import does: the id trimmed.
       expect((await h.run(['supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', ' DUP-1 ', '-o', 'json'])).code).toBe(1);
       expect(posts()).toBe(before);
+      // An id given with spaces is sent and recorded trimmed, so the next create of it is refused too.
+      const spaced = await h.run(['supplier', 'create', '--name', 'T Eight', '--customer-id', ' T8 ', '-o', 'json']);
+      expect(json<{ customerSupplierId: string }>(spaced).customerSupplierId).toBe('T8');
+      expect(errorOf(await h.run(['supplier', 'create', '--name', 'T Eight', '--customer-id', ' T8 ', '-o', 'json'])).code).toBe('exists');
+      expect(errorOf(await h.run(['supplier', 'create', '--json', '-', '-o', 'json'], { input: JSON.stringify({ name: 'T Eight', customerSupplierId: 'T8  ' }) })).code).toBe('exists');
       const forced = await h.run(['supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '--allow-existing', '-o', 'json']);
       expect(forced.code).toBe(0);
-      expect(posts()).toBe(before + 1);
+      expect(posts()).toBe(before + 2);
       // --no-catalog knows nothing and checks nothing.
       expect((await h.run(['--no-catalog', 'supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '-o', 'json'])).code).toBe(0);
     } finally {

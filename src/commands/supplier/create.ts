@@ -59,6 +59,14 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   } else {
     body = bodyFromFlags(opts);
   }
+  // The customer id as the import takes it: trimmed, and none when blank. The catalog compares it so (a " T8 " sent
+  // as is was recorded as is, never matched, and created again on every run).
+  if (body !== null && typeof body === 'object' && typeof (body as { customerSupplierId?: unknown }).customerSupplierId === 'string') {
+    const b = body as { customerSupplierId?: string };
+    const cid = b.customerSupplierId!.trim();
+    if (cid) b.customerSupplierId = cid;
+    else delete b.customerSupplierId;
+  }
   // Marked as checked: the client does not parse it a second time.
   const valid = markCheckedSupplierBody(validateRequest(Schema, body, 'supplier'));
   // The import's rule: a name or customerSupplierId is one line (a line break is a paste or quoting accident, and would
@@ -71,7 +79,7 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   // The catalog first: one that cannot be used (written by a newer srs, unreadable) stops here, before anything is sent.
   const open = await openCatalog(ctx, 'srs supplier create', false);
   // A customer id the catalog knows on this target is not sent again (the import's `exists` and `unknown`).
-  const cid = valid.customerSupplierId?.trim();
+  const cid = valid.customerSupplierId;
   // With a customer id: the target's lock from the check to the record, so that an import (or another create)
   // cannot create the same id meanwhile (catalog-access.ts takeTargetLock); waits for one that holds it.
   const lock = open && cid ? await takeTargetLock(ctx, open, { what: `srs supplier create of customerSupplierId ${JSON.stringify(cid)}` }, CREATE_WAIT_MS) : undefined;
