@@ -624,6 +624,7 @@ class ImportRun {
         this.resumableAfterFix = true;
       }
     }
+    if (complete) for (const s of this.#sinks) s.finished?.();
     for (const s of this.#unordered) await this.#close(s);
     const journalError = this.#journal?.error;
     if (sender?.error && sender.error !== journalError) this.writeError ??= sender.error;

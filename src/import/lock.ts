@@ -15,7 +15,7 @@
  * as a last resort, when the process exits. A dry run never takes or breaks a
  * lock (the caller does not call acquire).
  */
-import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 
@@ -79,13 +79,16 @@ function processGone(pid: number): boolean {
 
 export class JournalLock {
   readonly path: string;
+  /** The holder of the stale lock this one took over (a killed run), if it did. */
+  readonly inherited: LockHolder | undefined;
   readonly #ino: number;
   #released = false;
   readonly #onExit = (): void => this.release();
 
-  private constructor(path: string, ino: number) {
+  private constructor(path: string, ino: number, inherited: LockHolder | undefined) {
     this.path = path;
     this.#ino = ino;
+    this.inherited = inherited;
     process.once('exit', this.#onExit);
   }
 
@@ -124,6 +127,7 @@ export class JournalLock {
     },
   ): JournalLock {
     const me: LockHolder = { pid: process.pid, host: hostname(), started: opts.now().toISOString(), ...opts.holder };
+    let inherited: LockHolder | undefined;
     for (let attempt = 0; attempt < 5; attempt++) {
       let fd: number;
       try {
@@ -139,6 +143,7 @@ export class JournalLock {
         if (h && h.host === me.host && processGone(h.pid)) {
           opts.beforeTakeOver?.(h);
           if (takeOver(path, found.ino)) {
+            inherited = h;
             opts.warn(`${opts.stale} ${path} was left by ${describeHolder(h)}, which no longer runs: taken over`);
           }
           continue;
@@ -153,7 +158,7 @@ export class JournalLock {
         const buf = Buffer.from(JSON.stringify(me) + '\n');
         writeSync(fd, buf, 0, buf.length);
         const ino = fstatSync(fd).ino;
-        return new JournalLock(path, ino);
+        return new JournalLock(path, ino, inherited);
       } finally {
         closeSync(fd);
       }
@@ -171,6 +176,21 @@ export class JournalLock {
         if (!(e instanceof LockHeldError) || Date.now() >= deadline) throw e;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
+    }
+  }
+
+  /**
+   * Gives the lock back to the killed run it was taken from (its holder written back, the file kept): this run
+   * did not finish what taking it over was for (repairing what that run left), so the next one must know.
+   */
+  handBack(): void {
+    if (this.#released || !this.inherited) return this.release();
+    this.#released = true;
+    process.off('exit', this.#onExit);
+    try {
+      if (statSync(this.path).ino === this.#ino) writeFileSync(this.path, JSON.stringify(this.inherited) + '\n', { mode: 0o600 });
+    } catch {
+      /* gone meanwhile: nothing to give back */
     }
   }
 

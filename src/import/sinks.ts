@@ -76,6 +76,8 @@ export interface OutcomeSink {
   drain?(): Promise<void>;
   /** The first write that failed, once one has. */
   readonly error?: Error | undefined;
+  /** The whole input was read and every row has its outcome (called before close(), only then). */
+  finished?(): void;
   close(): Promise<void>;
 }
 

@@ -135,7 +135,8 @@ describe('import and the catalog', () => {
       const data = join(k.home, 'data');
       const a = csvFile(k.home, 'killed.csv', rowsFor(7001, 7010));
       const b = csvFile(k.home, 'next.csv', rowsFor(7001, 7012));
-      // The killed run: it holds the lock (a pid that is no process) and its journal; the catalog file exists.
+      // The killed run created its rows (its journal has them) but never told the catalog (here: it did not use it).
+      expect((await k.run(['--no-catalog', 'supplier', 'import', a, '-o', 'json'])).code).toBe(0);
       expect((await k.run(['supplier', 'ls', '-o', 'json'])).code).toBe(0);
       const lock = readdirSync(data).find((f) => /^catalog\.db\.import-\d+\.lock$/.test(f)) ?? 'catalog.db.import-1.lock';
       const dead = { pid: 2147483646, host: hostname(), started: '2026-11-24T00:00:00.000Z', what: `srs supplier import ${a}`, journal: `${a}.srs-journal` };
@@ -147,6 +148,15 @@ describe('import and the catalog', () => {
       // A symlink to the catalog is the same catalog: the same lock.
       symlinkSync(join(data, 'catalog.db'), join(k.home, 'team.db'));
       expect((await k.run(['--catalog', join(k.home, 'team.db'), 'supplier', 'import', b, '-o', 'json'])).code).toBe(2);
+      // The killed import run again but refused (its file changed, so its journal refuses it): the lock goes back to
+      // the killed run, and the other import is still refused.
+      const original = readFileSync(a);
+      writeFileSync(a, Buffer.concat([original, Buffer.from('Supplier 7099,DEU,C-7099\n')]));
+      const refused = await k.run(['supplier', 'import', a, '-o', 'json']);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(JSON.parse(readFileSync(join(data, lock), 'utf8'))).toMatchObject({ pid: dead.pid, journal: dead.journal });
+      expect((await k.run(['supplier', 'import', b, '-o', 'json'])).code).toBe(2);
+      writeFileSync(a, original);
       // The killed import itself takes it over (with a warning), and then the other run goes ahead.
       const again = await k.run(['supplier', 'import', a, '-o', 'json']);
       expect(again.code, again.stderr).toBe(0);

@@ -80,6 +80,8 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
   return { catalog, partition, target };
 }
 
+/** How an import names itself in the target lock (followed by its file). */
+export const IMPORT_WHAT = 'srs supplier import';
 /** An import waits this long for the target lock: long enough for a `supplier create` that holds it to finish. */
 export const IMPORT_WAIT_MS = 3_000;
 /** A `supplier create` waits this long for the target lock (an import holds it for its whole run). */
@@ -111,7 +113,7 @@ export function takeTargetLock(ctx: Context, open: OpenCatalog, me: { what: stri
     holder: { what: me.what, journal: mine },
     waitMs,
     beforeTakeOver: (h) => {
-      if (!h?.what?.startsWith('srs supplier import') || (h.journal !== undefined && h.journal === mine)) return;
+      if (!h?.what?.startsWith(IMPORT_WHAT) || (h.journal !== undefined && h.journal === mine)) return;
       const rerun = h.journal
         ? `run it again first (its journal ${h.journal} repairs the catalog: the same file with --journal ${h.journal}), or, once you have checked the service, delete ${path}`
         : `it had no journal: check the service for what it created, then delete ${path}`;

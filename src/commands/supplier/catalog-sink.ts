@@ -18,7 +18,7 @@ import type { Context } from '../../context.js';
 import type { Candidate, OutcomeSink, Recorded, Verdict } from '../../import/sinks.js';
 import { ExitCode, SrsError } from '../../errors.js';
 import type { Catalog, CatalogRecord, CustomerIdFilter } from '../../store/catalog.js';
-import { catalogPathOf, closeWithRun, IMPORT_WAIT_MS, openCatalog, takeTargetLock, type OpenCatalog } from './catalog-access.js';
+import { catalogPathOf, closeWithRun, IMPORT_WAIT_MS, IMPORT_WHAT, openCatalog, takeTargetLock, type OpenCatalog } from './catalog-access.js';
 import type { JournalLock } from '../../import/lock.js';
 
 /**
@@ -60,6 +60,8 @@ export class CatalogSink implements OutcomeSink {
 
   /** The per-target import lock, released when the sink closes. */
   readonly #lock: JournalLock | undefined;
+  /** The whole input was read (finished()). */
+  #finished = false;
 
   constructor(opts: { catalog: Catalog; partition: number; file: string; dryRun: boolean; allowExisting: boolean; retryUnknown: boolean; lock?: JournalLock | undefined }) {
     this.name = opts.catalog.path;
@@ -158,12 +160,19 @@ export class CatalogSink implements OutcomeSink {
     return this.#error;
   }
 
+  finished(): void {
+    this.#finished = true;
+  }
+
   close(): Promise<void> {
     if (!this.#closed) {
       this.#flush();
       this.#closed = true;
-      // After the last outcomes are written: the next run must find them.
-      this.#lock?.release();
+      // After the last outcomes are written: the next run must find them. A lock taken over from a killed import
+      // (this same import, run again to repair what it left) goes back to it unless this run read the whole file:
+      // refused, interrupted or failed, the repair is not done, and other runs must still be refused.
+      if (this.#lock?.inherited?.what?.startsWith(IMPORT_WHAT) && !this.#finished) this.#lock.handBack();
+      else this.#lock?.release();
     }
     return this.#error ? Promise.reject(this.#error) : Promise.resolve();
   }
@@ -201,6 +210,6 @@ export async function openCatalogSink(
   }
   if (!open) return undefined;
   // One import at a time per target and catalog (a dry run sends nothing and takes no lock): see takeTargetLock.
-  const lock = o.dryRun ? undefined : await takeTargetLock(ctx, open, { what: `srs supplier import ${file}`, journal: o.journalPath }, IMPORT_WAIT_MS);
+  const lock = o.dryRun ? undefined : await takeTargetLock(ctx, open, { what: `${IMPORT_WHAT} ${file}`, journal: o.journalPath }, IMPORT_WAIT_MS);
   return new CatalogSink({ catalog: open.catalog, partition: open.partition, file, dryRun: o.dryRun, allowExisting: o.allowExisting, retryUnknown: o.retryUnknown, lock });
 }
