@@ -564,3 +564,37 @@ describe('round 3, 9. every warning is one line, whatever the bundle holds', () 
     }
   });
 });
+
+describe('round 4. a baseline that has no comparable value for a supplier', () => {
+  it('an error record, two different results, a wrong count or no supplier at all: unknown or refused, never a pass', async () => {
+    const records = readBundle(bundle);
+    const first = items(records)[0]!;
+    // a's baseline is an error record (the baseline run could not score it).
+    const withError = records.map((r) => (r.t === 'result' && (r.item as Item).supplierId === first.supplierId ? { t: 'error', supplierId: first.supplierId, code: 'lookup_failed', message: 'the lookup failed' } : r));
+    const errorBase = forge('base-error.jsonl', withError);
+    const r1 = await runSrs(['score', 'check', first.supplierId, '--baseline', errorBase, '--max-drop', '0', '-o', 'json'], h.env);
+    expect(r1.code, r1.stderr).toBe(3);
+    const [res1] = JSON.parse(r1.stdout) as Array<{ status: string; reasons: string[] }>;
+    expect(res1!.status).toBe('unknown');
+    expect(res1!.reasons.join(' ')).toContain('--max-drop cannot be checked: the baseline has no score for it (lookup_failed');
+    // Two different results for a (the second raised by 3).
+    const twice = [...records];
+    const raised = structuredClone(records.find((r) => r.t === 'result' && (r.item as Item).supplierId === first.supplierId)!) as Rec;
+    (raised.item as Item).score.value = 3;
+    twice.splice(twice.length - 1, 0, raised);
+    const twiceBase = forge('base-twice.jsonl', twice);
+    const r2 = await runSrs(['score', 'check', first.supplierId, '--baseline', twiceBase, '--max-drop', '0.1', '-o', 'json'], h.env);
+    expect(r2.code, r2.stderr).toBe(3);
+    expect((JSON.parse(r2.stdout) as Array<{ status: string }>)[0]!.status).toBe('unknown');
+    // The end record counting other suppliers than the baseline holds: altered.
+    const miscounted = forge('base-count.jsonl', twice, { count: false });
+    const r3 = await runSrs(['score', 'check', first.supplierId, '--baseline', miscounted, '--max-drop', '0.1'], h.env);
+    expect(r3.code).toBe(3);
+    expect(err(r3)).toMatch(/baseline altered: its end record counts \d+ suppliers, the baseline holds \d+/);
+    // No supplier at all.
+    const empty = forge('base-empty.jsonl', records.filter((r) => r.t !== 'result' && r.t !== 'error' && r.t !== 'scorecard' && r.t !== 'request'));
+    const r4 = await runSrs(['score', 'check', first.supplierId, '--baseline', empty, '--max-drop', '0.1'], h.env);
+    expect(r4.code).toBe(1);
+    expect(err(r4)).toContain('holds no supplier: there is nothing to compare with');
+  });
+});

@@ -17,6 +17,7 @@ import { renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
 import { expiresBeforeIssue, todayUtc } from '../../scoring/index.js';
 import { isFailing } from '../../scoring/gate.js';
+import type { BaselineValue } from './evaluate.js';
 import { suggest } from '../../util/suggest.js';
 import type { Opts } from '../kit.js';
 import { calculatedWith, checkBaselineFilters, checkFiltersMatch, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
@@ -36,10 +37,14 @@ const maxDropOption = finiteNumber('--max-drop', 0);
 /**
  * The baseline's overall scores (null: no data then), read as a stream from a
  * bundle of either format or a raw response. A format-2 baseline whose digest
- * does not match was altered: the gate fails rather than compare with it.
+ * does not match, or whose end record counts other suppliers than it holds, was
+ * altered: the gate fails rather than compare with it. A supplier the baseline
+ * has no value for (an error record) or two different values for cannot be
+ * compared: unknown (BaselineUnknown). A baseline of no supplier is refused.
  */
-export async function readBaseline(ctx: Context, file: string, onHeader: (options: BundleOptions | null) => void = () => undefined): Promise<Map<string, number | null>> {
-  const baseline = new Map<string, number | null>();
+export async function readBaseline(ctx: Context, file: string, onHeader: (options: BundleOptions | null) => void = () => undefined): Promise<Map<string, BaselineValue>> {
+  const baseline = new Map<string, BaselineValue>();
+  let records = 0;
   const d = file === '-' ? undefined : await digestOfFile(ctx, file, '--baseline');
   const trusted = !!d && d.declared !== null && d.declared === d.computed;
   let format2 = false;
@@ -51,14 +56,24 @@ export async function readBaseline(ctx: Context, file: string, onHeader: (option
       // The same rules as the verifier's end (verify.ts): read from stdin, the digest is only known here.
       if (ev.afterEnd !== undefined) throw new CheckFailedError(`baseline altered: content was added after the end record (line ${ev.afterEnd})`);
       if (!d && (ev.declared === null || ev.declared.digest !== ev.computed)) throw new CheckFailedError('baseline altered: its content does not match its digest (or its end record is missing)');
+      if (ev.declared !== null && ev.declared.suppliers !== records) {
+        throw new CheckFailedError(`baseline altered: its end record counts ${count(ev.declared.suppliers, 'supplier')}, the baseline holds ${records}`);
+      }
     }
-    if (ev.t === 'result' && !baseline.has(ev.item.supplierId)) {
+    if (ev.t === 'result') {
+      records++;
       const v: unknown = ev.item.score?.value;
       if (v !== null && v !== undefined && typeof v !== 'number') throw contractError(ev.item, `--baseline ${file} line ${ev.line}`) ?? new UsageError(`--baseline ${file} line ${ev.line}: the score is not a number`, { code: 'invalid_input' });
-      baseline.set(ev.item.supplierId, (v as number | null | undefined) ?? null);
+      const value = (v as number | null | undefined) ?? null;
+      const had = baseline.get(ev.item.supplierId);
+      if (!baseline.has(ev.item.supplierId)) baseline.set(ev.item.supplierId, value);
+      else if (had !== value) baseline.set(ev.item.supplierId, { unknown: `the baseline holds different results for it (line ${ev.line})` });
+    } else if (ev.t === 'error') {
+      records++;
+      baseline.set(ev.supplierId, { unknown: `the baseline has no score for it (${ev.code}: ${ev.message})` });
     }
-    else if (ev.t === 'error' && !baseline.has(ev.supplierId)) baseline.set(ev.supplierId, null);
   }
+  if (baseline.size === 0) throw new SrsError('runtime', ExitCode.failure, `--baseline ${file === '-' ? 'stdin' : file} holds no supplier: there is nothing to compare with`);
   return baseline;
 }
 

@@ -17,8 +17,8 @@ export interface CheckRules {
   minParameter: Map<string, number>;
   maxRisk?: string;
   expiringWithinDays?: number;
-  /** supplierId -> baseline overall score (null: no data then). */
-  baseline?: Map<string, number | null>;
+  /** supplierId -> baseline overall score (null: no data then; unknown: no value srs can compare with). */
+  baseline?: Map<string, BaselineValue>;
   maxDrop?: number;
   /** No score (overall, a named parameter's, a risk level) passes as "no data" instead of failing. */
   allowNoData: boolean;
@@ -105,8 +105,11 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
       isNew = true;
       notes.push('new: not in the baseline');
     } else {
-      const before = rules.baseline.get(item.supplierId) ?? null;
-      if (before !== null && score === null) {
+      const was = rules.baseline.get(item.supplierId) ?? null;
+      const before = typeof was === 'object' && was !== null ? null : was;
+      if (typeof was === 'object' && was !== null) {
+        unknowns.push(`--max-drop cannot be checked: ${was.unknown}`);
+      } else if (before !== null && score === null) {
         fails.push(`score fell from ${showNumber(before, 9)} to no data since the baseline`);
       } else if (before !== null && score !== null) {
         // Both sides rounded, and the difference too: 1.1 - 0.6 is a drop of 0.5, not 0.5000000000000001.
@@ -129,18 +132,22 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   return { supplierId: item.supplierId, status, score, riskLevel: risk, reasons };
 }
 
+/** A baseline's overall score: a number, null (no data then), or why there is none to compare with. */
+export type BaselineValue = number | null | { unknown: string };
+
 /** A supplier the service does not know, or whose existence srs could not establish: fails. */
 export function unknownResult(supplierId: string, reason: string): CheckResult {
   return { supplierId, status: 'unknown', score: null, riskLevel: null, reasons: [reason] };
 }
 
 /** A --baseline supplier that is not in this run (a failure only with --baseline-strict). */
-export function missingFromRun(supplierId: string, before: number | null): CheckResult {
+export function missingFromRun(supplierId: string, before: BaselineValue): CheckResult {
+  const then = before === null ? 'no data' : typeof before === 'number' ? showNumber(before, 9) : 'no comparable value';
   return {
     supplierId,
     status: 'fail',
     score: null,
     riskLevel: null,
-    reasons: [`in the baseline (${before === null ? 'no data' : showNumber(before, 9)}) but not in this run (--baseline-strict)`],
+    reasons: [`in the baseline (${then}) but not in this run (--baseline-strict)`],
   };
 }
