@@ -71,7 +71,10 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   const paramRow = (p: ExplainedParameter) =>
     row(4, clean(p.name, p.policyParameterId), weightText(p.weight), p.score, count(p.entries, 'entry'), p.expiringEntries ? ` ${paint.yellow('!')}` : '', p.label);
 
-  lines.push(`${paint.bold('Supplier')} ${x.supplierId}  ${paint.dim(`as of ${x.asOf}`)}${x.score.riskLevel ? `  risk ${sanitizeForTerminal(x.score.riskLevel)}` : ''}`);
+  // The risk level is the service's string (any length): cut to what the line has left.
+  const head = `Supplier ${x.supplierId}  as of ${x.asOf}`;
+  const risk = x.score.riskLevel ? fitText(`risk ${sanitizeForTerminal(x.score.riskLevel)}`, Math.max(10, Math.max(60, o.width) - textWidth(head) - 2), g) : '';
+  lines.push(`${paint.bold('Supplier')} ${x.supplierId}  ${paint.dim(`as of ${x.asOf}`)}${risk ? `  ${risk}` : ''}`);
   for (const c of x.conflicts) lines.push(paint.yellow(`! conflicting result: ${sanitizeForTerminal(c)}; srs cannot tell which copy counts, so no copy's score is shown`));
   lines.push('');
   lines.push(header('', '', 'LABEL'));
@@ -103,7 +106,8 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
     lines.push(paint.bold('PARAMETER RISK'));
     for (const p of risks.values()) {
       const level = riskText(p);
-      lines.push(`  ${pad(fitText(clean(p.name, p.policyParameterId), L.name, g), L.name)} ${p.riskRecognised === false ? paint.yellow(level) : level}`.trimEnd());
+      const shown = fitText(level, Math.max(10, Math.max(60, o.width) - L.name - 3), g);
+      lines.push(`  ${pad(fitText(clean(p.name, p.policyParameterId), L.name, g), L.name)} ${p.riskRecognised === false ? paint.yellow(shown) : shown}`.trimEnd());
     }
   }
   if (x.dataSources.length) {
@@ -121,8 +125,8 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
     for (const e of x.expiring.entries) {
       const when = e.status === 'expired' ? `expired ${e.expiryDate} (${count(-e.daysLeft, 'day')} ago)` : `expires ${e.expiryDate} (in ${count(e.daysLeft, 'day')})`;
       const claim = e.isClaim ? '  (claim)' : '';
-      // The source's name takes what the line has left (never less than 12 columns).
-      const room = Math.max(12, Math.max(60, o.width) - textWidth(`  ${e.entryId}  ${when}  ${claim}`));
+      // The source's name takes what the line has left (at least its first letters and the ellipsis).
+      const room = Math.max(4, Math.max(60, o.width) - textWidth(`  ${e.entryId}  ${when}  ${claim}`));
       lines.push(`  ${e.entryId}  ${when}  ${fitText(clean(e.dataSourceName, e.dataSourceId), room, g)}${claim}`);
     }
   }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRequest, fieldValue } from '../../src/commands/api/run.js';
+import { buildRequest, fieldValue, listColumns } from '../../src/commands/api/run.js';
 import { Context, type IO } from '../../src/context.js';
 import { fixtures } from '../../src/emulator/index.js';
 import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
@@ -304,5 +304,16 @@ describe('request building (in process)', () => {
     expect(p.body).toEqual({ name: 'Acme', contacts: [{ email: 'a@example.com' }] });
     const empty = await buildRequest(ctx(), ['POST', '/v1/score-calculation'], {});
     expect(empty.body).toEqual({});
+  });
+});
+
+describe('listColumns', () => {
+  it('takes every key any item has (a first item may lack some), plain fields only unless fewer than two', () => {
+    const cols = listColumns([{ iso3Code: 'AFG', commonName: 'Afghanistan' }, { iso3Code: 'ALB', commonName: 'Albania', regionName: 'Europe' }], 'csv');
+    expect(cols.map((c) => c.path)).toEqual(['iso3Code', 'commonName', 'regionName']);
+    // A score result has one plain field: every field is shown (objects as JSON).
+    expect(listColumns([{ supplierId: 's', score: { value: 1 }, policyParameterScores: [] }], 'table').map((c) => c.path)).toEqual(['supplierId', 'score', 'policyParameterScores']);
+    // Later columns may be hidden to fit a terminal; the first two never are.
+    expect(listColumns([{ a: 1, b: 2, c: 3, d: 4 }], 'table').map((c) => c.hide)).toEqual([undefined, undefined, 2, 1]);
   });
 });

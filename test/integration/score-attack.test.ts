@@ -559,7 +559,8 @@ describe('round 3, 9. every warning is one line, whatever the bundle holds', () 
       runSrs(['score', 'report', forged, '--html', join(h.home, 'inject.html'), '--no-verify'], env),
     ]);
     for (const r of runs) {
-      expect(r.stderr, 'the finding was not said').toContain('PX\\n::notice::INJ2');
+      // Said as a warning (escaped \n) or, where the finding refuses the command (explain --from), as its one-line error.
+      expect(r.stderr, 'the finding was not said').toMatch(/PX(\\n| )::notice::INJ2/);
       for (const l of r.stderr.split('\n')) expect(l, 'a bundle string started a line').not.toMatch(/^::/);
     }
   });
@@ -596,5 +597,20 @@ describe('round 4. a baseline that has no comparable value for a supplier', () =
     const r4 = await runSrs(['score', 'check', first.supplierId, '--baseline', empty, '--max-drop', '0.1'], h.env);
     expect(r4.code).toBe(1);
     expect(err(r4)).toContain('holds no supplier: there is nothing to compare with');
+  });
+});
+
+describe('round 4. explain --from a bundle with two different results for one supplier', () => {
+  it('explains nothing (exit 3), as check --from', async () => {
+    const records = readBundle(bundle);
+    const first = items(records)[0]!;
+    const raised = structuredClone(records.find((r) => r.t === 'result' && (r.item as Item).supplierId === first.supplierId)!) as Rec;
+    (raised.item as Item).score.value = 3;
+    const twice = [...records];
+    twice.splice(twice.length - 1, 0, raised);
+    const r = await runSrs(['score', 'explain', first.supplierId, '--from', forge('explain-twice.jsonl', twice)], offline);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(err(r)).toContain('nothing was explained');
   });
 });

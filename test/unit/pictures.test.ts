@@ -158,6 +158,11 @@ describe('renderScorePicture', () => {
         entries: [{ entryId: '01h5994zk4r6m3vjp0jswxv6dx', dataSourceId: 'ds1', dataSourceName: long, expiryDate: '2027-11-07', daysLeft: 348, status: 'expiring', isClaim: false, policyParameterIds: ['p1'] }],
       },
     });
+    // A claim, and a risk level of the service's that is long and unrecognised.
+    x.expiring.entries.push({ entryId: '01hk3s8pa1x4ge2kc4sc91dhv8', dataSourceId: 'ds1', dataSourceName: 'Beacon Grievance Mechanism Reports', expiryDate: '2027-06-15', daysLeft: 203, status: 'expiring', isClaim: true, policyParameterIds: ['p1'] });
+    x.score.riskLevel = 'Extreme beyond any level the methodology describes (unrecognised)';
+    x.scorecards[0]!.parameters[0]!.riskLevel = 'Extreme beyond any level the methodology describes';
+    x.scorecards[0]!.parameters[0]!.riskRecognised = false;
     for (const width of [80, 100]) {
       const text = renderScorePicture(x, { glyphs: UNICODE, paint: plain, width });
       for (const line of text.split('\n')) expect(textWidth(line), line).toBeLessThanOrEqual(width);

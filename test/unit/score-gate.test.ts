@@ -125,7 +125,8 @@ describe('GitHub step summary', () => {
       { supplierId: 'd', status: 'new' as const, score: 0.5, riskLevel: null, reasons: ['new: not in the baseline'] },
     ];
     const md = markdownSummary(results, { asOf: '2025-01-15', warnings: ['w <b>'], worst: 2 });
-    expect(md).toMatch(/^## srs score check: 2 of 4 failed/);
+    // An unknown supplier is counted as unknown, not as failed.
+    expect(md).toMatch(/^## srs score check: 1 of 4 failed, 1 of 4 unknown \(not evaluated\)$/m);
     expect(md).toContain('| 1 | 1 | 0 | 1 | 1 |');
     expect(md).toContain('| `b` | fail | -1 | score -1 is below the minimum 0 \\| x |');
     expect(md).toContain('| `c` | unknown | — | the service does not know supplier c |');

@@ -113,11 +113,14 @@ export function header(key: string, format: string): string {
  * A table too wide for the terminal hides the later columns first (the first two stay), as the curated
  * tables of the other commands do, before it cuts any text.
  */
-export function listColumns(first: unknown, format: string): Column[] {
-  if (!isRecord(first)) return [{ path: 'value', header: header('value', format) }];
-  const keys = Object.keys(first);
-  const scalar = keys.filter((k) => isScalar(first[k]));
-  const shown = scalar.length ? scalar : keys;
+export function listColumns(items: readonly unknown[], format: string): Column[] {
+  const records = items.filter(isRecord);
+  if (records.length === 0) return [{ path: 'value', header: header('value', format) }];
+  // Every key any item has, in the order first seen (the document marks no field required: the first item may lack some).
+  const keys = [...new Set(records.flatMap((r) => Object.keys(r)))];
+  const scalar = keys.filter((k) => records.every((r) => r[k] === undefined || r[k] === null || isScalar(r[k])));
+  // Fewer than two plain fields (a score result: an id and objects) would show next to nothing: show them all.
+  const shown = scalar.length >= 2 ? scalar : keys;
   return shown.map((k, i) => ({ path: k, header: header(k, format), ...(i >= 2 ? { hide: shown.length - i } : {}) }));
 }
 
@@ -143,7 +146,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.items) ? (data.items as unknown[]) : undefined;
   if (list) {
-    await renderList(ctx.sink, ctx.format === 'ndjson' ? list : rowsOf(list), listColumns(list[0], ctx.format), ro);
+    await renderList(ctx.sink, ctx.format === 'ndjson' ? list : rowsOf(list), listColumns(list, ctx.format), ro);
     if (list.length === 0 && ctx.format === 'table') ctx.info('no items');
     return;
   }
@@ -204,7 +207,8 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
   }
   const machine = ctx.format === 'json' || ctx.format === 'ndjson';
   const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${req.path}…`, () => collectTableRows(rows(), 'items')) : machine ? items() : rows();
-  const n = await renderList(ctx.sink, source, listColumns(firstItems[0], ctx.format), ctx.renderOptions());
+  // Streamed: the columns are those of the first page (every key its items have).
+  const n = await renderList(ctx.sink, source, listColumns(firstItems, ctx.format), ctx.renderOptions());
   if (n === 0 && ctx.format === 'table') ctx.info('no items');
 }
 

@@ -51,8 +51,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   let input: PictureInput;
   if (typeof opts.from === 'string') {
     input = await inputFromBundle(ctx, opts.from, opts);
-    // An altered bundle explains nothing; other findings (no digest, another model version) are said.
+    // An altered bundle, or one with conflicting entries or results, explains nothing (exit 3, as check --from):
+    // which copy counts cannot be told. Other findings (no digest, another model version, values the local model
+    // computes otherwise) are said.
     if (input.trust.digest.state === 'mismatch') throw new CheckFailedError(`bundle altered: ${input.trust.digest.note}; nothing was explained`);
+    const fatal = input.trust.findings.find((f) => f.kind === 'altered' || f.kind === 'conflict');
+    if (fatal) throw new CheckFailedError(`${fatal.message}; nothing was explained`);
     for (const f of input.trust.findings) ctx.warn(f.message);
   } else {
     const client = await ctx.client();

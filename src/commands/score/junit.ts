@@ -70,7 +70,7 @@ export function markdownSummary(results: CheckResult[], opts: { asOf: string; wa
   const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
   const failing = results.filter((r) => isFailing(r.status));
   const lines = [
-    `## srs score check: ${failing.length ? `${failing.length} of ${results.length} failed` : `all ${results.length} passed`}`,
+    `## srs score check: ${failing.length ? headline(results) : `all ${results.length} passed`}`,
     '',
     `As of ${opts.asOf}.`,
     '',
@@ -99,4 +99,11 @@ export function markdownSummary(results: CheckResult[], opts: { asOf: string; wa
     lines.push('');
   }
   return lines.join('\n');
+}
+
+/** "2 of 5 failed, 1 unknown": unknown suppliers are not counted as failed. */
+function headline(results: readonly CheckResult[]): string {
+  const failed = results.filter((r) => r.status === 'fail').length;
+  const unknown = results.filter((r) => r.status === 'unknown').length;
+  return [failed ? `${failed} of ${results.length} failed` : '', unknown ? `${unknown} of ${results.length} unknown (not evaluated)` : ''].filter(Boolean).join(', ');
 }
