@@ -91,7 +91,7 @@ describe('an import stopped by a signal keeps its journal guarantees', () => {
     const r = await runSrs(['supplier', 'import', file, '--concurrency', '4', '--timeout', '1s', '--retries', '0', '-o', 'json', '--quiet'], { ...hostile.env, SRS_BASE_URL: base }, { onSpawn: killWhenWaiting('import-stall', 'SIGTERM', 4) });
     expect(r.code, r.stderr).toBe(143);
     expect(r.stderr).toContain('SIGTERM: stopping');
-    expect(r.stderr).toContain('interrupted after line');
+    expect(r.stderr).toContain('terminated after line');
     const summary = JSON.parse(r.stdout) as { unknown: number; created: number; complete: boolean };
     expect(summary).toMatchObject({ complete: false, created: 0, unknown: 4 });
     const lines = journalLines(file);

@@ -13,7 +13,7 @@
  */
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError } from '../../errors.js';
-import { InterruptedError, onInterrupt, type StopSignal } from '../../util/signals.js';
+import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
 import { problemLine } from '../../import/report.js';
 import { importSummaryColumns } from '../../output/columns.js';
@@ -119,7 +119,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     throw new SrsError('invalid_input', ExitCode.failure, `${result.readError.message} (the rows before line ${at} were processed; ${next})`);
   }
   if (result.interrupted) {
-    throw new InterruptedError(stoppedBy, `interrupted after line ${summary.stoppedAfterLine}: ${resume}`);
+    throw new InterruptedError(stoppedBy, `${stoppedWord(stoppedBy)} after line ${summary.stoppedAfterLine}: ${resume}`);
   }
   const bad = summary.invalid + summary.failed + summary.unknown;
   if (bad > 0) {
