@@ -106,7 +106,7 @@ describe('an import stopped by a signal keeps its journal guarantees', () => {
     const input = 'name,countryIso3Code\n' + Array.from({ length: 50 }, (_, i) => `Piped Supplier ${i},DEU`).join('\n') + '\n';
     const r = await runSrs(['supplier', 'import', '-', '--concurrency', '4', '--timeout', '1s', '--retries', '0', '-o', 'json', '--quiet'], { ...hostile.env, SRS_BASE_URL: base }, { input, onSpawn: killWhenWaiting('import-stall-stdin', 'SIGTERM', 4) });
     expect(r.code, r.stderr).toBe(143);
-    expect(r.stderr).toMatch(/interrupted after line \d+: there is no journal \(the input came from a pipe\), so running it again would send every row again/);
+    expect(r.stderr).toMatch(/terminated after line \d+: there is no journal \(the input came from a pipe\), so running it again would send every row again/);
     expect(r.stderr).not.toContain('run the same command again');
   });
 
