@@ -63,7 +63,8 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   // as is was recorded as is, never matched, and created again on every run).
   if (body !== null && typeof body === 'object' && typeof (body as { customerSupplierId?: unknown }).customerSupplierId === 'string') {
     const b = body as { customerSupplierId?: string };
-    const cid = b.customerSupplierId!.trim();
+    // Spaces and tabs only: a line break is a paste accident that the one-line rule below refuses.
+    const cid = b.customerSupplierId!.replace(/^[ \t]+|[ \t]+$/g, '');
     if (cid) b.customerSupplierId = cid;
     else delete b.customerSupplierId;
   }
