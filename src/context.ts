@@ -141,7 +141,12 @@ export class Context {
     this.sandbox = !!globals.sandbox || truthy(env.SRS_SANDBOX);
     const fmt = globals.output ?? env.SRS_OUTPUT;
     if (fmt !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(fmt)) {
-      throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')} (got "${fmt}")`);
+      // Named where it came from: a user who gave no --output looks for SRS_OUTPUT.
+      throw new UsageError(`${globals.output !== undefined ? '--output' : 'SRS_OUTPUT'} must be one of ${OUTPUT_FORMATS.join(', ')} (got "${fmt}")`);
+    }
+    // The sandbox is its own service: a base URL given on the command line with it would be silently ignored.
+    if (this.sandbox && globals.baseUrl !== undefined) {
+      throw new UsageError(`--sandbox talks to the local sandbox, so --base-url ${globals.baseUrl} would be ignored: drop one of them`);
     }
     this.format = (fmt as OutputFormat | undefined) ?? (io.stdoutIsTTY ? 'table' : 'json');
     const out = io.stdout;

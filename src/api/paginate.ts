@@ -98,7 +98,7 @@ export async function* paginate<T>(
     if (next === undefined) return;
     if (n >= pageLimit && n < maxPages) {
       throw new RunawayPaginationError(
-        `${label}the pagination does not end: more pages after ${fmt.format(n)} pages (${fmt.format(items)} items); raise --max-pages if the list is really that long, or use --limit`,
+        `${label}the service still names a next page after ${fmt.format(n)} pages (${fmt.format(items)} items), the --max-pages limit: raise --max-pages if the list is really that long, or use --limit`,
       );
     }
     page = next;

@@ -5,7 +5,7 @@
  * keys, so it is written with mode 0600 inside a 0700 directory whatever the
  * umask, and srs warns when it finds the file readable by others.
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import envPaths from 'env-paths';
@@ -29,6 +29,18 @@ export class ConfigStore {
     // conf would create its directory with the umask's mode (0755 under umask 022): create it first.
     const cwd = dir ?? defaultConfigDir();
     privateDir(cwd, dir === undefined);
+    // Valid JSON of another shape ([], a string): not a config file. conf would merge its defaults into it and write
+    // the file back (the user's file gone), and "not logged in" would then send the user to auth login.
+    const file = join(cwd, 'config.json');
+    let whole: unknown = {};
+    try {
+      whole = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      /* no file yet, or not JSON: conf says so below */
+    }
+    if (whole === null || typeof whole !== 'object' || Array.isArray(whole)) {
+      throw new SrsError('runtime', ExitCode.failure, `config file ${file} is not an object of settings; fix it, or move it away and run "srs auth login" again`);
+    }
     try {
       this.#conf = new Conf<StoredConfig>({
         projectName: 'srs',

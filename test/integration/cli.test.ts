@@ -4,7 +4,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Command } from 'commander';
@@ -614,5 +614,30 @@ describe('help', () => {
   it('srs --version prints the version', async () => {
     const r = await h.run(['--version']);
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe('settings that would be silently ignored or lost', () => {
+  it('a bad SRS_OUTPUT is named as SRS_OUTPUT; --sandbox with --base-url is refused; a config file of another shape is refused and kept', async () => {
+    const home = join(h.home, 'ignored');
+    const env = baseEnv(home);
+    const out = await runSrs(['ref', 'countries'], { ...env, SRS_OUTPUT: 'bogus' });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('SRS_OUTPUT must be one of table, json, ndjson, csv (got "bogus")');
+    const both = await runSrs(['--sandbox', '--base-url', 'https://api.example.com', 'ref', 'countries'], env);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--sandbox talks to the local sandbox, so --base-url https://api.example.com would be ignored');
+    mkdirSync(env.SRS_CONFIG_DIR!, { recursive: true });
+    writeFileSync(join(env.SRS_CONFIG_DIR!, 'config.json'), '[]\n');
+    const cfg = await runSrs(['ref', 'countries', '--limit', '1'], env);
+    expect(cfg.code).toBe(1);
+    expect(cfg.stderr).toContain('is not an object of settings');
+    expect(readFileSync(join(env.SRS_CONFIG_DIR!, 'config.json'), 'utf8')).toBe('[]\n');
+  });
+
+  it('emulator start --state in a directory that does not exist is exit 2 (never a new, empty state)', async () => {
+    const r = await runSrs(['emulator', 'start', '--port', '0', '--state', join(h.home, 'no-such-dir', 'state.db')], baseEnv(join(h.home, 'emu-state')));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--state .*: its directory .*no-such-dir does not exist/);
   });
 });

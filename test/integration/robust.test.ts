@@ -120,7 +120,7 @@ describe('pagination that never ends stops: exit 1, within 60 s and 300 MB peak 
         expect(r.stdoutBytes).toBe(0);
         expect(server.count('fresh-table')).toBe(101);
       } else {
-        expect(r.stderr).toContain('GET /v1/countries: the pagination does not end: more pages after 10,000 pages (1,000,000 items); raise --max-pages');
+        expect(r.stderr).toContain('GET /v1/countries: the service still names a next page after 10,000 pages (1,000,000 items), the --max-pages limit: raise --max-pages');
         expect(server.count(`fresh-${format}`)).toBe(10_000);
       }
     }, 150_000);

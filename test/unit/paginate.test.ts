@@ -163,14 +163,14 @@ describe('paginate: pagination that never ends', () => {
     const endlessAlike = async (page: number): Promise<PageResult<Record<string, never>>> => ({ items: [{}, {}], pagination: { pageSize: 2, nextPage: page + 1 } });
     await expect(async () => {
       for await (const _ of paginate(endlessAlike, { perPage: 2, pageLimit: 5 })) n++;
-    }).rejects.toThrow('the pagination does not end: more pages after 5 pages');
+    }).rejects.toThrow('the service still names a next page after 5 pages');
   });
 
   it('fails after pageLimit pages when the service still says there is more, having yielded every page read', async () => {
     const got: number[] = [];
     await expect(async () => {
       for await (const p of paginate(endless(true), { perPage: 10, pageLimit: 5 })) got.push(...p.items);
-    }).rejects.toThrow('the pagination does not end: more pages after 5 pages (50 items); raise --max-pages');
+    }).rejects.toThrow('the service still names a next page after 5 pages (50 items), the --max-pages limit: raise --max-pages');
     expect(got).toEqual(Array.from({ length: 50 }, (_, i) => i));
   });
 

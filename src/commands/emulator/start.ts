@@ -63,6 +63,10 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   const badKey = given === undefined ? undefined : keyProblem(given);
   if (badKey) throw new UsageError(`${typeof opts.apiKey === 'string' ? '--api-key' : 'SRS_EMULATOR_API_KEY'} ${badKey}: choose a key of printable ASCII without spaces`);
   if (typeof opts.state === 'string') {
+    // A mistyped directory must not become a new, empty state (the suppliers of the real one would seem gone).
+    const { fileTargetProblem } = await import('../../util/fs.js');
+    const problem = fileTargetProblem(opts.state);
+    if (problem) throw new UsageError(`--state ${opts.state}: ${problem} (srs creates the state file, not its directory)`);
     const { migrateJsonStateInPlace } = await import('../../emulator/state.js');
     const migrated = wrap(() => migrateJsonStateInPlace(opts.state as string));
     if (migrated) ctx.info(migrated);
