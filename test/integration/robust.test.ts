@@ -143,10 +143,10 @@ describe('pagination that never ends stops: exit 1, within 60 s and 300 MB peak 
     expect(r.code).toBe(1);
     expect(server.count('fresh-small')).toBe(3);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(300); // every page read is printed
-    expect(r.stderr).toContain('more pages after 3 pages (300 items)');
+    expect(r.stderr).toContain('a next page after 3 pages (300 items)');
     const viaEnv = await srs(base, ['ref', 'countries', '-o', 'csv'], { SRS_MAX_PAGES: '2' });
     expect(viaEnv.code).toBe(1);
-    expect(viaEnv.stderr).toContain('more pages after 2 pages (200 items)');
+    expect(viaEnv.stderr).toContain('a next page after 2 pages (200 items)');
     const bad = await srs(base, ['ref', 'countries', '--max-pages', '0', '-o', 'table']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--max-pages must be a whole number >= 1 (got "0")');
