@@ -7,7 +7,6 @@
 import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import {
-  Category,
   CategoryList,
   CountryList,
   DataEntry,
@@ -47,8 +46,15 @@ const seg = (id: string, what: string): string => {
   return encodeURIComponent(id);
 };
 
-/** GET /v1/categories is not shown by the spec: accept { items, pagination? } or a bare array. */
-const LenientCategoryList = z.union([CategoryList, z.pipe(z.array(Category), z.transform((items) => ({ items, pagination: null })))]);
+/**
+ * GET /v1/categories is not shown by the spec: accept { items, pagination? } or a bare array (taken as its items).
+ * The array is wrapped first and one schema checks the result, so an error names the field (a union of the two
+ * shapes reported only "Invalid input").
+ */
+const LenientCategoryList = z.pipe(
+  z.transform((body: unknown) => (Array.isArray(body) ? { items: body, pagination: null } : body)),
+  CategoryList,
+);
 
 export class ApiClient {
   readonly http: HttpTransport;
