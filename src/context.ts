@@ -181,7 +181,7 @@ export class Context {
       if (fields.length === 0) throw new UsageError('--fields: give at least one field, e.g. --fields id,name');
       if (this.commandPath) {
         const { checkFields } = await import('./output/shapes.js');
-        const problem = checkFields(this.commandPath, fields);
+        const problem = checkFields(this.commandPath, fields, this.format);
         if (problem) throw new UsageError(problem);
       }
     }

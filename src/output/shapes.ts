@@ -88,7 +88,7 @@ const PROFILE_STATUS_KEYS = { name: 1, inUse: 1, active: 1, baseUrl: 1, key: 1 }
 const AUTH_STATUS_PATHS = [...Object.keys(AUTH_STATUS_KEYS), 'profiles.length', ...Object.keys(PROFILE_STATUS_KEYS).map((k) => `profiles.${k}`)];
 
 /** The resource (and its name) each command prints, by command path without "srs". */
-const SHAPES: Record<string, () => { what: string; paths: string[] }> = {
+const SHAPES: Record<string, () => { what: string; paths: string[]; rows?: { what: string; paths: string[] } }> = {
   'supplier get': () => ({ what: 'a supplier', paths: fieldPaths(contract.SupplierDetail) }),
   'supplier ls': () => ({ what: 'a catalog entry', paths: Object.keys(CATALOG_ENTRY_KEYS) }),
   'supplier find': () => ({ what: 'a catalog entry', paths: Object.keys(CATALOG_ENTRY_KEYS) }),
@@ -105,7 +105,8 @@ const SHAPES: Record<string, () => { what: string; paths: string[] }> = {
   'ref industries': () => ({ what: 'an industry', paths: fieldPaths(contract.StandardIndustry) }),
   'ref sources': () => ({ what: 'a data source', paths: fieldPaths(contract.DataSource) }),
   'ref categories': () => ({ what: 'a category', paths: fieldPaths(contract.Category) }),
-  'score calc': () => ({ what: 'a score result', paths: [...new Set([...fieldPaths(contract.ScoreResult), ...scoreRowKeys])] }),
+  // json and ndjson print the results as sent (contract paths); tables and CSV print rows (summary or breakdown).
+  'score calc': () => ({ what: 'a score result', paths: [...new Set([...fieldPaths(contract.ScoreResult), ...scoreRowKeys])], rows: { what: 'a score row', paths: scoreRowKeys } }),
   'score check': () => ({ what: 'a check result', paths: Object.keys(CHECK_RESULT_KEYS) }),
   'score recompute': () => ({ what: 'a recomputed value', paths: Object.keys(RECOMPUTE_ROW_KEYS) }),
   'score explain': () => ({ what: 'an explained score', paths: explainPaths() }),
@@ -119,10 +120,12 @@ const ALIASES: Record<string, string> = { 'scorecards list': 'scorecards ls', 'e
  * path is known (or the command prints no fixed shape), else a one-line message
  * naming the first unknown path with the closest known ones.
  */
-export function checkFields(command: string, fields: readonly string[]): string | undefined {
+export function checkFields(command: string, fields: readonly string[], format?: string): string | undefined {
   const shape = SHAPES[ALIASES[command] ?? command];
   if (!shape) return undefined;
-  const { what, paths } = shape();
+  const whole = shape();
+  // A command whose tables and CSV show rows of their own: those rows' fields (a path into the results would be empty).
+  const { what, paths } = whole.rows && (format === 'table' || format === 'csv') ? whole.rows : whole;
   const known = new Set(paths);
   for (const f of fields) {
     // Array indexes ("items.0.weight") address one element: the path without them must exist.

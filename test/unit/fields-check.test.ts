@@ -42,6 +42,12 @@ describe('checkFields', () => {
     expect(checkFields('score calc', ['dataSourceId', 'dataSourceName'])).toBeUndefined();
     expect(checkFields('score calc', ['scope', 'scopeId', 'scopeName', 'entryId'])).toBeUndefined();
   });
+  it("score calc: tables and CSV show rows, so a path into the results (fine under json) is refused there", () => {
+    expect(checkFields('score calc', ['supplierId', 'policyParameterScores.policyParameterId'], 'json')).toBeUndefined();
+    expect(checkFields('score calc', ['supplierId', 'policyParameterScores.policyParameterId'], 'csv')).toMatch(/^--fields: a score row has no field "policyParameterScores\.policyParameterId"/);
+    expect(checkFields('score calc', ['supplierId', 'dataSourceScores'], 'table')).toMatch(/a score row has no field "dataSourceScores"/);
+    expect(checkFields('score calc', ['supplierId', 'score', 'policyParameterName'], 'csv')).toBeUndefined();
+  });
   it('checks the import summary and auth status', () => {
     expect(checkFields('supplier import', ['created', 'exists', 'rowsPerSecond'])).toBeUndefined();
     expect(checkFields('supplier import', ['crated'])).toBe('--fields: an import summary has no field "crated" (did you mean created?)');
