@@ -28,11 +28,11 @@ exit 1 (exists, naming the supplier; --allow-existing sends it); from a create
 whose outcome is unknown, exit 1 (outcome_unknown; --retry-unknown sends it).
 When the request may have reached the service without an answer (connection
 dropped or timed out after sending, or Ctrl-C while it was in flight), srs
-exits 1 (130/143 for Ctrl-C/SIGTERM) with error code outcome_unknown: the
-supplier may exist, and the attempt is recorded as unknown. Do not create it
-again before checking (srs supplier find TEXT, srs supplier ls --state
-unknown). If the catalog cannot be written after the service created the
-supplier, it is still printed (exit 0), with a warning.`,
+exits 1 (130/143/129 for Ctrl-C/SIGTERM/SIGHUP) with error code
+outcome_unknown: the supplier may exist, and the attempt is recorded as
+unknown. Do not create it again before checking (srs supplier find TEXT, srs
+supplier ls --state unknown). If the catalog cannot be written after the
+service created the supplier, it is still printed (exit 0), with a warning.`,
       )
       .action(invoke(async () => (await import('./create.js')).run)),
     'srs supplier create --name "Embudo Valley Organics" --country USA --website https://example.com --industry 30202030 --customer-id SUPP-12345',
