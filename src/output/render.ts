@@ -187,9 +187,11 @@ async function renderQueryResult(sink: Sink, result: unknown, opts: RenderOption
     return sink.write(list.map((x) => JSON.stringify(x ?? null) + '\n').join(''));
   }
   const isObj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
-  const keysOf = (x: Record<string, unknown>): Column[] => Object.keys(x).map((k) => ({ path: k, header: opts.format === 'csv' ? k : k.toUpperCase() }));
+  // Every key any object has, in the order first seen: a record may lack optional fields (the first one too).
+  const keysOf = (...xs: Record<string, unknown>[]): Column[] =>
+    [...new Set(xs.flatMap((x) => Object.keys(x)))].map((k) => ({ path: k, header: opts.format === 'csv' ? k : k.toUpperCase() }));
   if (Array.isArray(result) && result.length > 0 && result.every(isObj)) {
-    await renderList(sink, result, opts.fields ?? keysOf(result[0] as Record<string, unknown>), plain);
+    await renderList(sink, result, opts.fields ?? keysOf(...(result as Record<string, unknown>[])), plain);
     return;
   }
   if (isObj(result)) return renderItem(sink, result, opts.fields ?? keysOf(result), plain);

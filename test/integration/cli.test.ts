@@ -207,6 +207,26 @@ describe('reads in every format', () => {
 });
 
 describe('--query (JMESPath)', () => {
+  it('gives the same answer in every format: score calc and explain query the results, not the rows a table shows', async () => {
+    const q = '[].{id: supplierId, s: score.value}';
+    const j = JSON.parse((await h.run(['score', 'calc', supplier.id, '-o', 'json', '--query', q])).stdout) as Array<{ id: string; s: number }>;
+    const c = await h.run(['score', 'calc', supplier.id, '-o', 'csv', '--query', q]);
+    expect(c.code, c.stderr).toBe(0);
+    const rows = parseCsv(c.stdout) as string[][];
+    expect(rows[0]).toEqual(['id', 's']);
+    expect(rows[1]).toEqual([j[0]!.id, String(j[0]!.s)]);
+    const ej = JSON.parse((await h.run(['score', 'explain', supplier.id, '-o', 'json', '--query', 'score.value'])).stdout) as number;
+    const ec = await h.run(['score', 'explain', supplier.id, '-o', 'csv', '--query', 'score.value']);
+    expect(ec.stdout.trim().split('\n').at(-1)).toBe(String(ej));
+  });
+
+  it('CSV of a query answer has a column for every key any object has (not only the first one\'s)', async () => {
+    const r = await h.run(['ref', 'countries', '-o', 'csv', '--query', "[?iso3Code=='ABW'||iso3Code=='FRA'].[{code: iso3Code},{code: iso3Code, name: commonName}][]"]);
+    const rows = parseCsv(r.stdout) as string[][];
+    expect(rows[0]).toEqual(['code', 'name']);
+    expect(rows.slice(1).some((x) => x[1] === 'France')).toBe(true);
+  });
+
   it('filters and reshapes JSON, tables and NDJSON', async () => {
     const j = await h.run(['ref', 'countries', '--query', "[?regionName=='Oceania'].iso3Code", '-o', 'json']);
     expect(j.code).toBe(0);

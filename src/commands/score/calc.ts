@@ -340,6 +340,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     return;
   }
   const breakdown = opts.breakdown as Breakdown | undefined;
+  // Tables and CSV show a summary row per supplier; a --query sees the results themselves in every format (README:
+  // it runs on the whole document before rendering), so its answer does not depend on -o.
+  const summaryRows = (ctx.format === 'table' || ctx.format === 'csv') && !ctx.renderOptions().query;
   const { breakdownRows, breakdownColumns, namesNeeded, summaryColumns, summaryRow } = await import('./view.js');
   // Names for people (table, csv); JSON rows keep the service's ids only.
   const names = breakdown && (ctx.format === 'table' || ctx.format === 'csv') ? await (await import('../names.js')).namesFor(ctx, client, namesNeeded(breakdown)) : undefined;
@@ -350,7 +353,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const row = (it: ScoreResult) => marked(summaryRow(it), unknown);
     const render = async () => {
       if (breakdown) await renderList(ctx.sink, flatten(items, (it) => breakdownRows([it], breakdown, names)), breakdownColumns[breakdown], ctx.renderOptions());
-      else if (ctx.format === 'table' || ctx.format === 'csv') await renderList(ctx.sink, mapAsync(items, row), summaryColumns, ctx.renderOptions());
+      else if (summaryRows) await renderList(ctx.sink, mapAsync(items, row), summaryColumns, ctx.renderOptions());
       else await renderList(ctx.sink, items, [], ctx.renderOptions());
     };
     await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')} and saving the evidence…`, render);
@@ -364,7 +367,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   });
 
   if (breakdown) await renderList(ctx.sink, breakdownRows(items, breakdown, names), breakdownColumns[breakdown], ctx.renderOptions());
-  else if (ctx.format === 'table' || ctx.format === 'csv') await renderList(ctx.sink, items.map((it) => marked(summaryRow(it), unknown)), summaryColumns, ctx.renderOptions());
+  else if (summaryRows) await renderList(ctx.sink, items.map((it) => marked(summaryRow(it), unknown)), summaryColumns, ctx.renderOptions());
   else await renderList(ctx.sink, items, [], ctx.renderOptions());
   failOnUnknown(ctx, unknown, ids.length);
 }

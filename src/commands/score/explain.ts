@@ -78,7 +78,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     conflictsFail(ctx, x);
     return;
   }
-  if (ctx.format === 'csv' || ctx.format === 'table') {
+  // Rows per parameter for csv and a table with --fields; a --query sees the explanation itself in every format
+  // (README: the query runs on the whole document before rendering), so its answer does not depend on -o.
+  if ((ctx.format === 'csv' || ctx.format === 'table') && !ro.query) {
     await renderList(ctx.sink, parameterRows(x), [{ path: 'supplierId', header: 'SUPPLIER' }, ...csvColumns], ro);
     conflictsFail(ctx, x);
     return;
