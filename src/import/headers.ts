@@ -143,9 +143,13 @@ export function mapHeaders(header: readonly string[], specs: readonly MapSpec[] 
     const mapped = cols.filter((c) => c.source === 'map');
     const winners = mapped.length ? mapped : cols;
     if (winners.length > 1) {
-      throw new UsageError(
-        `columns ${quoteList(winners.map((c) => c.header))} all map to ${f}: keep one with --map, e.g. --map "${winners[1]!.header}=ignore"`,
-      );
+      // --map names a column by its header: it cannot tell columns of one name apart (it would ignore them all).
+      const names = new Set(winners.map((c) => normalizeHeader(c.header)));
+      const how =
+        names.size === winners.length
+          ? `keep one with --map, e.g. --map "${winners[1]!.header}=ignore"`
+          : `--map cannot tell columns of the same name apart (it would apply to all of them): rename one of them in the file's header line`;
+      throw new UsageError(`columns ${quoteList(winners.map((c) => c.header))} all map to ${f}: ${how}`);
     }
     const win = winners[0]!;
     index[f] = win.index;

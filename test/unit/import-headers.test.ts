@@ -91,6 +91,9 @@ describe('mapHeaders', () => {
 
   it('two columns for one field is an error that suggests the fix', () => {
     expect(() => mapHeaders(['Name', 'Company'])).toThrow(/columns "Name", "Company" all map to name: keep one with --map, e.g. --map "Company=ignore"/);
+    // Two columns of one name: --map would ignore both (and drop the field), so the advice is to rename one.
+    expect(() => mapHeaders(['Vendor Name', 'Country', 'Vendor ID', 'Country'])).toThrow(/columns "Country", "Country" all map to countryIso3Code: --map cannot tell columns of the same name apart .*rename one of them/);
+    expect(() => mapHeaders(['Name', 'E-Mail', 'Email'])).toThrow(/rename one of them/);
   });
 
   it('no name column: UsageError naming the columns found', () => {

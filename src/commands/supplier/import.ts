@@ -128,7 +128,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       summary.failed ? `${summary.failed} failed` : '',
       summary.unknown ? `${summary.unknown} unknown (may or may not have been created)` : '',
     ].filter(Boolean);
-    const what = summary.dryRun ? `${bad} row${bad === 1 ? '' : 's'} would not be imported` : `${bad} row${bad === 1 ? ' was' : 's were'} not created for certain`;
+    // Invalid rows were not sent by this run (an earlier run, or a fixed --failed file, may have created them).
+    const what = summary.dryRun
+      ? `${bad} row${bad === 1 ? '' : 's'} would not be imported`
+      : summary.failed || summary.unknown
+        ? `${bad} row${bad === 1 ? ' was' : 's were'} not created for certain`
+        : `${bad} row${bad === 1 ? ' was' : 's were'} not sent by this run`;
     throw new SrsError(summary.failed || summary.unknown ? 'api' : 'invalid_input', ExitCode.failure, `${what}: ${parts.join(', ')}`);
   }
 }
