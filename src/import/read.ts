@@ -227,6 +227,20 @@ function refuseUndefinedIn1252(name: string, sample: Buffer): void {
       );
     }
   }
+  // In code page 850 or 437, ä and ö are 0x84 and 0x94; in Windows-1252 those bytes are „ and ”, quotation marks
+  // that never stand between two letters. Such a byte between letters is a DOS export (Böhm read as B”hm).
+  const letter = (b: number | undefined) => b !== undefined && ((b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a));
+  for (let i = 1; i + 1 < sample.length; i++) {
+    const b = sample[i]!;
+    if ((b === 0x84 || b === 0x94) && letter(sample[i - 1]) && letter(sample[i + 1])) {
+      throw new UsageError(
+        `${name} looks like a DOS export, not Windows-1252: byte 0x${b.toString(16)} at offset ${i} stands between two letters ` +
+          `(${b === 0x84 ? 'ä' : 'ö'} in code page 850 or 437, a quotation mark in Windows-1252); pass its encoding, e.g. --encoding cp850 ` +
+          `(or --encoding windows-1252 if it really is)`,
+        { code: 'invalid_input' },
+      );
+    }
+  }
 }
 
 /** Refuses workbooks and binary files up front, with a hint. */

@@ -146,6 +146,18 @@ describe('openInput', () => {
     ]);
   });
 
+  it('a DOS export without ü (ä, ö, ß only) is refused too: an ä or ö byte between letters is no Windows-1252 quotation mark', async () => {
+    const dos = iconv.encode('Name;Country;Vendor ID\nGroßhandel Böhm;DEU;D-1\nHändler AG;DEU;D-2\n', 'cp850');
+    await expect(openInput(file(dos))).rejects.toThrow(/looks like a DOS export, not Windows-1252: byte 0x94 at offset \d+ stands between two letters .*--encoding cp850/);
+    expect(await all(await openInput(file(dos), { encoding: 'cp850' }))).toEqual([
+      [2, ['Großhandel Böhm', 'DEU', 'D-1']],
+      [3, ['Händler AG', 'DEU', 'D-2']],
+    ]);
+    // Real Windows-1252 quotation marks (around words) and umlauts still read as Windows-1252.
+    const w = iconv.encode('Name;Note\nMüller „Stahl“ GmbH;said ”yes”\nSchöne Grüße;don’t\n', 'windows-1252');
+    expect((await all(await openInput(file(w)))).map(([, f]) => f[0])).toEqual(['Müller „Stahl“ GmbH', 'Schöne Grüße']);
+  });
+
   it('a forced --encoding that the bytes contradict names what the bytes are', async () => {
     const text = 'name,country\nMüller,DEU\n';
     const le = iconv.encode(text, 'utf-16le', { addBOM: true });
