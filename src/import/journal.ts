@@ -539,7 +539,12 @@ export async function readJournal(
   // A "stopped" line applies while no row at or after its line is recorded: nothing from there on was sent.
   const stop = meta.stopped && history.lastLine() < meta.stopped.line ? meta.stopped : undefined;
   let rebind = false;
-  if (!sameFile(bound, id)) {
+  // A journal that records no row sent vouches for nothing (every row was invalid, say): the changed file takes it over.
+  const empty = history.size === 0;
+  if (!sameFile(bound, id) && empty) {
+    rebind = true;
+    o.info?.(`journal ${journalPath}: ${inputName} changed, but the journal records no row sent, so it is used for the file as it is now`);
+  } else if (!sameFile(bound, id)) {
     if (!stop || !o.prefixMatches?.(stop)) throw bindingError(journalPath, inputName, { ...header, ...bound }, id);
     rebind = true;
     o.info?.(
@@ -553,7 +558,7 @@ export async function readJournal(
   if (o.encoding !== undefined && meta.enc !== undefined && o.encoding !== meta.enc) {
     // Rows read in another encoding are other rows: each recorded one would turn unknown (and new ones garbled).
     // Only a run that stopped at the first non-UTF-8 byte after plain ASCII may switch: ASCII reads the same.
-    const asciiOk = !!stop && stop.ascii && meta.enc === 'utf-8' && !!o.asciiCompatible?.(o.encoding);
+    const asciiOk = empty || (!!stop && stop.ascii && meta.enc === 'utf-8' && !!o.asciiCompatible?.(o.encoding));
     if (!asciiOk) {
       throw new UsageError(
         `journal ${journalPath} records ${inputName} read as ${meta.enc}, and this run reads it as ${o.encoding}: the rows it records as sent would read differently, ` +
@@ -564,7 +569,7 @@ export async function readJournal(
       );
     }
     rebind = true;
-    o.info?.(`journal ${journalPath}: read as ${o.encoding} from now on (it recorded ${meta.enc}; lines 1-${stop!.line - 1}, the only ones it records, are plain ASCII and read the same)`);
+    if (!empty) o.info?.(`journal ${journalPath}: read as ${o.encoding} from now on (it recorded ${meta.enc}; lines 1-${stop!.line - 1}, the only ones it records, are plain ASCII and read the same)`);
   }
   if (rebind) {
     lines.push({ file: { size: id.size, head: id.head, headBytes: id.headBytes }, ...(o.encoding ? { enc: o.encoding } : {}), at: (o.now ?? (() => new Date()))().toISOString() });

@@ -225,3 +225,20 @@ describe('srs emulator start --admin with a --state file shared by two emulators
     }
   });
 });
+
+describe('a journal that records no row sent (every row was invalid)', () => {
+  it('is taken over by the fixed file: the re-run creates the rows, each once', async () => {
+    await withHarness({}, async (h) => {
+      const f = file('allbad.csv', Buffer.from('Name;Country;Supplier No\nAllbad One;DE;AB-1\nAllbad Two;FR;AB-2\n'));
+      const first = await h.run(importArgs(f));
+      expect(first.code, first.stderr).toBe(1);
+      expect(summary(first)).toMatchObject({ invalid: 2, created: 0 });
+      writeFileSync(f, 'Name;Country;Supplier No\nAllbad One;DEU;AB-1\nAllbad Two;FRA;AB-2\n');
+      const again = await h.run(['supplier', 'import', f, '-o', 'json']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain('records no row sent');
+      expect(summary(again)).toMatchObject({ created: 2, invalid: 0 });
+      expect([...(await storedIds(h, 'AB-')).values()]).toEqual([1, 1]);
+    });
+  });
+});

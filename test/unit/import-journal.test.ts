@@ -41,9 +41,12 @@ describe('binding', () => {
     ['another size', { size: 101 }],
     ['other content', { head: 'b'.repeat(64) }],
     ['a different head length', { headBytes: 99 }],
-  ])('refuses %s (exit 2)', async (_label, over) => {
+  ])('refuses %s (exit 2) once it records a row sent', async (_label, over) => {
     const p = jpath();
-    (await Journal.open(p, 'in.csv', id(), opts)).journal.close();
+    const { journal } = await Journal.open(p, 'in.csv', id(), opts);
+    journal.sent(2, 'aaaaaaaaaaaa');
+    journal.created(2, 'S-2');
+    journal.close();
     let err: unknown;
     try {
       await Journal.open(p, 'in.csv', id(over), opts);
@@ -53,6 +56,21 @@ describe('binding', () => {
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).exitCode).toBe(2);
     expect((err as Error).message).toContain('belongs to another file');
+  });
+
+  it('a journal that records no row sent vouches for nothing: a changed file takes it over (readJournal rebinds it)', async () => {
+    const p = jpath();
+    (await Journal.open(p, 'in.csv', id(), opts)).journal.close();
+    const notes: string[] = [];
+    const r = await readJournal(p, 'in.csv', id({ size: 101, head: 'b'.repeat(64) }), () => undefined, { info: (m) => notes.push(m) });
+    expect(r?.lines).toEqual([expect.objectContaining({ file: expect.objectContaining({ size: 101 }) })]);
+    expect(notes.join(' ')).toContain('records no row sent');
+    // Once it records a row, another file is refused.
+    const p2 = jpath();
+    const j = (await Journal.open(p2, 'in.csv', id(), opts)).journal;
+    j.sent(2, 'aaaaaaaaaaaa');
+    j.close();
+    await expect(readJournal(p2, 'in.csv', id({ size: 101 }), () => undefined)).rejects.toThrow(/belongs to another file/);
   });
 
   it('a moved file with the same content is accepted, with a warning', async () => {
