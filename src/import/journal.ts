@@ -293,12 +293,6 @@ function bindingError(journalPath: string, inputName: string, h: JournalHeader, 
   );
 }
 
-/** Reads and checks a journal's first line. Undefined when the journal does not exist or is empty. Throws UsageError on a mismatch. */
-export function checkBinding(journalPath: string, inputName: string, id: FileIdentity): JournalHeader | undefined {
-  const h = readHeader(journalPath);
-  if (h && !sameFile(h, id)) throw bindingError(journalPath, inputName, h, id);
-  return h;
-}
 
 function sameFile(b: FileBinding, id: FileIdentity): boolean {
   const sameSize = b.size === null || id.size === null ? true : b.size === id.size;
