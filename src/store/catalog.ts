@@ -170,7 +170,7 @@ export const CATALOG_ROWS_SINCE = 'SELECT seq, customer_supplier_id AS cid FROM 
 export const CATALOG_ROWS_BETWEEN =
   'SELECT seq, customer_supplier_id AS cid FROM suppliers WHERE +partition_id = ? AND seq > ? AND seq < ? AND customer_supplier_id IS NOT NULL';
 
-const SELECT = 'SELECT supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source FROM suppliers s';
+const SELECT = 'SELECT supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source FROM suppliers';
 export class Catalog {
   readonly path: string;
   readonly #db: Database;

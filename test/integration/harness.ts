@@ -4,10 +4,10 @@
  * Every run checks that the API key never shows up in stdout or stderr.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -138,4 +138,15 @@ export async function storedIds(h: Harness, prefix: string): Promise<Map<string,
   const counts = new Map<string, number>();
   for (const s of all) if (s.customerSupplierId?.startsWith(prefix)) counts.set(s.customerSupplierId, (counts.get(s.customerSupplierId) ?? 0) + 1);
   return counts;
+}
+
+/** A scratch directory for one test file: made (after checking the build) before its tests, removed after them. */
+export function scratchDir(prefix: string): { readonly path: string } {
+  const scratch = { path: '' };
+  beforeAll(() => {
+    assertBuilt();
+    scratch.path = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(() => rmSync(scratch.path, { recursive: true, force: true }));
+  return scratch;
 }

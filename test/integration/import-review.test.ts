@@ -4,25 +4,19 @@
  * could make a row be skipped; the emulator's admin route lists what was
  * stored. The built srs against a real emulator.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import iconv from 'iconv-lite';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { assertBuilt, baseEnv, runSrs, storedIds, withHarness, type RunResult } from './harness.js';
+import { scratchDir, baseEnv, runSrs, storedIds, withHarness, type RunResult } from './harness.js';
 
-let dir: string;
-beforeAll(() => {
-  assertBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'srs-import-review-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const scratch = scratchDir('srs-import-review-');
 
 let n = 0;
 function file(name: string, content: string | Buffer): string {
-  const p = join(dir, `${n++}-${name}`);
+  const p = join(scratch.path, `${n++}-${name}`);
   writeFileSync(p, content);
   return p;
 }
@@ -131,7 +125,7 @@ describe('a quote left open part-way through a file', () => {
   it('"fix the file from line 502 on and run the same command again" works: the rows before it are skipped, the rest created, each once', async () => {
     await withHarness({}, async (h) => {
       const f = file('late.csv', rows(1000, 502));
-      const failed = join(dir, `${n++}-late-failed.csv`);
+      const failed = join(scratch.path, `${n++}-late-failed.csv`);
       const first = await h.run(importArgs(f, '--failed', failed), { timeoutMs: 60_000 });
       expect(first.code, first.stderr).toBe(1);
       expect(summary(first)).toMatchObject({ created: 500 });
@@ -153,7 +147,7 @@ describe('a quote left open part-way through a file', () => {
 
   it('from stdin (a journal that cannot check the bytes again) the advice is a new file from that line on, not a re-run', async () => {
     await withHarness({}, async (h) => {
-      const journal = join(dir, `${n++}-stdin.journal`);
+      const journal = join(scratch.path, `${n++}-stdin.journal`);
       const r = await h.run(['supplier', 'import', '-', '--journal', journal, '-o', 'json', '--quiet'], { input: rows(100, 52), timeoutMs: 60_000 });
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain('the rows before line 52 were processed; the journal');
@@ -200,12 +194,12 @@ describe('a journal that records only failed rows', () => {
 
 describe('srs emulator start --admin with a --state file shared by two emulators', () => {
   it('each lists every supplier in the file, whichever emulator created it', async () => {
-    const statePath = join(dir, `${n++}-shared-state.db`);
+    const statePath = join(scratch.path, `${n++}-shared-state.db`);
     const apiKey = `test-key-${Math.random().toString(36).slice(2)}-SECRET`;
     const a = await startEmulator({ port: 0, apiKey, admin: true, statePath });
     const b = await startEmulator({ port: 0, apiKey, admin: true, statePath });
     try {
-      const home = mkdtempSync(join(dir, 'home-'));
+      const home = mkdtempSync(join(scratch.path, 'home-'));
       for (const [emu, cid] of [[a, 'SHARED-A'], [b, 'SHARED-B']] as const) {
         const r = await runSrs(['supplier', 'create', '--name', `Shared ${cid}`, '--country', 'DEU', '--customer-id', cid, '-o', 'json'], {
           ...baseEnv(home),

@@ -4,22 +4,16 @@
  * merged or dropped, a BOM that lies, the API key echoed by the service kept
  * out of every file, and a report write that fails stopping the run at once.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runSrs, storedIds, withHarness, type RunResult } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { scratchDir, runSrs, storedIds, withHarness, type RunResult } from './harness.js';
 
-let dir: string;
-beforeAll(() => {
-  assertBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'srs-import-safety-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const scratch = scratchDir('srs-import-safety-');
 
 let n = 0;
 function csvFile(rows: number, prefix: string): string {
-  const p = join(dir, `${prefix}-${n++}.csv`);
+  const p = join(scratch.path, `${prefix}-${n++}.csv`);
   const lines = ['name,country,customerSupplierId'];
   for (let i = 0; i < rows; i++) lines.push(`${prefix} Supplier ${i},DEU,${prefix}-${i}`);
   writeFileSync(p, lines.join('\n') + '\n');
@@ -81,7 +75,7 @@ describe('the journal target', () => {
 describe('reading', () => {
   it('mixed CRLF, LF and CR line endings: every row is its own supplier, no id holds a line break', async () => {
     await withHarness({}, async (h) => {
-      const file = join(dir, 'mixed.csv');
+      const file = join(scratch.path, 'mixed.csv');
       writeFileSync(file, 'name,country,customerSupplierId\r\nMixed A,DEU,MIX-1\nMixed B,FRA,MIX-2\rMixed C,ITA,MIX-3\r\nMixed D,ESP,MIX-4\r');
       const r = await h.run(importArgs(file));
       expect(r.code, r.stderr).toBe(0);
@@ -92,7 +86,7 @@ describe('reading', () => {
 
   it('a UTF-16LE byte order mark before UTF-8 text: exit 2, nothing sent, no journal', async () => {
     await withHarness({}, async (h) => {
-      const file = join(dir, 'liar.csv');
+      const file = join(scratch.path, 'liar.csv');
       writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('name,country,customerSupplierId\nBom Ltd,DEU,BOM-1\n', 'utf8')]));
       const r = await h.run(importArgs(file));
       expect(r.code).toBe(2);
@@ -117,7 +111,7 @@ describe('reading', () => {
 describe('no secret in any file', () => {
   it('the API key a service echoes in 400 messages is redacted in the report, --failed and the journal', async () => {
     await withHarness({ faults: { echoKeyRate: 0.5 } }, async (h) => {
-      const sub = mkdtempSync(join(dir, 'echo-'));
+      const sub = mkdtempSync(join(scratch.path, 'echo-'));
       const file = join(sub, 'echo.csv');
       writeFileSync(file, ['name,country,customerSupplierId', ...Array.from({ length: 40 }, (_, i) => `Echo ${i},DEU,ECHO-${i}`)].join('\n') + '\n');
       const r = await h.run(importArgs(file, '--report', join(sub, 'report.csv'), '--failed', join(sub, 'failed.csv')));
