@@ -6,6 +6,9 @@
  */
 import * as z from 'zod/mini';
 
+/** What a risk level srs cannot rank is shown with: "Extreme (unrecognised)" (calc, check, explain, the report). */
+export const UNRECOGNISED_RISK = '(unrecognised)';
+
 const num = z.nullable(z.number());
 
 export const ExplainedParameterSchema = z.object({

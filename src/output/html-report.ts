@@ -6,7 +6,7 @@
  * (ids, names, risk levels, dates) goes through esc().
  */
 import { count } from '../util/plural.js';
-import type { ExplainedParameter, Explanation } from './explanation.js';
+import { UNRECOGNISED_RISK, type ExplainedParameter, type Explanation } from './explanation.js';
 
 export interface DigestCheck {
   /** verified: the bundle's digest matches its content; mismatch: it does not; none: the bundle has no digest. */
@@ -124,7 +124,7 @@ svg{vertical-align:middle}
 
 function parameterRow(p: ExplainedParameter): string {
   const name = p.name ?? p.policyParameterId;
-  return `<tr><td class="param">${esc(name)}<div class="muted mono">${esc(p.policyParameterId)}</div></td><td class="num">${esc(weightText(p.weight))}</td><td class="num">${fmt(p.score)}</td><td>${svgBar(p.score)}</td><td>${esc(p.label)}</td><td>${p.riskLevel === null ? '' : `${esc(p.riskLevel)}${p.riskRecognised === false ? ' <span class="bad">(unrecognised)</span>' : ''}`}</td><td class="num">${p.entries}</td><td>${p.expiringEntries ? `<span class="flag" title="evidence expired or expiring">! ${p.expiringEntries}</span>` : ''}</td></tr>`;
+  return `<tr><td class="param">${esc(name)}<div class="muted mono">${esc(p.policyParameterId)}</div></td><td class="num">${esc(weightText(p.weight))}</td><td class="num">${fmt(p.score)}</td><td>${svgBar(p.score)}</td><td>${esc(p.label)}</td><td>${p.riskLevel === null ? '' : `${esc(p.riskLevel)}${p.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}`}</td><td class="num">${p.entries}</td><td>${p.expiringEntries ? `<span class="flag" title="evidence expired or expiring">! ${p.expiringEntries}</span>` : ''}</td></tr>`;
 }
 
 function supplierSection(x: Explanation): string {

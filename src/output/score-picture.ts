@@ -7,7 +7,7 @@
  */
 import { count } from '../util/plural.js';
 import { divergingBar, divergingScale, fitText, pad, paintDiverging, textWidth, type Glyphs } from './bars.js';
-import type { ExplainedParameter, Explanation } from './explanation.js';
+import { UNRECOGNISED_RISK, type ExplainedParameter, type Explanation } from './explanation.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 export interface PicturePaint {
@@ -29,7 +29,7 @@ const fmtWith = (none: string) => (v: number | null): string => (v === null ? no
 const weightText = (w: number | null): string => (w === null ? '' : String(Math.round(w * 100) / 100));
 /** A parameter's risk level as shown: one srs cannot rank is marked "(unrecognised)". */
 export const riskText = (p: Pick<ExplainedParameter, 'riskLevel' | 'riskRecognised'>): string =>
-  p.riskLevel === null ? '' : `${sanitizeForTerminal(p.riskLevel)}${p.riskRecognised === false ? ' (unrecognised)' : ''}`;
+  p.riskLevel === null ? '' : `${sanitizeForTerminal(p.riskLevel)}${p.riskRecognised === false ? ` ${UNRECOGNISED_RISK}` : ''}`;
 const scoreText = (v: number | null) => (v === null ? 'no data' : '');
 
 interface Layout {

@@ -7,6 +7,7 @@
  * document, still read) and what both formats share; format 2 (JSON Lines
  * with a digest, written and read as a stream) is in evidence.ts.
  */
+import { UNRECOGNISED_RISK } from '../../output/explanation.js';
 import * as z from 'zod/mini';
 import { IsoDate, Scorecard, ScoreCalculationRequest, ScoreCalculationResponse, describeZodError, type ScoreResult } from '../../api/contract.js';
 import type { Scorecard as ScorecardT } from '../../api/contract.js';
@@ -303,8 +304,6 @@ export function unrecognisedRiskLevels(item: ScoreResult): string[] {
   return [...out];
 }
 
-/** What a risk level srs cannot rank is shown with: "Extreme (unrecognised)". */
-export const UNRECOGNISED_RISK = '(unrecognised)';
 
 /**
  * A supplier's overall risk level: the highest level among its parameters'

@@ -120,7 +120,7 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
     if (raw) {
       const bytes = (k: number) => res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!);
       for (const k of resultsInRequestOrder(request, raw.ids, missing, (j, k) => bytes(j).equals(bytes(k)))) {
-        const element = res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!);
+        const element = bytes(k);
         if (mayLackScore(element)) noScore.push(raw.ids[k]!);
         add(element);
       }

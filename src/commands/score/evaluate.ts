@@ -70,11 +70,8 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
     if (strange.length) {
       unknowns.push(`risk level ${strange.map((l) => JSON.stringify(l)).join(', ')} is not one srs knows (${RISK_LEVELS_HELP}), so --max-risk ${rules.maxRisk} cannot be checked (srs score explain ${item.supplierId} shows each parameter's risk)`);
     } else if (risk === null) noData.push('no risk level (--max-risk cannot be checked)');
-    else {
-      const have = riskRank(risk);
-      const max = riskRank(rules.maxRisk)!;
-      if (have !== undefined && have > max) fails.push(`risk ${risk} is above the maximum ${rules.maxRisk}`);
-    }
+    // Every level is a known one here (no strange ones): ranked.
+    else if (riskRank(risk)! > riskRank(rules.maxRisk)!) fails.push(`risk ${risk} is above the maximum ${rules.maxRisk}`);
   }
 
   if (rules.expiringWithinDays !== undefined) {

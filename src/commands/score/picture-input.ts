@@ -12,7 +12,7 @@ import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/
 import type { Names } from '../../api/names.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { compareScores, duplicatedScores, entriesFromScoreResult, scoreSupplier, todayUtc } from '../../scoring/index.js';
+import { compareScores, rebuildFromScoreResult, scoreSupplier, todayUtc } from '../../scoring/index.js';
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, checkFiltersMatch, toScoringScorecard, type BundleOptions } from './bundle.js';
@@ -83,11 +83,13 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
   let values = 0;
   let differing = 0;
   const examples: string[] = [];
-  // A result that lists a parameter or data source twice: what the verifier of a bundle calls conflicting entries.
+  // What the verifier of a bundle calls conflicting entries (verify.ts): a parameter or data source listed twice, an
+  // entry listed twice with different scores or under another source. One rebuild gives the entries and the conflicts.
   const conflicts: string[] = [];
   for (const item of items) {
-    for (const c of duplicatedScores(item)) conflicts.push(`supplier ${item.supplierId}: ${c}`);
-    const model = scoreSupplier(item.supplierId, entriesFromScoreResult(item), cardsFor(item.supplierId).map(toScoringScorecard), { ...options, asOf });
+    const rebuilt = rebuildFromScoreResult(item);
+    for (const c of rebuilt.conflicts) conflicts.push(`supplier ${item.supplierId}: ${c}`);
+    const model = scoreSupplier(item.supplierId, rebuilt.entries, cardsFor(item.supplierId).map(toScoringScorecard), { ...options, asOf });
     for (const d of compareScores(item, model, tolerance)) {
       values++;
       if (d.ok) continue;
