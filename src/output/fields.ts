@@ -70,16 +70,18 @@ export function pickFields(item: unknown, paths: readonly string[]): Record<stri
   for (const path of paths) {
     let node = tree;
     const parts = path.split('.');
-    parts.forEach((part, i) => {
-      const last = i === parts.length - 1;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
       const have = node.get(part);
-      if (last) node.set(part, true);
-      else if (have !== true) {
+      if (i === parts.length - 1) node.set(part, true);
+      // The whole field is already wanted: nothing inside it to add.
+      else if (have === true) break;
+      else {
         const next: FieldTree = have ?? new Map();
         node.set(part, next);
         node = next;
       }
-    });
+    }
   }
   const picked = pick(item, tree);
   return picked !== null && typeof picked === 'object' && !Array.isArray(picked) ? (picked as Record<string, unknown>) : {};
@@ -101,4 +103,11 @@ function pick(value: unknown, tree: FieldTree | true): unknown {
     if (p !== undefined) out[key] = p;
   }
   return out;
+}
+
+/** Every key any of the records has, in the order first seen (a record may lack optional fields, the first one too). */
+export function unionKeys(records: Iterable<Record<string, unknown>>): string[] {
+  const keys = new Set<string>();
+  for (const r of records) for (const k in r) if (Object.prototype.hasOwnProperty.call(r, k)) keys.add(k);
+  return [...keys];
 }

@@ -8,7 +8,7 @@
  *   (./table.ts, loaded only for tables: see there).
  */
 import type { Column } from './columns.js';
-import { cellText, getPath, pickFields } from './fields.js';
+import { cellText, getPath, pickFields, unionKeys } from './fields.js';
 import { collectQueryItems } from './bounded.js';
 import { guardCsvCell, sanitizeForTerminal } from './sanitize.js';
 
@@ -188,13 +188,12 @@ async function renderQueryResult(sink: Sink, result: unknown, opts: RenderOption
   }
   const isObj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
   // Every key any object has, in the order first seen: a record may lack optional fields (the first one too).
-  const keysOf = (...xs: Record<string, unknown>[]): Column[] =>
-    [...new Set(xs.flatMap((x) => Object.keys(x)))].map((k) => ({ path: k, header: opts.format === 'csv' ? k : k.toUpperCase() }));
+  const keysOf = (xs: Record<string, unknown>[]): Column[] => unionKeys(xs).map((k) => ({ path: k, header: opts.format === 'csv' ? k : k.toUpperCase() }));
   if (Array.isArray(result) && result.length > 0 && result.every(isObj)) {
-    await renderList(sink, result, opts.fields ?? keysOf(...(result as Record<string, unknown>[])), plain);
+    await renderList(sink, result, opts.fields ?? keysOf(result as Record<string, unknown>[]), plain);
     return;
   }
-  if (isObj(result)) return renderItem(sink, result, opts.fields ?? keysOf(result), plain);
+  if (isObj(result)) return renderItem(sink, result, opts.fields ?? keysOf([result]), plain);
   const list = Array.isArray(result) ? result : [result];
   if (opts.format === 'csv') {
     await renderList(sink, list.map((value) => ({ value })), [{ path: 'value', header: 'value' }], plain);

@@ -77,6 +77,9 @@ describe('pickFields: --fields under json', () => {
     // A whole field and a field inside it: the whole field.
     expect(pickFields(card, ['items.weight', 'items'])).toEqual({ items: card.items });
     expect(pickFields(card, ['items', 'items.weight'])).toEqual({ items: card.items });
+    // ...and nothing of the path inside it lands elsewhere (items.id is not the card's id).
+    expect(pickFields(card, ['items', 'id', 'items.policyParameter.id'])).toEqual({ items: card.items, id: 'c' });
+    expect(pickFields({ id: 'c', items: [{ id: 'i1' }] }, ['items', 'items.id'])).toEqual({ items: [{ id: 'i1' }] });
     // An index or length names the array itself.
     expect(pickFields(card, ['items.0.weight', 'items.length'])).toEqual({ items: { 0: { weight: 5 }, length: 2 } });
     // Through a scalar: absent.

@@ -12,7 +12,7 @@ import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { BadResponseError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
-import { leafPaths } from '../../output/fields.js';
+import { leafPaths, unionKeys } from '../../output/fields.js';
 import { collectTableRows } from '../../output/bounded.js';
 import { renderItem, renderList } from '../../output/render.js';
 import { readJsonInput, requireArg, type Opts } from '../kit.js';
@@ -117,7 +117,7 @@ export function listColumns(items: readonly unknown[], format: string): Column[]
   const records = items.filter(isRecord);
   if (records.length === 0) return [{ path: 'value', header: header('value', format) }];
   // Every key any item has, in the order first seen (the document marks no field required: the first item may lack some).
-  const keys = [...new Set(records.flatMap((r) => Object.keys(r)))];
+  const keys = unionKeys(records);
   const scalar = keys.filter((k) => records.every((r) => r[k] === undefined || r[k] === null || isScalar(r[k])));
   // Fewer than two plain fields (a score result: an id and objects) would show next to nothing: show them all.
   const shown = scalar.length >= 2 ? scalar : keys;
