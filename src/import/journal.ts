@@ -533,11 +533,13 @@ export async function readJournal(
   // A "stopped" line applies while no row at or after its line is recorded: nothing from there on was sent.
   const stop = meta.stopped && history.lastLine() < meta.stopped.line ? meta.stopped : undefined;
   let rebind = false;
-  // A journal that records no row sent vouches for nothing (every row was invalid, say): the changed file takes it over.
-  const empty = history.size === 0;
+  // A journal that records no row sent but failed ones vouches for nothing (every row invalid or refused): the changed
+  // file takes it over.
+  // The same rule as the target binding (binding.ts): nothing in it can make a row be skipped.
+  const empty = !history.holdsSends();
   if (!sameFile(bound, id) && empty) {
     rebind = true;
-    o.info?.(`journal ${journalPath}: ${inputName} changed, but the journal records no row sent, so it is used for the file as it is now`);
+    o.info?.(`journal ${journalPath}: ${inputName} changed, but the journal records no row sent that a re-run would skip (only invalid or failed ones), so it is used for the file as it is now`);
   } else if (!sameFile(bound, id)) {
     if (!stop || !o.prefixMatches?.(stop)) throw bindingError(journalPath, inputName, { ...header, ...bound }, id);
     rebind = true;

@@ -218,7 +218,7 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   for (const [id, message] of v.errors) results.push(unknownResult(id, message));
   const findings = v.findings();
   if (verify && findings.length) {
-    for (const w of warnings) ctx.warn(oneLine(w));
+    for (const w of warnings) ctx.warn(w);
     for (const f of findings.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
     throw new CheckFailedError(`${findings[0]!.message} (score check --from verifies the bundle first; nothing was checked)`);
   }
@@ -267,7 +267,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     else if (r.status === 'new') ctx.stderr(`NEW ${oneLine(r.supplierId)}: not in the baseline (passes)`);
   }
   const shownWarnings = warnings.length > 20 ? [...warnings.slice(0, 20), `… and ${count(warnings.length - 20, 'more warning')}`] : warnings;
-  for (const w of shownWarnings) ctx.warn(oneLine(w));
+  for (const w of shownWarnings) ctx.warn(w);
   if (ctx.env.GITHUB_ACTIONS === 'true') for (const r of failing) ctx.io.stderr.write(githubAnnotation(r) + '\n');
   if (typeof opts.junit === 'string') {
     writeFileSync(opts.junit, junitReport(results, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000 }));
