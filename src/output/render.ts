@@ -11,6 +11,7 @@ import type { Column } from './columns.js';
 import { cellText, getPath, pickFields, unionKeys } from './fields.js';
 import { collectQueryItems } from './bounded.js';
 import { guardCsvCell, sanitizeForTerminal } from './sanitize.js';
+import { takeSerialised } from './serialised.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -102,7 +103,7 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
       try {
         for await (const item of items) {
           const it = select(item);
-          await out.add(frame.before(n) + (pretty ? indent(JSON.stringify(it, null, 2)) : JSON.stringify(it)) + frame.after);
+          await out.add(frame.before(n) + (pretty ? indent(JSON.stringify(it, null, 2)) : (takeSerialised(it) ?? JSON.stringify(it))) + frame.after);
           n++;
         }
       } catch (e) {

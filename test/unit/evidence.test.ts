@@ -51,6 +51,9 @@ describe('BundleWriter and readEvidence', () => {
     const text = readFileSync(path, 'utf8');
     const lines = text.trimEnd().split('\n');
     expect(lines.map((l) => (JSON.parse(l) as { t?: string }).t ?? 'header')).toEqual(['header', 'request', 'scorecard', 'result', 'result', 'error', 'end']);
+    // A result line is built around the item's own JSON (made once, shared with the output): byte for byte what
+    // JSON.stringify of the record makes, so the digest of a bundle does not depend on how it was written.
+    expect(lines[3]).toBe(JSON.stringify({ t: 'result', scorecards: [card.id], item: item('a', 1) }));
     const end = JSON.parse(lines.at(-1)!) as { suppliers: number; digest: { value: string } };
     expect(end.suppliers).toBe(3);
     expect(end.digest.value).toBe(createHash('sha256').update(lines.slice(0, -1).join('\n') + '\n').digest('hex'));

@@ -6,6 +6,7 @@ import { columns, type Column } from '../../src/output/columns.js';
 import { cellText, getPath } from '../../src/output/fields.js';
 import { renderItem, renderList, type RenderOptions, type Sink } from '../../src/output/render.js';
 import { guardCsvCell, sanitizeForTerminal } from '../../src/output/sanitize.js';
+import { serialiseOnce, takeSerialised } from '../../src/output/serialised.js';
 
 function capture(): Sink & { text: () => string } {
   let buf = '';
@@ -47,6 +48,19 @@ describe('fields', () => {
 });
 
 describe('renderList', () => {
+  it('json/ndjson: takes the JSON a producer made of a record once, only for that very object and only once', async () => {
+    const made = { id: 'm1', name: 'Made once' };
+    expect(serialiseOnce(made)).toBe(JSON.stringify(made));
+    const s = capture();
+    await renderList(s, pages([made, rows[0]]), cols, opts('ndjson'));
+    expect(s.text()).toBe(`${JSON.stringify(made)}\n${JSON.stringify(rows[0])}\n`);
+    // Taken once; and --fields renders a selection of the record, never the remembered whole.
+    expect(takeSerialised(made)).toBeUndefined();
+    serialiseOnce(made);
+    const t = capture();
+    await renderList(t, pages([made]), cols, opts('ndjson', { fields: [{ path: 'id', header: 'ID' }] }));
+    expect(t.text()).toBe('{"id":"m1"}\n');
+  });
   it('json: one array document across pages', async () => {
     const s = capture();
     const n = await renderList(s, pages([rows[0]], [rows[1]]), cols, opts('json'));

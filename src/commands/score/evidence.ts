@@ -23,6 +23,7 @@ import { ScoreCalculationRequest, ScoreResult, Scorecard, describeZodError, comp
 import type { ScoreCalculationRequest as RequestT, ScoreResult as ScoreResultT, Scorecard as ScorecardT } from '../../api/contract.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
+import { serialiseOnce } from '../../output/serialised.js';
 import { BUNDLE_KIND, bundleCommonFields, parseBundleOrResponse, type BundleOptions as BundleOptionsT } from './bundle.js';
 
 /** The format `score calc --save` writes. Format 1 is still read. */
@@ -429,9 +430,13 @@ export class BundleWriter {
     return w;
   }
 
-  async #line(rec: unknown): Promise<void> {
+  #line(rec: unknown): Promise<void> {
+    return this.#text(JSON.stringify(rec));
+  }
+
+  async #text(json: string): Promise<void> {
     // Encoded once, for the digest and the file alike (hashing the string and writing it encoded it twice).
-    const b = Buffer.from(JSON.stringify(rec) + '\n', 'utf8');
+    const b = Buffer.from(json + '\n', 'utf8');
     this.#hash.update(b);
     this.#buf.push(b);
     this.#bufLen += b.length;
@@ -459,7 +464,9 @@ export class BundleWriter {
       await this.#line({ t: 'scorecard', scorecard: card });
     }
     this.#suppliers++;
-    await this.#line({ t: 'result', scorecards: scorecards.flatMap((c) => (typeof c.id === 'string' ? [c.id] : [])), item });
+    // The line JSON.stringify({ t, scorecards, item }) makes, with the item's JSON made once and handed on to the output.
+    const ids = scorecards.flatMap((c) => (typeof c.id === 'string' ? [c.id] : []));
+    await this.#text(`{"t":"result","scorecards":${JSON.stringify(ids)},"item":${serialiseOnce(item)}}`);
   }
 
   async error(supplierId: string, code: EvidenceErrorCode, message: string): Promise<void> {
