@@ -35,7 +35,40 @@ export interface IO {
    * waited for the requests still in flight.
    */
   exitsAfter?: boolean;
+  /**
+   * What a reader that stops early (`srs ... | head`) does to the run, shared with the process entry
+   * (src/index.ts), which sees stdout's EPIPE first: see KEEPS_GOING_WHEN_STDOUT_CLOSES.
+   */
+  stdoutClosed?: StdoutClosedPolicy;
 }
+
+/** Set by the command (Context.prepare); `closed` once the reader has gone. */
+export interface StdoutClosedPolicy {
+  keepGoing: boolean;
+  closed: boolean;
+}
+
+/**
+ * Commands whose exit code is a verdict (a gate, a verification, suppliers srs could not score) or whose
+ * work has effects beyond what they print (a bundle, suppliers created, a journal, a server): when the
+ * reader of their output stops early, they finish with the rest of the output discarded and exit with
+ * their real code. `srs score check ... | head -3` used to exit 0 with three suppliers failing, and
+ * `score calc --save ... | head -1` exited 0 without its bundle. Every other command is a reader:
+ * it stops at once, exit 0 (README, "Output").
+ */
+export const KEEPS_GOING_WHEN_STDOUT_CLOSES: ReadonlySet<string> = new Set([
+  'score check',
+  'score calc',
+  'score recompute',
+  'score explain',
+  'score report',
+  'supplier import',
+  'supplier create',
+  'emulator start',
+  'api',
+  'auth login',
+  'auth logout',
+]);
 
 /** Global options, as Commander parsed them. */
 export interface GlobalOptions {
@@ -158,7 +191,15 @@ export class Context {
       write: (given: string | Uint8Array) =>
         new Promise<void>((resolve, reject) => {
           const chunk = onScreen ? onScreen(typeof given === 'string' ? given : Buffer.from(given).toString('utf8')) : given;
-          const fail = (e: unknown) => reject(stdoutWriteError(e));
+          const policy = io.stdoutClosed;
+          // The reader has gone and this command finishes all the same: the rest of its output is discarded.
+          if (policy?.closed) return resolve();
+          const fail = (e: unknown) => {
+            if (policy?.keepGoing && (e as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') {
+              policy.closed = true;
+              resolve();
+            } else reject(stdoutWriteError(e));
+          };
           try {
             out.write(chunk, (err) => (err ? fail(err) : resolve()));
           } catch (e) {
@@ -171,6 +212,7 @@ export class Context {
 
   /** Async set-up before a command runs: loads chalk when there is colour, compiles --query (a usage error before anything is sent). */
   async prepare(): Promise<void> {
+    if (this.io.stdoutClosed && this.commandPath !== undefined) this.io.stdoutClosed.keepGoing = KEEPS_GOING_WHEN_STDOUT_CLOSES.has(this.commandPath);
     if (this.color || this.stderrColor) {
       const { Chalk } = await import('chalk');
       if (this.color) this.#paint = new Chalk({ level: 1 });

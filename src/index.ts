@@ -7,12 +7,19 @@ export async function run(): Promise<void> {
   // SIGINT exits 130, SIGTERM 143, in every command (see src/util/signals.ts).
   installSignalHandlers((code) => process.exit(code));
   const out = process.stdout;
-  // Piping into `head` closes stdout early: that is not an error. Any other failure (a full disk) also reaches
-  // the write that failed, which fails the command with one line (stdoutWriteError); here it is only noted, so
-  // that a run whose output was lost never exits 0.
+  // Piping into `head` closes stdout early: that is not an error. A reader command stops there (exit 0); a
+  // command whose exit code is a verdict, or whose work has effects, finishes with the rest of its output
+  // discarded and exits with its own code (KEEPS_GOING_WHEN_STDOUT_CLOSES in src/context.ts). Any other
+  // failure (a full disk) also reaches the write that failed, which fails the command with one line
+  // (stdoutWriteError); here it is only noted, so that a run whose output was lost never exits 0.
+  const stdoutClosed = { keepGoing: false, closed: false };
   let stdoutFailed: NodeJS.ErrnoException | undefined;
   out.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (e.code === 'EPIPE') {
+      if (stdoutClosed.keepGoing) stdoutClosed.closed = true;
+      else process.exit(process.exitCode ?? 0);
+      return;
+    }
     stdoutFailed ??= e;
   });
   let code = await main(
@@ -26,6 +33,7 @@ export async function run(): Promise<void> {
       stdinIsTTY: !!process.stdin.isTTY,
       columns: out.columns,
       exitsAfter: true,
+      stdoutClosed,
     },
     process.env,
   );

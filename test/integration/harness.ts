@@ -32,6 +32,8 @@ export interface RunOptions {
   /** Skip the "key never printed" check (for commands that must print a generated key). */
   allowKeyInOutput?: boolean;
   timeoutMs?: number;
+  /** Close the read end of the child's stdout at once: a reader that has gone (`srs ... | true`); every write meets EPIPE. */
+  closeStdout?: boolean;
 }
 
 export function assertBuilt(): void {
@@ -61,7 +63,8 @@ export function runSrs(args: string[], env: Record<string, string | undefined>, 
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    if (opts.closeStdout) child.stdout.destroy();
+    else child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
     child.on('error', reject);

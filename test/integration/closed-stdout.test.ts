@@ -1,0 +1,55 @@
+/**
+ * A reader that stops early (`srs ... | head`): a reader command stops at once with exit 0, but a command
+ * whose exit code is a verdict or whose work has effects finishes and exits with its own code
+ * (KEEPS_GOING_WHEN_STDOUT_CLOSES in src/context.ts). Each run here has its stdout's read end closed
+ * before it writes anything, so every write meets EPIPE.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+let ids: string[];
+
+beforeAll(async () => {
+  h = await startHarness();
+  const fx = await h.run(['emulator', 'fixtures', '-o', 'json']);
+  ids = (JSON.parse(fx.stdout) as { suppliers: Array<{ id: string }> }).suppliers.map((s) => s.id).slice(0, 60);
+});
+afterAll(() => h.close());
+
+describe('a reader that has gone', () => {
+  it('does not turn a failed score check into a pass', async () => {
+    const r = await h.run(['score', 'check', ...ids, '--min', '0', '-o', 'ndjson'], { closeStdout: true });
+    expect(r.stderr).toMatch(/failed, of 60 suppliers checked/);
+    expect(r.code).toBe(3);
+  });
+
+  it('does not hide suppliers score calc could not score', async () => {
+    const r = await h.run(['score', 'calc', ...ids.slice(0, 5), '01zzzzzzzzzzzzzzzzzzzzzzzz', '-o', 'ndjson'], { closeStdout: true });
+    expect(r.stderr).toMatch(/UNKNOWN 01zzzzzzzzzzzzzzzzzzzzzzzz/);
+    expect(r.code).toBe(1);
+  });
+
+  it('lets score calc --save finish its bundle, which then verifies', async () => {
+    const bundle = join(h.home, 'piped.jsonl');
+    const r = await h.run(['score', 'calc', ...ids, '--save', bundle, '-o', 'ndjson'], { closeStdout: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/saved the evidence bundle/);
+    expect(existsSync(bundle)).toBe(true);
+    expect(readdirSync(h.home).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const v = await h.run(['score', 'recompute', bundle, '--verify', '-o', 'json']);
+    expect(v.code).toBe(0);
+    expect(v.stderr).toMatch(/verified/);
+  });
+
+  it('still stops a listing at once, exit 0', async () => {
+    const before = h.requests.length;
+    const r = await h.run(['ref', 'countries', '-o', 'ndjson'], { closeStdout: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    // The first page was read; the rest was never asked for.
+    expect(h.requests.slice(before).filter((l) => l.includes('/v1/countries')).length).toBe(1);
+  });
+});
