@@ -3,12 +3,12 @@
  * the one place that turns errors into exit codes and error lines.
  * Run functions are loaded lazily, so `srs --version` loads almost nothing.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Context, truthy, type Env, type GlobalOptions, type IO } from './context.js';
 import { ExitCode, SrsError, UsageError, isSrsError } from './errors.js';
 import { OUTPUT_FORMATS } from './output/render.js';
 import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
-import type { Handler, Invoke } from './commands/kit.js';
+import { collect, type Handler, type Invoke } from './commands/kit.js';
 import { authCommand } from './commands/auth/index.js';
 import { dataEntryCommand } from './commands/data-entry/index.js';
 import { emissionsCommand } from './commands/emissions/index.js';
@@ -261,6 +261,7 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
     });
     cmd.configureHelp({ ...cmd.configureHelp(), helpWidth: HELP_WIDTH });
   }
+  for (const sub of allCommands(program)) for (const opt of sub.options) givenOnce(opt);
   for (const sub of allCommands(program)) {
     if (sub.commands.length > 0 && !(sub as unknown as { _actionHandler?: unknown })._actionHandler) {
       // A noun without a verb shows its help (exit 2 when a verb was needed); a mistyped verb gets a suggestion.
@@ -291,6 +292,23 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
     if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
     return reportError(err, io, formatHint, debug, redact, paintErr);
   }
+}
+
+/**
+ * A command's option that takes one value refuses a second, different one (Commander keeps the last):
+ * `score check --ids-file bad.txt --ids-file good.txt` checked good.txt only and passed, and
+ * `--max-risk Low --max-risk High` gated on High. Repeatable options (collect) and the global options
+ * (-o, --profile, ...: an alias such as `srs -o json` may be overridden) are left as they are.
+ */
+function givenOnce(opt: Option): void {
+  if (opt.variadic || !(opt.required || opt.optional) || opt.parseArg === collect) return;
+  const parse = opt.parseArg;
+  let first: string | undefined;
+  opt.argParser((value: string, previous: unknown) => {
+    if (first !== undefined && value !== first) throw new InvalidArgumentError(`given twice ("${first}", then "${value}"): give it once`);
+    first = value;
+    return parse ? parse.call(opt, value, previous) : value;
+  });
 }
 
 function* allCommands(cmd: Command): Generator<Command> {

@@ -232,3 +232,29 @@ describe('6. counted words', () => {
     for (const r of [report, check]) expect(r.stderr).not.toContain('(s)');
   });
 });
+
+describe('7. an option given twice with different values is refused, never the last one taken', () => {
+  it('--ids-file, --max-risk, --baseline and conflicting --min-parameter minimums: exit 2, nothing sent', async () => {
+    const one = join(h.home, 'one.txt');
+    const two = join(h.home, 'two.txt');
+    writeFileSync(one, `${STRANGER}\n`);
+    writeFileSync(two, `${a}\n`);
+    // A stranger in the first file, a known supplier in the second: taking the last file passed the gate.
+    let r = await sendsNothing(['score', 'check', '--ids-file', one, '--ids-file', two, '--min', '-3']);
+    expect(r.code).toBe(2);
+    expect(err(r)).toMatch(/--ids-file .*given twice/);
+    r = await sendsNothing(['score', 'check', a!, '--max-risk', 'Low', '--max-risk', 'High']);
+    expect(r.code).toBe(2);
+    expect(err(r)).toMatch(/--max-risk .*given twice/);
+    r = await sendsNothing(['score', 'check', '--from', bundle, '--baseline', bundle, '--baseline', one, '--max-drop', '0']);
+    expect(r.code).toBe(2);
+    r = await sendsNothing(['score', 'check', a!, '--min-parameter', 'p1=2', '--min-parameter', 'p1=-3']);
+    expect(r.code).toBe(2);
+    expect(err(r)).toMatch(/--min-parameter p1 is given twice, with 2 and -3/);
+  });
+  it('the same value twice is harmless, and repeatable options still repeat', async () => {
+    const r = await h.run(['score', 'check', '--from', bundle, '--from', bundle, '--min', '-3', '--allow-no-data', '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(3);
+  });
+});

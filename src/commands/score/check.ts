@@ -88,7 +88,11 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaseli
     const m = /^(.+)=(.+)$/.exec(spec);
     const v = m ? Number(m[2]) : NaN;
     if (!m || !Number.isFinite(v)) throw new UsageError(`--min-parameter takes ID=N, e.g. 01fb6pb5wmkmq6pdyqas1n2k3m=1.5 (got "${spec}")`);
-    minParameter.set(m[1]!.trim(), v);
+    const id = m[1]!.trim();
+    const before = minParameter.get(id);
+    // Two minimums for one parameter: which one was meant nobody can tell (the last used to win, the looser one too).
+    if (before !== undefined && before !== v) throw new UsageError(`--min-parameter ${id} is given twice, with ${before} and ${v}: give one minimum per parameter`);
+    minParameter.set(id, v);
   }
   const rules: CheckRules = { minParameter, allowNoData: !!opts.allowNoData, asOf };
   const min = optionalNumber(opts.min, minOption);
