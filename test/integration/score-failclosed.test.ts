@@ -258,3 +258,31 @@ describe('7. an option given twice with different values is refused, never the l
     expect(JSON.parse(r.stdout)).toHaveLength(3);
   });
 });
+
+describe('8. a baseline from another service, and credentials in a shared report', () => {
+  it('a baseline saved against another base URL is refused (exit 2), nothing sent; one of no overlap is warned about', async () => {
+    const saved = JSON.parse(readFileSync(bundle, 'utf8').split('\n')[0]!) as { service: { baseUrl: string; account?: string } };
+    expect(saved.service.baseUrl).toBe(h.emu.url);
+    // The key's fingerprint, never the key.
+    expect(saved.service.account).toMatch(/^[0-9a-f]{12}$/);
+    expect(readFileSync(bundle, 'utf8')).not.toContain(h.env.SRS_API_KEY);
+    const other = { env: { SRS_BASE_URL: h.emu.url.replace('127.0.0.1', 'localhost') } };
+    const before = h.requests.length;
+    const r = await h.run(['score', 'check', a!, '--baseline', bundle, '--max-drop', '0.1'], other);
+    expect(r.code).toBe(2);
+    expect(err(r)).toMatch(/was calculated against http:\/\/127\.0\.0\.1:\d+, this run's scores come from http:\/\/localhost:\d+/);
+    expect(h.requests.length).toBe(before);
+    const d = fx.suppliers[5]!.id;
+    const n = await h.run(['score', 'check', d, '--baseline', bundle, '--max-drop', '0.1', '--allow-no-data']);
+    expect(n.stderr).toMatch(/no supplier of this run is in the baseline .*--max-drop compared nothing/);
+  });
+  it('score report names the service without the credentials or query of its URL', async () => {
+    const html = join(h.home, 'cred.html');
+    const url = h.emu.url.replace('http://', 'http://proxyuser:s3cretpass@') + '/?token=t0ken';
+    const r = await h.run(['score', 'report', a!, '--html', html], { env: { SRS_BASE_URL: url } });
+    expect(r.code).toBe(0);
+    const text = readFileSync(html, 'utf8');
+    expect(text).toContain(`the service at ${h.emu.url}`);
+    expect(text).not.toMatch(/s3cretpass|proxyuser|t0ken/);
+  });
+});

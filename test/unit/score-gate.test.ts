@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScoreResult } from '../../src/api/contract.js';
 import { evaluate, missingFromRun, type CheckRules } from '../../src/commands/score/evaluate.js';
 import { resultIndex } from '../../src/commands/score/calc.js';
+import { checkBaselineService } from '../../src/commands/score/check.js';
 import { githubAnnotation, markdownSummary } from '../../src/commands/score/junit.js';
 import {
   COMPARE_DIGITS,
@@ -210,5 +211,22 @@ describe('resultIndex (score calc: which result belongs to which requested id)',
     // A lone result is never serialised to be compared with itself (the cost this guards: 8% of calc --save's CPU).
     expect(compared.every(([j, k]) => j !== k)).toBe(true);
     expect(compared.some(([j]) => j === 0 || j === 1)).toBe(false);
+  });
+});
+
+describe('checkBaselineService (a baseline from another service or key)', () => {
+  const here = { baseUrl: 'https://api.example.com', account: 'aaaaaaaaaaaa' };
+  it('refuses another base URL, warns about another key, and compares nothing it does not know', () => {
+    const warnings: string[] = [];
+    expect(() => checkBaselineService({ baseUrl: 'https://staging.example.com', account: 'aaaaaaaaaaaa' }, here, '--baseline b.jsonl', warnings)).toThrow(
+      /--baseline b.jsonl was calculated against https:\/\/staging.example.com, this run's scores come from https:\/\/api.example.com/,
+    );
+    checkBaselineService({ baseUrl: 'https://api.example.com', account: 'bbbbbbbbbbbb' }, here, '--baseline b.jsonl', warnings);
+    expect(warnings).toEqual([expect.stringMatching(/saved with another API key \(fingerprint bbbbbbbbbbbb, this run aaaaaaaaaaaa\)/)]);
+    // The sandbox, older bundles and raw responses record no service: nothing to compare.
+    checkBaselineService({ baseUrl: null, account: null }, here, '--baseline b.jsonl', warnings);
+    checkBaselineService(here, { baseUrl: null, account: null }, '--baseline b.jsonl', warnings);
+    checkBaselineService({ baseUrl: 'https://api.example.com', account: null }, here, '--baseline b.jsonl', warnings);
+    expect(warnings).toHaveLength(1);
   });
 });

@@ -46,7 +46,12 @@ export const bundleCommonFields = {
   modelVersion: z.string(),
   createdAt: z.string(),
   asOf: IsoDate.check(z.refine(isCalendarDate, 'expected a real calendar date YYYY-MM-DD')),
-  service: z.object({ baseUrl: z.nullable(z.string()) }),
+  /**
+   * Where the scores came from: the normalised base URL (null: the sandbox, or not recorded), and since
+   * this srs the key's fingerprint (the catalog's: 12 hex digits that cannot reveal the key; null or absent:
+   * the sandbox, or a bundle written before). A baseline from another service is refused (score check).
+   */
+  service: z.object({ baseUrl: z.nullable(z.string()), account: z.optional(z.nullable(z.string())) }),
   options: BundleOptions,
 };
 

@@ -252,7 +252,8 @@ async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[],
     createdAt: ctx.now().toISOString(),
     asOf,
     // Without credentials or query (normaliseBaseUrl): a bundle is shared, and user:password@ or ?token= would go with it.
-    service: { baseUrl: ctx.sandbox ? null : await recordedBaseUrl(ctx) },
+    // The key's fingerprint (never the key): score check refuses a baseline saved from another account.
+    service: ctx.sandbox ? { baseUrl: null } : { baseUrl: await recordedBaseUrl(ctx), account: (await ctx.target()).account },
     options: bundleOptions(filters),
   });
   const requests = batchRequests(ids, filters);

@@ -34,6 +34,30 @@ const minOption = finiteNumber('--min');
 const expiringWithinOption = finiteNumber('--expiring-within');
 const maxDropOption = finiteNumber('--max-drop', 0);
 
+/** Where a bundle's scores came from (its header's service: null where it records none). */
+export interface ServiceOf {
+  baseUrl: string | null;
+  account: string | null;
+}
+type BaselineHeaderListener = (options: BundleOptions | null, service: ServiceOf) => void;
+
+/**
+ * A baseline is compared with scores from the same service: one saved against another base URL is
+ * refused (exit 2; its suppliers were all "new" and the gate passed having compared nothing). Another
+ * key's fingerprint on the same service is only warned about: a rotated key of the same account looks
+ * the same. Bundles that record no service (the sandbox, older bundles, raw responses) are not compared.
+ */
+export function checkBaselineService(baseline: ServiceOf, run: ServiceOf, what: string, warnings: string[]): void {
+  if (baseline.baseUrl !== null && run.baseUrl !== null && baseline.baseUrl !== run.baseUrl) {
+    throw new UsageError(
+      `${what} was calculated against ${baseline.baseUrl}, this run's scores come from ${run.baseUrl}: a baseline compares one service's scores over time; save one from this service (srs score calc ID... --save FILE)`,
+    );
+  }
+  if (baseline.account !== null && run.account !== null && baseline.account !== run.account) {
+    warnings.push(`${what} was saved with another API key (fingerprint ${baseline.account}, this run ${run.account}): unless that key is a rotated key of the same account, its suppliers are another account's and nothing is compared`);
+  }
+}
+
 /**
  * The baseline's overall scores (null: no data then), read as a stream from a
  * bundle of either format or a raw response. A format-2 baseline whose digest
@@ -42,7 +66,7 @@ const maxDropOption = finiteNumber('--max-drop', 0);
  * has no value for (an error record) or two different values for cannot be
  * compared: unknown (BaselineUnknown). A baseline of no supplier is refused.
  */
-export async function readBaseline(ctx: Context, file: string, onHeader: (options: BundleOptions | null) => void = () => undefined): Promise<Map<string, BaselineValue>> {
+export async function readBaseline(ctx: Context, file: string, onHeader: BaselineHeaderListener = () => undefined): Promise<Map<string, BaselineValue>> {
   const baseline = new Map<string, BaselineValue>();
   let records = 0;
   const d = file === '-' ? undefined : await digestOfFile(ctx, file, '--baseline');
@@ -51,7 +75,7 @@ export async function readBaseline(ctx: Context, file: string, onHeader: (option
   for await (const ev of readEvidence(ctx, file, '--baseline', { digest: !d })) {
     if (ev.t === 'header') format2 = ev.format === 2;
     if (ev.t === 'header' && format2 && d && !trusted) throw new CheckFailedError(`baseline altered: ${file}'s content does not match its digest (or its end record is missing)`);
-    if (ev.t === 'header') onHeader(ev.options);
+    if (ev.t === 'header') onHeader(ev.options, { baseUrl: ev.baseUrl, account: ev.account });
     if (ev.t === 'end' && format2) {
       // The same rules as the verifier's end (verify.ts): read from stdin, the digest is only known here.
       if (ev.afterEnd !== undefined) throw new CheckFailedError(`baseline altered: content was added after the end record (line ${ev.afterEnd})`);
@@ -82,7 +106,7 @@ export async function readBaseline(ctx: Context, file: string, onHeader: (option
  * --baseline was calculated with (null: no record), as soon as its header is
  * read, to refuse one calculated with other filters than this run's.
  */
-export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaselineHeader?: (options: BundleOptions | null) => void): Promise<CheckRules> {
+export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaselineHeader?: BaselineHeaderListener): Promise<CheckRules> {
   const minParameter = new Map<string, number>();
   for (const spec of (opts.minParameter as string[] | undefined) ?? []) {
     const m = /^(.+)=(.+)$/.exec(spec);
@@ -165,7 +189,16 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
   const ids = await gatherIds(ctx, args, opts.idsFile);
   const filters = filtersFrom(opts);
   // A baseline calculated with other filters than this run's answers another question: refused before anything is sent.
-  const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()), (o) => checkBaselineFilters(o, calculatedWith(filters), `--baseline ${String(opts.baseline)}`));
+  let baselineService: ServiceOf | undefined;
+  const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()), (o, service) => {
+    checkBaselineFilters(o, calculatedWith(filters), `--baseline ${String(opts.baseline)}`);
+    baselineService = service;
+  });
+  if (baselineService) {
+    const target = await ctx.target();
+    const run: ServiceOf = target.baseUrl === 'sandbox' ? { baseUrl: null, account: null } : { baseUrl: target.baseUrl, account: target.account };
+    checkBaselineService(baselineService, run, `--baseline ${String(opts.baseline)}`, warnings);
+  }
   const client = await ctx.client();
   const missing: Missing = new Map();
   const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(client, ids, filters, DEFAULT_CONCURRENCY, missing));
@@ -192,7 +225,11 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   const what = file === '-' ? 'stdin' : file;
   // The baseline's filters are compared with the bundle's when its header is read (this run's scores are the bundle's).
   let baselineOptions: BundleOptions | null | undefined;
-  const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()), (o) => (baselineOptions = o));
+  let baselineService: ServiceOf | undefined;
+  const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()), (o, service) => {
+    baselineOptions = o;
+    baselineService = service;
+  });
   const verify = opts.verify !== false;
   const vo = await verifyOptions(ctx, file, opts, what);
   // Under verification an altered, undigested or other-model bundle stops at its header (verifyEvidence).
@@ -216,6 +253,7 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
       if (ev.t !== 'header') return;
       checkFiltersMatch(ev.options, filters, what);
       if (baselineOptions !== undefined) checkBaselineFilters(baselineOptions, calculatedWith(ev.options ?? filters), `--baseline ${String(opts.baseline)}`);
+      if (baselineService) checkBaselineService(baselineService, { baseUrl: ev.baseUrl, account: ev.account }, `--baseline ${String(opts.baseline)}`, warnings);
     },
   );
   rules.asOf = v.asOf;
@@ -250,6 +288,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
 
   if (rules.baseline) {
     const inRun = new Set(results.map((r) => r.supplierId));
+    if (results.length && !results.some((r) => rules.baseline!.has(r.supplierId))) {
+      warnings.push(`no supplier of this run is in the baseline ${String(opts.baseline)}: --max-drop compared nothing (every supplier is new)`);
+    }
     const gone = [...rules.baseline.keys()].filter((id) => !inRun.has(id));
     if (gone.length && opts.baselineStrict) for (const id of gone) results.push(missingFromRun(id, rules.baseline.get(id) ?? null));
     else if (gone.length) warnings.push(`${count(gone.length, 'supplier')} of the baseline ${gone.length === 1 ? 'is' : 'are'} not in this run (${gone.slice(0, 5).join(', ')}${gone.length > 5 ? ', …' : ''}); --baseline-strict fails on this`);

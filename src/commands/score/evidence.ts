@@ -54,7 +54,7 @@ const EndLine = z.object({
 
 /** What a reader yields, in file order. */
 export type EvidenceEvent =
-  | { t: 'header'; format: 1 | 2 | 'response'; modelVersion: string | null; asOf: string | null; options: BundleOptionsT | null; baseUrl: string | null }
+  | { t: 'header'; format: 1 | 2 | 'response'; modelVersion: string | null; asOf: string | null; options: BundleOptionsT | null; baseUrl: string | null; account: string | null }
   | { t: 'request'; request: RequestT }
   | { t: 'scorecard'; scorecard: ScorecardT }
   /** `scorecards`: ids of the scorecards that apply (undefined for a raw response). The item is validated and complete. */
@@ -305,7 +305,7 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
   const parsed = parseBundleOrResponse(data, name);
   if (parsed.bundle) {
     const b = parsed.bundle;
-    yield { t: 'header', format: 1, modelVersion: b.modelVersion, asOf: b.asOf, options: b.options, baseUrl: b.service.baseUrl };
+    yield { t: 'header', format: 1, modelVersion: b.modelVersion, asOf: b.asOf, options: b.options, baseUrl: b.service.baseUrl, account: b.service.account ?? null };
     for (const request of b.requests) yield { t: 'request', request };
     for (const scorecard of Object.values(b.scorecardDefinitions)) yield { t: 'scorecard', scorecard };
     let n = 0;
@@ -313,7 +313,7 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
       yield { t: 'result', item, scorecards: Object.hasOwn(b.scorecards, item.supplierId) ? b.scorecards[item.supplierId]! : [], line: ++n };
     }
   } else {
-    yield { t: 'header', format: 'response', modelVersion: null, asOf: null, options: null, baseUrl: null };
+    yield { t: 'header', format: 'response', modelVersion: null, asOf: null, options: null, baseUrl: null, account: null };
     let n = 0;
     for (const item of parsed.items) yield { t: 'result', item, scorecards: undefined, line: ++n };
   }
@@ -322,7 +322,7 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
 
 async function* readFormat2(head: unknown, first: Buffer, lines: AsyncGenerator<Buffer>, name: string, digest: boolean, maxLine: number): AsyncGenerator<EvidenceEvent> {
   const h = parseLine(BundleHeader, head, `${name} line 1 (the header)`);
-  yield { t: 'header', format: 2, modelVersion: h.modelVersion, asOf: h.asOf, options: h.options, baseUrl: h.service.baseUrl };
+  yield { t: 'header', format: 2, modelVersion: h.modelVersion, asOf: h.asOf, options: h.options, baseUrl: h.service.baseUrl, account: h.service.account ?? null };
   // The header's own bytes are hashed as read (re-serialising could differ from the file).
   const hash = digest ? createHash(DIGEST_ALGORITHM) : undefined;
   hash?.update(first);

@@ -54,7 +54,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       for (const [id, why] of input.unknown) ctx.stderr(`UNKNOWN ${oneLine(id)}: ${oneLine(why.message)}`);
       throw new SrsError('not_found', ExitCode.failure, `${input.unknown.size} of ${count(ids.length, 'supplier')} ${input.unknown.size === 1 ? 'is' : 'are'} unknown; no report was written (leave ${input.unknown.size === 1 ? 'it' : 'them'} out, or check the ids)`);
     }
-    const baseUrl = ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null);
+    // Normalised as a bundle records it: a report is shared, and user:password@ or ?token= in the URL would go with it.
+    const given = ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null);
+    const baseUrl = given === null ? null : (await import('../../api/target.js')).normaliseBaseUrl(given);
     source = baseUrl ? `the service at ${baseUrl}` : 'the sandbox emulator';
   }
   // Nothing to report is not a report (an empty bundle, or one of recorded errors only): the same rule as recompute --verify and check --from.
