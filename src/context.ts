@@ -236,7 +236,21 @@ export class Context {
     } catch (e) {
       throw new UsageError(`--query: ${(e as Error).message} in "${expr}" (JMESPath, see https://jmespath.org)`);
     }
-    this.#query = (data) => TreeInterpreter.search(ast, data as Parameters<typeof TreeInterpreter.search>[1]);
+    const search = (data: unknown) => TreeInterpreter.search(ast, data as Parameters<typeof TreeInterpreter.search>[1]);
+    // A function JMESPath does not have fails whatever the data: found here, before anything is sent.
+    try {
+      search(null);
+    } catch (e) {
+      if (/unknown function/i.test((e as Error).message)) throw new UsageError(`--query: ${(e as Error).message} in "${expr}" (JMESPath, see https://jmespath.org)`);
+    }
+    // Other errors depend on the data (a function given the wrong type): one line, exit 2, never "unexpected error".
+    this.#query = (data) => {
+      try {
+        return search(data);
+      } catch (e) {
+        throw new UsageError(`--query: ${(e as Error).message} in "${expr}" (JMESPath, see https://jmespath.org)`);
+      }
+    };
   }
 
   /** Output settings for src/output/render.ts. */

@@ -259,6 +259,17 @@ describe('--query (JMESPath)', () => {
     expect(r.stderr).toMatch(/--query/);
     expect(h.requests.length).toBe(before);
   });
+  it('an unknown function is a usage error before anything is sent; a type error on the data is one line, exit 2', async () => {
+    const before = h.requests.length;
+    const r = await h.run(['ref', 'countries', '--query', 'foo(@)']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^srs: --query: Unknown function: foo\(\) in "foo\(@\)"/);
+    expect(h.requests.length).toBe(before);
+    const t = await h.run(['ref', 'countries', '--query', 'length(@[0].iso3Code.x)']);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toMatch(/^srs: --query: Invalid type: length\(\)/);
+    expect(t.stderr).not.toMatch(/unexpected error/);
+  });
 });
 
 describe('supplier create', () => {
