@@ -8,7 +8,7 @@ import type { ScoreResult } from '../../src/api/contract.js';
 import { evaluate, missingFromRun, type CheckRules } from '../../src/commands/score/evaluate.js';
 import { resultIndex } from '../../src/commands/score/calc.js';
 import { checkBaselineService } from '../../src/commands/score/check.js';
-import { githubAnnotation, markdownSummary } from '../../src/commands/score/junit.js';
+import { githubAnnotation, junitReport, markdownSummary } from '../../src/commands/score/junit.js';
 import {
   COMPARE_DIGITS,
   FALLBACK_PARAMETER_WEIGHT,
@@ -228,5 +228,22 @@ describe('checkBaselineService (a baseline from another service or key)', () => 
     checkBaselineService(here, { baseUrl: null, account: null }, '--baseline b.jsonl', warnings);
     checkBaselineService({ baseUrl: 'https://api.example.com', account: null }, here, '--baseline b.jsonl', warnings);
     expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('junitReport', () => {
+  it('a supplier that could not be evaluated is an <error>, a failed threshold a <failure>, no data <skipped>', () => {
+    const xml = junitReport(
+      [
+        { supplierId: 'p', status: 'pass', score: 1, riskLevel: null, reasons: [] },
+        { supplierId: 'f', status: 'fail', score: -1, riskLevel: null, reasons: ['score -1 is below the minimum 0'] },
+        { supplierId: 'u', status: 'unknown', score: null, riskLevel: null, reasons: ['the service does not know supplier u'] },
+        { supplierId: 'n', status: 'no data', score: null, riskLevel: null, reasons: ['no score'] },
+      ] as never,
+      { timestamp: '2026-11-24T00:00:00Z', seconds: 1 },
+    );
+    expect(xml).toMatch(/<testsuites [^>]*tests="4" failures="1" errors="1" skipped="1"/);
+    expect(xml).toContain('<testcase classname="srs.score" name="u" time="0"><error message="the service does not know supplier u" type="unknown">');
+    expect(xml).toContain('<testcase classname="srs.score" name="f" time="0"><failure message="score -1 is below the minimum 0" type="score-check">');
   });
 });

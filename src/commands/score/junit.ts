@@ -15,12 +15,14 @@ export function xmlEscape(s: string): string {
 }
 
 export function junitReport(results: CheckResult[], opts: { timestamp: string; seconds: number }): string {
-  const failures = results.filter((r) => isFailing(r.status)).length;
+  // A supplier that could not be evaluated (unknown) is an error in JUnit's terms, not a failed assertion.
+  const errors = results.filter((r) => r.status === 'unknown').length;
+  const failures = results.filter((r) => isFailing(r.status)).length - errors;
   const skipped = results.filter((r) => r.status === 'no data').length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="srs score check" tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${opts.seconds.toFixed(3)}">`,
-    `  <testsuite name="srs score check" tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}" timestamp="${xmlEscape(opts.timestamp)}" time="${opts.seconds.toFixed(3)}">`,
+    `<testsuites name="srs score check" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${opts.seconds.toFixed(3)}">`,
+    `  <testsuite name="srs score check" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" timestamp="${xmlEscape(opts.timestamp)}" time="${opts.seconds.toFixed(3)}">`,
   ];
   for (const r of results) {
     const name = xmlEscape(r.supplierId);
@@ -30,6 +32,9 @@ export function junitReport(results: CheckResult[], opts: { timestamp: string; s
       lines.push(`    <testcase classname="srs.score" name="${name}" time="0"><system-out>score ${xmlEscape(score)}${note}</system-out></testcase>`);
     } else if (r.status === 'no data') {
       lines.push(`    <testcase classname="srs.score" name="${name}" time="0"><skipped message="${xmlEscape(r.reasons.join('; ') || 'no data')}"/></testcase>`);
+    } else if (r.status === 'unknown') {
+      const msg = xmlEscape(r.reasons.join('; ') || 'unknown');
+      lines.push(`    <testcase classname="srs.score" name="${name}" time="0"><error message="${msg}" type="unknown">${msg}</error></testcase>`);
     } else {
       const msg = xmlEscape(r.reasons.join('; '));
       lines.push(`    <testcase classname="srs.score" name="${name}" time="0"><failure message="${msg}" type="score-check">${msg}</failure></testcase>`);
