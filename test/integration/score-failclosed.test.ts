@@ -286,3 +286,18 @@ describe('8. a baseline from another service, and credentials in a shared report
     expect(text).not.toMatch(/s3cretpass|proxyuser|t0ken/);
   });
 });
+
+describe('9. scorecards ls --supplier: a typo is not "no scorecards apply"', () => {
+  it('a malformed id is exit 2 with nothing sent; an unknown one exit 1; a known one lists', async () => {
+    const bad = await sendsNothing(['scorecards', 'ls', '--supplier', 'bad', '-o', 'json']);
+    expect(bad.code).toBe(2);
+    expect(err(bad)).toMatch(/--supplier "bad" is not a 26-character lowercase ULID/);
+    const unknown = await h.run(['scorecards', 'ls', '--supplier', STRANGER, '-o', 'json']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toBe('');
+    expect(err(unknown)).toMatch(/does not know supplier 01zzzzzzzzzzzzzzzzzzzzzzzz/);
+    const known = await h.run(['scorecards', 'ls', '--supplier', a!, '-o', 'json']);
+    expect(known.code).toBe(0);
+    expect((JSON.parse(known.stdout) as unknown[]).length).toBeGreaterThan(0);
+  });
+});

@@ -9,7 +9,7 @@ export function scorecardsCommand(invoke: Invoke): Command {
         .command('ls')
         .alias('list')
         .description('List scorecards, every page by default')
-        .option('--supplier <id>', 'only the scorecards that apply to this supplier'),
+        .option('--supplier <id>', 'only the scorecards that apply to this supplier (a ULID; exit 1 when the service does not know it, rather than an empty list)'),
     ).action(invoke(async () => (await import('./ls.js')).run)),
     'srs scorecards ls',
     'srs scorecards ls --supplier 01h57nhc4sapk2v8c7tqxyz123 -o csv',
