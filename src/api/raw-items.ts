@@ -25,6 +25,12 @@ export interface RawItems {
   ranges: number[];
   /** Each element's top-level supplierId (the last one, as JSON.parse would keep). */
   ids: string[];
+  /**
+   * Whether each element has an overall score: a top-level `score` object whose `value` is
+   * not null (the last of each, as JSON.parse keeps). False is safe (the caller looks the
+   * supplier up); true only when the bytes say so, escaped key names included.
+   */
+  scored: boolean[];
 }
 
 const MAX_DEPTH = 256;
@@ -49,6 +55,8 @@ const NINE = 0x39;
 
 const ITEMS = Buffer.from('"items"');
 const SUPPLIER_ID = Buffer.from('"supplierId"');
+const SCORE = Buffer.from('"score"');
+const VALUE = Buffer.from('"value"');
 const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
 const NULL = Buffer.from('null');
@@ -86,7 +94,7 @@ function ws(b: Uint8Array, i: number, n: number, lines: boolean): number {
 export function scanItems(b: Buffer): RawItems | undefined {
   if (!isUtf8(b)) return undefined;
   const n = b.length;
-  const out: RawItems = { ranges: [], ids: [] };
+  const out: RawItems = { ranges: [], ids: [], scored: [] };
   let itemsSeen = false;
   let i = ws(b, 0, n, true);
   if (i < 0 || b[i] !== OPEN_OBJ) return undefined;
@@ -137,11 +145,15 @@ function elementEnd(b: Buffer, i: number, n: number, out: RawItems): number {
   i = ws(b, i + 1, n, false);
   if (i < 0 || b[i] === CLOSE_OBJ) return -1; // {} has no supplierId
   let id: string | undefined;
+  let scored = false;
   for (;;) {
     const keyStart = i;
     i = key(b, i, n, false);
     if (i < 0) return -1;
-    if (equalsAt(b, keyStart, keyEnd, SUPPLIER_ID)) {
+    if (equalsAt(b, keyStart, keyEnd, SCORE)) {
+      i = scoreEnd(b, i, n);
+      scored = lastScored;
+    } else if (equalsAt(b, keyStart, keyEnd, SUPPLIER_ID)) {
       if (b[i] === QUOTE) {
         const end = stringEnd(b, i, n);
         if (end < 0) return -1;
@@ -161,6 +173,36 @@ function elementEnd(b: Buffer, i: number, n: number, out: RawItems): number {
   if (pos < 0 || id === undefined) return -1;
   out.ranges.push(start, pos);
   out.ids.push(id);
+  out.scored.push(scored);
+  return pos;
+}
+
+/** Whether the last `score` value scoreEnd read has a value that is not null. */
+let lastScored = false;
+
+/**
+ * An element's `score` value at i: an object whose `value` member (the last one) is not null sets
+ * `lastScored`; anything else (null, another type, no value, value null) clears it. The index past it, or -1.
+ * (The service answers an id it does not know like a supplier without data: the caller looks those up.)
+ */
+function scoreEnd(b: Uint8Array, i: number, n: number): number {
+  lastScored = false;
+  if (b[i] !== OPEN_OBJ) return valueEnd(b, i, n, 3, false);
+  i = ws(b, i + 1, n, false);
+  if (i < 0) return -1;
+  if (b[i] === CLOSE_OBJ) return i + 1;
+  let has = false;
+  for (;;) {
+    const keyStart = i;
+    i = key(b, i, n, false);
+    if (i < 0) return -1;
+    if (equalsAt(b, keyStart, keyEnd, VALUE)) has = b[i] !== 0x6e; // null; anything else well-formed is a value
+    i = valueEnd(b, i, n, 4, false);
+    if (i < 0) return -1;
+    if (!more(b, i, n, false, CLOSE_OBJ)) break;
+    i = pos;
+  }
+  lastScored = pos >= 0 && has;
   return pos;
 }
 

@@ -31,6 +31,14 @@ function reference(body: Buffer): Array<{ element: unknown; id: string }> | unde
   return out;
 }
 
+/** Whether a parsed result has an overall score, as score calc reads it (hasScore). */
+const hasScore = (el: unknown): boolean => {
+  const score = (el as { score?: unknown }).score;
+  if (score === null || typeof score !== 'object' || Array.isArray(score)) return false;
+  const value = (score as { value?: unknown }).value;
+  return value !== null && value !== undefined;
+};
+
 /** The scanner's answer, checked against JSON.parse: accepted means JSON.parse agrees element by element. */
 function checkSound(body: Buffer): RawItems | undefined {
   const got = scanItems(body);
@@ -42,6 +50,8 @@ function checkSound(body: Buffer): RawItems | undefined {
     const slice = body.subarray(got.ranges[2 * k]!, got.ranges[2 * k + 1]!).toString('utf8');
     expect(JSON.parse(slice)).toEqual(want![k]!.element);
     expect(slice).not.toMatch(/[\r\n]/);
+    // "scored" is sound: never true where JSON.parse finds no overall score (an unknown supplier would pass unchecked).
+    if (got.scored[k]) expect(hasScore(want![k]!.element), slice).toBe(true);
   });
   return got;
 }
@@ -49,7 +59,10 @@ function checkSound(body: Buffer): RawItems | undefined {
 const result = fc.record(
   {
     supplierId: fc.string(),
-    score: fc.record({ value: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null)) }),
+    score: fc.oneof(
+      fc.record({ value: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null)), other: fc.jsonValue() }, { requiredKeys: [] }),
+      fc.jsonValue(),
+    ),
     extra: fc.jsonValue(),
   },
   { requiredKeys: ['supplierId'] },
@@ -64,6 +77,8 @@ describe('scanItems accepts what it should', () => {
         const got = checkSound(body);
         expect(got, body.toString()).toBeDefined();
         expect(got!.ids).toEqual(doc.items.map((r) => r.supplierId));
+        // ...and complete on what JSON.stringify writes: every result with an overall score is known to have one.
+        expect(got!.scored).toEqual(doc.items.map(hasScore));
       }),
       { numRuns: 500 },
     );
@@ -169,5 +184,25 @@ describe('scanItems is sound on mutated documents', () => {
     );
     // The mutations are not all fatal: the property did see accepted documents.
     expect(accepted).toBeGreaterThan(100);
+  });
+});
+
+describe('scanItems: the overall score of each element', () => {
+  it('reads the last score and its last value, as JSON.parse keeps them, whatever the size of the element', () => {
+    const big = { type: 'x', filler: 'y'.repeat(5000) };
+    const body = JSON.stringify({
+      items: [
+        { supplierId: 'a', score: { value: 1.5 } },
+        { supplierId: 'b', score: {} },
+        { supplierId: 'c', score: { value: null }, policyParameterScores: Array.from({ length: 20 }, () => big) },
+        { supplierId: 'd' },
+        { supplierId: 'e', score: null },
+      ],
+    });
+    expect(checkSound(Buffer.from(body))!.scored).toEqual([true, false, false, false, false]);
+    const dup = '{"items":[{"supplierId":"f","score":{"value":1},"score":{"dataSourcesScore":{"value":2}}},{"supplierId":"g","score":{"value":null,"value":0}}]}';
+    expect(checkSound(Buffer.from(dup))!.scored).toEqual([false, true]);
+    // A key spelled with an escape is not recognised: the supplier is looked up, never passed unchecked.
+    expect(checkSound(Buffer.from('{"items":[{"supplierId":"h","score":{"val\\u0075e":1}}]}'))!.scored).toEqual([false]);
   });
 });

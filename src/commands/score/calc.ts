@@ -122,9 +122,8 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
     if (raw) {
       const bytes = (k: number) => res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!);
       for (const k of resultsInRequestOrder(request, raw.ids, missing, (j, k) => bytes(j).equals(bytes(k)))) {
-        const element = bytes(k);
-        if (mayLackScore(element)) noScore.push(raw.ids[k]!);
-        add(element);
+        if (!raw.scored[k]) noScore.push(raw.ids[k]!);
+        add(bytes(k));
       }
     } else {
       const { items } = client.parseScoreCalculation(res);
@@ -143,23 +142,6 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
 }
 
 const hasScore = (item: ScoreResult) => item.score?.value !== null && item.score?.value !== undefined;
-
-/**
- * Whether a result passed through as bytes may lack an overall score. A
- * result with data entries is several KB; one without (what the service
- * answers for an id it does not know) is a few hundred bytes. Only results
- * under NO_SCORE_SCAN_BYTES are parsed to find out: a larger one holds
- * entries, so its supplier exists whatever its score.
- */
-const NO_SCORE_SCAN_BYTES = 2048;
-function mayLackScore(element: Uint8Array): boolean {
-  if (element.length >= NO_SCORE_SCAN_BYTES) return false;
-  try {
-    return !hasScore(JSON.parse(Buffer.from(element.buffer, element.byteOffset, element.length).toString('utf8')) as ScoreResult);
-  } catch {
-    return true;
-  }
-}
 
 /** The requests for a list of ids: batches of at most 100, each with the same filters. */
 export function batchRequests(ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>): ScoreCalculationRequest[] {
