@@ -321,6 +321,18 @@ export class Catalog {
     });
   }
 
+  /**
+   * Removes unknown attempts this process wrote ahead of a request (rows `range` of record()) once the
+   * request's outcome is known: `supplier create` records its attempt before sending, so that a process
+   * killed in flight leaves it `unknown` (kill -9 left nothing, and the next create sent it again).
+   */
+  forgetAttempt(partition: number, range: { first: number; last: number }): void {
+    if (range.first > range.last) return;
+    this.#db
+      .prepare(`DELETE FROM suppliers WHERE partition_id = ? AND seq BETWEEN ? AND ? AND state = 'unknown' AND supplier_id IS NULL`)
+      .run(partition, range.first, range.last);
+  }
+
   /** Records a supplier srs read (supplier get): it exists, but proves no account (READ_SOURCE). */
   recordRead(partition: number, r: Omit<CatalogRecord, 'state' | 'source'>): void {
     this.record(partition, [{ ...r, state: 'created', source: READ_SOURCE }]);

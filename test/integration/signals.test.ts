@@ -149,3 +149,27 @@ describe('srs emulator start on a busy port', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+describe('supplier create killed with SIGKILL in flight (no handler runs)', () => {
+  it('its attempt was recorded before the request left: the next create and an import of the same id are refused as unknown', async () => {
+    const scenario = 'create-kill9';
+    const base = server.scenario(scenario, () => {
+      /* the request arrived (it may be stored); the answer never comes */
+    });
+    const env = { ...hostile.env, SRS_BASE_URL: base };
+    const killed = await runSrs(['supplier', 'create', '--name', 'Kill Nine GmbH', '--customer-id', 'K9-1', '-o', 'json'], env, { onSpawn: killWhenWaiting(scenario, 'SIGKILL') });
+    expect(killed.signal).toBe('SIGKILL');
+    const again = await runSrs(['supplier', 'create', '--name', 'Kill Nine GmbH', '--customer-id', 'K9-1', '-o', 'json'], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/"code":"outcome_unknown"/);
+    const dir = mkdtempSync(join(tmpdir(), 'srs-k9-'));
+    const file = join(dir, 'k9.csv');
+    writeFileSync(file, 'name,countryIso3Code,customerSupplierId\nKill Nine GmbH,DEU,K9-1\n');
+    const imp = await runSrs(['supplier', 'import', file, '-o', 'json', '--quiet'], env);
+    expect(JSON.parse(imp.stdout)).toMatchObject({ created: 0, unknown: 1 });
+    // One request only: the killed one. Nothing was sent again.
+    expect(server.count(scenario)).toBe(1);
+    const listed = await runSrs(['supplier', 'ls', '--state', 'unknown', '-o', 'json'], env);
+    expect((JSON.parse(listed.stdout) as Array<{ customerSupplierId: string }>).map((e) => e.customerSupplierId)).toEqual(['K9-1']);
+  });
+});

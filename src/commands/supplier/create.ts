@@ -102,6 +102,27 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
         `the last create of a supplier named ${JSON.stringify(valid.name)} without customer id (${unsure.recordedAt}) has an unknown outcome: it may exist; not sent (check first: srs supplier find ${JSON.stringify(valid.name)}; --retry-unknown sends it)`,
       );
     }
+    // Written ahead, as the import's journal writes a row's line before its request leaves: the attempt is
+    // `unknown` until its outcome is known, so a create killed in flight (kill -9, a power cut) stays on record
+    // and the next create or import of it is refused as outcome_unknown instead of creating it twice.
+    const attempt = { name: valid.name, customerSupplierId: valid.customerSupplierId ?? null, countryIso3Code: valid.countryIso3Code ?? null, state: 'unknown' as const, source: CREATE_SOURCE };
+    let pending: { first: number; last: number } | undefined;
+    if (open) {
+      try {
+        pending = open.catalog.record(open.partition, [attempt]);
+      } catch (e) {
+        throw new SrsError('runtime', ExitCode.failure, `cannot record this attempt in the supplier catalog ${open.catalog.path} before sending it: ${(e as Error).message}; nothing was sent (--no-catalog sends without the catalog)`, { cause: e });
+      }
+    }
+    const settled = () => {
+      // The outcome is known: the attempt written ahead goes (an earlier unknown attempt it only touched stays listed).
+      if (!open || !pending) return;
+      try {
+        open.catalog.forgetAttempt(open.partition, pending);
+      } catch (e) {
+        ctx.warn(`this attempt stays listed as unknown in the supplier catalog ${open.catalog.path}: ${(e as Error).message}`);
+      }
+    };
     const unknownOutcome = (reason: string, cause: unknown, sig?: StopSignal): SrsError => {
       record(ctx, open, { name: valid.name, customerSupplierId: valid.customerSupplierId ?? null, countryIso3Code: valid.countryIso3Code ?? null, state: 'unknown', source: CREATE_SOURCE });
       const look = valid.customerSupplierId ?? valid.name;
@@ -127,12 +148,26 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     } catch (e) {
       if (e instanceof InterruptedError) throw e;
       const outcome = classifyCreateFailure(e);
-      if (outcome.state !== 'unknown' || (outcome.fatal && outcome.fatal.code === 'auth')) throw e;
+      if (outcome.state !== 'unknown' || (outcome.fatal && outcome.fatal.code === 'auth')) {
+        // Answered: not created (a rejected key, a 4xx).
+        settled();
+        throw e;
+      }
       throw unknownOutcome(`the request may have reached the service, but no usable answer came back (${outcome.reason ?? outcome.message})`, e);
     } finally {
       offSignal();
     }
-    record(ctx, open, { id: created.id, name: created.name, customerSupplierId: created.customerSupplierId, countryIso3Code: created.countryIso3Code, state: 'created', source: CREATE_SOURCE });
+    // Created, then the attempt forgotten: a crash between the two leaves both, and the created entry wins (exists).
+    // What was sent stands in for what the answer leaves out (the document marks no field of it required).
+    record(ctx, open, {
+      id: created.id,
+      name: typeof created.name === 'string' && created.name ? created.name : valid.name,
+      customerSupplierId: created.customerSupplierId ?? valid.customerSupplierId ?? null,
+      countryIso3Code: created.countryIso3Code ?? valid.countryIso3Code ?? null,
+      state: 'created',
+      source: CREATE_SOURCE,
+    });
+    settled();
   } finally {
     lock?.release();
   }
