@@ -303,7 +303,7 @@ complete -c srs -n "__srs_at 'help scorecards'" -a 'ls list' -d 'List scorecards
 complete -c srs -n "__srs_at 'help scorecards'" -a 'get' -d 'Show one scorecard and its weighted items'
 
 # srs scorecards ls
-complete -c srs -n "__srs_at 'scorecards ls'" -l supplier -x -d 'only the scorecards that apply to this supplier'
+complete -c srs -n "__srs_at 'scorecards ls'" -l supplier -x -d 'only the scorecards that apply to this supplier (a ULID; exit 1 when the service does not know it, rather than an empty list)'
 complete -c srs -n "__srs_at 'scorecards ls'" -l limit -x -d 'stop after N items (says on stderr when more exist)'
 complete -c srs -n "__srs_at 'scorecards ls'" -l page -x -d 'fetch only this page'
 complete -c srs -n "__srs_at 'scorecards ls'" -l per-page -x -d 'page size to request, 1 to 100'

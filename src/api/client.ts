@@ -17,6 +17,7 @@ import {
   PageQuery,
   ScoreCalculationRequest,
   ScoreCalculationResponse,
+  ReceivedScoreCalculationResponse,
   ScorecardList,
   ScorecardQuery,
   ScorecardResponse,
@@ -129,6 +130,11 @@ export class ApiClient {
   /** Parses and validates a body from calculateScoresRaw. */
   parseScoreCalculation(res: RawResponse): ScoreCalculationResponse {
     return parseBody('POST', SCORE_CALCULATION, res, ScoreCalculationResponse);
+  }
+
+  /** Parses and validates a body from calculateScoresRaw, leaving each result as received (nothing completed: -o json). */
+  parseScoreCalculationReceived(res: RawResponse): ReceivedScoreCalculationResponse {
+    return parseBody('POST', SCORE_CALCULATION, res, ReceivedScoreCalculationResponse);
   }
 
   // ------------------------------------------------------------ data entries

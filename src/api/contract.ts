@@ -470,51 +470,86 @@ export type ScoreResult = z.infer<typeof CompleteScoreResultShape>;
 type Loose = Record<string, unknown>;
 const isObj = (v: unknown): v is Loose => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): v is string => typeof v === 'string';
+
+/**
+ * What completing a result left out, by kind ("data entry without an id": 2), so that the commands
+ * computing over complete results say so instead of showing 0 entries or no risk for data the
+ * service did send (leftOutOf). The document marks nothing in a score result as required.
+ */
+const leftOutCounts = new WeakMap<object, Map<string, number>>();
+let completing: Map<string, number> | undefined;
+function leftOut(what: string, n: number): void {
+  if (n > 0 && completing) completing.set(what, (completing.get(what) ?? 0) + n);
+}
+/** What completeScoreResult left out of (or assumed in) this result, as "what: count" phrases; empty when nothing. */
+export function leftOutOf(result: object): string[] {
+  return [...(leftOutCounts.get(result) ?? [])].map(([what, n]) => `${what}: ${n}`);
+}
 function value(o: Loose, key: string): void {
   const v = o[key];
   if (!isObj(v)) o[key] = { value: null };
   else if (typeof v.value !== 'number') v.value = null;
 }
-function list(o: Loose, key: string, keep: (x: Loose) => boolean): Loose[] {
+function list(o: Loose, key: string, keep: (x: Loose) => boolean, what?: string): Loose[] {
   const v = o[key];
   const out = Array.isArray(v) ? (v.filter((x) => isObj(x) && keep(x)) as Loose[]) : [];
+  if (what && Array.isArray(v)) leftOut(what, v.length - out.length);
   o[key] = out;
   return out;
 }
 function entries(holder: Loose, supplierId: string, dataSourceId?: unknown): void {
   if (!isObj(holder.dataPoints)) holder.dataPoints = {};
   const dp = holder.dataPoints as Loose;
-  for (const e of list(dp, 'dataEntries', (e) => str(e.id) && (str(e.dataSourceId) || str(dataSourceId)))) {
+  for (const e of list(dp, 'dataEntries', (e) => str(e.id) && (str(e.dataSourceId) || str(dataSourceId)), 'data entries without an id or a data source id, left out')) {
     if (!str(e.dataSourceId)) e.dataSourceId = dataSourceId;
     if (!str(e.supplierId)) e.supplierId = supplierId;
-    if (typeof e.isClaim !== 'boolean') e.isClaim = false;
+    if (typeof e.isClaim !== 'boolean') {
+      // The model needs to know: an entry that does not say is taken as not a claim, and the user hears of it.
+      leftOut('data entries without isClaim (taken as not a claim)', 1);
+      e.isClaim = false;
+    }
     value(e, 'score');
   }
 }
 /** Completes one parsed (reader) score result in place: see above. */
 export function completeScoreResult(r: z.infer<typeof Reader.ScoreResult>): ScoreResult {
+  const counts = new Map<string, number>();
+  completing = counts;
+  try {
+    return completeInPlace(r);
+  } finally {
+    completing = undefined;
+    if (counts.size) leftOutCounts.set(r, counts);
+  }
+}
+function completeInPlace(r: z.infer<typeof Reader.ScoreResult>): ScoreResult {
   const o = r as Loose;
   if (!isObj(o.score)) o.score = {};
   const score = o.score as Loose;
   if (typeof score.value !== 'number') score.value = null;
   value(score, 'dataSourcesScore');
   value(score, 'policyParametersScore');
-  for (const ds of list(o, 'dataSourceScores', (x) => str(x.dataSourceId))) {
+  for (const ds of list(o, 'dataSourceScores', (x) => str(x.dataSourceId), 'data source scores without a dataSourceId, left out')) {
     value(ds, 'score');
     entries(ds, r.supplierId, ds.dataSourceId);
   }
-  for (const pp of list(o, 'policyParameterScores', (x) => str(x.policyParameterId))) {
+  for (const pp of list(o, 'policyParameterScores', (x) => str(x.policyParameterId), 'policy parameter scores without a policyParameterId, left out')) {
     value(pp, 'score');
     entries(pp, r.supplierId);
     const dp = pp.dataPoints as Loose;
     if (isObj(dp.risk)) {
-      for (const re of list(dp.risk, 'riskEntries', (x) => str(x.riskDataSourceId) && typeof x.year === 'number')) list(re, 'riskIndicators', (x) => str(x.riskLevel) && str(x.name));
+      for (const re of list(dp.risk, 'riskEntries', (x) => str(x.riskDataSourceId) && typeof x.year === 'number', 'risk entries without a riskDataSourceId or year, left out')) {
+        list(re, 'riskIndicators', (x) => str(x.riskLevel) && str(x.name), 'risk indicators without a riskLevel or name, left out');
+      }
     }
-    if (Array.isArray(dp.contexts)) list(dp, 'contexts', (x) => str(x.type) && str(x.name) && str(x.code));
+    if (Array.isArray(dp.contexts)) list(dp, 'contexts', (x) => str(x.type) && str(x.name) && str(x.code), 'contexts without a type, name or code, left out');
   }
   return o as ScoreResult;
 }
 const completeAll = (body: z.infer<typeof Reader.ScoreCalculationResponse>) => ({ ...body, items: body.items.map(completeScoreResult) });
+/** POST /v1/score-calculation as received (the reader view, nothing completed): what -o json prints. */
+export const ReceivedScoreCalculationResponse = Reader.ScoreCalculationResponse;
+export type ReceivedScoreCalculationResponse = z.infer<typeof ReceivedScoreCalculationResponse>;
 /** The client's parse of POST /v1/score-calculation: the reader view, each result completed. */
 export const ScoreCalculationResponse = lazy(() => z.pipe(Reader.ScoreCalculationResponse, z.transform(completeAll)));
 export type ScoreCalculationResponse = z.infer<typeof ScoreCalculationResponse>;

@@ -46,3 +46,41 @@ describe('score calc -o json|ndjson: a large result without an overall score', (
     });
   }
 });
+
+describe('score calc: parts of a result the document allows to lack their ids', () => {
+  /** An entry without an id, and a parameter score (risk Medium) without its policyParameterId. */
+  const partial = {
+    supplierId: KNOWN,
+    score: { value: 1.75, dataSourcesScore: { value: 1.75 }, policyParametersScore: { value: 1.75 } },
+    dataSourceScores: [{ dataSourceId: '01h57nhc4sapk2v8c7tq0ds001', score: { value: 1.75 }, dataPoints: { dataEntries: [{ supplierId: KNOWN, dataSourceId: '01h57nhc4sapk2v8c7tq0ds001', score: { value: 2 } }] } }],
+    policyParameterScores: [{ score: { value: 1.75 }, dataPoints: { dataEntries: [], risk: { riskLevel: 'Medium', riskEntries: [] }, contexts: [] } }],
+  };
+  const scenario = (name: string, pretty: boolean) =>
+    hostile.server.scenario(name, (req, res) => {
+      if (req.method === 'POST') return json(res, 200, JSON.stringify({ items: [partial] }, null, pretty ? 2 : undefined));
+      return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
+    });
+
+  it('-o json prints them as received, however the service formats its answer, and with --fields', async () => {
+    for (const [name, args] of [
+      ['partial-pretty', ['-o', 'json']],
+      ['partial-fields', ['-o', 'json', '--fields', 'supplierId,policyParameterScores,dataSourceScores']],
+    ] as const) {
+      const base = scenario(name, name === 'partial-pretty');
+      const r = await runSrs(['score', 'calc', KNOWN, ...args], { ...hostile.env, SRS_BASE_URL: base });
+      expect(r.code, r.stderr).toBe(0);
+      const [item] = JSON.parse(r.stdout) as Array<typeof partial>;
+      expect(item!.policyParameterScores).toEqual(partial.policyParameterScores);
+      expect(item!.dataSourceScores).toEqual(partial.dataSourceScores);
+      // Nothing invented: no isClaim, no null score.
+      expect(r.stdout).not.toMatch(/isClaim|null/);
+    }
+  });
+
+  it('a breakdown says what it had to leave out or assume, instead of showing 0 entries in silence', async () => {
+    const base = scenario('partial-breakdown', false);
+    const r = await runSrs(['score', 'calc', KNOWN, '--breakdown', 'sources', '-o', 'csv'], { ...hostile.env, SRS_BASE_URL: base });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`warning: the service's result for supplier ${KNOWN} is incomplete \\(data entries without an id or a data source id, left out: 1; policy parameter scores without a policyParameterId, left out: 1\\)`));
+  });
+});

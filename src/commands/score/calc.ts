@@ -1,4 +1,4 @@
-import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/contract.js';
+import { leftOutOf, type ReceivedScoreResult, type ScoreCalculationRequest, type ScoreResult, type Scorecard } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, SrsError, ExitCode } from '../../errors.js';
@@ -33,11 +33,44 @@ export type Missing = Map<string, string>;
  * batch is in. Memory is bounded by the window (src/util/concurrency.ts), not
  * by the number of ids.
  */
-export async function* calculateInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing): AsyncGenerator<ScoreResult> {
+export async function* calculateInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing, warn?: (message: string) => void): AsyncGenerator<ScoreResult> {
   let i = 0;
+  const leftOut = warn ? leftOutWarner(warn) : undefined;
   for await (const { items } of mapOrdered(requests, concurrency, (r) => client.calculateScores(r))) {
-    for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing, sameParsed(items))) yield items[k]!;
+    for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing, sameParsed(items))) {
+      leftOut?.(items[k]!);
+      yield items[k]!;
+    }
   }
+}
+
+/** calculateInOrder for -o json|ndjson with --fields, --query or pretty output: the results as received, nothing completed or left out. */
+async function* receivedInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing): AsyncGenerator<ReceivedScoreResult> {
+  let i = 0;
+  for await (const res of mapOrdered(requests, concurrency, (r) => client.calculateScoresRaw(r))) {
+    const { items } = client.parseScoreCalculationReceived(res);
+    for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing, (j, k) => JSON.stringify(items[j]) === JSON.stringify(items[k]))) yield items[k]!;
+  }
+}
+
+/** At most this many suppliers are named for parts left out of their results, then one line says more were. */
+const MAX_LEFT_OUT_LINES = 10;
+
+/**
+ * Warns, once per supplier, about parts of a result the service sent that could not be attributed (a
+ * data entry without an id, a parameter score without its policyParameterId: completeScoreResult leaves
+ * them out), so that a breakdown or recomputation without them does not pass for the whole answer.
+ */
+export function leftOutWarner(warn: (message: string) => void): (item: ScoreResult) => void {
+  let n = 0;
+  return (item) => {
+    const parts = leftOutOf(item);
+    if (!parts.length) return;
+    n++;
+    if (n <= MAX_LEFT_OUT_LINES) {
+      warn(`the service's result for supplier ${item.supplierId} is incomplete (${parts.join('; ')}): tables, breakdowns and recomputation work without what was left out (-o json prints the result as received)`);
+    } else if (n === MAX_LEFT_OUT_LINES + 1) warn('more results are incomplete; not every one is named');
+  };
 }
 
 /** Two parsed results are the same when they serialise alike. */
@@ -126,8 +159,9 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
         add(bytes(k));
       }
     } else {
-      const { items } = client.parseScoreCalculation(res);
-      for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing, sameParsed(items))) {
+      // As received: nothing completed (no null for an absent value) and nothing left out.
+      const { items } = client.parseScoreCalculationReceived(res);
+      for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing, (j, k) => JSON.stringify(items[j]) === JSON.stringify(items[k]))) {
         if (!hasScore(items[k]!)) noScore.push(items[k]!.supplierId);
         add(JSON.stringify(items[k]));
       }
@@ -141,7 +175,7 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
   if (end) await ctx.sink.write(end);
 }
 
-const hasScore = (item: ScoreResult) => item.score?.value !== null && item.score?.value !== undefined;
+const hasScore = (item: ScoreResult | ReceivedScoreResult) => item.score?.value !== null && item.score?.value !== undefined;
 
 /** The requests for a list of ids: batches of at most 100, each with the same filters. */
 export function batchRequests(ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>): ScoreCalculationRequest[] {
@@ -149,9 +183,9 @@ export function batchRequests(ids: string[], filters: Omit<ScoreCalculationReque
 }
 
 /** All results, in input order (for commands that need them together); ids without a result go to `missing`. */
-export async function calculate(client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, missing: Missing): Promise<CalcResult> {
+export async function calculate(client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, missing: Missing, warn?: (message: string) => void): Promise<CalcResult> {
   const items: ScoreResult[] = [];
-  for await (const it of calculateInOrder(client, batchRequests(ids, filters), concurrency, missing)) items.push(it);
+  for await (const it of calculateInOrder(client, batchRequests(ids, filters), concurrency, missing, warn)) items.push(it);
   return { items };
 }
 
@@ -241,8 +275,10 @@ async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[],
   const requests = batchRequests(ids, filters);
   // Per batch: the scores, then (in parallel) every supplier's scorecards and the lookups of those without a score.
   const inner = Math.max(2, Math.ceil(concurrency / 2));
+  const leftOut = leftOutWarner((m) => ctx.warn(m));
   const batch = async (request: ScoreCalculationRequest) => {
     const { items } = await client.calculateScores(request);
+    for (const it of items) leftOut(it);
     const [cards, noResult] = await Promise.all([mapConcurrent(items, inner, (it) => scorecardsOf(client, it.supplierId)), classifyNoScore(client, items, inner)]);
     return { request, items, cards, noResult };
   };
@@ -320,7 +356,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const noScore: string[] = [];
     const missing: Missing = new Map();
     if (!render.pretty && !render.query && !render.fields) await passThrough(ctx, client, batchRequests(ids, filters), concurrency, noScore, missing);
-    else await renderList(ctx.sink, tap(calculateInOrder(client, batchRequests(ids, filters), concurrency, missing), (it) => !hasScore(it) && noScore.push(it.supplierId)), [], render);
+    else await renderList(ctx.sink, tap(receivedInOrder(client, batchRequests(ids, filters), concurrency, missing), (it) => !hasScore(it) && noScore.push(it.supplierId)), [], render);
     failOnUnknown(ctx, withMissing(await classifyIds(client, noScore, concurrency), missing), ids.length);
     return;
   }
@@ -347,7 +383,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   const missing: Missing = new Map();
   const { items, unknown } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, async () => {
-    const r = await calculate(client, ids, filters, concurrency, missing);
+    const r = await calculate(client, ids, filters, concurrency, missing, (m) => ctx.warn(m));
     return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
   });
 

@@ -201,7 +201,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
   }
   const client = await ctx.client();
   const missing: Missing = new Map();
-  const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(client, ids, filters, DEFAULT_CONCURRENCY, missing));
+  const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(client, ids, filters, DEFAULT_CONCURRENCY, missing, (m) => warnings.push(m)));
   if (rules.minParameter.size) {
     const known = new Set<string>();
     for (const it of items) parametersOf(it, known);

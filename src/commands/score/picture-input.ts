@@ -62,7 +62,7 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
   const [{ items, unknown }, names] = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () =>
     Promise.all([
       (async () => {
-        const r = await calculate(client, ids, filters, concurrency, missing);
+        const r = await calculate(client, ids, filters, concurrency, missing, (m) => ctx.warn(m));
         return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
       })(),
       namesWithoutSpinner(ctx, client, { parameters: true, dataSources: true }),
