@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as z from 'zod/mini';
-import { SupplierCreateRequest } from './contract.js';
+import { SupplierCreateRequest, URI_TEXT } from './contract.js';
 
 interface CountryCodes {
   iso3: ReadonlySet<string>;
@@ -75,10 +75,8 @@ const CountryIso3 = z.string().check(
   }),
 );
 
-const Website = z.url({
-  protocol: /^https?$/,
-  error: (iss) => `${typeof iss.input === 'string' ? `"${iss.input.length > 60 ? iss.input.slice(0, 57) + '...' : iss.input}"` : 'website'} is not an http(s) URI (for example https://example.com)`,
-});
+const websiteError = (iss: { input?: unknown }) => `${typeof iss.input === 'string' ? `"${iss.input.length > 60 ? iss.input.slice(0, 57) + '...' : iss.input}"` : 'website'} is not an http(s) URI (for example https://example.com; a space must be percent-encoded: %20)`;
+const Website = z.url({ protocol: /^https?$/, error: websiteError }).check(z.regex(URI_TEXT, { error: websiteError }));
 
 export const SupplierInput = z.extend(SupplierCreateRequest, {
   countryIso3Code: z.optional(CountryIso3),

@@ -527,6 +527,8 @@ describe('POST /v1/suppliers', () => {
       [{ name: 'A', countryIso3Code: 'XXX' }, 'countryIso3Code'],
       [{ name: 'A', countryIso3Code: 'usa' }, 'countryIso3Code'],
       [{ name: 'A', website: 'not a uri' }, 'website'],
+      // new URL() takes it (encoding the space); a URI cannot hold a space.
+      [{ name: 'A', website: 'https://example.com/a b' }, 'website'],
       [{ name: 'A', industryCodes: ['10101010', '10'] }, 'industryCodes[1]'],
       [{ name: 'A', industryCodes: ['101010'] }, 'industryCodes[0]'],
       [{ name: 'A', industryCodes: '10101010' }, 'industryCodes'],
@@ -540,6 +542,10 @@ describe('POST /v1/suppliers', () => {
       expect(a.json.error.message).toContain(field);
     }
     expect((await post(emu, '/v1/suppliers', { name: 'x'.repeat(255) })).status).toBe(201);
+    // Any URI the document allows, not only http(s): the emulator is no stricter than the document.
+    for (const website of ['urn:isbn:0451450523', 'mailto:a@b.example', 'https://example.com/a%20b?q=1#top']) {
+      expect((await post(emu, '/v1/suppliers', { name: 'A', website })).status, website).toBe(201);
+    }
   });
 
   it('unknown top-level keys in a request body are ignored (the document does not forbid them): not stored, named in x-emulator-ignored-keys', async () => {

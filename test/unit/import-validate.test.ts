@@ -33,7 +33,7 @@ describe('SupplierInput', () => {
   it('website: an http(s) URI', () => {
     expect(SupplierInput.safeParse({ name: 'A', website: 'https://example.com/x?y' }).success).toBe(true);
     expect(SupplierInput.safeParse({ name: 'A', website: 'http://example.com' }).success).toBe(true);
-    for (const w of ['www.example.com', 'javascript:alert(1)', 'mailto:a@b.co', 'ftp://x.example']) {
+    for (const w of ['www.example.com', 'javascript:alert(1)', 'mailto:a@b.co', 'ftp://x.example', 'https://example.com/a b']) {
       const r = SupplierInput.safeParse({ name: 'A', website: w });
       expect(r.success, w).toBe(false);
       expect(r.error!.issues[0]!.message).toContain('is not an http(s) URI');
