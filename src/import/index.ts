@@ -339,6 +339,8 @@ class ImportRun {
   readonly problems: RowOutcome[] = [];
   problemCount = 0;
   total = 0;
+  /** Rows of `total` the journal kept back as done by an earlier run (a resume). */
+  keptBack = 0;
   lastLine: number;
   fatal: SrsError | undefined;
   readError: ReadError | undefined;
@@ -409,6 +411,7 @@ class ImportRun {
       verb: p.dryRun ? 'validating' : 'importing',
       counts: () => ({
         rows: this.total,
+        kept: this.keptBack,
         problems: this.problemCount,
         bytes: input.bytesRead(),
         concurrency: this.#sender?.limiter.limit,
@@ -589,6 +592,8 @@ class ImportRun {
   #record(seq: number, out: RowOutcome, sent?: Candidate, kept?: Candidate): void {
     this.counts[out.state]++;
     this.total++;
+    // Rows an earlier run recorded (the journal keeps them back) take no work: not throughput (rate, ETA, rows/s).
+    if (kept) this.keptBack++;
     if (isProblem(out)) this.problemCount++;
     for (const s of this.#unordered) s.record({ outcome: out, sent, kept });
     this.#reorder.done(seq, out);
@@ -671,7 +676,8 @@ class ImportRun {
       unknown: c.unknown,
       total: this.total,
       elapsedSeconds: Math.round(elapsed * 100) / 100,
-      rowsPerSecond: Math.round(this.total / Math.max(elapsed, 0.001)),
+      // This run's work: rows kept back from the journal (a resume) are counted in total, not in the rate.
+      rowsPerSecond: Math.round((this.total - this.keptBack) / Math.max(elapsed, 0.001)),
       complete,
       ...(complete ? {} : { stopReason: this.stopReason ?? 'stopped', stoppedAfterLine: this.lastLine }),
       ...(p.journalPath !== undefined && !p.dryRun ? { journal: p.journalPath } : {}),

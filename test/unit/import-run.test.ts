@@ -374,8 +374,11 @@ describe('progress', () => {
     }
     columns = 60;
     expect(p.line()).toBe('importing: 102,345 of 200,000 rows (51%), 16 problems');
+    // Narrower: the rows done written short, then without the verb; the problems stay (docs/import.md).
+    columns = 50;
+    expect(p.line()).toBe('importing: 102,345/200,000 (51%), 16 problems');
     columns = 40;
-    expect(p.line()).toBe('importing: 102,345 of 200,000 rows (51…');
+    expect(p.line()).toBe('102,345/200,000 (51%), 16 problems');
     // A width not known (0 or undefined) is taken as 80; off a terminal the line is never cut.
     columns = 0;
     expect(p.line().length).toBeLessThanOrEqual(79);
@@ -384,6 +387,21 @@ describe('progress', () => {
     plain.totalRows = 200_000;
     t = 10_000;
     expect(plain.line()).toBe('importing: 102,345 of 200,000 rows (51%), 10,235 rows/s, ETA 10s, concurrency 10, 52 throttled, 16 problems');
+  });
+
+  it('after a resume, the rows the journal kept back are not in the rate or the ETA', () => {
+    let t = 0;
+    // 1,975 rows kept back at once, then 60 rows a second of real work.
+    const c = { rows: 1_975, kept: 1_975, problems: 0, bytes: 0 };
+    const p = new Progress({ write: () => undefined, tty: false, quiet: false, totalBytes: 100_000, verb: 'importing', counts: () => c, now: () => t });
+    p.totalRows = 3_000;
+    p.line();
+    for (let s = 1; s <= 5; s++) {
+      t = s * 1000;
+      c.rows = 1_975 + 60 * s;
+      p.line();
+    }
+    expect(p.line()).toBe('importing: 2,275 of 3,000 rows (75%), 60 rows/s, ETA 12s');
   });
 
   it('stdin: rows and bytes read, no total and no ETA', () => {
