@@ -41,6 +41,13 @@ export interface LayerContext {
   path: string;
   /** The matched route, when the path and method match one. */
   route: Route | undefined;
+  /**
+   * The request body, read from the moment the request arrives (routes that take one): a service that has
+   * received a whole request processes it even when the client leaves meanwhile. Read only after --latency,
+   * a create whose client timed out or was killed during the wait was dropped, so an `unknown` row was
+   * almost never created on the emulator and the do-not-resend path went untested.
+   */
+  body?: Promise<Awaited<ReturnType<typeof readBody>>> | undefined;
 }
 
 export type Layer = (ctx: LayerContext, next: () => Promise<LayerResult>) => Promise<LayerResult>;
@@ -97,7 +104,7 @@ export function createEmulatorServer(opts: ServerOptions): Server {
       if (type !== 'application/json') {
         return errorResponse(415, 'unsupported_media_type', `Content-Type must be application/json, got ${type === '' ? 'none' : type}`);
       }
-      const read = await readBody(req);
+      const read = await (lc.body ?? readBody(req));
       if (read === 'too_large' || read === 'too_large_close') {
         const headers = read === 'too_large_close' ? { connection: 'close' } : undefined;
         return errorResponse(413, 'payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`, undefined, headers);
@@ -140,6 +147,7 @@ export function createEmulatorServer(opts: ServerOptions): Server {
     }
     const match = router.match(method, path);
     const lc: LayerContext = { req, res, method, path, route: match.kind === 'found' ? match.route : undefined };
+    if (match.kind === 'found' && match.route.body) lc.body = readBody(req);
     const run = (i: number): Promise<LayerResult> => {
       const layer = layers[i];
       return layer ? layer(lc, () => run(i + 1)) : core(lc, match, query);

@@ -285,6 +285,17 @@ describe('latency', () => {
     expect(reply(await call(emu, agent, 'POST', '/v1/suppliers', { body: { name: 'Slow Co' } })).status).toBe(201);
     expect(performance.now() - t).toBeGreaterThanOrEqual(115);
   });
+
+  it('a create whose client leaves during the latency is still made, as by a service that received the whole request', async () => {
+    const { emu, agent } = await emulator({ admin: true, faults: { latency: 400 } });
+    const before = (await stored(emu, agent)).length;
+    const gone = await call(emu, agent, 'POST', '/v1/suppliers', { body: { name: 'Left Early GmbH', customerSupplierId: 'LEFT-1' }, signal: AbortSignal.timeout(100) });
+    expect(isReply(gone)).toBe(false);
+    await new Promise((r) => setTimeout(r, 600));
+    const after = await stored(emu, agent);
+    expect(after.length).toBe(before + 1);
+    expect(after.filter((s: { customerSupplierId?: string }) => s.customerSupplierId === 'LEFT-1')).toHaveLength(1);
+  });
 });
 
 describe('determinism', () => {
