@@ -294,7 +294,7 @@ describe('latency', () => {
     await new Promise((r) => setTimeout(r, 600));
     const after = await stored(emu, agent);
     expect(after.length).toBe(before + 1);
-    expect(after.filter((s: { customerSupplierId?: string }) => s.customerSupplierId === 'LEFT-1')).toHaveLength(1);
+    expect(after.filter((s) => s.customerSupplierId === 'LEFT-1')).toHaveLength(1);
   });
 });
 
