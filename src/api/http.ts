@@ -233,9 +233,20 @@ export class HttpTransport {
       // trickles one byte a second never trips its idle timeout); this bounds the whole.
       let controller: Dispatcher.DispatchController | undefined;
       let expired = false;
+      // undici calls onRequestStart on a connected socket, just before it writes the request (client-h1.js
+      // writeH1): until then nothing has left, whatever fails (a TLS handshake, an unreachable host, a connect
+      // that never completes). Such a failure is "not sent" (a create is failed and may be retried), never unknown.
+      let requestStarted = false;
       const deadline = setTimeout(() => {
         expired = true;
-        controller?.abort(new Error(`no complete answer within ${duration(deadlineMs)}`));
+        if (controller) {
+          controller.abort(new Error(`no complete answer within ${duration(deadlineMs)}`));
+          return;
+        }
+        // Still connecting: the attempt ends now (it used to wait for undici's connect timeout, 10 s), and
+        // onRequestStart aborts the request if the connection comes after all.
+        trace?.(`<- ${display} no connection within ${duration(deadlineMs)} (${ms(started)})`);
+        reject(new NetworkError({ method: args.method, path: args.path, reason: `no connection within ${duration(deadlineMs)}`, notSent: true, timeout: true }));
       }, deadlineMs);
       let status = 0;
       let resHeaders: RawResponse['headers'] = {};
@@ -250,6 +261,7 @@ export class HttpTransport {
         onRequestStart(c) {
           controller = c;
           if (expired) c.abort(new Error(`no complete answer within ${duration(deadlineMs)}`));
+          else requestStarted = true;
         },
         onResponseStart(_c, statusCode, h) {
           restoreParserFlags();
@@ -296,9 +308,10 @@ export class HttpTransport {
             return;
           }
           const info = expired ? { reason: `no complete answer within ${duration(deadlineMs)}`, notSent: false, timeout: true } : classifyNetworkError(e);
+          if (!requestStarted) info.notSent = true;
           if (expired) {
             trace?.(`<- ${display} ${answered ? `${status} body ` : ''}no complete answer within ${duration(deadlineMs)} (${ms(started)})`);
-            reject(new NetworkError({ method: args.method, path: args.path, reason: info.reason, notSent: false, timeout: true, cause: e }));
+            reject(new NetworkError({ method: args.method, path: args.path, reason: info.reason, notSent: info.notSent, timeout: true, cause: e }));
           } else if (answered) {
             trace?.(`<- ${display} ${status} body failed: ${info.reason} (${ms(started)})`);
             reject(new NetworkError({ method: args.method, path: args.path, reason: `response body: ${info.reason}`, notSent: false, timeout: info.timeout, cause: e }));
@@ -514,6 +527,12 @@ function classifyNetworkError(e: unknown): NetInfo {
     case 'UND_ERR_SOCKET':
     case 'EPIPE':
       return { reason: 'connection dropped before an answer came', notSent: false, timeout: false };
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'EADDRNOTAVAIL':
+      return { reason: `host unreachable (${code}; check the base URL and the network)`, notSent: true, timeout: false };
+    case 'EPROTO':
+      return { reason: 'TLS failure (EPROTO): is the base URL\'s scheme right? (https for a TLS service, http for a plain one)', notSent: true, timeout: false };
     case 'CERT_HAS_EXPIRED':
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'SELF_SIGNED_CERT_IN_CHAIN':
@@ -522,6 +541,8 @@ function classifyNetworkError(e: unknown): NetInfo {
       return { reason: `TLS failure (${code})`, notSent: true, timeout: false };
     default:
       if (e instanceof RequestAbortedError) return { reason: 'request aborted', notSent: false, timeout: false };
+      // OpenSSL's own text ("...:error:0A00010B:SSL routines:...wrong version number") says little to a user.
+      if (code.startsWith('ERR_SSL_')) return { reason: `TLS failure (${code}): is the base URL's scheme right? (https for a TLS service, http for a plain one)`, notSent: true, timeout: false };
       return { reason: oneLine(err?.message ?? String(e)) || 'network error', notSent: false, timeout: false };
   }
 }

@@ -301,3 +301,20 @@ describe('9. scorecards ls --supplier: a typo is not "no scorecards apply"', () 
     expect((JSON.parse(known.stdout) as unknown[]).length).toBeGreaterThan(0);
   });
 });
+
+describe('10. filter ids: a typo is not a run that evaluated nothing', () => {
+  it('a malformed --policy-parameter or --data-source is exit 2 with nothing sent; check refuses one the service does not have', async () => {
+    const bad = await sendsNothing(['score', 'calc', a!, '--policy-parameter', 'nonsense']);
+    expect(bad.code).toBe(2);
+    expect(err(bad)).toMatch(/--policy-parameter "nonsense" is not a 26-character lowercase ULID/);
+    expect((await sendsNothing(['score', 'check', a!, '--data-source', 'x', '--min', '0'])).code).toBe(2);
+    const source = fx.dataSources[0]!.id;
+    const typo = source.slice(0, -1) + (source.endsWith('z') ? 'y' : 'z');
+    const r = await h.run(['score', 'check', a!, '--data-source', typo, '--min', '2.9', '--allow-no-data']);
+    expect(r.code).toBe(2);
+    expect(err(r)).toMatch(new RegExp(`--data-source "${typo}" is no data source of the service \\(did you mean ${source}\\?\\)`));
+    const p = await h.run(['score', 'check', a!, '--policy-parameter', '01zzzzzzzzzzzzzzzzzzzzzzzz', '--min', '0', '--allow-no-data']);
+    expect(p.code).toBe(2);
+    expect(err(p)).toMatch(/--policy-parameter "01zzzzzzzzzzzzzzzzzzzzzzzz" is in no scorecard of the service/);
+  });
+});

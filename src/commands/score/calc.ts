@@ -9,7 +9,7 @@ import { chunk, mapConcurrent, mapOrdered } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 // The bundle, the score model and the views load only where they are used (not for piped JSON).
 import type { Breakdown } from './view.js';
-import { gatherIds } from './ids.js';
+import { checkId, gatherIds } from './ids.js';
 import { checkOutputFile } from './paths.js';
 import { count } from '../../util/plural.js';
 
@@ -195,6 +195,9 @@ export function filtersFrom(opts: Opts): Omit<ScoreCalculationRequest, 'supplier
   const f: Omit<ScoreCalculationRequest, 'supplierIds'> = {};
   const pp = list(opts.policyParameter);
   const ds = list(opts.dataSource);
+  // Ids look like 26-character lowercase ULIDs (the service's documentation): a typo is exit 2 before anything is sent.
+  for (const id of pp ?? []) checkId(id, '--policy-parameter');
+  for (const id of ds ?? []) checkId(id, '--data-source');
   if (pp) f.policyParameterIds = pp;
   if (ds) f.dataSourceIds = ds;
   if (opts.excludeZeroValues) f.includeZeroValues = false;

@@ -10,6 +10,7 @@
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { ScoreResult } from '../../api/contract.js';
+import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
@@ -159,6 +160,22 @@ function checkParameterIds(rules: CheckRules, known: Set<string>): void {
   );
 }
 
+/** Exit 2 for a --data-source the service does not list, or a --policy-parameter no scorecard of it contains. */
+async function checkFilterIds(client: ApiClient, filters: { dataSourceIds?: string[] | undefined; policyParameterIds?: string[] | undefined }): Promise<void> {
+  if (filters.dataSourceIds?.length) {
+    const known = new Set<string>();
+    for await (const page of client.listDataSources()) for (const s of page.items) if (typeof s.id === 'string') known.add(s.id);
+    const bad = filters.dataSourceIds.find((id) => !known.has(id));
+    if (bad) throw new UsageError(`--data-source "${bad}" is no data source of the service${suggest(bad, known)}; srs ref sources lists them`);
+  }
+  if (filters.policyParameterIds?.length) {
+    const known = new Set<string>();
+    for await (const page of client.listScorecards()) for (const card of page.items) for (const it of card.items ?? []) if (typeof it.policyParameter?.id === 'string') known.add(it.policyParameter.id);
+    const bad = filters.policyParameterIds.find((id) => !known.has(id));
+    if (bad) throw new UsageError(`--policy-parameter "${bad}" is in no scorecard of the service${suggest(bad, known)}; srs scorecards ls shows the parameters`);
+  }
+}
+
 const parametersOf = (item: ScoreResult, into: Set<string>) => {
   for (const p of item.policyParameterScores ?? []) into.add(p.policyParameterId);
 };
@@ -194,12 +211,15 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
     checkBaselineFilters(o, calculatedWith(filters), `--baseline ${String(opts.baseline)}`);
     baselineService = service;
   });
+  const client = await ctx.client();
+  // A filter naming nothing the service has leaves every supplier without data, and with --allow-no-data the
+  // gate passed having evaluated nothing: each filter id must be a data source, or a parameter of a scorecard.
+  await checkFilterIds(client, filters);
   if (baselineService) {
     const target = await ctx.target();
     const run: ServiceOf = target.baseUrl === 'sandbox' ? { baseUrl: null, account: null } : { baseUrl: target.baseUrl, account: target.account };
     checkBaselineService(baselineService, run, `--baseline ${String(opts.baseline)}`, warnings);
   }
-  const client = await ctx.client();
   const missing: Missing = new Map();
   const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(client, ids, filters, DEFAULT_CONCURRENCY, missing, (m) => warnings.push(m)));
   if (rules.minParameter.size) {
