@@ -156,6 +156,7 @@ export class Context {
   #store: ConfigStore | undefined;
   #settings: Promise<Settings> | undefined;
   #secrets: string[] = [];
+  #secretPatterns: Array<{ re: RegExp; mask: string; bytes: Buffer[] }> = [];
   #query: ((data: unknown) => unknown) | undefined;
   /** The command being run, without "srs" (e.g. "scorecards ls"): what --fields is checked against. */
   commandPath: string | undefined;
@@ -188,8 +189,10 @@ export class Context {
     const onScreen =
       io.stdoutIsTTY && (this.format === 'json' || this.format === 'ndjson') ? escapeJsonForTerminal : io.stdoutIsTTY && this.format === 'csv' ? sanitizeKeepNewlines : undefined;
     this.sink = {
-      write: (given: string | Uint8Array) =>
+      write: (written: string | Uint8Array) =>
         new Promise<void>((resolve, reject) => {
+          // The key never reaches stdout either (a service that echoes it in a 200 body, a URL that holds it).
+          const given = this.#redactChunk(written);
           const chunk = onScreen ? onScreen(typeof given === 'string' ? given : Buffer.from(given).toString('utf8')) : given;
           const policy = io.stdoutClosed;
           // The reader has gone and this command finishes all the same: the rest of its output is discarded.
@@ -287,15 +290,40 @@ export class Context {
   }
 
 
-  /** Registers a secret so it is redacted from every stderr line this context writes. */
+  /** Registers a secret so it is redacted from everything this context writes: stdout and stderr. */
   addSecret(s: string | undefined): void {
-    if (s && s.length >= 4 && !this.#secrets.includes(s)) this.#secrets.push(s);
+    if (s && s.length >= 4 && !this.#secrets.includes(s)) {
+      this.#secrets.push(s);
+      // In any letter case: a service that quotes the key lower-cased still quotes the key.
+      this.#secretPatterns.push({ re: new RegExp(s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), mask: '****' + s.slice(-4), bytes: [...new Set([s, s.toLowerCase(), s.toUpperCase()])].map((v) => Buffer.from(v)) });
+    }
   }
 
   redact(s: string): string {
     let out = s;
-    for (const k of this.#secrets) if (out.includes(k)) out = out.split(k).join('****' + k.slice(-4));
+    for (const p of this.#secretPatterns) {
+      p.re.lastIndex = 0;
+      if (p.re.test(out)) out = out.replace(p.re, p.mask);
+    }
     return out;
+  }
+
+  /** redact() for a chunk of output: bytes are searched as they are, and decoded only when they hold a secret. */
+  #redactChunk(chunk: string | Uint8Array): string | Uint8Array {
+    if (!this.#secretPatterns.length) return chunk;
+    if (typeof chunk === 'string') return this.redact(chunk);
+    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    // Mixed-case spellings are found by the string search; the byte search covers the key as sent and its two cases.
+    if (!this.#secretPatterns.some((p) => p.bytes.some((k) => b.includes(k))) && !this.#mixedCase(b)) return chunk;
+    return this.redact(b.toString('utf8'));
+  }
+
+  /** Whether a chunk may hold a secret in a case other than the three searched as bytes (checked on small chunks only). */
+  #mixedCase(b: Buffer): boolean {
+    return b.length <= 65_536 && this.#secretPatterns.some((p) => {
+      p.re.lastIndex = 0;
+      return p.re.test(b.toString('latin1'));
+    });
   }
 
   /** One line on stderr (sanitised and redacted). */

@@ -447,6 +447,43 @@ describe('errors', () => {
 });
 
 describe('auth', () => {
+  it('login refuses a key that cannot be sent (exit 4) and a base URL with user:password@ (exit 2), sending and storing nothing', async () => {
+    const env = { ...baseEnv(h.home + '/auth-guards'), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
+    const before = h.requests.length;
+    for (const input of ['KEY\u0001ABC1234', '\u00c4\u00d6\u00dcKEY1234', 'SECRET KEY']) {
+      const r = await runSrs(['auth', 'login', '--base-url', h.emu.url, '--with-key'], env, { input });
+      expect(r.code, JSON.stringify(input)).toBe(4);
+      expect(r.stderr).toMatch(/cannot be sent in a header/);
+    }
+    const key = h.env.SRS_API_KEY!;
+    const r = await runSrs(['auth', 'login', '--base-url', h.emu.url.replace('http://', `http://user:${key}@`), '--with-key'], env, { input: key });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the base URL holds user:password@/);
+    expect(h.requests.length).toBe(before);
+    expect((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout).not.toContain(key);
+  });
+
+  it('the key never reaches stdout, in any letter case, even when the service sends it back in a 200 body', async () => {
+    const key = h.env.SRS_API_KEY!;
+    const { createServer } = await import('node:http');
+    const echo = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ items: [{ id: '01fx3wwb9e3hcg5h3wr9b4ttqj', name: `echo ${key} and ${key.toLowerCase()}` }], pagination: {} }));
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(echo.address() as { port: number }).port}`;
+      for (const args of [['ref', 'sources', '-o', 'json'], ['ref', 'sources', '-o', 'csv'], ['api', 'GET', '/v1/data-sources']]) {
+        const r = await runSrs(args, { ...h.env, SRS_BASE_URL: url });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout.toLowerCase()).not.toContain(key.toLowerCase());
+        expect(r.stdout).toContain(`echo ****${key.slice(-4)} and ****${key.slice(-4)}`);
+      }
+    } finally {
+      await new Promise((r) => echo.close(r));
+    }
+  });
+
   it('login --with-key checks the key, stores it 0600, status shows only the last 4, logout removes it', async () => {
     const env = { ...baseEnv(h.home + '/auth'), SRS_BASE_URL: undefined };
     const key = h.env.SRS_API_KEY!;

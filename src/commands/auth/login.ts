@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { DEFAULT_PROFILE, maskKey } from '../../config/resolve.js';
+import { DEFAULT_PROFILE, keyProblem, maskKey } from '../../config/resolve.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { checkBaseUrl } from '../../api/http.js';
 import { readInput, type Opts } from '../kit.js';
@@ -12,7 +12,9 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   const profile = settings.profile;
   const baseUrl = settings.baseUrl;
   if (!baseUrl) throw new UsageError(`no base URL for profile "${profile}": pass --base-url URL (or set SRS_BASE_URL)`);
-  checkBaseUrl(baseUrl, !!ctx.globals.insecureHttp);
+  const parsed = checkBaseUrl(baseUrl, !!ctx.globals.insecureHttp);
+  // srs sends the key in the x-api-key header only: credentials in the URL would be stored in the config and shown by auth status.
+  if (parsed.username || parsed.password) throw new UsageError('the base URL holds user:password@: srs does not send it (the key goes in the x-api-key header), and it would be stored and shown; give the URL without it');
 
   let key: string;
   if (opts.withKey) {
@@ -23,7 +25,10 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     throw new UsageError('stdin is not a terminal: pass --with-key and pipe the key in (never put it on the command line)');
   }
   if (!key) throw new UsageError('no API key given');
-  if (/\s/.test(key)) throw new UsageError('the API key contains whitespace; check what was pasted or piped');
+  // The rule every command applies to a key (exit 4, before anything is sent): a control character or a
+  // non-ASCII letter used to reach undici, which refused it as a header and was retried as a network fault.
+  const problem = keyProblem(key);
+  if (problem) throw new AuthError(`the API key given ${problem}: it cannot be sent in a header; check what was pasted or piped (nothing was sent or stored)`);
   ctx.addSecret(key);
 
   // One cheap request: the smallest page of a reference list.

@@ -5,6 +5,19 @@ import type { Column } from '../../output/columns.js';
 import { renderItem, renderList } from '../../output/render.js';
 import type { Opts } from '../kit.js';
 
+/** A URL as shown: a password in it (user:password@, from SRS_BASE_URL or an older config) masked like a key. */
+function shownUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    if (!u.password && !u.username) return url;
+    if (u.password) u.password = '****';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
 export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<void> {
   if (ctx.sandbox) {
     await renderItem(ctx.sink, { profile: 'sandbox', baseUrl: 'in-process emulator', keySource: 'sandbox', key: 'generated per run' }, statusColumns, ctx.renderOptions());
@@ -18,12 +31,12 @@ export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<v
   if (!names.includes(s.profile)) names.push(s.profile);
   const profiles = names.map((name): ProfileStatus => {
     const p = store.getProfile(name);
-    return { name, inUse: name === s.profile, active: name === active, baseUrl: p?.baseUrl ?? null, key: p?.apiKey ? maskKey(p.apiKey) : null };
+    return { name, inUse: name === s.profile, active: name === active, baseUrl: shownUrl(p?.baseUrl), key: p?.apiKey ? maskKey(p.apiKey) : null };
   });
   const status: AuthStatus = {
     profile: s.profile,
     profileSource: describeSource(s.profileSource, 'profile'),
-    baseUrl: s.baseUrl ?? null,
+    baseUrl: shownUrl(s.baseUrl),
     baseUrlSource: describeSource(s.baseUrlSource, 'baseUrl'),
     keySource: describeSource(s.apiKeySource, 'apiKey'),
     key: s.apiKey ? maskKey(s.apiKey) : null,
