@@ -37,15 +37,18 @@ export async function run(): Promise<void> {
     },
     process.env,
   );
+  // Everything srs starts is awaited by now. Once stdout and stderr have handed
+  // their last bytes to the OS, exit without the teardown of the heap and of
+  // idle keep-alive sockets, which took ~50 ms after a 10,000-result score calc.
+  await Promise.all([written(out), written(process.stderr)]);
+  // A failed write of the last output (help text into a full disk) is emitted a tick later: waited for,
+  // or `srs supplier --help >/dev/full` exited 0 with nothing written.
+  if (code === 0 && !stdoutFailed) await new Promise((r) => setImmediate(r));
   if (stdoutFailed && code === 0) {
     process.stderr.write(`srs: ${(stdoutWriteError(stdoutFailed) as Error).message}\n`);
     code = 1;
   }
   process.exitCode = code;
-  // Everything srs starts is awaited by now. Once stdout and stderr have handed
-  // their last bytes to the OS, exit without the teardown of the heap and of
-  // idle keep-alive sockets, which took ~50 ms after a 10,000-result score calc.
-  await Promise.all([written(out), written(process.stderr)]);
   process.exit(code);
 }
 

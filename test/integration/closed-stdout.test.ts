@@ -53,3 +53,22 @@ describe('a reader that has gone', () => {
     expect(h.requests.slice(before).filter((l) => l.includes('/v1/countries')).length).toBe(1);
   });
 });
+
+describe('stdout that cannot be written (a full disk: /dev/full)', () => {
+  const full = existsSync('/dev/full');
+  it.skipIf(!full)('help, the version and the root help are one line and exit 1, never a stack trace or a silent exit 0', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { openSync, closeSync } = await import('node:fs');
+    const { BIN } = await import('./harness.js');
+    for (const args of [['--help'], ['-V'], [], ['supplier', '--help'], ['help', 'score', 'calc']]) {
+      const fd = openSync('/dev/full', 'w');
+      try {
+        const r = spawnSync(process.execPath, [BIN, ...args], { stdio: ['ignore', fd, 'pipe'], env: h.env, encoding: 'utf8' });
+        expect(r.status, args.join(' ')).toBe(1);
+        expect(r.stderr).toBe('srs: cannot write the output to stdout: ENOSPC: no space left on device\n');
+      } finally {
+        closeSync(fd);
+      }
+    }
+  });
+});
