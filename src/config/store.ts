@@ -95,7 +95,12 @@ export class ConfigStore {
   }
 
   get currentProfile(): string | undefined {
-    return this.#conf.get('currentProfile');
+    const name: unknown = this.#conf.get('currentProfile');
+    // A hand-edited file ("currentProfile": 7) was "unexpected error: s.trim is not a function" in every command.
+    if (name !== undefined && typeof name !== 'string') {
+      throw new SrsError('runtime', ExitCode.failure, `config file ${this.path}: currentProfile is not text; fix the file, or run "srs auth switch NAME" to write it again`);
+    }
+    return name;
   }
 
   set currentProfile(name: string | undefined) {

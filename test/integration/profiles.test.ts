@@ -83,4 +83,21 @@ describe('profiles', () => {
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toBe('');
   });
+
+  it('a config file whose currentProfile is not text: one line naming the file and the fix (exit 1); auth switch repairs it', async () => {
+    const env = { ...baseEnv(`${h.home}/badcurrent`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
+    const key = h.env.SRS_API_KEY!;
+    expect((await runSrs(['auth', 'login', '--base-url', h.emu.url, '--with-key'], env, { input: key })).code).toBe(0);
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const file = `${env.SRS_CONFIG_DIR}/config.json`;
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), currentProfile: 7 }));
+    for (const args of [['ref', 'sources'], ['auth', 'status']]) {
+      const r = await runSrs(args, env);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^srs: config file .*config\.json: currentProfile is not text; fix the file, or run "srs auth switch NAME"/);
+      expect(r.stderr).not.toMatch(/unexpected error/);
+    }
+    expect((await runSrs(['auth', 'switch', 'default'], env)).code).toBe(0);
+    expect((await runSrs(['ref', 'sources', '--limit', '1', '-o', 'json'], env)).code).toBe(0);
+  });
 });

@@ -11,7 +11,12 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   const store = await ctx.configStore();
   const names = store.profileNames();
   if (!names.includes(name)) throw noSuchProfile(name, names);
-  const before = store.currentProfile ?? DEFAULT_PROFILE;
+  let before: string;
+  try {
+    before = store.currentProfile ?? DEFAULT_PROFILE;
+  } catch {
+    before = '(not text in the config file)'; // what this command repairs
+  }
   store.currentProfile = name;
   ctx.stderr(before === name ? `"${name}" was already the active profile` : `Switched the active profile from "${before}" to "${name}"`);
   if (!store.getProfile(name)?.apiKey) ctx.warn(`profile "${name}" has no stored API key: run "srs auth login" (or set SRS_API_KEY)`);
