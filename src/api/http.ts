@@ -493,7 +493,12 @@ export function extractServiceMessage(text: string): string | undefined {
 }
 
 export function errorFromResponse(method: string, path: string, res: ResponseText): ApiError | AuthError {
-  const serviceMessage = extractServiceMessage(res.text);
+  let serviceMessage = extractServiceMessage(res.text);
+  const location = res.headers.location;
+  if (res.status >= 300 && res.status < 400 && typeof location === 'string' && location) {
+    // srs follows no redirect (the key would go with it): where it points is what the user needs to know.
+    serviceMessage = `redirected to ${oneLine(location).slice(0, 200)}; srs does not follow redirects (the API key would go with them): if that is the service, use it as the base URL`;
+  }
   if (res.status === 401 || res.status === 403) {
     const why = res.status === 401 ? 'the service rejected the API key (HTTP 401)' : 'the API key is not allowed to do this (HTTP 403)';
     return new AuthError(`${method} ${path}: ${why}${serviceMessage ? `: ${serviceMessage}` : ''}; run "srs auth login" or set SRS_API_KEY`, { status: res.status });

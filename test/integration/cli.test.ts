@@ -463,6 +463,27 @@ describe('auth', () => {
     expect((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout).not.toContain(key);
   });
 
+  it('a base URL that is not the service: login says so (nothing stored); a redirect names where it points', async () => {
+    const env = { ...baseEnv(h.home + '/auth-wrong-url'), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
+    const key = h.env.SRS_API_KEY!;
+    const wrong = await runSrs(['auth', 'login', '--base-url', `${h.emu.url}/not-here`, '--with-key'], env, { input: key });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/no Supplier Responsibility Assessment Service answered at .*\/not-here .*check the base URL; nothing was stored/);
+    const { createServer } = await import('node:http');
+    const moved = createServer((_req, res) => {
+      res.writeHead(301, { location: 'https://api.example.com/v1/data-sources' });
+      res.end();
+    });
+    await new Promise<void>((r) => moved.listen(0, '127.0.0.1', r));
+    try {
+      const r = await runSrs(['ref', 'sources'], { ...h.env, SRS_BASE_URL: `http://127.0.0.1:${(moved.address() as { port: number }).port}` });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/HTTP 301: redirected to https:\/\/api\.example\.com\/v1\/data-sources; srs does not follow redirects/);
+    } finally {
+      await new Promise((r) => moved.close(r));
+    }
+  });
+
   it('the key never reaches stdout, in any letter case, even when the service sends it back in a 200 body', async () => {
     const key = h.env.SRS_API_KEY!;
     const { createServer } = await import('node:http');

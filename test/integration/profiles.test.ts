@@ -89,7 +89,7 @@ describe('profiles', () => {
     const key = h.env.SRS_API_KEY!;
     expect((await runSrs(['auth', 'login', '--base-url', h.emu.url, '--with-key'], env, { input: key })).code).toBe(0);
     const { readFileSync, writeFileSync } = await import('node:fs');
-    const file = `${env.SRS_CONFIG_DIR}/config.json`;
+    const file = `${h.home}/badcurrent/config/config.json`;
     writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), currentProfile: 7 }));
     for (const args of [['ref', 'sources'], ['auth', 'status']]) {
       const r = await runSrs(args, env);

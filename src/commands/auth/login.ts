@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { DEFAULT_PROFILE, keyProblem, maskKey } from '../../config/resolve.js';
-import { AuthError, UsageError } from '../../errors.js';
+import { ApiError, AuthError, ExitCode, SrsError, UsageError } from '../../errors.js';
 import { checkBaseUrl } from '../../api/http.js';
 import { readInput, type Opts } from '../kit.js';
 import { promptHidden } from './prompt.js';
@@ -37,6 +37,10 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     await ctx.withSpinner('Checking the key…', () => client.listCountriesPage({ perPage: 1 }));
   } catch (e) {
     if (e instanceof AuthError) throw new AuthError(`the service at ${baseUrl} rejected this API key; nothing was stored`, { status: e.status ?? 401 });
+    // A base URL that is not the service's answers its reference list with 404 (or a page of HTML): say so.
+    if (e instanceof ApiError && e.status === 404) {
+      throw new SrsError('not_found', ExitCode.failure, `no Supplier Responsibility Assessment Service answered at ${baseUrl} (GET /v1/countries: HTTP 404): check the base URL; nothing was stored`);
+    }
     throw e;
   } finally {
     await client.close();
