@@ -20,7 +20,45 @@ export type Invoke = (load: () => Promise<Handler>) => (...args: unknown[]) => P
 
 /** Adds a multi-line example block to a command's --help. */
 export function examples(cmd: Command, ...lines: string[]): Command {
-  return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+  return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => wrapExample(l)).join('\n')}\n`);
+}
+
+/** The widest line help prints (src/cli.ts HELP_WIDTH is 80; one column spare). */
+const EXAMPLE_WIDTH = 79;
+
+/**
+ * One example command as help prints it: `  $ srs ...`, continued with ` \` on lines of its own (as a
+ * shell reads it) where it would pass EXAMPLE_WIDTH. Words are split at spaces outside quotes, never inside one,
+ * and an option is kept with its value. (The examples of supplier create ran to 144 columns.)
+ */
+export function wrapExample(line: string): string {
+  const tokens = line.match(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g) ?? [line];
+  // An option stays with its value (--customer-id SUPP-12345 is never split).
+  const words: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const v = tokens[i + 1];
+    // A comment runs to the end of the line: a backslash in it continues nothing.
+    if (t.startsWith('#')) {
+      words.push(tokens.slice(i).join(' '));
+      break;
+    }
+    if (t.startsWith('-') && v !== undefined && !v.startsWith('-') && !/^[|>&<]/.test(v) && !t.includes('=')) {
+      words.push(`${t} ${v}`);
+      i++;
+    } else words.push(t);
+  }
+  const out: string[] = [];
+  let current = '  $';
+  for (const w of words) {
+    const next = `${current} ${w}`;
+    if (next.length + 2 > EXAMPLE_WIDTH && current.trim() !== '$' && current.length > 6) {
+      out.push(`${current} \\`);
+      current = `      ${w}`;
+    } else current = next;
+  }
+  out.push(current);
+  return out.join('\n');
 }
 
 export function collect(value: string, previous: string[] | undefined): string[] {

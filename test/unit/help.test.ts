@@ -151,3 +151,22 @@ describe('inherited global options', () => {
     expect(r.stdout).toContain('--fields <paths>');
   });
 });
+
+describe('wrapExample (help examples within 80 columns)', () => {
+  it('continues a long example with " \\" on lines of its own, never inside quotes, an option and its value, or a comment', async () => {
+    const { wrapExample } = await import('../../src/commands/kit.js');
+    const long = 'srs supplier create --name "Embudo Valley Organics" --country USA --website https://example.com --industry 30202030 --customer-id SUPP-12345';
+    const wrapped = wrapExample(long);
+    const lines = wrapped.split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(79);
+    for (const l of lines.slice(0, -1)) expect(l.endsWith(' \\')).toBe(true);
+    // Joined as a shell joins them, it is the example again.
+    expect(lines.map((l) => l.replace(/ \\$/, '').trim()).join(' ').replace(/^\$ /, '')).toBe(long);
+    expect(wrapped).toContain('"Embudo Valley Organics"');
+    expect(wrapped).toMatch(/--customer-id SUPP-12345/);
+    const comment = wrapExample('srs completion zsh > ~/.zfunc/_srs # with fpath=(~/.zfunc $fpath) before compinit, in .zshrc');
+    expect(comment.split('\n').at(-1)!.trim()).toMatch(/^# with fpath=/);
+    expect(wrapExample('srs ref countries')).toBe('  $ srs ref countries');
+  });
+});
