@@ -219,6 +219,27 @@ describe('5. recompute --verify: the verdict before anything reads as agreeing',
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stderr).toMatch(/^verified: recomputed 3 suppliers/m);
   });
+
+  it('(d) a value 1e-7 off (digest re-forged): the table shows the digits that make the two numbers differ', async () => {
+    const { createHash } = await import('node:crypto');
+    const recs = lines();
+    const k = recs.findIndex((l) => l.startsWith('{"t":"result"') && /"score":\{"value":-?\d/.test(l));
+    const rec = JSON.parse(recs[k]!) as { item: { score: { value: number } } };
+    rec.item.score.value += 1e-7;
+    recs[k] = JSON.stringify(rec);
+    const body = recs.slice(0, -1).map((l) => l + '\n').join('');
+    const end = JSON.parse(recs.at(-1)!) as { digest: { value: string } };
+    end.digest.value = createHash('sha256').update(body).digest('hex');
+    const path = join(h.home, 'nudged.jsonl');
+    writeFileSync(path, body + JSON.stringify(end) + '\n');
+    const r = await runSrs(['score', 'recompute', path, '--verify', '--only-differences', '-o', 'table'], { ...offline, COLUMNS: '80' });
+    expect(r.code).toBe(3);
+    const row = r.stdout.split('\n').find((l) => /\bNO\s*$/.test(l));
+    expect(row, r.stdout).toBeDefined();
+    const [reported, recomputed] = row!.trim().split(/\s+/).slice(-4, -2);
+    expect(reported).not.toBe(recomputed);
+    expect(reported, row).toMatch(/\.\d{5,}$/);
+  });
 });
 
 describe('6. counted words', () => {

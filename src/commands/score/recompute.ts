@@ -114,14 +114,26 @@ export async function verifyEvidence(
   return v;
 }
 
-const fmt = (v: unknown) => (typeof v === 'number' ? v.toFixed(4) : v === null || v === undefined ? '—' : String(v));
+/**
+ * Four decimals, or as many as it takes (up to 12) for a row that does not agree to show two different
+ * numbers: a value 1e-7 off printed "-0.2516  -0.2516  -0.0000  NO".
+ */
+function digitsFor(row: unknown): number {
+  const r = row as { reported?: unknown; recomputed?: unknown; ok?: unknown } | undefined;
+  if (!r || r.ok !== false || typeof r.reported !== 'number' || typeof r.recomputed !== 'number') return 4;
+  for (let d = 4; d < 12; d++) if (r.reported.toFixed(d) !== r.recomputed.toFixed(d)) return d;
+  return 12;
+}
+const fmt = (v: unknown, row: unknown) => (typeof v === 'number' ? v.toFixed(digitsFor(row)) : v === null || v === undefined ? '—' : String(v));
+/** A difference too small for four decimals is written as such (1.0e-7), never as -0.0000. */
+const fmtDelta = (v: unknown, row: unknown) => (typeof v === 'number' && v !== 0 && Math.abs(v) < 5e-5 ? v.toExponential(1) : fmt(v, row));
 const columns: Column[] = [
   // Too wide with the supplier in every row (80 columns): its rows go under a "SUPPLIER id" line.
   { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true, group: true },
   { path: 'path', header: 'VALUE', kind: 'code' },
   { path: 'reported', header: 'REPORTED', align: 'right', format: fmt, kind: 'number' },
   { path: 'recomputed', header: 'RECOMPUTED', align: 'right', format: fmt, kind: 'number' },
-  { path: 'delta', header: 'DELTA', align: 'right', format: fmt, kind: 'number', hide: 1 },
+  { path: 'delta', header: 'DELTA', align: 'right', format: fmtDelta, kind: 'number', hide: 1 },
   { path: 'ok', header: 'OK', format: (v) => (v ? 'yes' : 'NO'), kind: 'state' },
 ];
 
