@@ -339,3 +339,17 @@ describe('10. filter ids: a typo is not a run that evaluated nothing', () => {
     expect(err(p)).toMatch(/--policy-parameter "01zzzzzzzzzzzzzzzzzzzzzzzz" is in no scorecard of the service/);
   });
 });
+
+describe('11. stdin and ids files a user can get wrong', () => {
+  it('two options on stdin are refused; a bundle given as an ids file is named as such, in one short line per id', async () => {
+    const both = await sendsNothing(['score', 'check', '--from', '-', '--baseline', '-', '--max-drop', '0']);
+    expect(both.code).toBe(2);
+    expect(err(both)).toMatch(/--from and --baseline both read stdin/);
+    const before = h.requests.length;
+    const r = await h.run(['score', 'check', '--ids-file', '-', '--min', '0'], { input: readFileSync(bundle, 'utf8') });
+    expect(h.requests.length).toBe(before);
+    expect(r.code).toBe(2);
+    expect(err(r)).toMatch(/stdin is an evidence bundle, not a list of ids: give it with --from/);
+    expect(r.stderr.length).toBeLessThan(1200);
+  });
+});

@@ -297,6 +297,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const results: CheckResult[] = [];
   const warnings: string[] = [];
   if (typeof opts.junit === 'string') checkOutputFile('--junit', opts.junit);
+  // stdin can be read once: two options on it ("--from - --baseline -") read it empty the second time.
+  const onStdin = (['from', 'baseline', 'idsFile'] as const).filter((k) => opts[k] === '-').map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`);
+  if (onStdin.length > 1) throw new UsageError(`${onStdin.join(' and ')} both read stdin, which can be read once: give all but one of them as a file`);
   let rules: CheckRules;
   if (typeof opts.from === 'string') {
     if (args.length || opts.idsFile !== undefined) throw new UsageError('--from checks a saved bundle offline; do not also give supplier ids');

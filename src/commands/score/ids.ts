@@ -18,9 +18,11 @@ const SHOWN = 5;
 export async function gatherIds(ctx: Context, args: string[], idsFile: unknown): Promise<string[]> {
   const raw: string[] = [];
   const bad: string[] = [];
+  let bundle = false;
   const take = (id: string, where: string) => {
     if (isUlid(id)) raw.push(id);
-    else if (bad.length < SHOWN) bad.push(`${JSON.stringify(id)} (${where}: ${whyNotUlid(id)})`);
+    // A long line (a bundle given as an ids file: each line ~1 KB) is shown by its start: the error stays one readable line.
+    else if (bad.length < SHOWN) bad.push(`${JSON.stringify(id.length > 40 ? `${id.slice(0, 37)}...` : id)} (${where}: ${whyNotUlid(id)})`);
     else bad.push('');
   };
   args.forEach((a, i) => take(a, `argument ${i + 1}`));
@@ -32,12 +34,14 @@ export async function gatherIds(ctx: Context, args: string[], idsFile: unknown):
       const line = lines[n]!;
       const hash = line.indexOf('#');
       const id = (hash < 0 ? line : line.slice(0, hash)).trim();
+      if (n === 0 && line.startsWith('{"kind":"srs.score-bundle"')) bundle = true;
       if (id) take(id, `${name} line ${n + 1}`);
     }
   }
   if (bad.length) {
     const more = bad.length > SHOWN ? ` and ${bad.length - SHOWN} more` : '';
-    throw new UsageError(`${count(bad.length, 'supplier id')} ${bad.length === 1 ? 'is not a 26-character lowercase ULID' : 'are not 26-character lowercase ULIDs'}: ${bad.slice(0, SHOWN).join(', ')}${more}`, { code: 'invalid_input' });
+    const hint = bundle ? ` (${idsFile === '-' ? 'stdin' : String(idsFile)} is an evidence bundle, not a list of ids: give it with --from)` : '';
+    throw new UsageError(`${count(bad.length, 'supplier id')} ${bad.length === 1 ? 'is not a 26-character lowercase ULID' : 'are not 26-character lowercase ULIDs'}: ${bad.slice(0, SHOWN).join(', ')}${more}${hint}`, { code: 'invalid_input' });
   }
   // A Set keeps the first occurrence of each id, in order.
   const ids = [...new Set(raw)];
