@@ -9,6 +9,7 @@ import { ExitCode, SrsError, UsageError, isSrsError } from './errors.js';
 import { OUTPUT_FORMATS } from './output/render.js';
 import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
 import { collect, type Handler, type Invoke } from './commands/kit.js';
+import { makeRedactor } from './util/redact.js';
 import { authCommand } from './commands/auth/index.js';
 import { dataEntryCommand } from './commands/data-entry/index.js';
 import { emissionsCommand } from './commands/emissions/index.js';
@@ -222,7 +223,10 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
   let formatHint: string | undefined = chosenOutput(argv, env);
   const json = jsonErrors(formatHint);
   let debug = truthy(env.SRS_DEBUG);
-  let redact: (s: string) => string = (s) => s;
+  // Until a command's context exists (Commander's own errors quote what was typed), the key in the environment is masked.
+  const early = makeRedactor();
+  early.add(env.SRS_API_KEY);
+  let redact: (s: string) => string = (s) => early.redact(s);
   let paintErr: (s: string) => string = (s) => s;
 
   const invoke: Invoke = (load: () => Promise<Handler>) =>

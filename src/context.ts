@@ -18,6 +18,7 @@ import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
 import { escapeJsonForTerminal, sanitizeForTerminal, oneLine, sanitizeKeepNewlines } from './output/sanitize.js';
+import { makeRedactor, type Redactor } from './util/redact.js';
 
 export interface IO {
   stdout: Writable;
@@ -155,8 +156,7 @@ export class Context {
   #client: Promise<ApiClient> | undefined;
   #store: ConfigStore | undefined;
   #settings: Promise<Settings> | undefined;
-  #secrets: string[] = [];
-  #secretPatterns: Array<{ re: RegExp; mask: string; bytes: Buffer[] }> = [];
+  readonly #redactor: Redactor = makeRedactor();
   #query: ((data: unknown) => unknown) | undefined;
   /** The command being run, without "srs" (e.g. "scorecards ls"): what --fields is checked against. */
   commandPath: string | undefined;
@@ -168,6 +168,9 @@ export class Context {
     this.env = env;
     this.globals = globals;
     this.now = now;
+    // The key in the environment is masked from the start: a check of the arguments or of an --ids-file can fail
+    // (and quote what it was given) before the settings are read.
+    this.addSecret(env.SRS_API_KEY);
     const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
     this.color = io.stdoutIsTTY && globals.color !== false && !noColor;
     this.stderrColor = io.stderrIsTTY && globals.color !== false && !noColor;
@@ -269,6 +272,7 @@ export class Context {
       note: (m: string) => this.info(m),
       csvRaw: !!this.globals.csvRaw,
       paintHeader: (h: string) => this.paint.bold(h),
+      redact: (s: string) => this.redact(s),
       query: this.#query,
     };
   }
@@ -290,40 +294,26 @@ export class Context {
   }
 
 
-  /** Registers a secret so it is redacted from everything this context writes: stdout and stderr. */
+  /** Registers a secret so it is redacted from everything this context writes: stdout, stderr and files. */
   addSecret(s: string | undefined): void {
-    if (s && s.length >= 4 && !this.#secrets.includes(s)) {
-      this.#secrets.push(s);
-      // In any letter case: a service that quotes the key lower-cased still quotes the key.
-      this.#secretPatterns.push({ re: new RegExp(s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), mask: '****' + s.slice(-4), bytes: [...new Set([s, s.toLowerCase(), s.toUpperCase()])].map((v) => Buffer.from(v)) });
-    }
+    this.#redactor.add(s);
   }
 
   redact(s: string): string {
-    let out = s;
-    for (const p of this.#secretPatterns) {
-      p.re.lastIndex = 0;
-      if (p.re.test(out)) out = out.replace(p.re, p.mask);
-    }
-    return out;
+    return this.#redactor.redact(s);
   }
 
-  /** redact() for a chunk of output: bytes are searched as they are, and decoded only when they hold a secret. */
+  /** The redactor itself, for writers of files (bundles, reports) and the HTTP layer's messages. */
+  get redactor(): Redactor {
+    return this.#redactor;
+  }
+
+  /** redact() for a chunk of output: bytes are searched as they are, and decoded only when they may hold a secret. */
   #redactChunk(chunk: string | Uint8Array): string | Uint8Array {
-    if (!this.#secretPatterns.length) return chunk;
+    if (!this.#redactor.active) return chunk;
     if (typeof chunk === 'string') return this.redact(chunk);
-    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    // Mixed-case spellings are found by the string search; the byte search covers the key as sent and its two cases.
-    if (!this.#secretPatterns.some((p) => p.bytes.some((k) => b.includes(k))) && !this.#mixedCase(b)) return chunk;
-    return this.redact(b.toString('utf8'));
-  }
-
-  /** Whether a chunk may hold a secret in a case other than the three searched as bytes (checked on small chunks only). */
-  #mixedCase(b: Buffer): boolean {
-    return b.length <= 65_536 && this.#secretPatterns.some((p) => {
-      p.re.lastIndex = 0;
-      return p.re.test(b.toString('latin1'));
-    });
+    if (!this.#redactor.mayHold(chunk)) return chunk;
+    return this.redact(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8'));
   }
 
   /** One line on stderr (sanitised and redacted). */

@@ -13,6 +13,7 @@ import { ApiError, AuthError, BadResponseError, NetworkError, UsageError } from 
 import { describeZodError, hot } from './contract.js';
 import { parseRetryAfter, RetryPolicy, type Decision, type RetryOptions } from './retry.js';
 import type { BufferPool } from '../util/buffer-pool.js';
+import { makeRedactor } from '../util/redact.js';
 
 /**
  * Monotonic milliseconds. Not performance.now(): the global `performance` loads
@@ -196,6 +197,7 @@ export class HttpTransport {
     this.#trace = opts.trace;
     this.retry = new RetryPolicy(opts.retry);
     this.#headers = ['accept', 'application/json', 'x-api-key', opts.apiKey, 'user-agent', opts.userAgent ?? 'srs-cli'];
+    sentKeys.add(opts.apiKey);
     this.#jsonHeaders = [...this.#headers, 'content-type', 'application/json'];
   }
 
@@ -453,9 +455,15 @@ export function parseBody<S extends z.ZodMiniType>(method: string, path: string,
   return parsed.data;
 }
 
+/**
+ * The keys this process sends: a service's message is masked before it is cut to length (cut first, a key
+ * quoted near the end came out as "sk-TESTKEYab", which no later redaction matches).
+ */
+const sentKeys = makeRedactor();
+
 /** The spec does not show the error body: accept message, error, errors[] or plain text. */
 export function extractServiceMessage(text: string): string | undefined {
-  const trimmed = text.trim();
+  const trimmed = sentKeys.redact(text).trim();
   if (!trimmed) return undefined;
   let data: unknown;
   try {

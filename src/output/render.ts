@@ -56,6 +56,8 @@ export interface RenderOptions {
   csvRaw?: boolean;
   /** Paint headers (chalk instance or identity). */
   paintHeader?: (s: string) => string;
+  /** Masks secrets in table cells before they are cut to width (Context.redact). */
+  redact?: ((s: string) => string) | undefined;
   /** A compiled --query (JMESPath) applied to the whole output document before rendering. */
   query?: ((data: unknown) => unknown) | undefined;
 }

@@ -27,15 +27,18 @@ export interface TableOptions {
   note?: ((message: string) => void) | undefined;
   /** Paint headers (chalk instance or identity). */
   paintHeader?: ((s: string) => string) | undefined;
+  /** Masks secrets in a cell before it is cut to width (Context.redact). */
+  redact?: ((s: string) => string) | undefined;
 }
 
 /** What a table shows for a value the service left out or sent as null (CSV leaves the cell empty). */
 export const BLANK = '—';
 
-function tableCell(v: unknown, row: unknown, c: Column): string {
+function tableCell(v: unknown, row: unknown, c: Column, opts: TableOptions): string {
   const raw = c.format ? c.format(v, row) : cellText(v);
   if (raw === '' && (v === null || v === undefined)) return BLANK;
-  return sanitizeForTerminal(raw);
+  // Masked before any cut to width: a key cut short is no longer found by the redaction of the written text.
+  return sanitizeForTerminal(opts.redact ? opts.redact(raw) : raw);
 }
 
 const BORDERLESS = {
@@ -122,7 +125,7 @@ export async function horizontalTable(rows: unknown[], cols: Column[], opts: Tab
   if (grouped !== undefined) return grouped;
   const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
   const raw = rows.map((r) => cols.map((c) => getPath(r, c.path)));
-  const cells = rows.map((r, ri) => cols.map((c, ci) => tableCell(raw[ri]![ci], r, c)));
+  const cells = rows.map((r, ri) => cols.map((c, ci) => tableCell(raw[ri]![ci], r, c, opts)));
   const head = cols.map((c) => c.header);
   const natural = naturalWidths(head, cells, cols.length);
   const kinds = cols.map((c, ci) => c.kind ?? inferKind(c.path, raw.map((r) => r[ci])));
@@ -156,9 +159,9 @@ async function groupedTable(rows: unknown[], cols: Column[], opts: TableOptions)
   const gi = cols.findIndex((c) => c.group);
   if (gi < 0 || opts.width === undefined || opts.width <= 0 || opts.wide) return undefined;
   const g = cols[gi]!;
-  const values = rows.map((r) => tableCell(getPath(r, g.path), r, g));
+  const values = rows.map((r) => tableCell(getPath(r, g.path), r, g, opts));
   if (values.every((v) => v === values[0])) return undefined;
-  const natural = naturalWidths(cols.map((c) => c.header), rows.map((r) => cols.map((c) => tableCell(getPath(r, c.path), r, c))), cols.length);
+  const natural = naturalWidths(cols.map((c) => c.header), rows.map((r) => cols.map((c) => tableCell(getPath(r, c.path), r, c, opts))), cols.length);
   if (natural.reduce((a, w) => a + w, 0) + GAP * (cols.length - 1) <= opts.width) return undefined;
   const body = await horizontalTable(rows, cols.filter((_, i) => i !== gi), opts);
   const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
@@ -181,7 +184,7 @@ async function groupedTable(rows: unknown[], cols: Column[], opts: TableOptions)
  */
 export async function verticalTable(item: unknown, cols: Column[], opts: TableOptions): Promise<string> {
   const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
-  const rows = cols.map((c) => [c.header, tableCell(getPath(item, c.path), item, c)] as [string, string]);
+  const rows = cols.map((c) => [c.header, tableCell(getPath(item, c.path), item, c, opts)] as [string, string]);
   if (opts.width !== undefined && opts.width > 0) {
     const headW = naturalWidths(undefined, rows, 2)[0]!;
     const budget = Math.max(opts.width - headW - GAP, 10);

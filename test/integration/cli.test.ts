@@ -4,7 +4,8 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Command } from 'commander';
@@ -500,6 +501,46 @@ describe('auth', () => {
         expect(r.stdout.toLowerCase()).not.toContain(key.toLowerCase());
         expect(r.stdout).toContain(`echo ****${key.slice(-4)} and ****${key.slice(-4)}`);
       }
+    } finally {
+      await new Promise((r) => echo.close(r));
+    }
+  });
+
+  it('the key is masked before a table cuts a cell, URL-encoded, in a long error message and in the --report, and in what an argument check quotes', async () => {
+    const key = 'ab+cd/EF=gh12345678';
+    const enc = encodeURIComponent(key);
+    const { createServer } = await import('node:http');
+    const echo = createServer((req, res) => {
+      if (req.method === 'POST') {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: `invalid request: ${'x'.repeat(270)} ${key} end` }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ items: [{ iso3Code: 'ABC', commonName: `${'y'.repeat(60)}${key}`, officialName: `encoded ${enc}` }], pagination: {} }));
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    try {
+      const env = { ...h.env, SRS_API_KEY: key, SRS_BASE_URL: `http://127.0.0.1:${(echo.address() as { port: number }).port}`, COLUMNS: '50' };
+      const leaks = (s: string) => [key, key.slice(0, 12), enc, enc.slice(0, 12)].filter((k) => s.toLowerCase().includes(k.toLowerCase()));
+      for (const args of [['ref', 'countries', '-o', 'table'], ['ref', 'countries', '-o', 'json']]) {
+        const r = await runSrs(args, env);
+        expect(r.code, r.stderr).toBe(0);
+        expect(leaks(r.stdout), r.stdout).toEqual([]);
+      }
+      const c = await runSrs(['supplier', 'create', '--name', 'Leak Test', '--no-catalog'], env);
+      expect(c.code).toBe(1);
+      expect(leaks(c.stderr), c.stderr).toEqual([]);
+      const dir = mkdtempSync(join(tmpdir(), 'srs-leak-'));
+      writeFileSync(join(dir, 'in.csv'), 'name,countryIso3Code\nLeak Row,DEU\n');
+      const imp = await runSrs(['--no-catalog', 'supplier', 'import', join(dir, 'in.csv'), '--report', join(dir, 'report.csv'), '-o', 'json', '--quiet'], env);
+      expect(JSON.parse(imp.stdout)).toMatchObject({ failed: 1 });
+      expect(leaks(readFileSync(join(dir, 'report.csv'), 'utf8'))).toEqual([]);
+      const ids = join(dir, 'ci.env');
+      writeFileSync(ids, `export SRS_API_KEY=${key}\n`);
+      const arg = await runSrs(['score', 'check', '--ids-file', ids, `a ${key}`, '--min', '0'], env);
+      expect(arg.code).toBe(2);
+      expect(leaks(arg.stderr), arg.stderr).toEqual([]);
     } finally {
       await new Promise((r) => echo.close(r));
     }

@@ -274,7 +274,7 @@ async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[],
     // The key's fingerprint (never the key): score check refuses a baseline saved from another account.
     service: ctx.sandbox ? { baseUrl: null } : { baseUrl: await recordedBaseUrl(ctx), account: (await ctx.target()).account },
     options: bundleOptions(filters),
-  });
+  }, (s) => ctx.redact(s));
   const requests = batchRequests(ids, filters);
   // Per batch: the scores, then (in parallel) every supplier's scorecards and the lookups of those without a score.
   const inner = Math.max(2, Math.ceil(concurrency / 2));

@@ -423,8 +423,12 @@ export class BundleWriter {
     this.#tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   }
 
-  static async create(path: string, header: Omit<BundleHeader, 'kind' | 'bundleVersion'>): Promise<BundleWriter> {
+  /** Masks secrets in each line before it is hashed and written (a bundle is shared: Context.redact). */
+  #redact: ((s: string) => string) | undefined;
+
+  static async create(path: string, header: Omit<BundleHeader, 'kind' | 'bundleVersion'>, redact?: (s: string) => string): Promise<BundleWriter> {
     const w = new BundleWriter(path);
+    w.#redact = redact;
     w.#fh = await open(w.#tmp, 'wx', 0o666);
     await w.#line({ kind: BUNDLE_KIND, bundleVersion: BUNDLE_VERSION, ...header });
     return w;
@@ -434,7 +438,8 @@ export class BundleWriter {
     return this.#text(JSON.stringify(rec));
   }
 
-  async #text(json: string): Promise<void> {
+  async #text(given: string): Promise<void> {
+    const json = this.#redact ? this.#redact(given) : given;
     // Encoded once, for the digest and the file alike (hashing the string and writing it encoded it twice).
     const b = Buffer.from(json + '\n', 'utf8');
     this.#hash.update(b);

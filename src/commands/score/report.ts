@@ -81,7 +81,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   else {
     const { writeFileAtomic } = await import('../../util/fs.js');
     // Readable like any file the user writes (0666 less the umask); it never holds the API key.
-    await writeFileAtomic(out, html, { mode: 0o666 });
+    // A report is shared: a key the service echoed in a name is masked as on stdout.
+    await writeFileAtomic(out, ctx.redact(html), { mode: 0o666 });
   }
   const expiring = explanations.reduce((n, x) => n + x.expiring.entries.length, 0);
   const digest = t.digest.state === 'none' ? 'no digest' : t.digest.state === 'verified' ? 'digest verified' : 'DIGEST DOES NOT MATCH';

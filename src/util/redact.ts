@@ -1,0 +1,56 @@
+/**
+ * Masks secrets (the API key) in text: `****` and the last 4 characters, wherever the key appears in any
+ * letter case, and URL-encoded (a service that echoes it in a query string or a form). One redactor
+ * serves stdout, stderr, the files srs writes and the HTTP layer's error messages, which it masks before
+ * they are cut to length (a cut key no longer matches).
+ */
+export interface Redactor {
+  add(secret: string | undefined): void;
+  /** Whether any secret is registered. */
+  readonly active: boolean;
+  redact(text: string): string;
+  /** Whether these bytes may hold a secret (searched as sent, lower- and upper-case, URL-encoded). */
+  mayHold(bytes: Uint8Array): boolean;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export function makeRedactor(): Redactor {
+  const secrets: string[] = [];
+  const patterns: Array<{ re: RegExp; mask: string; bytes: Buffer[] }> = [];
+  return {
+    add(secret) {
+      if (!secret || secret.length < 4 || secrets.includes(secret)) return;
+      secrets.push(secret);
+      const spellings = [...new Set([secret, encodeURIComponent(secret)])];
+      patterns.push({
+        re: new RegExp(spellings.map(escapeRe).join('|'), 'gi'),
+        mask: '****' + secret.slice(-4),
+        bytes: [...new Set(spellings.flatMap((s) => [s, s.toLowerCase(), s.toUpperCase()]))].map((v) => Buffer.from(v)),
+      });
+    },
+    get active() {
+      return patterns.length > 0;
+    },
+    redact(text) {
+      let out = text;
+      for (const p of patterns) {
+        p.re.lastIndex = 0;
+        if (p.re.test(out)) out = out.replace(p.re, p.mask);
+      }
+      return out;
+    },
+    mayHold(bytes) {
+      if (!patterns.length) return false;
+      const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      if (patterns.some((p) => p.bytes.some((k) => b.includes(k)))) return true;
+      // Mixed-case spellings: a string search, on small chunks only (big ones are searched in the three cases above).
+      if (b.length > 65_536) return false;
+      const text = b.toString('latin1');
+      return patterns.some((p) => {
+        p.re.lastIndex = 0;
+        return p.re.test(text);
+      });
+    },
+  };
+}
