@@ -23,7 +23,7 @@
 //     1,000,000-row CSV (/usr/bin/time when present, else VmHWM polled from /proc).
 // Prints one JSON object on stdout; progress notes go to stderr.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -127,6 +127,8 @@ try {
   const cannon = (duration) =>
     autocannon({ url: `${emu.url}/v1/suppliers`, method: 'POST', connections: 8, duration, headers: { 'content-type': 'application/json', 'x-api-key': emu.apiKey }, body });
   await cannon(2); // warm-up
+  // A named catalog must exist (an empty file is a new one): see catalogPathOf.
+  const emptyFile = (path) => (writeFileSync(path, ''), path);
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const ROUNDS = 5;
   const ceilings = [];
@@ -174,7 +176,7 @@ try {
       noCatalogRates.push(20_000 / r.seconds);
     };
     if (i % 2 === 0) await withoutCatalog();
-    const [imp, emuImp] = await withEmulatorCpu(() => run(...cpuTimed([BIN, 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', journal]), { ...env, SRS_CATALOG: join(dir, `catalog-${i}.db`) }));
+    const [imp, emuImp] = await withEmulatorCpu(() => run(...cpuTimed([BIN, 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', journal]), { ...env, SRS_CATALOG: emptyFile(join(dir, `catalog-${i}.db`)) }));
     if (i % 2 === 1) await withoutCatalog();
     pushCpu('imp', cpuOf(imp), 20_000);
     pushCpu('emuImp', emuImp, 20_000);
@@ -184,7 +186,7 @@ try {
     ownRates.push(summary.rowsPerSecond);
     // The same import pinned at 8 in flight (the old default).
     // Its own fresh catalog, like the default run's: a shared one would know every row from the round before (`exists`).
-    const c8 = await run(process.execPath, [BIN, 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', join(dir, `journal-c8-${i}`), '--concurrency', '8'], { ...env, SRS_CATALOG: join(dir, `catalog-c8-${i}.db`) });
+    const c8 = await run(process.execPath, [BIN, 'supplier', 'import', small, '-o', 'json', '--quiet', '--journal', join(dir, `journal-c8-${i}`), '--concurrency', '8'], { ...env, SRS_CATALOG: emptyFile(join(dir, `catalog-c8-${i}.db`)) });
     const c8Summary = JSON.parse(c8.stdout || '{}');
     if (c8.code !== 0 || c8Summary.created !== 20_000) throw new Error(`import --concurrency 8 failed (exit ${c8.code}): ${c8.stderr.slice(0, 500)}`);
     c8Rates.push(20_000 / c8.seconds);

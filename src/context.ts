@@ -57,6 +57,9 @@ export interface StdoutClosedPolicy {
  * `score calc --save ... | head -1` exited 0 without its bundle. Every other command is a reader:
  * it stops at once, exit 0 (README, "Output").
  */
+/** --catalog and SRS_CATALOG values that turn the catalog off (SRS_CATALOG=false made a file named "false"). */
+const OFF_WORDS: ReadonlySet<string> = new Set(['off', 'false', '0', 'no', 'none']);
+
 export const KEEPS_GOING_WHEN_STDOUT_CLOSES: ReadonlySet<string> = new Set([
   'score check',
   'score calc',
@@ -470,10 +473,11 @@ export class Context {
     if (flag === false) return undefined;
     if (typeof flag === 'string') {
       if (flag.trim() === '') throw new UsageError('--catalog needs a file path (or --no-catalog to turn the catalog off)');
+      if (OFF_WORDS.has(flag.trim().toLowerCase())) return undefined;
       return { path: flag, from: '--catalog' };
     }
     const env = this.env.SRS_CATALOG;
-    if (env !== undefined && env !== '') return env.toLowerCase() === 'off' ? undefined : { path: env, from: 'SRS_CATALOG' };
+    if (env !== undefined && env !== '') return OFF_WORDS.has(env.trim().toLowerCase()) ? undefined : { path: env, from: 'SRS_CATALOG' };
     return { path: join(dataDir(this.env), 'catalog.db'), from: 'default' };
   }
 

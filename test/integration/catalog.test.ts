@@ -269,13 +269,26 @@ describe('import and the catalog', () => {
     const dir = await h.run(['supplier', 'ls'], { env: { SRS_CATALOG: h.home } });
     expect(dir.code).toBe(2);
     expect(dir.stderr).toMatch(/SRS_CATALOG .* is a directory/);
+    // A mistyped file name in an existing directory: refused too (it made a new, empty catalog and a duplicate).
+    const name = await h.run(['--catalog', join(h.home, 'catalgo.db'), 'supplier', 'create', '--name', 'Typo GmbH', '--customer-id', 'TY-1']);
+    expect(name.code).toBe(2);
+    expect(name.stderr).toMatch(/--catalog .*catalgo\.db: no such file; to start a new shared catalog there, create it empty first \(touch /);
+    expect(existsSync(join(h.home, 'catalgo.db'))).toBe(false);
     expect(h.requests.length).toBe(before);
+    // Words that mean "off" turn it off rather than name a file.
+    for (const off of ['false', '0', 'off']) {
+      const r = await h.run(['supplier', 'ls'], { env: { SRS_CATALOG: off } });
+      expect(r.code, off).toBe(2);
+      expect(r.stderr).toMatch(/catalog, which is off/);
+      expect(existsSync(join(h.home, off))).toBe(false);
+    }
   });
 
   it('processes writing the catalog at once lose nothing (two imports into two targets, creates beside them)', async () => {
     const a = csvFile(h.home, 'east.csv', rowsFor(1001, 1150));
     const b = csvFile(h.home, 'west.csv', rowsFor(2001, 2150));
     const catalog = join(h.home, 'team-catalog.db');
+    writeFileSync(catalog, ''); // a new shared catalog: created empty, then srs makes it a catalog
     // Another service (another target): one import at a time per target, any number of targets at once.
     const other = await startEmulator({ port: 0, apiKey: h.env.SRS_API_KEY });
     try {

@@ -3,6 +3,7 @@
  * --catalog / SRS_CATALOG / the data directory, the partition of this run's target (asking the
  * service once when a new key meets a known base URL), closed when the command ends.
  */
+import { existsSync } from 'node:fs';
 import { otherAccountStatus, type Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
 import { realpathSync } from 'node:fs';
@@ -58,6 +59,11 @@ export async function catalogPathOf(ctx: Context): Promise<string | undefined> {
     const { fileTargetProblem } = await import('../../util/fs.js');
     const problem = fileTargetProblem(setting.path);
     if (problem) throw new UsageError(`${setting.from} ${setting.path}: ${problem} (srs creates the catalog file, not its directory)`);
+    // A named catalog (a team's shared file) must exist: a mistyped name made a new, empty catalog that knew no
+    // supplier, and a create it should have refused made a duplicate. An empty file is a new catalog: `touch` starts one.
+    if (!existsSync(setting.path)) {
+      throw new UsageError(`${setting.from} ${setting.path}: no such file; to start a new shared catalog there, create it empty first (touch ${setting.path}): a mistyped name must not become a catalog that knows no supplier`);
+    }
   }
   return setting.path;
 }
