@@ -230,10 +230,11 @@ export class Catalog {
     const candidates = this.#db
       .prepare(
         `SELECT p.id AS partition_id,
-                (SELECT supplier_id FROM suppliers s WHERE s.partition_id = p.id AND s.supplier_id IS NOT NULL AND s.state = 'created' AND s.source <> ? ORDER BY s.seq DESC LIMIT 1) AS sample
+                (SELECT supplier_id FROM suppliers s WHERE s.partition_id = p.id AND s.supplier_id IS NOT NULL AND s.state = 'created' AND s.source <> ? ORDER BY s.seq DESC LIMIT 1) AS sample,
+                EXISTS (SELECT 1 FROM suppliers s WHERE s.partition_id = p.id AND s.state = 'unknown') AS unsure
            FROM partitions p WHERE p.base_url = ? ORDER BY p.id DESC`,
       )
-      .all(READ_SOURCE, target.baseUrl) as Array<{ partition_id: number; sample: string | null }>;
+      .all(READ_SOURCE, target.baseUrl) as Array<{ partition_id: number; sample: string | null; unsure: number }>;
     let linked: { partition: number; checked: string } | undefined;
     let checkedOther: string | undefined;
     for (const c of candidates) {
@@ -244,6 +245,17 @@ export class Catalog {
       }
       checkedOther ??= c.sample;
     }
+    // A partition that holds only unknown attempts (a key rotated after an outage, before anything was created)
+    // cannot be checked: its attempts may be this account's, and a new partition would let them be sent again.
+    // Failing closed, the new key joins it ("assumed"): the worst that follows is a refusal --retry-unknown lifts.
+    let assumed = false;
+    if (!linked) {
+      const unsure = candidates.find((c) => !c.sample && c.unsure);
+      if (unsure) {
+        linked = { partition: unsure.partition_id, checked: '' };
+        assumed = true;
+      }
+    }
     const now = this.#now().toISOString();
     return transaction(this.#db, () => {
       // Another process may have placed this target while this one asked the service.
@@ -253,25 +265,25 @@ export class Catalog {
       let how: string;
       if (linked) {
         partition = linked.partition;
-        how = 'linked';
+        how = assumed ? 'assumed' : 'linked';
       } else {
         partition = Number(this.#db.prepare('INSERT INTO partitions (base_url, created_at) VALUES (?, ?)').run(target.baseUrl, now).lastInsertRowid);
         how = checkedOther ? 'new-account' : 'first';
       }
       this.#db
         .prepare('INSERT INTO targets (base_url, account, partition_id, first_seen, how, checked_id) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(target.baseUrl, target.account, partition, now, how, linked?.checked ?? checkedOther ?? null);
+        .run(target.baseUrl, target.account, partition, now, how, linked?.checked || checkedOther || null);
       return partition;
     });
   }
 
   /** How a target joined its partition (for messages and tests). */
-  link(target: Target): { partition: number; how: 'first' | 'new-account' | 'linked'; checkedId: string | null } | undefined {
+  link(target: Target): { partition: number; how: 'first' | 'new-account' | 'linked' | 'assumed'; checkedId: string | null } | undefined {
     const row = this.#db.prepare('SELECT partition_id, how, checked_id FROM targets WHERE base_url = ? AND account = ?').get(target.baseUrl, target.account) as
       | { partition_id: number; how: string; checked_id: string | null }
       | undefined;
     if (!row) return undefined;
-    return { partition: row.partition_id, how: row.how as 'first' | 'new-account' | 'linked', checkedId: row.checked_id };
+    return { partition: row.partition_id, how: row.how as 'first' | 'new-account' | 'linked' | 'assumed', checkedId: row.checked_id };
   }
 
   /**

@@ -29,6 +29,20 @@ describe('foldText', () => {
 });
 
 describe('partitions', () => {
+  it('a new key meeting only unknown attempts under an earlier key joins them (assumed): they stay unsendable', async () => {
+    const c = fresh();
+    const p = await c.resolvePartition(target('old'), never);
+    c.record(p, [{ id: null, name: 'Lost GmbH', customerSupplierId: 'LOST-1', countryIso3Code: null, state: 'unknown', source: CREATE_SOURCE }]);
+    // Nothing created under the old key: nothing to GET, nothing the service can be asked about.
+    expect(await c.resolvePartition(target('new'), never)).toBe(p);
+    expect(c.link(target('new'))).toMatchObject({ partition: p, how: 'assumed' });
+    expect(c.lookupCustomerId(p, 'LOST-1')).toMatchObject({ state: 'unknown' });
+    // An empty partition (nothing at stake) does not capture another key.
+    const e = fresh();
+    const q = await e.resolvePartition(target('old'), never);
+    expect(await e.resolvePartition(target('new'), never)).not.toBe(q);
+  });
+
   it('the first target makes a partition without asking; the same target finds it again', async () => {
     const c = fresh();
     const p = await c.resolvePartition(target('aaa'), never);
@@ -88,13 +102,6 @@ describe('partitions', () => {
     c.close();
   });
 
-  it('a partition with only unknown entries has nothing to ask with: the new key gets its own', async () => {
-    const c = fresh();
-    const p = await c.resolvePartition(target('old'), never);
-    c.record(p, [{ name: 'Maybe', customerSupplierId: 'M-1', state: 'unknown', source: 'supplier create' }]);
-    expect(await c.resolvePartition(target('new'), never)).not.toBe(p);
-    c.close();
-  });
 });
 
 describe('recording and lookups', () => {

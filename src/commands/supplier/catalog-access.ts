@@ -82,7 +82,11 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
   const { Catalog } = await import('../../store/catalog.js');
   const catalog = Catalog.open(path, { redact: (s) => ctx.redact(s) });
   closeWithRun(ctx, catalog);
+  const known = catalog.knownPartition(target) !== undefined;
   const partition = await catalog.resolvePartition(target, sameAccountCheck(ctx, target));
+  if (!known && catalog.link(target)?.how === 'assumed') {
+    ctx.warn(`this API key is new to the catalog at ${target.baseUrl}, which holds only attempts with an unknown outcome under an earlier key: they cannot prove whose account they belong to, so they are taken as this account's (not sent again without --retry-unknown)`);
+  }
   return { catalog, partition, target };
 }
 
