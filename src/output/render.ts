@@ -66,7 +66,10 @@ export interface RenderOptions {
 export async function renderItem(sink: Sink, item: unknown, columns: Column[], opts: RenderOptions): Promise<void> {
   const select = selector(opts);
   if (select) item = select(item);
-  if (opts.query) return renderQueryResult(sink, opts.query(item), opts);
+  if (opts.query) {
+    const select = querySelector(opts);
+    return renderQueryResult(sink, opts.query(select ? select(item) : item), opts);
+  }
   switch (opts.format) {
     case 'json':
       return sink.write(JSON.stringify(item, null, 2) + '\n');
@@ -89,8 +92,9 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
   if (opts.query) {
     // A query sees the whole document (the array), as in the AWS CLI: from a bounded buffer (./bounded.ts).
     const all = await collectQueryItems(items);
-    // Under json and ndjson, --fields selects each item's fields first and the query sees those (as gh's --json and --jq).
-    const select = selector(opts);
+    // --fields selects each item's fields first and the query sees those (as gh's --json and --jq), in every format:
+    // the answer to a query does not depend on -o (a filter on a field not selected found nothing under json only).
+    const select = querySelector(opts);
     await renderQueryResult(sink, opts.query(select ? all.map(select) : all), opts);
     return all.length;
   }
@@ -126,6 +130,13 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
       return rows.length;
     }
   }
+}
+
+/** With --query, --fields selects the fields of each item the query sees, whatever the format. */
+function querySelector(opts: RenderOptions): ((item: unknown) => unknown) | undefined {
+  if (!opts.fields) return undefined;
+  const paths = opts.fields.map((c) => c.path);
+  return (item) => pickFields(item, paths);
 }
 
 /** Under json and ndjson, --fields selects the fields of each item (as gh --json does); tables and CSV use them as columns. */
@@ -193,10 +204,11 @@ async function renderQueryResult(sink: Sink, result: unknown, opts: RenderOption
   // Every key any object has, in the order first seen: a record may lack optional fields (the first one too).
   const keysOf = (xs: Record<string, unknown>[]): Column[] => unionKeys(xs).map((k) => ({ path: k, header: opts.format === 'csv' ? k : k.toUpperCase() }));
   if (Array.isArray(result) && result.length > 0 && result.every(isObj)) {
-    await renderList(sink, result, opts.fields ?? keysOf(result as Record<string, unknown>[]), plain);
+    // The query's answer is shown as it is: its own keys are the columns (--fields already shaped what it saw).
+    await renderList(sink, result, keysOf(result as Record<string, unknown>[]), { ...plain, fields: undefined });
     return;
   }
-  if (isObj(result)) return renderItem(sink, result, opts.fields ?? keysOf([result]), plain);
+  if (isObj(result)) return renderItem(sink, result, keysOf([result]), { ...plain, fields: undefined });
   const list = Array.isArray(result) ? result : [result];
   if (opts.format === 'csv') {
     await renderList(sink, list.map((value) => ({ value })), [{ path: 'value', header: 'value' }], plain);

@@ -260,6 +260,20 @@ describe('--query (JMESPath)', () => {
     expect(r.stderr).toMatch(/--query/);
     expect(h.requests.length).toBe(before);
   });
+  it('with --fields, the query sees the selected fields in every format: the same answer under json, csv and table', async () => {
+    const args = ['ref', 'countries', '--fields', 'iso3Code,regionName', '--query', "[?regionName=='Europe'] | [:3]"];
+    const j = JSON.parse((await h.run([...args, '-o', 'json'])).stdout) as Array<{ iso3Code: string; regionName: string }>;
+    expect(j).toHaveLength(3);
+    const c = parseCsv((await h.run([...args, '-o', 'csv'])).stdout, { columns: true }) as Array<{ iso3Code: string; regionName: string }>;
+    expect(c).toEqual(j);
+    const t = (await h.run([...args, '-o', 'table'])).stdout;
+    for (const row of j) expect(t).toMatch(new RegExp(`${row.iso3Code}\\s+Europe`));
+    // A filter on a field not selected finds nothing, in every format alike.
+    const none = ['ref', 'countries', '--fields', 'iso3Code', '--query', "[?regionName=='Europe']"];
+    expect(JSON.parse((await h.run([...none, '-o', 'json'])).stdout)).toEqual([]);
+    expect((await h.run([...none, '-o', 'csv'])).stdout.trim().split('\n').length).toBeLessThanOrEqual(1);
+  });
+
   it('an unknown function is a usage error before anything is sent; a type error on the data is one line, exit 2', async () => {
     const before = h.requests.length;
     const r = await h.run(['ref', 'countries', '--query', 'foo(@)']);
