@@ -429,7 +429,7 @@ describe('errors', () => {
   });
 
   it('with -o json the error is one JSON object on stderr', async () => {
-    const r = await h.run(['scorecards', 'get', 'nope', '-o', 'json']);
+    const r = await h.run(['scorecards', 'get', '01zzzzzzzzzzzzzzzzzzzzzzzz', '-o', 'json']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     const e = JSON.parse(r.stderr) as { error: { code: string; message: string; status: number } };

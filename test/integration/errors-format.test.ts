@@ -17,7 +17,7 @@ afterAll(async () => {
 
 /** One failure of each kind: an API error, a usage error from srs, and Commander's own parse errors. */
 const failures: Array<{ name: string; args: string[]; code: number; errorCode: string; message: RegExp }> = [
-  { name: 'not found (API)', args: ['supplier', 'get', 'nope'], code: 1, errorCode: 'not_found', message: /HTTP 404/ },
+  { name: 'not found (API)', args: ['supplier', 'get', '01zzzzzzzzzzzzzzzzzzzzzzzz'], code: 1, errorCode: 'not_found', message: /HTTP 404/ },
   { name: 'bad --limit (srs usage)', args: ['ref', 'countries', '--limit', 'x'], code: 2, errorCode: 'usage', message: /^--limit must be a whole number/ },
   { name: 'unknown command (parse)', args: ['scorecard'], code: 2, errorCode: 'usage', message: /^unknown command 'scorecard' \(did you mean scorecards\?\)$/ },
   { name: 'unknown option (parse)', args: ['ref', 'countries', '--lmit', '3'], code: 2, errorCode: 'usage', message: /^unknown option '--lmit' \(did you mean --limit\?\)$/ },

@@ -171,7 +171,7 @@ describe('untrusted text', () => {
 describe('untrusted error text', () => {
   it('escape sequences in a service error message never reach the terminal', async () => {
     scenario('evilerror', (_q, res) => json(res, 404, { message: 'gone\u001b]0;pwned\u0007\u001b[2J for good' }));
-    const r = await srs('evilerror', ['supplier', 'get', 'x', '-o', 'table']);
+    const r = await srs('evilerror', ['supplier', 'get', '01h58vrn1sad1y603je9gbpje8', '-o', 'table']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/HTTP 404: gone for good/);
     expect(r.stderr).not.toMatch(/[\u001b\u0007]/);

@@ -54,9 +54,9 @@ describe('--quiet', () => {
     expect(loud.stderr).toBe('1 duplicate supplier id ignored\n');
     const past = await h.run(['-q', 'ref', 'categories', '--page', '50']);
     expect(past.stderr).toMatch(/^warning: page 50 is past the end/);
-    const err = await h.run(['-q', 'supplier', 'get', 'nope']);
+    const err = await h.run(['-q', 'supplier', 'get', '01zzzzzzzzzzzzzzzzzzzzzzzz']);
     expect(err.code).toBe(1);
-    expect(err.stderr).toMatch(/^srs: GET \/v1\/suppliers\/nope failed with HTTP 404/);
+    expect(err.stderr).toMatch(/^srs: GET \/v1\/suppliers\/01zzzzzzzzzzzzzzzzzzzzzzzz failed with HTTP 404/);
   });
 });
 

@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { columns, type Column } from '../../output/columns.js';
 import { renderItem, renderList } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
+import { checkId } from '../score/ids.js';
 
 const score = (v: unknown): string => (typeof v === 'number' ? v.toFixed(2) : '');
 
@@ -13,7 +14,7 @@ const parameterColumns: Column[] = [
 ];
 
 export async function run(ctx: Context, args: string[], _opts: Opts): Promise<void> {
-  const id = requireArg(args, 0, 'data entry id');
+  const id = checkId(requireArg(args, 0, 'data entry id').trim(), 'data entry id');
   const client = await ctx.client();
   const entry = await ctx.withSpinner('Fetching data entry…', () => client.getDataEntry(id));
   const ro = ctx.renderOptions();

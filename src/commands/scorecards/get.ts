@@ -2,9 +2,11 @@ import type { Context } from '../../context.js';
 import { columns } from '../../output/columns.js';
 import { renderItem, renderList } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
+import { checkId } from '../score/ids.js';
 
 export async function run(ctx: Context, args: string[], _opts: Opts): Promise<void> {
-  const id = requireArg(args, 0, 'scorecard id');
+  // Ids look like 26-character lowercase ULIDs: a malformed one is exit 2, not "not found" from the service.
+  const id = checkId(requireArg(args, 0, 'scorecard id').trim(), 'scorecard id');
   const client = await ctx.client();
   const card = await ctx.withSpinner('Fetching scorecard…', () => client.getScorecard(id));
   const ro = ctx.renderOptions();

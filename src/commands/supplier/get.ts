@@ -9,6 +9,7 @@ import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import type { Opts } from '../kit.js';
 import { openCatalog, type OpenCatalog } from './catalog-access.js';
+import { checkId } from '../score/ids.js';
 
 async function resolveCustomerId(ctx: Context, cid: string): Promise<{ id: string; open: OpenCatalog }> {
   const open = (await openCatalog(ctx, 'srs supplier get --customer-id', true))!;
@@ -40,7 +41,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   let open: OpenCatalog | undefined;
   let id: string;
   if (cid !== undefined) ({ id, open } = await resolveCustomerId(ctx, cid.trim()));
-  else id = given!;
+  // Ids look like 26-character lowercase ULIDs: an uppercase or malformed one is exit 2 (it was "HTTP 404: not found").
+  else id = checkId(given!.trim());
   const client = await ctx.client();
   const fetching = ctx.withSpinner('Fetching supplier…', () => client.getSupplier(id));
   // The catalog opens while the request is in flight (loading node:sqlite and opening the file
