@@ -151,7 +151,7 @@ export class StateDb {
     }
     let db: Database;
     try {
-      db = openDatabase(path, { name: 'emulator state', migrations: STATE_MIGRATIONS });
+      db = openDatabase(path, { name: 'emulator state', migrations: STATE_MIGRATIONS, kindTable: 'meta' });
     } catch (e) {
       throw new Error(`${(e as Error).message}`, { cause: e });
     }

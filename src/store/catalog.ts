@@ -198,6 +198,7 @@ export class Catalog {
     const db = openDatabase(path, {
       name: 'supplier catalog',
       migrations: CATALOG_MIGRATIONS,
+      kindTable: 'targets',
       ...(opts.busyTimeoutMs !== undefined ? { busyTimeoutMs: opts.busyTimeoutMs } : {}),
     });
     return new Catalog(path, db, opts.now ?? (() => new Date()), opts.redact ?? ((s) => s));

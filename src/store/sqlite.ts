@@ -29,6 +29,11 @@ export interface OpenOptions {
   migrations: readonly Migration[];
   /** ms a writer waits for another process's lock before SQLITE_BUSY; default 10 s. */
   busyTimeoutMs?: number;
+  /**
+   * A table only this kind of file has: the catalog and the emulator state are both at schema version 1, so
+   * the version alone took one for the other ("unexpected error: no such table: targets").
+   */
+  kindTable?: string;
   /** PRAGMA synchronous: NORMAL (default; durable across a process crash in WAL mode) or FULL (also across power loss). */
   synchronous?: 'NORMAL' | 'FULL';
 }
@@ -86,6 +91,9 @@ export function openDatabase(path: string, opts: OpenOptions): Database {
     db.exec(`PRAGMA synchronous = ${opts.synchronous ?? 'NORMAL'}`);
     db.exec('PRAGMA foreign_keys = ON');
     migrate(db, path, opts);
+    if (opts.kindTable && !db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(opts.kindTable)) {
+      throw new StoreError(`${path} is not ${/^[aeiou]/i.test(opts.name) ? 'an' : 'a'} ${opts.name}: it is another kind of SQLite file (another srs store?); point srs at the right file`);
+    }
     if (path !== ':memory:') {
       for (const p of [`${path}-wal`, `${path}-shm`]) {
         try {

@@ -10,6 +10,15 @@ const M1 = { version: 1, sql: 'CREATE TABLE t (id TEXT PRIMARY KEY, v TEXT)' };
 const M2 = { version: 2, sql: 'ALTER TABLE t ADD COLUMN w INTEGER' };
 
 describe('openDatabase', () => {
+  it('refuses a file of another kind at the same schema version (kindTable), naming it', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'srs-kind-')), 'x.db');
+    openDatabase(path, { name: 'emulator state', migrations: [{ version: 1, sql: 'CREATE TABLE meta (k TEXT)' }], kindTable: 'meta' }).close();
+    expect(() => openDatabase(path, { name: 'supplier catalog', migrations: [{ version: 1, sql: 'CREATE TABLE targets (k TEXT)' }], kindTable: 'targets' })).toThrow(
+      /x\.db is not a supplier catalog: it is another kind of SQLite file/,
+    );
+    expect(() => openDatabase(path, { name: 'emulator state', migrations: [{ version: 1, sql: 'CREATE TABLE meta (k TEXT)' }], kindTable: 'meta' }).close()).not.toThrow();
+  });
+
   it('creates the directory 0700 and the file 0600 whatever the umask, in WAL mode, migrated', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'srs-sqlite-')), 'sub');
     const old = process.umask(0o000);
