@@ -101,6 +101,9 @@ export interface RunningEmulator {
 /** What startEmulator returns: a RunningEmulator whose faultStats() is always there. */
 export interface StartedEmulator extends RunningEmulator {
   faultStats(): FaultStats;
+  /** The seed and supplier count in use: a --state file made earlier keeps its own, whatever was asked. */
+  seed: number;
+  suppliers: number;
 }
 
 export interface Fixtures {
@@ -202,6 +205,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Started
     host,
     port,
     apiKey,
+    seed,
+    suppliers: supplierCount,
     faultStats: () => faults.stats(),
     close(): Promise<void> {
       closing ??= (async () => {

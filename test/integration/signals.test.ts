@@ -173,3 +173,23 @@ describe('supplier create killed with SIGKILL in flight (no handler runs)', () =
     expect((JSON.parse(listed.stdout) as Array<{ customerSupplierId: string }>).map((e) => e.customerSupplierId)).toEqual(['K9-1']);
   });
 });
+
+describe('emulator start --state FILE made earlier', () => {
+  it('prints the seed in use and warns that the file keeps its own seed and supplier count', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'srs-emu-state-'));
+    const state = join(dir, 'state.db');
+    const start = async (args: string[]) => {
+      const child = spawn(process.execPath, [join(import.meta.dirname, '../../bin/srs.js'), 'emulator', 'start', '--port', '0', '--state', state, '-o', 'json', ...args], { env: baseEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const line = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('close', r));
+      return { info: JSON.parse(line.split('\n')[0]!) as { seed: number }, err };
+    };
+    expect((await start(['--suppliers', '5'])).info.seed).toBe(1);
+    const again = await start(['--suppliers', '40', '--seed', '7']);
+    expect(again.info.seed).toBe(1);
+    expect(again.err).toMatch(/--state .*state\.db was made with seed 1 and 5 suppliers: those are in use/);
+  });
+});
