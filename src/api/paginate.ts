@@ -38,6 +38,8 @@ export interface PaginateOptions {
   pageLimit?: number;
   /** What is listed, for error messages: "GET /v1/countries". */
   label?: string;
+  /** false where the command has no --limit (srs api): its errors do not suggest one. */
+  limitHint?: boolean;
 }
 
 export interface Page<T> {
@@ -100,7 +102,7 @@ export async function* paginate<T>(
     if (next === undefined) return;
     if (n >= pageLimit && n < maxPages) {
       throw new RunawayPaginationError(
-        `${label}the service still names a next page after ${fmt.format(n)} pages (${fmt.format(items)} items), the --max-pages limit: raise --max-pages if the list is really that long, or use --limit`,
+        `${label}the service still names a next page after ${fmt.format(n)} pages (${fmt.format(items)} items), the --max-pages limit: raise --max-pages if the list is really that long${opts.limitHint === false ? '' : ', or use --limit'}`,
       );
     }
     page = next;

@@ -113,6 +113,16 @@ describe('srs api GET', () => {
     expect(t.stdout).toMatch(/\ssector$/m);
   });
 
+  it('one page of a longer list says where the rest is; --paginate past --max-pages suggests no option api lacks', async () => {
+    const one = await h.run(['api', 'GET', '/v1/countries', '-o', 'csv']);
+    expect(one.code).toBe(0);
+    expect(one.stderr).toMatch(/more items on page 2: add page=2 to the path's query, or use --paginate/);
+    const capped = await h.run(['api', 'GET', '/v1/countries', '--paginate', '--max-pages', '2', '-o', 'csv']);
+    expect(capped.code).toBe(1);
+    expect(capped.stderr).toMatch(/raise --max-pages if the list is really that long\n?$/);
+    expect(capped.stderr).not.toMatch(/--limit/);
+  });
+
   it('--paginate on a non-list answer is a bad response (exit 1)', async () => {
     const r = await h.run(['api', 'GET', `/v1/suppliers/${supplier.id}`, '--paginate']);
     expect(r.code).toBe(1);

@@ -148,6 +148,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (list) {
     await renderList(ctx.sink, ctx.format === 'ndjson' ? list : rowsOf(list), listColumns(list, ctx.format), ro);
     if (list.length === 0 && ctx.format === 'table') ctx.info('no items');
+    // The pagination object is not an item: when it names a next page, say so (json keeps it in the document).
+    const next = isRecord(data) && isRecord(data.pagination) ? data.pagination.nextPage : undefined;
+    if (typeof next === 'number' && Number.isSafeInteger(next) && next > 0) ctx.info(`more items on page ${next}: add page=${next} to the path's query, or use --paginate for every page`);
     return;
   }
   // { item: {...} } (a read of one resource) on a table: the resource itself, field by field (csv keeps item.* paths).
@@ -192,7 +195,7 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
       }
       return parsed.data;
     },
-    { startPage, perPage, pageLimit: ctx.maxPages(), label: `GET ${req.path}` },
+    { startPage, perPage, pageLimit: ctx.maxPages(), label: `GET ${req.path}`, limitHint: false },
   );
 
   const first = await ctx.withSpinner(`GET ${req.path}…`, () => pages.next());
