@@ -148,6 +148,8 @@ export async function printPages<T>(
       more = p.hasMore;
       if ((flags.limit !== undefined && n >= flags.limit) || flags.page !== undefined) return;
     }
+    // The listing ended (a named next page may have turned out empty): nothing more exists.
+    more = false;
   }
   // A table needs all its rows at once: from a bounded buffer (src/output/bounded.ts).
   const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${what}…`, () => collectTableRows(items(), what)) : items();

@@ -72,3 +72,18 @@ describe('stdout that cannot be written (a full disk: /dev/full)', () => {
     }
   });
 });
+
+describe('--limit at the end of a list whose last page names one past it', () => {
+  it('says "more exist" only when more do', async () => {
+    const past = await startHarness({ lastPageNextPage: 'past' });
+    try {
+      const all = await past.run(['ref', 'categories', '--limit', '100', '-o', 'json']);
+      expect(all.code).toBe(0);
+      expect(all.stderr).not.toMatch(/more exist/);
+      const some = await past.run(['ref', 'categories', '--limit', '3', '-o', 'json']);
+      expect(some.stderr).toMatch(/showing the first 3 categories; more exist/);
+    } finally {
+      await past.close();
+    }
+  });
+});
