@@ -164,11 +164,11 @@ describe('the schemas accept real data', () => {
 });
 
 describe('srs schema (run function)', () => {
-  function ctxWith(output?: string) {
+  function ctxWith(output?: string, extra: Record<string, string> = {}) {
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     const io: IO = { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
-    const ctx = new Context(io, {}, output ? { output } : {});
+    const ctx = new Context(io, {}, { ...(output ? { output } : {}), ...extra });
     return { ctx, out: () => (stdout.read() as Buffer | null)?.toString() ?? '' };
   }
 
@@ -183,6 +183,15 @@ describe('srs schema (run function)', () => {
       expect(js.title).toBe('srs score calc -o json');
       expect(js.type).toBe('array');
     }
+  });
+
+  it('--query shapes a schema; --fields, which cannot apply, is refused', async () => {
+    const { ctx, out } = ctxWith('json', { query: 'title' });
+    await ctx.prepare();
+    await schemaRun(ctx, ['country'], {});
+    expect(JSON.parse(out())).toMatch(/country/i);
+    const f = ctxWith('json', { fields: 'x' });
+    await expect(schemaRun(f.ctx, ['country'], {})).rejects.toThrow(/--fields does not apply to a schema/);
   });
 
   it('lists the names without an argument (json)', async () => {

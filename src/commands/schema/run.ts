@@ -1,7 +1,7 @@
 /**
  * `srs schema [NAME...]`: the JSON Schema (draft 2020-12) of a resource or of
  * a command's `-o json` output, from src/schema/registry.ts. The schema itself
- * is always pretty JSON on stdout, whatever -o says; the list of names follows -o.
+ * always pretty JSON on stdout, whatever -o says (--query shapes it; --fields is refused); the list of names follows -o.
  */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -27,5 +27,14 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   if (!entry) {
     throw new UsageError(`unknown schema "${words.join(' ')}"; valid names: ${schemaNames().join(', ')}`);
   }
-  await ctx.sink.write(JSON.stringify(jsonSchemaOf(entry), null, 2) + '\n');
+  // A schema is one JSON document, printed as JSON whatever -o says: --query shapes it (as every other
+  // document), and --fields, which cannot apply, is refused rather than ignored in silence.
+  const ro = ctx.renderOptions();
+  if (ro.fields) throw new UsageError('--fields does not apply to a schema (one JSON document); use --query, e.g. --query properties');
+  const schema = jsonSchemaOf(entry);
+  if (ro.query) {
+    await ctx.sink.write(JSON.stringify(ro.query(schema) ?? null, null, 2) + '\n');
+    return;
+  }
+  await ctx.sink.write(JSON.stringify(schema, null, 2) + '\n');
 }
