@@ -353,3 +353,48 @@ describe('11. stdin and ids files a user can get wrong', () => {
     expect(r.stderr.length).toBeLessThan(1200);
   });
 });
+
+describe('12. evidence that records unknown suppliers, and a check that cannot evaluate, still report where CI looks', () => {
+  it('score report of a bundle recording an unknown supplier writes no report (exit 1), as the online path', async () => {
+    const saved = join(h.home, 'with-unknown.jsonl');
+    const calc = await h.run(['score', 'calc', a!, STRANGER, '--save', saved, '-o', 'json']);
+    expect(calc.code).toBe(1);
+    const html = join(h.home, 'with-unknown.html');
+    const r = await runSrs(['score', 'report', saved, '--html', html], offline);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`UNKNOWN ${STRANGER}`));
+    expect(err(r)).toMatch(/1 of 2 suppliers in the bundle has no result \(recorded as unknown\); no report was written/);
+    expect(existsSync(html)).toBe(false);
+  });
+
+  it('check --from of a bundle that does not verify replaces the JUnit file and writes a summary and an annotation', async () => {
+    const junit = join(h.home, 'gate.xml');
+    const summary = join(h.home, 'summary.md');
+    const ok = await runSrs(['score', 'check', '--from', bundle, '--min', '-3', '--allow-no-data', '--junit', junit], offline);
+    expect(ok.code).toBe(0);
+    expect(readFileSync(junit, 'utf8')).toMatch(/errors="0"/);
+    const recs = readFileSync(bundle, 'utf8').trimEnd().split('\n');
+    const cut = join(h.home, 'gate-cut.jsonl');
+    writeFileSync(cut, recs.slice(0, -1).join('\n') + '\n');
+    const r = await runSrs(['score', 'check', '--from', cut, '--min', '-3', '--allow-no-data', '--junit', junit], { ...offline, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+    expect(r.code).toBe(3);
+    expect(readFileSync(junit, 'utf8')).toMatch(/tests="1" failures="0" errors="1"[\s\S]*<error message="[^"]*bundle altered/);
+    expect(readFileSync(summary, 'utf8')).toMatch(/### srs score check: not evaluated\n\n.*bundle altered/);
+    expect(r.stderr).toMatch(/^::error title=srs score check::.*bundle altered/m);
+  });
+
+  it('the SCORE column shows the digits that make the verdict beside --min visibly right', async () => {
+    const scored = readFileSync(bundle, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{"t":"result"'))
+      .map((l) => JSON.parse(l) as { item: { supplierId: string; score: { value?: number | null } } })
+      .find((x) => typeof x.item.score.value === 'number')!.item;
+    // A minimum just above the score: two decimals would show the score as equal to it, or above.
+    const min = (Math.round(scored.score.value! * 100) / 100 + 0.0004).toFixed(4);
+    const r = await runSrs(['score', 'check', '--from', bundle, '--min', min, '--allow-no-data', '-o', 'table'], { ...offline, COLUMNS: '200' });
+    const line = r.stdout.split('\n').find((l) => l.includes(scored.supplierId));
+    expect(line, r.stdout).toBeDefined();
+    const shown = line!.trim().split(/\s+/)[2]!;
+    expect(Number(shown) < Number(min), `${shown} beside --min ${min}: ${line}`).toBe(scored.score.value! < Number(min));
+  });
+});

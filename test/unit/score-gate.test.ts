@@ -223,9 +223,12 @@ describe('checkBaselineService (a baseline from another service or key)', () => 
     );
     checkBaselineService({ baseUrl: 'https://api.example.com', account: 'bbbbbbbbbbbb' }, here, '--baseline b.jsonl', warnings);
     expect(warnings).toEqual([expect.stringMatching(/saved with another API key \(fingerprint bbbbbbbbbbbb, this run aaaaaaaaaaaa\)/)]);
-    // The sandbox, older bundles and raw responses record no service: nothing to compare.
-    checkBaselineService({ baseUrl: null, account: null }, here, '--baseline b.jsonl', warnings);
-    checkBaselineService(here, { baseUrl: null, account: null }, '--baseline b.jsonl', warnings);
+    // A sandbox bundle (null) against a real service, either way round: another service.
+    expect(() => checkBaselineService({ baseUrl: null, account: null }, here, '--baseline b.jsonl', warnings)).toThrow(/calculated against the sandbox, this run's scores come from https/);
+    expect(() => checkBaselineService(here, { baseUrl: null, account: null }, '--baseline b.jsonl', warnings)).toThrow(/come from the sandbox/);
+    // A raw response records no service: nothing to compare.
+    checkBaselineService({ baseUrl: null, account: null, recorded: false }, here, '--baseline b.jsonl', warnings);
+    checkBaselineService({ baseUrl: null, account: null }, { baseUrl: null, account: null }, '--baseline b.jsonl', warnings);
     checkBaselineService({ baseUrl: 'https://api.example.com', account: null }, here, '--baseline b.jsonl', warnings);
     expect(warnings).toHaveLength(1);
   });

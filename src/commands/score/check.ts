@@ -16,7 +16,7 @@ import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.j
 import type { Column } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
-import { expiresBeforeIssue, todayUtc } from '../../scoring/index.js';
+import { digitsToShow, expiresBeforeIssue, todayUtc } from '../../scoring/index.js';
 import { isFailing } from '../../scoring/gate.js';
 import type { BaselineValue } from './evaluate.js';
 import { suggest } from '../../util/suggest.js';
@@ -27,7 +27,7 @@ import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRu
 import { contractError, digestOfFile, readEvidence } from './evidence.js';
 import { gatherIds } from './ids.js';
 import { checkOutputFile } from './paths.js';
-import { githubAnnotation, junitReport, markdownSummary } from './junit.js';
+import { annotationRunError, githubAnnotation, junitReport, junitRunError, markdownSummary, summaryRunError } from './junit.js';
 import { finiteNumber, optionalNumber } from './options.js';
 import { count } from '../../util/plural.js';
 
@@ -39,6 +39,8 @@ const maxDropOption = finiteNumber('--max-drop', 0);
 export interface ServiceOf {
   baseUrl: string | null;
   account: string | null;
+  /** false for a raw response, which records nothing (null then means "not known", not "the sandbox"). */
+  recorded?: boolean;
 }
 type BaselineHeaderListener = (options: BundleOptions | null, service: ServiceOf) => void;
 
@@ -49,6 +51,11 @@ type BaselineHeaderListener = (options: BundleOptions | null, service: ServiceOf
  * the same. Bundles that record no service (the sandbox, older bundles, raw responses) are not compared.
  */
 export function checkBaselineService(baseline: ServiceOf, run: ServiceOf, what: string, warnings: string[]): void {
+  // A bundle records null for the sandbox: a sandbox baseline against a real service (or the reverse) is another service too.
+  if (baseline.recorded !== false && run.recorded !== false && (baseline.baseUrl === null) !== (run.baseUrl === null)) {
+    const where = (s: ServiceOf) => s.baseUrl ?? 'the sandbox';
+    throw new UsageError(`${what} was calculated against ${where(baseline)}, this run's scores come from ${where(run)}: a baseline compares one service's scores over time; save one from this service (srs score calc ID... --save FILE)`);
+  }
   if (baseline.baseUrl !== null && run.baseUrl !== null && baseline.baseUrl !== run.baseUrl) {
     throw new UsageError(
       `${what} was calculated against ${baseline.baseUrl}, this run's scores come from ${run.baseUrl}: a baseline compares one service's scores over time; save one from this service (srs score calc ID... --save FILE)`,
@@ -76,7 +83,7 @@ export async function readBaseline(ctx: Context, file: string, onHeader: Baselin
   for await (const ev of readEvidence(ctx, file, '--baseline', { digest: !d })) {
     if (ev.t === 'header') format2 = ev.format === 2;
     if (ev.t === 'header' && format2 && d && !trusted) throw new CheckFailedError(`baseline altered: ${file}'s content does not match its digest (or its end record is missing)`);
-    if (ev.t === 'header') onHeader(ev.options, { baseUrl: ev.baseUrl, account: ev.account });
+    if (ev.t === 'header') onHeader(ev.options, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format !== 'response' });
     if (ev.t === 'end' && format2) {
       // The same rules as the verifier's end (verify.ts): read from stdin, the digest is only known here.
       if (ev.afterEnd !== undefined) throw new CheckFailedError(`baseline altered: content was added after the end record (line ${ev.afterEnd})`);
@@ -180,6 +187,17 @@ const parametersOf = (item: ScoreResult, into: Set<string>) => {
   for (const p of item.policyParameterScores ?? []) into.add(p.policyParameterId);
 };
 
+/**
+ * The table's columns: SCORE with two decimals, or as many as it takes to read the verdict right beside
+ * --min ("0.50 FAIL" for a score of 0.4957 under --min 0.496 looked like a pass).
+ */
+function columnsFor(rules: CheckRules): Column[] {
+  const min = rules.min;
+  return columns.map((c) =>
+    c.path === 'score' && min !== undefined ? { ...c, format: (v: unknown) => (typeof v === 'number' ? v.toFixed(digitsToShow(v, min)) : '—') } : c,
+  );
+}
+
 const columns: Column[] = [
   { path: 'supplierId', header: 'SUPPLIER', kind: 'id' },
   { path: 'status', header: 'STATUS', format: (v) => String(v).toUpperCase(), kind: 'state' },
@@ -273,7 +291,7 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
       if (ev.t !== 'header') return;
       checkFiltersMatch(ev.options, filters, what);
       if (baselineOptions !== undefined) checkBaselineFilters(baselineOptions, calculatedWith(ev.options ?? filters), `--baseline ${String(opts.baseline)}`);
-      if (baselineService) checkBaselineService(baselineService, { baseUrl: ev.baseUrl, account: ev.account }, `--baseline ${String(opts.baseline)}`, warnings);
+      if (baselineService) checkBaselineService(baselineService, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format !== 'response' }, `--baseline ${String(opts.baseline)}`, warnings);
     },
   );
   rules.asOf = v.asOf;
@@ -292,6 +310,27 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   return rules;
 }
 
+/** The JUnit file, step summary and annotation of a check that could not evaluate (see junitRunError). */
+function reportRunError(ctx: Context, opts: Opts, message: string, started: number): void {
+  const text = ctx.redact(oneLine(message));
+  if (typeof opts.junit === 'string') {
+    try {
+      writeFileSync(opts.junit, junitRunError(text, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000 }));
+    } catch (e) {
+      ctx.warn(`could not write --junit ${opts.junit} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+  }
+  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) {
+    try {
+      appendFileSync(summaryFile, summaryRunError(text) + '\n');
+    } catch (e) {
+      ctx.warn(`could not append the step summary to GITHUB_STEP_SUMMARY (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+  }
+  if (ctx.env.GITHUB_ACTIONS === 'true') ctx.io.stderr.write(annotationRunError(text) + '\n');
+}
+
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const started = performance.now();
   const results: CheckResult[] = [];
@@ -301,12 +340,18 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const onStdin = (['from', 'baseline', 'idsFile'] as const).filter((k) => opts[k] === '-').map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`);
   if (onStdin.length > 1) throw new UsageError(`${onStdin.join(' and ')} both read stdin, which can be read once: give all but one of them as a file`);
   let rules: CheckRules;
-  if (typeof opts.from === 'string') {
-    if (args.length || opts.idsFile !== undefined) throw new UsageError('--from checks a saved bundle offline; do not also give supplier ids');
-    rules = await fromBundle(ctx, opts.from, opts, results, warnings);
-  } else {
-    if (opts.verify === false) throw new UsageError('--no-verify applies to --from BUNDLE only');
-    rules = await fromService(ctx, args, opts, results, warnings);
+  try {
+    if (typeof opts.from === 'string') {
+      if (args.length || opts.idsFile !== undefined) throw new UsageError('--from checks a saved bundle offline; do not also give supplier ids');
+      rules = await fromBundle(ctx, opts.from, opts, results, warnings);
+    } else {
+      if (opts.verify === false) throw new UsageError('--no-verify applies to --from BUNDLE only');
+      rules = await fromService(ctx, args, opts, results, warnings);
+    }
+  } catch (e) {
+    // A check that could not evaluate still reports, where CI looks: JUnit, the step summary, an annotation.
+    if (e instanceof SrsError && !(e instanceof UsageError)) reportRunError(ctx, opts, e.message, started);
+    throw e;
   }
 
   if (rules.baseline) {
@@ -321,9 +366,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
 
   // Nothing evaluated is not a pass (an empty bundle): said before any table or summary.
   if (!results.length) {
-    throw new SrsError('runtime', ExitCode.failure, `nothing was checked: ${typeof opts.from === 'string' ? `${opts.from === '-' ? 'stdin' : opts.from} holds no supplier` : 'no supplier was scored'}; save scores with srs score calc ID... --save FILE`);
+    const message = `nothing was checked: ${typeof opts.from === 'string' ? `${opts.from === '-' ? 'stdin' : opts.from} holds no supplier` : 'no supplier was scored'}; save scores with srs score calc ID... --save FILE`;
+    reportRunError(ctx, opts, message, started);
+    throw new SrsError('runtime', ExitCode.failure, message);
   }
-  await renderList(ctx.sink, results, columns, ctx.renderOptions());
+  await renderList(ctx.sink, results, columnsFor(rules), ctx.renderOptions());
 
   const failing = results.filter((r) => isFailing(r.status));
   for (const r of results) {

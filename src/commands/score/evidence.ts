@@ -297,9 +297,12 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
     parts.push(line);
   }
   let data: unknown;
+  const text = Buffer.concat(parts).toString('utf8').replace(/^\uFEFF/, '');
   try {
-    data = JSON.parse(Buffer.concat(parts).toString('utf8').replace(/^\uFEFF/, ''));
+    data = JSON.parse(text);
   } catch (e) {
+    // Lines of a bundle (format 2) whose first line is not the header: say that, not where JSON.parse stopped.
+    if (text.includes('"kind":"srs.score-bundle"')) throw invalid(name, 'a bundle whose first line is not its header ({"kind":"srs.score-bundle",...}): the lines were moved or something was put before them');
     throw invalid(name, `not valid JSON (${(e as Error).message})`);
   }
   const parsed = parseBundleOrResponse(data, name);

@@ -55,6 +55,33 @@ export function githubAnnotation(r: CheckResult): string {
   return `::error title=${prop(`srs score check: ${r.supplierId}`)}::${esc(r.reasons.join('; '))}`;
 }
 
+/**
+ * The reports of a check that could not evaluate at all (a bundle that does not verify, an altered baseline,
+ * nothing to check): a JUnit file with one <error>, a step summary and an annotation that say so. Without them
+ * a CI job kept the JUnit file of an earlier run that passed, and its summary page said nothing.
+ */
+export function junitRunError(message: string, opts: { timestamp: string; seconds: number }): string {
+  const msg = xmlEscape(message);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="srs score check" tests="1" failures="0" errors="1" skipped="0" time="${opts.seconds.toFixed(3)}">`,
+    `  <testsuite name="srs score check" tests="1" failures="0" errors="1" skipped="0" timestamp="${xmlEscape(opts.timestamp)}" time="${opts.seconds.toFixed(3)}">`,
+    `    <testcase classname="srs.score" name="score check" time="0"><error message="${msg}" type="not-evaluated">${msg}</error></testcase>`,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+export function summaryRunError(message: string): string {
+  return `### srs score check: not evaluated\n\n${cell(message)}\n\nNothing was checked; the step fails.\n`;
+}
+
+export function annotationRunError(message: string): string {
+  const esc = (s: string) => sanitizeForTerminal(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return `::error title=srs score check::${esc(message)}`;
+}
+
 /** How many failing suppliers the step summary lists before a count. */
 const SUMMARY_FAILURES = 100;
 

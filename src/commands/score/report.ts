@@ -64,6 +64,16 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const recorded = input.errors.size ? ` (${count(input.errors.size, 'supplier')} recorded without a result, unknown)` : '';
     throw new SrsError('runtime', ExitCode.failure, `nothing to report: ${fromBundle ? `${args[0] === '-' ? 'stdin' : args[0]} holds no supplier result` : 'no supplier was scored'}${recorded}; no report was written (save scores with srs score calc ID... --save FILE)`);
   }
+  // Fail closed, as the online path and check --from do: a bundle that records suppliers without a result (unknown to
+  // the service, or not calculable) gives no report that would leave them out and say "Findings: none".
+  if (input.errors.size) {
+    for (const [id, why] of input.errors) ctx.stderr(`UNKNOWN ${oneLine(id)}: ${oneLine(why)}`);
+    throw new SrsError(
+      'not_found',
+      ExitCode.failure,
+      `${input.errors.size} of ${count(input.items.length + input.errors.size, 'supplier')} in the bundle ${input.errors.size === 1 ? 'has' : 'have'} no result (recorded as unknown); no report was written (calculate without ${input.errors.size === 1 ? 'it' : 'them'}, or check the ids)`,
+    );
+  }
   const explanations = input.items.map((item) => explain(item, input.cardsFor(item.supplierId), input.names, input.asOf, input.options, withinDays));
   const { renderHtmlReport } = await import('../../output/html-report.js');
   const t = input.trust;
