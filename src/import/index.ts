@@ -54,6 +54,8 @@ const MAX_REORDER_WAITING = 4096;
 export interface ImportOptions {
   /** A path, or "-" for stdin. */
   file: string;
+  /** Files the journal, --report and --failed must not be (the supplier catalog's): path and what it is. */
+  protect?: ReadonlyArray<readonly [path: string, what: string]> | undefined;
   encoding?: string | undefined;
   delimiter?: string | undefined;
   /** --map values, "Column Header=field". */
@@ -173,7 +175,7 @@ function plan(o: ImportOptions, d: ImportDeps): Plan {
   if (journalPath !== undefined && underDev(journalPath)) {
     throw new UsageError(`--journal ${journalPath}: a journal is a file srs appends to and reads back; it cannot live under /dev (pass --journal PATH to a regular file)`);
   }
-  checkOutputPaths(o.file, { '--journal': journalPath, '--report': o.report, '--failed': o.failed });
+  checkOutputPaths(o.file, { '--journal': journalPath, '--report': o.report, '--failed': o.failed }, o.protect);
   if (stream && o.journal === undefined && !dryRun) {
     const what = o.file === '-' ? 'stdin' : `${o.file} (not a regular file: read once, like stdin)`;
     d.warn(`reading ${what} without --journal: a re-run cannot tell which rows this run created; pass --journal FILE to make re-runs safe`);

@@ -199,9 +199,11 @@ function fileIdentity(p: string): string {
 }
 
 /** Refuses output paths that would overwrite the input or each other (also through a symlink or a hard link). */
-export function checkOutputPaths(input: string, outputs: Record<string, string | undefined>): void {
+export function checkOutputPaths(input: string, outputs: Record<string, string | undefined>, protect: ReadonlyArray<readonly [path: string, what: string]> = []): void {
   const seen = new Map<string, string>();
   if (input !== '-') seen.set(fileIdentity(input), 'the input file');
+  // Files no output may replace (the supplier catalog and its SQLite companions: a --report over it destroyed it).
+  for (const [p, what] of protect) seen.set(fileIdentity(p), what);
   for (const [flag, p] of Object.entries(outputs)) {
     if (p === undefined) continue;
     const problem = fileTargetProblem(p);

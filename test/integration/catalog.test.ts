@@ -658,3 +658,32 @@ describe('emulator and sandbox state on SQLite', () => {
     }
   });
 });
+
+describe('the catalog is never an output, and what is not a catalog is named', () => {
+  it('--report or --failed on the catalog (or its -wal) is exit 2 with nothing sent or written; a blank --customer-id is exit 2; a --catalog that is not one is exit 2', async () => {
+    const h = await startHarness({ admin: true });
+    try {
+      const catalog = join(h.home, 'shared.db');
+      writeFileSync(catalog, '');
+      const file = csvFile(h.home, 'rp.csv', rowsFor(7001, 7002));
+      expect((await h.run(['--catalog', catalog, 'supplier', 'import', file, '-o', 'json', '--quiet'])).code).toBe(0);
+      const before = h.requests.length;
+      for (const [flag, path] of [['--report', catalog], ['--failed', `${catalog}-wal`]] as const) {
+        const r = await h.run(['--catalog', catalog, 'supplier', 'import', file, flag, path]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(/is the supplier catalog/);
+      }
+      expect(h.requests.length).toBe(before);
+      expect(json<Entry[]>(await h.run(['--catalog', catalog, 'supplier', 'ls', '-o', 'json']))).toHaveLength(2);
+      const blank = await h.run(['supplier', 'create', '--name', 'Blank Id', '--customer-id', '  ']);
+      expect(blank.code).toBe(2);
+      expect(blank.stderr).toMatch(/--customer-id needs a value/);
+      const notOne = await h.run(['--catalog', file, 'supplier', 'create', '--name', 'Z', '--customer-id', 'Z-1']);
+      expect(notOne.code).toBe(2);
+      expect(notOne.stderr).toMatch(/--catalog .*rp\.csv is not a supplier catalog/);
+      expect(h.requests.length).toBe(before);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -80,7 +80,17 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
   }
   const target = await ctx.target();
   const { Catalog } = await import('../../store/catalog.js');
-  const catalog = Catalog.open(path, { redact: (s) => ctx.redact(s) });
+  let catalog: Catalog;
+  try {
+    catalog = Catalog.open(path, { redact: (s) => ctx.redact(s) });
+  } catch (e) {
+    // A file the user named that is not a catalog (a journal, a CSV, the emulator's state) is their mistake: exit 2, untouched.
+    const setting = ctx.catalogSetting();
+    if (setting && setting.from !== 'default' && /not a database|is not a supplier catalog/.test((e as Error).message)) {
+      throw new UsageError(`${setting.from} ${path} is not a supplier catalog (${(e as Error).message.replace(/^.*?: /, '')}); name the catalog file`);
+    }
+    throw e;
+  }
   closeWithRun(ctx, catalog);
   const known = catalog.knownPartition(target) !== undefined;
   const partition = await catalog.resolvePartition(target, sameAccountCheck(ctx, target));

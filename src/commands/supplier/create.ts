@@ -57,6 +57,9 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     if (flagged.length) throw new UsageError(`--json cannot be combined with field flags (${flagged.map((f) => '--' + f.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())).join(', ')})`);
     body = await readJsonInput(ctx, opts.json, '--json');
   } else {
+    // An id given but blank (a script's variable that came out empty) would skip the catalog's check and create a new
+    // supplier on every run: refused, as supplier get --customer-id refuses it.
+    if (typeof opts.customerId === 'string' && opts.customerId.trim() === '') throw new UsageError('--customer-id needs a value (leave the option out to create a supplier without one)');
     body = bodyFromFlags(opts);
   }
   // The customer id as the import takes it: trimmed, and none when blank. The catalog compares it so (a " T8 " sent

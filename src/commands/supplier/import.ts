@@ -16,6 +16,13 @@ import { ExitCode, SrsError } from '../../errors.js';
 import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
 import { problemLine } from '../../import/report.js';
+import { catalogPathOf } from './catalog-access.js';
+
+/** The supplier catalog's files (the database and its SQLite companions), which no output of the import may replace. */
+async function catalogFiles(ctx: Context): Promise<Array<readonly [string, string]>> {
+  const path = await catalogPathOf(ctx);
+  return path === undefined ? [] : [[path, 'the supplier catalog'], [`${path}-wal`, "the supplier catalog's write-ahead log"], [`${path}-shm`, "the supplier catalog's shared memory file"]];
+}
 import { importSummaryColumns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
@@ -49,6 +56,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         retryUnknown: opts.retryUnknown === true,
         report: str(opts.report),
         failed: str(opts.failed),
+        protect: await catalogFiles(ctx),
         quiet: ctx.quiet,
         csvRaw: !!ctx.globals.csvRaw,
       },
