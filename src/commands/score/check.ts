@@ -39,7 +39,7 @@ const maxDropOption = finiteNumber('--max-drop', 0);
 export interface ServiceOf {
   baseUrl: string | null;
   account: string | null;
-  /** false for a raw response, which records nothing (null then means "not known", not "the sandbox"). */
+  /** false for a raw response or a format-1 bundle, whose null base URL does not tell the sandbox from "not recorded". */
   recorded?: boolean;
 }
 type BaselineHeaderListener = (options: BundleOptions | null, service: ServiceOf) => void;
@@ -83,7 +83,7 @@ export async function readBaseline(ctx: Context, file: string, onHeader: Baselin
   for await (const ev of readEvidence(ctx, file, '--baseline', { digest: !d })) {
     if (ev.t === 'header') format2 = ev.format === 2;
     if (ev.t === 'header' && format2 && d && !trusted) throw new CheckFailedError(`baseline altered: ${file}'s content does not match its digest (or its end record is missing)`);
-    if (ev.t === 'header') onHeader(ev.options, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format !== 'response' });
+    if (ev.t === 'header') onHeader(ev.options, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format === 2 });
     if (ev.t === 'end' && format2) {
       // The same rules as the verifier's end (verify.ts): read from stdin, the digest is only known here.
       if (ev.afterEnd !== undefined) throw new CheckFailedError(`baseline altered: content was added after the end record (line ${ev.afterEnd})`);
@@ -291,7 +291,7 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
       if (ev.t !== 'header') return;
       checkFiltersMatch(ev.options, filters, what);
       if (baselineOptions !== undefined) checkBaselineFilters(baselineOptions, calculatedWith(ev.options ?? filters), `--baseline ${String(opts.baseline)}`);
-      if (baselineService) checkBaselineService(baselineService, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format !== 'response' }, `--baseline ${String(opts.baseline)}`, warnings);
+      if (baselineService) checkBaselineService(baselineService, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format === 2 }, `--baseline ${String(opts.baseline)}`, warnings);
     },
   );
   rules.asOf = v.asOf;
