@@ -1,3 +1,5 @@
+import { UsageError } from '../errors.js';
+
 /**
  * The shape of the service's ids: 26-character lowercase ULIDs in Crockford
  * base32 (digits and lowercase letters without i, l, o, u). The first
@@ -16,4 +18,13 @@ export function whyNotUlid(s: string): string {
   const bad = [...s].find((c) => !/[0-9a-hjkmnp-tv-z]/.test(c));
   if (bad !== undefined) return `"${bad}" is not a Crockford base32 character`;
   return 'starts above 7 (a ULID\'s time part overflows)';
+}
+
+/**
+ * One id argument or option: exit 2 naming it unless it is a 26-character lowercase ULID. Here rather than
+ * beside gatherIds (src/commands/score/ids.ts) so that a lookup (`supplier get`) loads no more than it needs.
+ */
+export function checkId(id: string, what = 'supplier id'): string {
+  if (!isUlid(id)) throw new UsageError(`${what} ${JSON.stringify(id)} is not a 26-character lowercase ULID (${whyNotUlid(id)})`, { code: 'invalid_input' });
+  return id;
 }

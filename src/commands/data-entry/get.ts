@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { columns, type Column } from '../../output/columns.js';
 import { renderItem, renderList } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
-import { checkId } from '../score/ids.js';
+import { checkId } from '../../util/ulid.js';
 
 const score = (v: unknown): string => (typeof v === 'number' ? v.toFixed(2) : '');
 

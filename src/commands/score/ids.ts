@@ -51,8 +51,4 @@ export async function gatherIds(ctx: Context, args: string[], idsFile: unknown):
   return ids;
 }
 
-/** One id argument (score explain): exit 2 naming it unless it is a 26-character lowercase ULID. */
-export function checkId(id: string, what = 'supplier id'): string {
-  if (!isUlid(id)) throw new UsageError(`${what} ${JSON.stringify(id)} is not a 26-character lowercase ULID (${whyNotUlid(id)})`, { code: 'invalid_input' });
-  return id;
-}
+export { checkId } from '../../util/ulid.js';

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { columns } from '../../output/columns.js';
 import { renderItem, renderList } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
-import { checkId } from '../score/ids.js';
+import { checkId } from '../../util/ulid.js';
 
 export async function run(ctx: Context, args: string[], _opts: Opts): Promise<void> {
   // Ids look like 26-character lowercase ULIDs: a malformed one is exit 2, not "not found" from the service.

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { ApiError, ExitCode, SrsError } from '../../errors.js';
 import { columns } from '../../output/columns.js';
 import { listFlags, printPages, type Opts } from '../kit.js';
-import { checkId } from '../score/ids.js';
+import { checkId } from '../../util/ulid.js';
 
 export async function run(ctx: Context, _args: string[], opts: Opts): Promise<void> {
   const flags = listFlags(opts);

@@ -9,7 +9,7 @@ import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import type { Opts } from '../kit.js';
 import { openCatalog, type OpenCatalog } from './catalog-access.js';
-import { checkId } from '../score/ids.js';
+import { checkId } from '../../util/ulid.js';
 
 async function resolveCustomerId(ctx: Context, cid: string): Promise<{ id: string; open: OpenCatalog }> {
   const open = (await openCatalog(ctx, 'srs supplier get --customer-id', true))!;
