@@ -220,6 +220,23 @@ describe('5. recompute --verify: the verdict before anything reads as agreeing',
     expect(ok.stderr).toMatch(/^verified: recomputed 3 suppliers/m);
   });
 
+  it('(e) a result line repeated, counted and re-digested: "conflicting entries", not "bundle altered"', async () => {
+    const { createHash } = await import('node:crypto');
+    const recs = lines();
+    const k = recs.findIndex((l) => l.startsWith('{"t":"result"'));
+    recs.splice(k + 1, 0, recs[k]!);
+    const body = recs.slice(0, -1).map((l) => l + '\n').join('');
+    const end = JSON.parse(recs.at(-1)!) as { suppliers: number; digest: { value: string } };
+    end.suppliers += 1;
+    end.digest.value = createHash('sha256').update(body).digest('hex');
+    const path = join(h.home, 'repeated.jsonl');
+    writeFileSync(path, body + JSON.stringify(end) + '\n');
+    const r = await verify(path);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/"message":"conflicting entries: supplier \w+ is listed more than once/);
+    expect(r.stderr).not.toMatch(/bundle altered/);
+  });
+
   it('(d) a value 1e-7 off (digest re-forged): the table shows the digits that make the two numbers differ', async () => {
     const { createHash } = await import('node:crypto');
     const recs = lines();

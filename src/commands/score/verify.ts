@@ -86,6 +86,8 @@ export class EvidenceVerifier {
   readonly #findings = new Map<FindingKind, { count: number; examples: string[] }>();
   readonly #requested = new Set<string>();
   readonly #answered = new Set<string>();
+  /** Result and error records read, repeats included: what the end record counts (docs/scoring.md). */
+  #records = 0;
   readonly #definitions = new Map<string, Scorecard>();
   readonly #cards = cardsByIds((id) => this.#definitions.get(id));
   /** Recorded errors (unknown suppliers), by supplier id. */
@@ -160,6 +162,7 @@ export class EvidenceVerifier {
   }
 
   #answer(supplierId: string): boolean {
+    this.#records++;
     if (this.#answered.has(supplierId)) {
       this.find('conflict', `supplier ${supplierId} is listed more than once`);
       return false;
@@ -211,7 +214,8 @@ export class EvidenceVerifier {
       else if (ev.declared.digest !== ev.computed) this.find('altered', `its content does not match its digest (sha256 ${ev.declared.digest.slice(0, 12)}…, content ${(ev.computed ?? '').slice(0, 12)}…)`);
     }
     if (ev.afterEnd !== undefined) this.find('altered', `content was added after the end record (line ${ev.afterEnd})`);
-    else if (ev.declared && ev.declared.suppliers !== this.#answered.size && !this.#countedFirst()) this.find('altered', supplierCount(ev.declared.suppliers, this.#answered.size));
+    // Records, repeats included, as the writer counts them: a repeated supplier is "conflicting entries", not an alteration.
+    else if (ev.declared && ev.declared.suppliers !== this.#records && !this.#countedFirst()) this.find('altered', supplierCount(ev.declared.suppliers, this.#records));
     if (this.format !== 'response') {
       let missing = 0;
       const examples: string[] = [];
