@@ -99,7 +99,8 @@ export interface GlobalOptions {
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** An environment flag is on unless unset, empty, 0 or false. */
-export const truthy = (v: string | undefined): boolean => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+/** A boolean environment variable: unset, empty, 0, false, off, no and none are off (SRS_SANDBOX=off turned the sandbox on). */
+export const truthy = (v: string | undefined): boolean => v !== undefined && !['', '0', 'false', 'off', 'no', 'none'].includes(v.trim().toLowerCase());
 
 export function dataDir(env: Env): string {
   if (env.SRS_DATA_DIR) return env.SRS_DATA_DIR;

@@ -648,7 +648,9 @@ export function describeZodError(err: z.core.$ZodError, root?: string): string {
   const issue = err.issues[0];
   if (!issue) return 'invalid';
   const path = formatPath(issue.path, root);
-  const extra = err.issues.length > 1 ? ` (and ${err.issues.length - 1} more)` : '';
+  // Two checks of one field that fail with one message (z.url and a regex on a website) are one problem.
+  const distinct = new Set(err.issues.map((i) => `${formatPath(i.path, root)}\u0000${i.message}`)).size;
+  const extra = distinct > 1 ? ` (and ${distinct - 1} more)` : '';
   return `${path ? path + ': ' : ''}${issue.message}${extra}`;
 }
 

@@ -78,8 +78,15 @@ const CountryIso3 = z.string().check(
 const websiteError = (iss: { input?: unknown }) => `${typeof iss.input === 'string' ? `"${iss.input.length > 60 ? iss.input.slice(0, 57) + '...' : iss.input}"` : 'website'} is not an http(s) URI (for example https://example.com; a space must be percent-encoded: %20)`;
 const Website = z.url({ protocol: /^https?$/, error: websiteError }).check(z.regex(URI_TEXT, { error: websiteError }));
 
+/**
+ * Industry codes are the classification's 8-digit sub-industry codes (the service's documentation): checked here,
+ * so that a dry run does not call valid a row the service will refuse ("30202010, 30202030" in one comma file cell).
+ */
+const IndustryCode = z.string().check(z.regex(/^\d{8}$/, 'an industry code is 8 digits, a sub-industry code (srs ref industries lists them; several go in separate --industry options, or separated by ";")'));
+
 export const SupplierInput = z.extend(SupplierCreateRequest, {
   countryIso3Code: z.optional(CountryIso3),
+  industryCodes: z.optional(z.array(IndustryCode)),
   website: z.optional(Website),
 });
 

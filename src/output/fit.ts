@@ -57,7 +57,8 @@ export function fitColumns(cols: readonly FitColumn[], width: number | undefined
   const budget = width - gap * Math.max(0, shown.length - 1);
   const fixed = shown.filter((i) => !cols[i]!.flexible).reduce((a, i) => a + cols[i]!.natural, 0);
   const flex = shown.filter((i) => cols[i]!.flexible);
-  if (total(shown) > width && flex.length > 0) {
+  // --wide: every column at its natural width (cutting names to 5 characters kept the line too wide all the same).
+  if (!wide && total(shown) > width && flex.length > 0) {
     let avail = budget - fixed;
     let pending = flex.slice();
     // Short text keeps its natural width when it is under its fair share.

@@ -87,3 +87,20 @@ describe('--limit at the end of a list whose last page names one past it', () =>
     }
   });
 });
+
+describe('words a user writes for "off", and "-" where a file is written', () => {
+  it('SRS_SANDBOX=off|no|none leaves the sandbox off; --report - is refused rather than a file named "-"', async () => {
+    for (const off of ['off', 'no', 'none', 'false', '0']) {
+      const r = await h.run(['auth', 'status', '-o', 'json'], { env: { SRS_SANDBOX: off } });
+      expect(JSON.parse(r.stdout).baseUrl, off).toBe(h.emu.url);
+    }
+    const dir = join(h.home, 'dash');
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'in.csv'), 'name,countryIso3Code\nDash Co,DEU\n');
+    const r = await h.run(['supplier', 'import', join(dir, 'in.csv'), '--dry-run', '--report', '-'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--report -: this option writes a file, not stdout/);
+    expect(existsSync(join(dir, '-'))).toBe(false);
+  });
+});

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { SupplierCreateRequest } from '../../src/api/contract.js';
+import { describeZodError, SupplierCreateRequest } from '../../src/api/contract.js';
 import { iso3CountryCodes, isIso3CountryCode, SupplierInput } from '../../src/api/supplier-input.js';
 import { mapHeaders, parseMapSpecs } from '../../src/import/headers.js';
 import { hash64 } from '../../src/import/hash.js';
@@ -49,8 +49,18 @@ describe('SupplierInput', () => {
     expect(SupplierInput.safeParse({ name: '' }).success).toBe(false);
     expect(SupplierInput.safeParse({ name: 'x'.repeat(256) }).success).toBe(false);
     expect(SupplierInput.safeParse({ name: 'A', extra: 1 }).success).toBe(false);
-    const out = SupplierInput.parse({ name: 'A', countryIso3Code: 'fra', industryCodes: ['1'], customerSupplierId: 'c' });
+    const out = SupplierInput.parse({ name: 'A', countryIso3Code: 'fra', industryCodes: ['30202010'], customerSupplierId: 'c' });
     expect(SupplierCreateRequest.parse(out)).toEqual(out);
+  });
+
+  it('industry codes are 8 digits, checked before anything is sent; one bad check failing twice is one problem', () => {
+    for (const code of ['1', '30202010, 30202030', '3020201a']) {
+      const r = SupplierInput.safeParse({ name: 'A', industryCodes: [code] });
+      expect(r.success, code).toBe(false);
+      expect(r.error!.issues[0]!.message).toMatch(/an industry code is 8 digits/);
+    }
+    const w = SupplierInput.safeParse({ name: 'A', website: 'example.com' });
+    expect(describeZodError(w.error!, 'supplier')).not.toMatch(/and 1 more/);
   });
 });
 

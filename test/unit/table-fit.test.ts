@@ -44,11 +44,11 @@ describe('fitColumns', () => {
     const cols = [{ natural: 26, flexible: false, constant: true }, { natural: 26, flexible: false }, { natural: 40, flexible: true, hide: 1 }];
     expect(fitColumns(cols, 80, 2).hidden).toEqual([0]);
   });
-  it('--wide hides nothing, and whole columns that do not fit make a longer line, never a cut one', () => {
+  it('--wide hides nothing and cuts nothing: every column at its natural width, a longer line', () => {
     const cols = [{ natural: 26, flexible: false }, { natural: 26, flexible: false }, { natural: 23, flexible: false, hide: 1 }, { natural: 30, flexible: true }];
     const wide = fitColumns(cols, 80, 2, true);
     expect(wide.hidden).toEqual([]);
-    expect(wide.widths).toEqual([26, 26, 23, MIN_TEXT_WIDTH]);
+    expect(wide.widths).toEqual([26, 26, 23, 30]);
   });
 });
 

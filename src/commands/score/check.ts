@@ -163,7 +163,7 @@ function checkParameterIds(rules: CheckRules, known: Set<string>): void {
   if (!unknown.length) return;
   const first = unknown[0]!;
   throw new UsageError(
-    `--min-parameter: ${unknown.map((id) => `"${id}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} in no scorecard of this run and scored for no supplier${suggest(first, known)}; srs scorecards ls shows the parameters`,
+    `--min-parameter: ${unknown.map((id) => `"${id}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} in no scorecard of this run and scored for no supplier${suggest(first, known)}; srs scorecards get ID lists a scorecard's parameters with their ids (srs scorecards ls gives the scorecard ids)`,
   );
 }
 
@@ -179,7 +179,7 @@ async function checkFilterIds(client: ApiClient, filters: { dataSourceIds?: stri
     const known = new Set<string>();
     for await (const page of client.listScorecards()) for (const card of page.items) for (const it of card.items ?? []) if (typeof it.policyParameter?.id === 'string') known.add(it.policyParameter.id);
     const bad = filters.policyParameterIds.find((id) => !known.has(id));
-    if (bad) throw new UsageError(`--policy-parameter "${bad}" is in no scorecard of the service${suggest(bad, known)}; srs scorecards ls shows the parameters`);
+    if (bad) throw new UsageError(`--policy-parameter "${bad}" is in no scorecard of the service${suggest(bad, known)}; srs scorecards get ID lists a scorecard's parameters with their ids (srs scorecards ls gives the scorecard ids)`);
   }
 }
 
