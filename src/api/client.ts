@@ -4,8 +4,9 @@
  * after. Lists come as single pages (list*Page) and as async iterators over every
  * page (list*), built on src/api/paginate.ts.
  */
+import { isUlid } from '../util/ulid.js';
 import * as z from 'zod/mini';
-import { UsageError } from '../errors.js';
+import { BadResponseError, UsageError } from '../errors.js';
 import {
   CategoryList,
   CountryList,
@@ -71,9 +72,16 @@ export class ApiClient {
   // ------------------------------------------------------------ suppliers
 
   /** `onAttempt` hears of every attempt (the import's adaptive concurrency, src/import/limiter.ts). */
-  createSupplier(body: SupplierCreateRequest, onAttempt?: AttemptObserver) {
+  async createSupplier(body: SupplierCreateRequest, onAttempt?: AttemptObserver) {
     const valid = isCheckedSupplierBody(body) ? body : validateRequest(SupplierCreateRequest, body, 'supplier');
-    return this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false, onAttempt }, SupplierCreateResponse);
+    const created = await this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false, onAttempt }, SupplierCreateResponse);
+    // A yes without a usable id ("", "../x": ids look like 26-character lowercase ULIDs, and srs sends no other) cannot
+    // be recorded or looked up: the supplier may exist, so the outcome is unknown (BadResponseError on a 2xx), never
+    // "created" with an id srs's own catalog then took for an unknown attempt.
+    if (!isUlid(created.id)) {
+      throw new BadResponseError({ method: 'POST', path: '/v1/suppliers', status: 201, reason: `the new supplier's id ${JSON.stringify(created.id.slice(0, 40))} is not an id srs can use (a 26-character lowercase ULID)` });
+    }
+    return created;
   }
 
   async getSupplier(id: string) {

@@ -434,8 +434,12 @@ export function parseBody<S extends z.ZodMiniType>(method: string, path: string,
     data = JSON.parse(res.text);
   } catch {
     const ctype = String(res.headers['content-type'] ?? '');
+    const encoding = String(res.headers['content-encoding'] ?? '').trim();
     const looksHtml = /^\s*</.test(res.text);
-    const reason = looksHtml
+    // srs asks for no compression: a body encoded anyway (gzip) is named, not called "not valid JSON".
+    const reason = encoding && encoding.toLowerCase() !== 'identity'
+      ? `body sent with Content-Encoding ${encoding}, which srs did not ask for (the service or a proxy compressed it)`
+      : looksHtml
       ? `HTML instead of JSON (content-type ${ctype || 'none'})`
       : res.text.trim() === ''
         ? 'empty body'

@@ -2,7 +2,7 @@
  * score calc -o json|ndjson passes the service's own bytes through; whether each result has an overall
  * score is read from those bytes (scanItems' `scored`), whatever the result's size. A result of several KB
  * without one (the document marks nothing in a score result as required) used to be taken for a supplier
- * that exists: exit 0 for an id the service does not know.
+ * that exists: exit 0 for an id the service does not know. Also: a create answered with an id srs cannot use.
  */
 import { describe, expect, it } from 'vitest';
 import { runSrs } from './harness.js';
@@ -82,5 +82,41 @@ describe('score calc: parts of a result the document allows to lack their ids', 
     const r = await runSrs(['score', 'calc', KNOWN, '--breakdown', 'sources', '-o', 'csv'], { ...hostile.env, SRS_BASE_URL: base });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`warning: the service's result for supplier ${KNOWN} is incomplete \\(data entries without an id or a data source id, left out: 1; policy parameter scores without a policyParameterId, left out: 1\\)`));
+  });
+});
+
+describe('a create answered with an id srs cannot use', () => {
+  it('"" or a path is an unknown outcome (exit 1, recorded unknown), in create and import; the next attempt is refused', async () => {
+    for (const [name, id] of [['emptyid', ''], ['pathid', '../../etc/passwd']] as const) {
+      const base = hostile.server.scenario(name, (req, res) => {
+        if (req.method === 'POST') return json(res, 201, { id, name: 'X', countryIso3Code: null, website: null, status: 'current', customerSupplierId: `${name}-1` });
+        return json(res, 404, { message: 'no' });
+      });
+      const env = { ...hostile.env, SRS_BASE_URL: base, SRS_DATA_DIR: `${hostile.env.SRS_DATA_DIR}-${name}` };
+      const r = await runSrs(['supplier', 'create', '--name', 'X', '--customer-id', `${name}-1`], env);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/outcome unknown: .*is not an id srs can use/);
+      const again = await runSrs(['supplier', 'create', '--name', 'X', '--customer-id', `${name}-1`], env);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/unknown outcome/);
+      expect(hostile.server.count(name)).toBe(1);
+    }
+  });
+});
+
+describe('srs api POST and a compressed answer', () => {
+  it('a POST without a usable answer is outcome_unknown; a gzip body nobody asked for is named', async () => {
+    const base = hostile.server.scenario('post500', (_req, res) => json(res, 500, { message: 'boom' }));
+    const r = await runSrs(['api', 'POST', '/v1/suppliers', '-f', 'name=X', '--retries', '0'], { ...hostile.env, SRS_BASE_URL: base });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/outcome unknown: .*may have reached the service and taken effect/);
+    const { gzipSync } = await import('node:zlib');
+    const gz = hostile.server.scenario('gzip', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ items: [], pagination: {} })));
+    });
+    const g = await runSrs(['ref', 'countries'], { ...hostile.env, SRS_BASE_URL: gz });
+    expect(g.code).toBe(1);
+    expect(g.stderr).toMatch(/Content-Encoding gzip, which srs did not ask for/);
   });
 });

@@ -250,3 +250,14 @@ describe('junitReport', () => {
     expect(xml).toContain('<testcase classname="srs.score" name="f" time="0"><failure message="score -1 is below the minimum 0" type="score-check">');
   });
 });
+
+describe('evaluate: a score outside -3..+3', () => {
+  it('is unknown, never a pass, overall or for a parameter', () => {
+    const item = { supplierId: 's', score: { value: 99, dataSourcesScore: { value: 99 }, policyParametersScore: { value: 99 } }, dataSourceScores: [], policyParameterScores: [] } as unknown as ScoreResult;
+    const r = evaluate(item, { minParameter: new Map(), allowNoData: false, asOf: '2026-11-24', min: 2 } as CheckRules);
+    expect(r.status).toBe('unknown');
+    expect(r.reasons.join(' ')).toMatch(/score 99 is outside the scale -3\.\.\+3/);
+    const ok = evaluate({ ...item, score: { value: 2.5, dataSourcesScore: { value: 2.5 }, policyParametersScore: { value: 2.5 } } } as unknown as ScoreResult, { minParameter: new Map(), allowNoData: false, asOf: '2026-11-24', min: 2 } as CheckRules);
+    expect(ok.status).toBe('pass');
+  });
+});

@@ -10,7 +10,7 @@ import type { HttpTransport, Query, SendArgs } from '../../api/http.js';
 import { parseResponse } from '../../api/http.js';
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
-import { BadResponseError, UsageError } from '../../errors.js';
+import { BadResponseError, OutcomeUnknownError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
 import { leafPaths, unionKeys } from '../../output/fields.js';
 import { collectTableRows } from '../../output/bounded.js';
@@ -134,7 +134,24 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const http = (await ctx.client()).http;
   if (opts.paginate) return printAllPages(ctx, http, req);
 
-  let data = await ctx.withSpinner(`${req.method} ${req.path}…`, () => call(http, req));
+  let data: unknown;
+  try {
+    data = await ctx.withSpinner(`${req.method} ${req.path}…`, () => call(http, req));
+  } catch (e) {
+    // A POST that may have reached the service without a usable answer has an unknown effect (a create may
+    // exist): said as supplier create says it, never worded like a refusal that invites sending it again.
+    if (req.method === 'POST') {
+      const { classifyCreateFailure } = await import('../../api/outcome.js');
+      const outcome = classifyCreateFailure(e);
+      if (outcome.state === 'unknown' && !(outcome.fatal && outcome.fatal.code === 'auth')) {
+        throw new OutcomeUnknownError(
+          `outcome unknown: ${(e as Error).message}. The request may have reached the service and taken effect (a supplier may have been created): check before sending it again`,
+          { cause: e },
+        );
+      }
+    }
+    throw e;
+  }
   if (data === undefined) {
     ctx.info(`${req.method} ${req.path}: no content`);
     return;

@@ -40,7 +40,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (given !== undefined && given.trim() === '') throw new UsageError('missing supplier id');
   let open: OpenCatalog | undefined;
   let id: string;
-  if (cid !== undefined) ({ id, open } = await resolveCustomerId(ctx, cid.trim()));
+  if (cid !== undefined) {
+    ({ id, open } = await resolveCustomerId(ctx, cid.trim()));
+    // An id the catalog holds is sent only if it looks like one (an older srs recorded whatever a service answered).
+    checkId(id, `the supplier id the catalog holds for customerSupplierId ${JSON.stringify(cid.trim())}`);
+  }
   // Ids look like 26-character lowercase ULIDs: an uppercase or malformed one is exit 2 (it was "HTTP 404: not found").
   else id = checkId(given!.trim());
   const client = await ctx.client();
