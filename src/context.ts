@@ -57,8 +57,12 @@ export interface StdoutClosedPolicy {
  * `score calc --save ... | head -1` exited 0 without its bundle. Every other command is a reader:
  * it stops at once, exit 0 (README, "Output").
  */
-/** --catalog and SRS_CATALOG values that turn the catalog off (SRS_CATALOG=false made a file named "false"). */
+/**
+ * Words a user writes for "off": the switches (truthy) and --catalog / SRS_CATALOG (SRS_CATALOG=false made a file
+ * named "false", SRS_SANDBOX=off turned the sandbox on).
+ */
 const OFF_WORDS: ReadonlySet<string> = new Set(['off', 'false', '0', 'no', 'none']);
+const isOffWord = (v: string): boolean => OFF_WORDS.has(v.trim().toLowerCase());
 
 export const KEEPS_GOING_WHEN_STDOUT_CLOSES: ReadonlySet<string> = new Set([
   'score check',
@@ -100,7 +104,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** An environment flag is on unless unset, empty, 0 or false. */
 /** A boolean environment variable: unset, empty, 0, false, off, no and none are off (SRS_SANDBOX=off turned the sandbox on). */
-export const truthy = (v: string | undefined): boolean => v !== undefined && !['', '0', 'false', 'off', 'no', 'none'].includes(v.trim().toLowerCase());
+export const truthy = (v: string | undefined): boolean => v !== undefined && v.trim() !== '' && !isOffWord(v);
 
 export function dataDir(env: Env): string {
   if (env.SRS_DATA_DIR) return env.SRS_DATA_DIR;
@@ -474,11 +478,11 @@ export class Context {
     if (flag === false) return undefined;
     if (typeof flag === 'string') {
       if (flag.trim() === '') throw new UsageError('--catalog needs a file path (or --no-catalog to turn the catalog off)');
-      if (OFF_WORDS.has(flag.trim().toLowerCase())) return undefined;
+      if (isOffWord(flag)) return undefined;
       return { path: flag, from: '--catalog' };
     }
     const env = this.env.SRS_CATALOG;
-    if (env !== undefined && env !== '') return OFF_WORDS.has(env.trim().toLowerCase()) ? undefined : { path: env, from: 'SRS_CATALOG' };
+    if (env !== undefined && env !== '') return isOffWord(env) ? undefined : { path: env, from: 'SRS_CATALOG' };
     return { path: join(dataDir(this.env), 'catalog.db'), from: 'default' };
   }
 
