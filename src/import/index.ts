@@ -175,10 +175,6 @@ function plan(o: ImportOptions, d: ImportDeps): Plan {
   if (journalPath !== undefined && underDev(journalPath)) {
     throw new UsageError(`--journal ${journalPath}: a journal is a file srs appends to and reads back; it cannot live under /dev (pass --journal PATH to a regular file)`);
   }
-  // "-" is stdin for the input; as an output it would make a file named "-": refused.
-  for (const [flag, p] of [['--report', o.report], ['--failed', o.failed], ['--journal', o.journal]] as const) {
-    if (p === '-') throw new UsageError(`${flag} -: this option writes a file, not stdout; name the file to write`);
-  }
   checkOutputPaths(o.file, { '--journal': journalPath, '--report': o.report, '--failed': o.failed }, o.protect);
   if (stream && o.journal === undefined && !dryRun) {
     const what = o.file === '-' ? 'stdin' : `${o.file} (not a regular file: read once, like stdin)`;

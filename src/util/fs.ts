@@ -60,6 +60,8 @@ export function privateDir(path: string, ours: boolean): void {
  * are left to the write, which names them.)
  */
 export function fileTargetProblem(path: string): string | undefined {
+  // Elsewhere "-" is stdin or stdout: a file named "-" is never what was meant (callers that take "-" check it first).
+  if (path === '-') return 'this option writes a file, not stdout';
   const dir = dirname(resolve(path));
   let st: ReturnType<typeof statSync> | undefined;
   try {

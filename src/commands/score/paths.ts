@@ -15,11 +15,7 @@ import { fileTargetProblem } from '../../util/fs.js';
 /** `option path`: throws a UsageError unless `path` can be written as a file. "-" (stdout) passes when `dash` allows it. */
 export function checkOutputFile(option: string, path: string, dash = false): void {
   if (path === '') throw new UsageError(`${option}: empty path; name the file to write`);
-  if (path === '-') {
-    if (dash) return;
-    // Elsewhere "-" is stdin or stdout: a file named "-" is never what was meant.
-    throw new UsageError(`${option} -: this option writes a file, not stdout; name the file to write`);
-  }
+  if (path === '-' && dash) return;
   const problem = fileTargetProblem(path);
   if (problem) throw new UsageError(`${option} ${path}: ${problem}; name a file in an existing directory`);
   const dir = dirname(resolve(path));
