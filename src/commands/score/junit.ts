@@ -50,9 +50,14 @@ export function junitReport(results: CheckResult[], opts: { timestamp: string; s
  * (escape sequences, controls, bidi overrides), as every other stderr line is.
  */
 export function githubAnnotation(r: CheckResult): string {
+  return annotation(`srs score check: ${r.supplierId}`, r.reasons.join('; '));
+}
+
+/** An `::error` workflow command, its title and message escaped per the runner's rules (see githubAnnotation). */
+function annotation(title: string, message: string): string {
   const esc = (s: string) => sanitizeForTerminal(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-  return `::error title=${prop(`srs score check: ${r.supplierId}`)}::${esc(r.reasons.join('; '))}`;
+  return `::error title=${prop(title)}::${esc(message)}`;
 }
 
 /**
@@ -78,8 +83,7 @@ export function summaryRunError(message: string): string {
 }
 
 export function annotationRunError(message: string): string {
-  const esc = (s: string) => sanitizeForTerminal(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  return `::error title=srs score check::${esc(message)}`;
+  return annotation('srs score check', message);
 }
 
 /** How many failing suppliers the step summary lists before a count. */
