@@ -167,8 +167,15 @@ function checkParameterIds(rules: CheckRules, known: Set<string>): void {
   );
 }
 
+/** The policy parameter ids of every scorecard of the service (GET /v1/scorecards, every page). */
+async function scorecardParameterIds(client: ApiClient): Promise<Set<string>> {
+  const known = new Set<string>();
+  for await (const page of client.listScorecards()) for (const card of page.items) for (const it of card.items ?? []) if (typeof it.policyParameter?.id === 'string') known.add(it.policyParameter.id);
+  return known;
+}
+
 /** Exit 2 for a --data-source the service does not list, or a --policy-parameter no scorecard of it contains. */
-async function checkFilterIds(client: ApiClient, filters: { dataSourceIds?: string[] | undefined; policyParameterIds?: string[] | undefined }): Promise<void> {
+async function checkFilterIds(client: ApiClient, filters: { dataSourceIds?: string[] | undefined; policyParameterIds?: string[] | undefined }, parameters: () => Promise<Set<string>>): Promise<void> {
   if (filters.dataSourceIds?.length) {
     const known = new Set<string>();
     for await (const page of client.listDataSources()) for (const s of page.items) if (typeof s.id === 'string') known.add(s.id);
@@ -176,8 +183,7 @@ async function checkFilterIds(client: ApiClient, filters: { dataSourceIds?: stri
     if (bad) throw new UsageError(`--data-source "${bad}" is no data source of the service${suggest(bad, known)}; srs ref sources lists them`);
   }
   if (filters.policyParameterIds?.length) {
-    const known = new Set<string>();
-    for await (const page of client.listScorecards()) for (const card of page.items) for (const it of card.items ?? []) if (typeof it.policyParameter?.id === 'string') known.add(it.policyParameter.id);
+    const known = await parameters();
     const bad = filters.policyParameterIds.find((id) => !known.has(id));
     if (bad) throw new UsageError(`--policy-parameter "${bad}" is in no scorecard of the service${suggest(bad, known)}; srs scorecards get ID lists a scorecard's parameters with their ids (srs scorecards ls gives the scorecard ids)`);
   }
@@ -232,7 +238,10 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
   const client = await ctx.client();
   // A filter naming nothing the service has leaves every supplier without data, and with --allow-no-data the
   // gate passed having evaluated nothing: each filter id must be a data source, or a parameter of a scorecard.
-  await checkFilterIds(client, filters);
+  // Read once per run, for the filters and for --min-parameter alike.
+  let parameters: Promise<Set<string>> | undefined;
+  const serviceParameters = () => (parameters ??= scorecardParameterIds(client));
+  await checkFilterIds(client, filters, serviceParameters);
   if (baselineService) {
     const target = await ctx.target();
     const run: ServiceOf = target.baseUrl === 'sandbox' ? { baseUrl: null, account: null } : { baseUrl: target.baseUrl, account: target.account };
@@ -244,7 +253,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
     const known = new Set<string>();
     for (const it of items) parametersOf(it, known);
     if ([...rules.minParameter.keys()].some((id) => !known.has(id))) {
-      for await (const page of client.listScorecards()) for (const card of page.items) for (const it of card.items ?? []) if (typeof it.policyParameter?.id === 'string') known.add(it.policyParameter.id);
+      for (const id of await serviceParameters()) known.add(id);
       checkParameterIds(rules, known);
     }
   }
@@ -310,6 +319,17 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   return rules;
 }
 
+/** Appends to GITHUB_STEP_SUMMARY when it is set; a file that cannot be written only warns (the verdict stands). */
+function appendStepSummary(ctx: Context, markdown: string): void {
+  const file = ctx.env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    appendFileSync(file, markdown + '\n');
+  } catch (e) {
+    ctx.warn(`could not append the step summary to GITHUB_STEP_SUMMARY (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
 /** The JUnit file, step summary and annotation of a check that could not evaluate (see junitRunError). */
 function reportRunError(ctx: Context, opts: Opts, message: string, started: number): void {
   const text = ctx.redact(oneLine(message));
@@ -320,14 +340,7 @@ function reportRunError(ctx: Context, opts: Opts, message: string, started: numb
       ctx.warn(`could not write --junit ${opts.junit} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
   }
-  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) {
-    try {
-      appendFileSync(summaryFile, summaryRunError(text) + '\n');
-    } catch (e) {
-      ctx.warn(`could not append the step summary to GITHUB_STEP_SUMMARY (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
-  }
+  appendStepSummary(ctx, summaryRunError(text));
   if (ctx.env.GITHUB_ACTIONS === 'true') ctx.io.stderr.write(annotationRunError(text) + '\n');
 }
 
@@ -387,14 +400,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (typeof opts.junit === 'string') {
     writeFileSync(opts.junit, junitReport(results, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000 }));
   }
-  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) {
-    try {
-      appendFileSync(summaryFile, markdownSummary(results, { asOf: rules.asOf, warnings: shownWarnings }) + '\n');
-    } catch (e) {
-      ctx.warn(`could not append the step summary to GITHUB_STEP_SUMMARY (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
-  }
+  appendStepSummary(ctx, markdownSummary(results, { asOf: rules.asOf, warnings: shownWarnings }));
   const withStatus = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
   ctx.info(
     `checked ${count(results.length, 'supplier')} as of ${rules.asOf}: ${withStatus('pass') + withStatus('new')} passed (${withStatus('new')} new), ${withStatus('fail')} failed, ${withStatus('unknown')} unknown, ${withStatus('no data')} without data (accepted)`,
