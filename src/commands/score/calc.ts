@@ -49,7 +49,7 @@ async function* receivedInOrder(client: ApiClient, requests: ScoreCalculationReq
   let i = 0;
   for await (const res of mapOrdered(requests, concurrency, (r) => client.calculateScoresRaw(r))) {
     const { items } = client.parseScoreCalculationReceived(res);
-    for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing, (j, k) => JSON.stringify(items[j]) === JSON.stringify(items[k]))) yield items[k]!;
+    for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing, sameParsed(items))) yield items[k]!;
   }
 }
 
@@ -74,7 +74,7 @@ export function leftOutWarner(warn: (message: string) => void): (item: ScoreResu
 }
 
 /** Two parsed results are the same when they serialise alike. */
-const sameParsed = (items: readonly ScoreResult[]) => (j: number, k: number) => JSON.stringify(items[j]) === JSON.stringify(items[k]);
+const sameParsed = (items: readonly unknown[]) => (j: number, k: number) => JSON.stringify(items[j]) === JSON.stringify(items[k]);
 
 /**
  * For each id of a batch, the index of its result among `resultIds`, or why
@@ -161,7 +161,7 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
     } else {
       // As received: nothing completed (no null for an absent value) and nothing left out.
       const { items } = client.parseScoreCalculationReceived(res);
-      for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing, (j, k) => JSON.stringify(items[j]) === JSON.stringify(items[k]))) {
+      for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing, sameParsed(items))) {
         if (!hasScore(items[k]!)) noScore.push(items[k]!.supplierId);
         add(JSON.stringify(items[k]));
       }
