@@ -33,23 +33,30 @@ export type Missing = Map<string, string>;
  * batch is in. Memory is bounded by the window (src/util/concurrency.ts), not
  * by the number of ids.
  */
-export async function* calculateInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing, warn?: (message: string) => void): AsyncGenerator<ScoreResult> {
-  let i = 0;
+export function calculateInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing, warn?: (message: string) => void): AsyncGenerator<ScoreResult> {
   const leftOut = warn ? leftOutWarner(warn) : undefined;
-  for await (const { items } of mapOrdered(requests, concurrency, (r) => client.calculateScores(r))) {
-    for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing, sameParsed(items))) {
-      leftOut?.(items[k]!);
-      yield items[k]!;
-    }
-  }
+  return inOrder(requests, concurrency, missing, (r) => client.calculateScores(r), leftOut);
 }
 
 /** calculateInOrder for -o json|ndjson with --fields, --query or pretty output: the results as received, nothing completed or left out. */
-async function* receivedInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing): AsyncGenerator<ReceivedScoreResult> {
+function receivedInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing): AsyncGenerator<ReceivedScoreResult> {
+  return inOrder(requests, concurrency, missing, async (r) => client.parseScoreCalculationReceived(await client.calculateScoresRaw(r)));
+}
+
+/** The batches' results in request order, each handed to `each` first; ids without a usable result go to `missing`. */
+async function* inOrder<T extends { supplierId: string }>(
+  requests: ScoreCalculationRequest[],
+  concurrency: number,
+  missing: Missing,
+  fetch: (r: ScoreCalculationRequest) => Promise<{ items: T[] }>,
+  each?: (item: T) => void,
+): AsyncGenerator<T> {
   let i = 0;
-  for await (const res of mapOrdered(requests, concurrency, (r) => client.calculateScoresRaw(r))) {
-    const { items } = client.parseScoreCalculationReceived(res);
-    for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing, sameParsed(items))) yield items[k]!;
+  for await (const { items } of mapOrdered(requests, concurrency, fetch)) {
+    for (const k of resultsInRequestOrder(requests[i++]!, items.map((it) => it.supplierId), missing, sameParsed(items))) {
+      each?.(items[k]!);
+      yield items[k]!;
+    }
   }
 }
 
