@@ -119,6 +119,24 @@ function naturalWidths(head: string[] | undefined, rows: string[][], n: number):
  * codes, dates, numbers and states whole; low-value columns hidden first (said
  * once through opts.note); then long text cut with "…".
  */
+/**
+ * The note of a table that hid columns, itself within `width` columns: as many hidden headers as fit are
+ * named, the rest counted ("hid CREATED, GROUP and 3 more to fit 80 columns; ...").
+ */
+export function hiddenNote(what: string[], width: number): string {
+  const named = (k: number, tail: string): string => `hid ${what.slice(0, k).join(', ')}${k < what.length ? ` and ${what.length - k} more` : ''}${tail}`;
+  // Every header with the reason; then as many headers as fit, without it; then only the count.
+  const whole = named(what.length, ` to fit ${width} columns; --wide shows every column`);
+  if (displayWidth(whole) <= width) return whole;
+  for (let k = what.length - 1; k > 0; k--) {
+    const line = named(k, '; --wide shows every column');
+    if (displayWidth(line) <= width) return line;
+  }
+  const n = `${what.length} column${what.length === 1 ? '' : 's'}`;
+  for (const line of [`hid ${n} to fit ${width} columns; --wide shows every column`, `hid ${n}; --wide shows every column`]) if (displayWidth(line) <= width) return line;
+  return `hid ${n}; see --wide`;
+}
+
 export async function horizontalTable(rows: unknown[], cols: Column[], opts: TableOptions): Promise<string> {
   if (rows.length === 0) return '';
   const grouped = await groupedTable(rows, cols, opts);
@@ -137,9 +155,9 @@ export async function horizontalTable(rows: unknown[], cols: Column[], opts: Tab
     GAP,
     !!opts.wide,
   );
-  if (fit.hidden.length && opts.note) {
+  if (fit.hidden.length && opts.note && opts.width !== undefined) {
     const what = fit.hidden.map((i) => (constant[i] ? `${cols[i]!.header} (${cells[0]![i] || 'empty'} in every row)` : cols[i]!.header));
-    opts.note(`hid ${what.join(', ')} to fit ${opts.width} columns; --wide shows every column`);
+    opts.note(hiddenNote(what, opts.width));
   }
   const pick = <T>(xs: T[]): T[] => fit.shown.map((i) => xs[i]!);
   const out = await table(pick(head), cells.map(pick), pick(cols.map((c) => c.align ?? 'left')), fit.widths);

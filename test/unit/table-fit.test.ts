@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitColumns, MIN_TEXT_WIDTH } from '../../src/output/fit.js';
 import type { RenderOptions } from '../../src/output/render.js';
-import { displayWidth, horizontalTable, inferKind, verticalTable } from '../../src/output/table.js';
+import { displayWidth, hiddenNote, horizontalTable, inferKind, verticalTable } from '../../src/output/table.js';
 import type { Column } from '../../src/output/columns.js';
 
 const ID = '01hayktg1aw59w0ksytab77nmm';
@@ -86,6 +86,17 @@ describe('tables fitted by priority', () => {
     expect(lines(out)[0]).toMatch(/^ID\s+NAME\s+SCORE$/);
     expect(out).toContain('…');
     expect(notes).toEqual(['hid CREATED, GROUP to fit 80 columns; --wide shows every column']);
+  });
+  it('the note of hidden columns fits the width too: headers that do not fit are counted', () => {
+    const what = ['SUPPLIER', 'DATA SOURCE', 'POLICY PARAMETER', 'ISSUED', 'EXPIRES', 'CLAIM (no in every row)'];
+    const note = hiddenNote(what, 80);
+    expect(displayWidth(note)).toBeLessThanOrEqual(80);
+    expect(note).toMatch(/^hid SUPPLIER, DATA SOURCE(, [A-Z ]+)* and \d more; --wide shows every column$/);
+    const shown = note.slice(4, note.indexOf(' and ')).split(', ').length;
+    expect(note).toContain(` and ${what.length - shown} more;`);
+    expect(hiddenNote(['CREATED', 'GROUP'], 80)).toBe('hid CREATED, GROUP to fit 80 columns; --wide shows every column');
+    expect(hiddenNote(['A VERY LONG HEADER THAT CANNOT FIT AT ALL'], 60)).toBe('hid 1 column to fit 60 columns; --wide shows every column');
+    expect(displayWidth(hiddenNote(what, 30))).toBeLessThanOrEqual(30);
   });
   it('at 120 columns: more columns come back', async () => {
     const out = await horizontalTable(rows, cols, opts(120));
