@@ -4,7 +4,7 @@
  * after. Lists come as single pages (list*Page) and as async iterators over every
  * page (list*), built on src/api/paginate.ts.
  */
-import { isUlid } from '../util/ulid.js';
+import { isUsableServiceId } from '../util/ulid.js';
 import * as z from 'zod/mini';
 import { BadResponseError, UsageError } from '../errors.js';
 import {
@@ -75,11 +75,11 @@ export class ApiClient {
   async createSupplier(body: SupplierCreateRequest, onAttempt?: AttemptObserver) {
     const valid = isCheckedSupplierBody(body) ? body : validateRequest(SupplierCreateRequest, body, 'supplier');
     const created = await this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false, onAttempt }, SupplierCreateResponse);
-    // A yes without a usable id ("", "../x": ids look like 26-character lowercase ULIDs, and srs sends no other) cannot
-    // be recorded or looked up: the supplier may exist, so the outcome is unknown (BadResponseError on a 2xx), never
-    // "created" with an id srs's own catalog then took for an unknown attempt.
-    if (!isUlid(created.id)) {
-      throw new BadResponseError({ method: 'POST', path: '/v1/suppliers', status: 201, reason: `the new supplier's id ${JSON.stringify(created.id.slice(0, 40))} is not an id srs can use (a 26-character lowercase ULID)` });
+    // A yes without a usable id ("", "../x") cannot be recorded or looked up: the supplier may exist, so the outcome
+    // is unknown (BadResponseError on a 2xx), never "created" with an id srs's own catalog then took for an unknown
+    // attempt. Any other text is taken: ids are opaque strings, and the interface's own example is not a ULID.
+    if (!isUsableServiceId(created.id)) {
+      throw new BadResponseError({ method: 'POST', path: '/v1/suppliers', status: 201, reason: `the new supplier's id ${JSON.stringify(created.id.slice(0, 40))} is not an id srs can use (empty, blank, a path or control characters)` });
     }
     return created;
   }

@@ -11,6 +11,16 @@ export function isUlid(s: string): boolean {
   return ULID_SHAPE.test(s);
 }
 
+/**
+ * Whether an id the service sent can be recorded and looked up again. The interface calls ids opaque strings
+ * and its own example answers a create with "01h57nhc4sapk2v8c7tq[...]", so any text is taken but what cannot
+ * name one supplier: empty or blank, surrounded by spaces, with control characters, a path ("../x", "a/b",
+ * "a\\b": the answer of a broken or hostile service, never an id) or a dot segment ("." or "..").
+ */
+export function isUsableServiceId(s: string): boolean {
+  return s.length > 0 && s.length <= 1024 && s.trim() === s && !/[\u0000-\u001f\u007f/\\]/.test(s) && s !== '.' && s !== '..';
+}
+
 /** Why `s` is not a ULID, for an error message. */
 export function whyNotUlid(s: string): string {
   if (s.length !== 26) return `${s.length} characters, not 26`;

@@ -4,14 +4,18 @@
  * without one (the document marks nothing in a score result as required) used to be taken for a supplier
  * that exists: exit 0 for an id the service does not know. Also: a create answered with an id srs cannot use.
  */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSrs } from './harness.js';
+import { ROOT, runSrs } from './harness.js';
 import { json, useHostileServer } from '../support/hostile-server.js';
 
 const KEY = 'passthrough-key-SECRET';
 const hostile = useHostileServer(KEY);
 const UNKNOWN = '01h57nhc4sapk2v8c7tq0bbbbb';
 const KNOWN = '01h57nhc4sapk2v8c7tq0abcde';
+const SPEC_EXAMPLES = join(ROOT, '../shared/spec/examples');
 
 /** A ~4 KB result: twenty parameter scores, no overall value unless `value` is given. */
 function result(supplierId: string, value?: number) {
@@ -101,6 +105,25 @@ describe('a create answered with an id srs cannot use', () => {
       expect(again.stderr).toMatch(/unknown outcome/);
       expect(hostile.server.count(name)).toBe(1);
     }
+  });
+});
+
+describe("the interface's own example answer to a create", () => {
+  it.runIf(existsSync(SPEC_EXAMPLES))('is taken although its id is not a ULID (ids are opaque strings): created, exit 0, in create and import', async () => {
+    const example = JSON.parse(readFileSync(join(SPEC_EXAMPLES, 'create-supplier.response.json'), 'utf8')) as { id: string };
+    const base = hostile.server.scenario('example-create', (req, res) => {
+      if (req.method === 'POST') return json(res, 201, example);
+      return json(res, 404, { message: 'no' });
+    });
+    const env = { ...hostile.env, SRS_BASE_URL: base, SRS_DATA_DIR: `${hostile.env.SRS_DATA_DIR}-example` };
+    const r = await runSrs(['supplier', 'create', '--name', 'Embudo Valley Organics', '--customer-id', 'SUPP-12345', '-o', 'json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { id: string }).id).toBe(example.id);
+    const csv = join(mkdtempSync(join(tmpdir(), 'srs-example-')), 'example-import.csv');
+    writeFileSync(csv, 'name,country,customerSupplierId\nOther Organics,USA,SUPP-777\n');
+    const imp = await runSrs(['supplier', 'import', csv, '-o', 'json', '--quiet'], env);
+    expect(imp.code, imp.stderr).toBe(0);
+    expect((JSON.parse(imp.stdout) as { created: number }).created).toBe(1);
   });
 });
 
