@@ -8,14 +8,13 @@
  * - the summary (rendered by the command) and the first problems (stderr).
  * Rows reach the writers in line order (see Reorder).
  */
-import { createWriteStream, openSync, statSync, type WriteStream } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
+import { createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { stringify, type Stringifier } from 'csv-stringify';
 import iconv from 'iconv-lite';
 import { UsageError } from '../errors.js';
 import { guardCsvCell } from '../output/sanitize.js';
-import { fileTargetProblem } from '../util/fs.js';
+import { fileIdentity, fileTargetProblem } from '../util/fs.js';
 
 export const ROW_STATES = ['created', 'skipped', 'exists', 'invalid', 'failed', 'unknown', 'valid'] as const;
 export type RowState = (typeof ROW_STATES)[number];
@@ -185,18 +184,6 @@ export class FailedWriter {
   }
 }
 
-/**
- * What a path names, for telling two paths apart: an existing file by device and inode (so a symlink or a
- * hard link to the input is the input), a file still to be created by its absolute path.
- */
-function fileIdentity(p: string): string {
-  try {
-    const st = statSync(p);
-    return `inode ${st.dev}:${st.ino}`;
-  } catch {
-    return `path ${resolvePath(p)}`;
-  }
-}
 
 /** Refuses output paths that would overwrite the input or each other (also through a symlink or a hard link). */
 export function checkOutputPaths(input: string, outputs: Record<string, string | undefined>, protect: ReadonlyArray<readonly [path: string, what: string]> = []): void {

@@ -59,6 +59,19 @@ export function privateDir(path: string, ours: boolean): void {
  * directory must exist and be a directory, and the path must not be a directory itself. (Permissions
  * are left to the write, which names them.)
  */
+/**
+ * What a path names, for telling two paths apart: an existing file by device and inode (so a symlink or a
+ * hard link to the input is the input), a file still to be created by its absolute path.
+ */
+export function fileIdentity(p: string): string {
+  try {
+    const st = statSync(p);
+    return `inode ${st.dev}:${st.ino}`;
+  } catch {
+    return `path ${resolve(p)}`;
+  }
+}
+
 export function fileTargetProblem(path: string): string | undefined {
   // Elsewhere "-" is stdin or stdout: a file named "-" is never what was meant (callers that take "-" check it first).
   if (path === '-') return 'this option writes a file, not stdout';

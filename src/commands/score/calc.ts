@@ -10,7 +10,8 @@ import type { Opts } from '../kit.js';
 // The bundle, the score model and the views load only where they are used (not for piped JSON).
 import type { Breakdown } from './view.js';
 import { checkId, gatherIds } from './ids.js';
-import { checkOutputFile } from './paths.js';
+import { checkNotAnInput, checkOutputFile } from './paths.js';
+import { filesNoOutputMayReplace } from '../protect.js';
 import { count } from '../../util/plural.js';
 
 export const BATCH_SIZE = 100;
@@ -356,7 +357,10 @@ export function failOnUnknown(ctx: Context, unknown: ReadonlyMap<string, NoResul
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const ids = await gatherIds(ctx, args, opts.idsFile);
-  if (typeof opts.save === 'string') checkOutputFile('--save', opts.save);
+  if (typeof opts.save === 'string') {
+    checkOutputFile('--save', opts.save);
+    checkNotAnInput('--save', opts.save, { '--ids-file': typeof opts.idsFile === 'string' ? opts.idsFile : undefined }, await filesNoOutputMayReplace(ctx));
+  }
   const filters = filtersFrom(opts);
   const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : DEFAULT_CONCURRENCY;
   const client = await ctx.client({ connections: concurrency });

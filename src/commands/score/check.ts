@@ -26,7 +26,8 @@ import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, type Miss
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
 import { contractError, digestOfFile, readEvidence } from './evidence.js';
 import { gatherIds } from './ids.js';
-import { checkOutputFile } from './paths.js';
+import { checkNotAnInput, checkOutputFile } from './paths.js';
+import { filesNoOutputMayReplace } from '../protect.js';
 import { annotationRunError, githubAnnotation, junitReport, junitRunError, markdownSummary, summaryRunError } from './junit.js';
 import { finiteNumber, optionalNumber } from './options.js';
 import { count } from '../../util/plural.js';
@@ -330,8 +331,17 @@ function appendStepSummary(ctx: Context, markdown: string): void {
   }
 }
 
+/** Writes the --junit file; a failure is one line naming the file (a full disk was "unexpected error: ENOSPC"). */
+function writeJunit(file: string, xml: string): void {
+  try {
+    writeFileSync(file, xml);
+  } catch (e) {
+    throw new SrsError('runtime', ExitCode.failure, `could not write --junit ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
 /** The JUnit file, step summary and annotation of a check that could not evaluate (see junitRunError). */
-function reportRunError(ctx: Context, opts: Opts, message: string, started: number): void {
+function reportRunError(ctx: Context, opts: Opts, message: string, started: number, { junitOnly = false } = {}): void {
   const text = ctx.redact(oneLine(message));
   if (typeof opts.junit === 'string') {
     try {
@@ -340,6 +350,8 @@ function reportRunError(ctx: Context, opts: Opts, message: string, started: numb
       ctx.warn(`could not write --junit ${opts.junit} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
   }
+  // A usage error is already one line on stderr; the JUnit file is replaced so that it no longer says "did not finish".
+  if (junitOnly) return;
   appendStepSummary(ctx, summaryRunError(text));
   if (ctx.env.GITHUB_ACTIONS === 'true') ctx.io.stderr.write(annotationRunError(text) + '\n');
 }
@@ -348,10 +360,19 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const started = performance.now();
   const results: CheckResult[] = [];
   const warnings: string[] = [];
-  if (typeof opts.junit === 'string') checkOutputFile('--junit', opts.junit);
+  const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+  const inputs = { '--from': str(opts.from), '--baseline': str(opts.baseline), '--ids-file': str(opts.idsFile) };
+  if (typeof opts.junit === 'string') {
+    checkOutputFile('--junit', opts.junit);
+    checkNotAnInput('--junit', opts.junit, inputs, await filesNoOutputMayReplace(ctx));
+  }
+  if (ctx.env.GITHUB_STEP_SUMMARY) checkNotAnInput('GITHUB_STEP_SUMMARY', ctx.env.GITHUB_STEP_SUMMARY, { ...inputs, '--junit': str(opts.junit) }, await filesNoOutputMayReplace(ctx));
   // stdin can be read once: two options on it ("--from - --baseline -") read it empty the second time.
   const onStdin = (['from', 'baseline', 'idsFile'] as const).filter((k) => opts[k] === '-').map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`);
   if (onStdin.length > 1) throw new UsageError(`${onStdin.join(' and ')} both read stdin, which can be read once: give all but one of them as a file`);
+  // Until the verdict is written, the JUnit file says the check has not finished: a run that is cancelled or
+  // killed (a CI timeout) must not leave an earlier run's passing report in place for a test reporter to publish.
+  if (typeof opts.junit === 'string') writeJunit(opts.junit, junitRunError('the check did not finish (it was stopped, or is still running)', { timestamp: ctx.now().toISOString(), seconds: 0 }));
   let rules: CheckRules;
   try {
     if (typeof opts.from === 'string') {
@@ -363,7 +384,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     }
   } catch (e) {
     // A check that could not evaluate still reports, where CI looks: JUnit, the step summary, an annotation.
-    if (e instanceof SrsError && !(e instanceof UsageError)) reportRunError(ctx, opts, e.message, started);
+    if (e instanceof UsageError) reportRunError(ctx, opts, e.message, started, { junitOnly: true });
+    else if (e instanceof SrsError) reportRunError(ctx, opts, e.message, started);
     throw e;
   }
 
@@ -397,14 +419,22 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const shownWarnings = warnings.length > 20 ? [...warnings.slice(0, 20), `… and ${count(warnings.length - 20, 'more warning')}`] : warnings;
   for (const w of shownWarnings) ctx.warn(w);
   if (ctx.env.GITHUB_ACTIONS === 'true') for (const r of failing) ctx.io.stderr.write(githubAnnotation(r) + '\n');
-  if (typeof opts.junit === 'string') {
-    writeFileSync(opts.junit, junitReport(results, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000 }));
-  }
   appendStepSummary(ctx, markdownSummary(results, { asOf: rules.asOf, warnings: shownWarnings }));
+  let junitProblem: string | undefined;
+  if (typeof opts.junit === 'string') {
+    try {
+      writeJunit(opts.junit, junitReport(results, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000 }));
+    } catch (e) {
+      junitProblem = (e as Error).message;
+    }
+  }
   const withStatus = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
   ctx.info(
     `checked ${count(results.length, 'supplier')} as of ${rules.asOf}: ${withStatus('pass') + withStatus('new')} passed (${withStatus('new')} new), ${withStatus('fail')} failed, ${withStatus('unknown')} unknown, ${withStatus('no data')} without data (accepted)`,
   );
+  // A verdict CI cannot read is not a pass: the results above stand, the exit is 1 (3 if the check failed).
+  if (junitProblem !== undefined && !failing.length) throw new SrsError('runtime', ExitCode.failure, junitProblem);
+  if (junitProblem !== undefined) ctx.warn(junitProblem);
   if (failing.length) {
     const failed = withStatus('fail');
     const unknown = failing.length - failed;

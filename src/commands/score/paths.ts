@@ -10,7 +10,23 @@
 import { accessSync, constants } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { fileTargetProblem } from '../../util/fs.js';
+import { fileIdentity, fileTargetProblem } from '../../util/fs.js';
+import type { Protected } from '../protect.js';
+
+/**
+ * `option path` must not be a file this run reads, nor one of `protect` (the catalog, the config file) (also through a symlink or a hard link): a --junit naming
+ * the bundle being checked replaced the evidence with the report, and the check still passed. `inputs` maps
+ * each reading option to its path ("-", stdin, is never a file here).
+ */
+export function checkNotAnInput(option: string, path: string, inputs: Record<string, string | undefined>, protect: Protected = []): void {
+  if (path === '-') return;
+  const id = fileIdentity(path);
+  for (const [flag, p] of Object.entries(inputs)) {
+    if (p === undefined || p === '-' || p === '') continue;
+    if (fileIdentity(p) === id) throw new UsageError(`${option} ${path} is the same file as ${flag}, which this run reads: writing it would destroy it; choose another path`);
+  }
+  for (const [p, what] of protect) if (fileIdentity(p) === id) throw new UsageError(`${option} ${path} is ${what}: writing it would destroy it; choose another path`);
+}
 
 /** `option path`: throws a UsageError unless `path` can be written as a file. "-" (stdout) passes when `dash` allows it. */
 export function checkOutputFile(option: string, path: string, dash = false): void {

@@ -18,7 +18,8 @@ import { filtersFrom, DEFAULT_CONCURRENCY } from './calc.js';
 import { explain } from './explanation.js';
 import { expiringDays } from './explain.js';
 import { gatherIds } from './ids.js';
-import { checkOutputFile } from './paths.js';
+import { checkNotAnInput, checkOutputFile } from './paths.js';
+import { filesNoOutputMayReplace } from '../protect.js';
 import { inputFromBundle, inputFromService, type PictureInput } from './picture-input.js';
 import { parseTolerance } from './recompute.js';
 
@@ -29,6 +30,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const tolerance = parseTolerance(opts.tolerance);
   checkOutputFile('--html', out, true);
   const fromBundle = args.length === 1 && opts.idsFile === undefined && (args[0] === '-' || existsSync(args[0]!));
+  checkNotAnInput('--html', out, { 'the bundle argument': fromBundle ? args[0] : undefined, '--ids-file': typeof opts.idsFile === 'string' ? opts.idsFile : undefined }, await filesNoOutputMayReplace(ctx));
   if (!fromBundle) {
     // A mistyped bundle path is not a supplier id: nothing is sent for it.
     const bad = args.filter((a) => !isUlid(a));

@@ -17,11 +17,12 @@ import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
 import { problemLine } from '../../import/report.js';
 import { catalogPathOf } from './catalog-access.js';
+import { filesNoOutputMayReplace, type Protected } from '../protect.js';
 
-/** The supplier catalog's files (the database and its SQLite companions), which no output of the import may replace. */
-async function catalogFiles(ctx: Context): Promise<Array<readonly [string, string]>> {
-  const path = await catalogPathOf(ctx);
-  return path === undefined ? [] : [[path, 'the supplier catalog'], [`${path}-wal`, "the supplier catalog's write-ahead log"], [`${path}-shm`, "the supplier catalog's shared memory file"]];
+/** The files no output of the import may replace: the catalog this run uses (checked: a named one must exist), any other the command knows of, the config file. */
+async function catalogFiles(ctx: Context): Promise<Protected> {
+  await catalogPathOf(ctx);
+  return filesNoOutputMayReplace(ctx);
 }
 import { importSummaryColumns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';

@@ -1,0 +1,27 @@
+/**
+ * Files that no output of a command may replace, whatever option names them: the supplier catalog (the one this
+ * run uses and the default one, each with its SQLite companions) and the config file, which holds the API keys.
+ * A `score calc --save` over the catalog destroyed 1,502 entries with exit 0 (the import already refused it for
+ * --report, --failed and --journal). Shared by the commands that write files; see checkNotAnInput.
+ */
+import { join } from 'node:path';
+import { dataDir, type Context } from '../context.js';
+
+export type Protected = ReadonlyArray<readonly [path: string, what: string]>;
+
+export async function filesNoOutputMayReplace(ctx: Context): Promise<Protected> {
+  const catalogs = new Set<string>([join(dataDir(ctx.env), 'catalog.db')]);
+  try {
+    const setting = ctx.catalogSetting();
+    if (setting) catalogs.add(setting.path);
+  } catch {
+    /* a --catalog the command does not use (an empty path) is that command's own business */
+  }
+  const out: Array<readonly [string, string]> = [];
+  for (const p of catalogs) {
+    out.push([p, 'the supplier catalog'], [`${p}-wal`, "the supplier catalog's write-ahead log"], [`${p}-shm`, "the supplier catalog's shared memory file"]);
+  }
+  const { defaultConfigDir } = await import('../config/store.js');
+  out.push([join(ctx.env.SRS_CONFIG_DIR || defaultConfigDir(), 'config.json'), "srs's config file (it holds the API keys)"]);
+  return out;
+}

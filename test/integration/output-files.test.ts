@@ -1,0 +1,112 @@
+/**
+ * No output file of a score command replaces what the run reads or what srs keeps (review round 10): a --junit
+ * naming the bundle being checked replaced the evidence and the check passed; `calc --save` over the supplier
+ * catalog destroyed it with exit 0. And the JUnit file never says "pass" for a run that did not finish or whose
+ * report could not be written. Each runs the built srs.
+ */
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures } from '../../src/emulator/index.js';
+import { runSrs, startHarness, startWithBundle, type Harness } from './harness.js';
+
+let h: Harness;
+let offline: Record<string, string>;
+let bundle: string;
+const [a, b] = fixtures().suppliers.map((s) => s.id);
+
+beforeAll(async () => {
+  ({ h, offline, bundle } = await startWithBundle([a!, b!]));
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Runs srs, expects exit 2 with `message`, and checks that `file` still holds `before` and nothing was sent. */
+async function refused(args: string[], env: Record<string, string>, file: string, message: RegExp) {
+  const before = readFileSync(file);
+  const sent = h.requests.length;
+  const r = await runSrs(args, env);
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr.replace(/\\"/g, '"')).toMatch(message);
+  expect(readFileSync(file).equals(before), `${file} was changed`).toBe(true);
+  expect(h.requests.length, `${args.join(' ')} sent requests`).toBe(sent);
+}
+
+describe('an output file that is an input or a file srs keeps is refused (exit 2, nothing written or sent)', () => {
+  it('--junit or GITHUB_STEP_SUMMARY naming the bundle, the baseline (also a hard link) or the ids file', async () => {
+    const copy = join(h.home, 'checked.jsonl');
+    copyFileSync(bundle, copy);
+    await refused(['score', 'check', '--from', copy, '--min', '-3', '--allow-no-data', '--junit', copy], offline, copy, /--junit .*checked\.jsonl is the same file as --from, which this run reads/);
+    const link = join(h.home, 'baseline-link.jsonl');
+    linkSync(copy, link);
+    await refused(['score', 'check', a!, '--baseline', copy, '--max-drop', '1', '--allow-no-data', '--junit', link], h.env, copy, /--junit .*baseline-link\.jsonl is the same file as --baseline/);
+    await refused(['score', 'check', '--from', copy, '--min', '-3', '--allow-no-data'], { ...offline, GITHUB_STEP_SUMMARY: copy }, copy, /GITHUB_STEP_SUMMARY .* is the same file as --from/);
+    const ids = join(h.home, 'ids.txt');
+    writeFileSync(ids, `${a}\n${b}\n`);
+    await refused(['score', 'check', '--ids-file', ids, '--min', '-3', '--junit', ids], h.env, ids, /--junit .*ids\.txt is the same file as --ids-file/);
+  });
+
+  it('calc --save naming its --ids-file, report --html naming its bundle', async () => {
+    const ids = join(h.home, 'save-ids.txt');
+    writeFileSync(ids, `${a}\n`);
+    await refused(['score', 'calc', '--ids-file', ids, '--save', ids, '-o', 'json'], h.env, ids, /--save .*save-ids\.txt is the same file as --ids-file/);
+    const copy = join(h.home, 'reported.jsonl');
+    copyFileSync(bundle, copy);
+    await refused(['score', 'report', copy, '--html', copy], offline, copy, /--html .*reported\.jsonl is the same file as the bundle argument/);
+  });
+
+  it('the supplier catalog (named or the default one, and its -wal) and the config file', async () => {
+    const created = await h.run(['supplier', 'create', '--name', 'Kept Catalog Ltd', '--customer-id', 'KEEP-1', '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    const catalog = join(h.env.SRS_DATA_DIR!, 'catalog.db');
+    expect(existsSync(catalog)).toBe(true);
+    await refused(['score', 'calc', a!, '--save', catalog, '-o', 'json'], h.env, catalog, /--save .*catalog\.db is the supplier catalog: writing it would destroy it/);
+    await refused(['--no-catalog', 'score', 'check', a!, '--min', '-3', '--allow-no-data', '--junit', catalog], h.env, catalog, /--junit .*catalog\.db is the supplier catalog/);
+    const named = join(h.home, 'team.db');
+    copyFileSync(catalog, named);
+    await refused(['--catalog', named, 'score', 'report', a!, '--html', named], h.env, named, /--html .*team\.db is the supplier catalog/);
+    if (existsSync(`${catalog}-wal`)) {
+      await refused(['score', 'calc', a!, '--save', `${catalog}-wal`], h.env, `${catalog}-wal`, /is the supplier catalog's write-ahead log/);
+    }
+    const config = join(h.home, 'config', 'config.json');
+    mkdirSync(join(h.home, 'config'), { recursive: true });
+    writeFileSync(config, JSON.stringify({ profiles: {} }));
+    await refused(['score', 'calc', a!, '--save', config], h.env, config, /is srs's config file \(it holds the API keys\)/);
+  });
+});
+
+describe('the JUnit file of score check', () => {
+  it('says "did not finish" while a check runs, so one stopped by a signal does not leave an earlier pass in place', async () => {
+    const stalled = await startHarness({ faults: { stallRate: 1 } });
+    try {
+      const junit = join(stalled.home, 'gate.xml');
+      writeFileSync(junit, '<?xml version="1.0"?><testsuites tests="2" failures="0" errors="0"></testsuites>\n');
+      const r = await stalled.run(['--timeout', '60s', 'score', 'check', a!, '--min', '-3', '--junit', junit], {
+        onSpawn: (kill) => {
+          const wait = setInterval(() => {
+            if (stalled.requests.some((l) => /^(GET|POST) \/v1\//.test(l))) {
+              clearInterval(wait);
+              kill('SIGINT');
+            }
+          }, 20);
+        },
+      });
+      expect(r.code === 130 || r.signal === 'SIGINT', `exit ${r.code} ${r.signal}: ${r.stderr}`).toBe(true);
+      const xml = readFileSync(junit, 'utf8');
+      expect(xml).toMatch(/errors="1"/);
+      expect(xml).toMatch(/the check did not finish/);
+    } finally {
+      await stalled.close();
+    }
+  });
+
+  it('that cannot be written is one line and exit 1 (it was "unexpected error: ENOSPC"), before anything is checked', async () => {
+    if (!existsSync('/dev/full')) return;
+    const r = await runSrs(['score', 'check', '--from', bundle, '--min', '-3', '--allow-no-data', '--junit', '/dev/full', '-o', 'json'], offline);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/could not write --junit \/dev\/full \(ENOSPC\)/);
+    expect(r.stderr).not.toMatch(/unexpected error/);
+    expect(r.stdout).toBe('');
+  });
+});
