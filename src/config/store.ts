@@ -11,6 +11,7 @@ import Conf from 'conf';
 import envPaths from 'env-paths';
 import { ExitCode, SrsError } from '../errors.js';
 import { privateDir } from '../util/fs.js';
+import { JournalLock, LockHeldError, LOCK_SUFFIX } from '../util/lock.js';
 
 import type { Profile } from './resolve.js';
 
@@ -76,22 +77,61 @@ export class ConfigStore {
   }
 
   setProfile(name: string, profile: Profile): void {
-    const all = { ...(this.#conf.get('profiles') ?? {}) };
-    all[name] = { ...all[name], ...profile };
-    this.#conf.set('profiles', all);
+    this.#locked(() => {
+      const all = { ...(this.#conf.get('profiles') ?? {}) };
+      all[name] = { ...all[name], ...profile };
+      this.#conf.set('profiles', all);
+    });
   }
 
   /** Removes the key (and the profile when nothing else is left in it). Returns whether a key was there. */
   removeKey(name: string): boolean {
-    const all = { ...(this.#conf.get('profiles') ?? {}) };
-    const p = all[name];
-    if (!p) return false;
-    const had = typeof p.apiKey === 'string';
-    const { apiKey: _dropped, ...rest } = p;
-    if (Object.keys(rest).length === 0) delete all[name];
-    else all[name] = rest;
-    this.#conf.set('profiles', all);
-    return had;
+    return this.#locked(() => {
+      const all = { ...(this.#conf.get('profiles') ?? {}) };
+      const p = all[name];
+      if (!p) return false;
+      const had = typeof p.apiKey === 'string';
+      const { apiKey: _dropped, ...rest } = p;
+      if (Object.keys(rest).length === 0) delete all[name];
+      else all[name] = rest;
+      this.#conf.set('profiles', all);
+      return had;
+    });
+  }
+
+  /**
+   * Runs a read-modify-write of the file under `config.json.lock` (util/lock.ts), waiting up to 10 s for another
+   * srs to finish its own. conf reads the file at every get and replaces it whole at every set: six `auth login`s
+   * at once kept three profiles and all said "Logged in"; three `auth logout`s all said the key was removed while
+   * one stayed on disk.
+   */
+  #locked<T>(change: () => T): T {
+    const path = this.path + LOCK_SUFFIX;
+    const deadline = Date.now() + 10_000;
+    const nap = new Int32Array(new SharedArrayBuffer(4));
+    let lock: JournalLock;
+    for (;;) {
+      try {
+        lock = JournalLock.take(path, {
+          now: () => new Date(),
+          warn: () => undefined,
+          inUse: `config file ${this.path} is being changed`,
+          stale: 'config lock',
+          cannotCreate: 'check that srs may write in its config directory',
+          nothing: 'Nothing was changed.',
+          holder: { what: 'srs auth' },
+        });
+        break;
+      } catch (e) {
+        if (!(e instanceof LockHeldError) || Date.now() >= deadline) throw e;
+        Atomics.wait(nap, 0, 0, 25);
+      }
+    }
+    try {
+      return change();
+    } finally {
+      lock.release();
+    }
   }
 
   get currentProfile(): string | undefined {
@@ -104,8 +144,10 @@ export class ConfigStore {
   }
 
   set currentProfile(name: string | undefined) {
-    if (name === undefined) this.#conf.delete('currentProfile');
-    else this.#conf.set('currentProfile', name);
+    this.#locked(() => {
+      if (name === undefined) this.#conf.delete('currentProfile');
+      else this.#conf.set('currentProfile', name);
+    });
   }
 
   /** A warning when the file exists and group or others can read it; undefined when it is private. */

@@ -31,7 +31,7 @@ import { mapHeaders, parseMapSpecs, unnamedColumns, type ColumnMapping } from '.
 import { Journal, JOURNAL_SUFFIX, readJournal, type JournalHistory, type StoppedPrefix } from './journal.js';
 import { countableEncoding, countRecords } from './count.js';
 import { ConcurrencyLimiter } from './limiter.js';
-import { JournalLock } from './lock.js';
+import { JournalLock } from '../util/lock.js';
 import { checkTarget } from './binding.js';
 import type { Target } from '../api/target.js';
 import { Progress } from './progress.js';

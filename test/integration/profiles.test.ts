@@ -3,6 +3,8 @@
  * --activate; `auth switch` changes it; `auth status` lists every profile and
  * marks the one in use; messages name flags and variables, not jargon.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
 
@@ -21,6 +23,24 @@ interface Status {
   baseUrl: string;
   profiles: Array<{ name: string; inUse: boolean; active: boolean; key: string | null }>;
 }
+
+describe('profiles changed by several srs at once', () => {
+  it('six auth logins at once keep six profiles; three logouts at once remove three keys (none said done and lost it)', async () => {
+    const env = { ...baseEnv(`${h.home}/concurrent`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
+    const key = h.env.SRS_API_KEY!;
+    const names = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'];
+    const logins = await Promise.all(names.map((p) => runSrs(['--profile', p, 'auth', 'login', '--base-url', h.emu.url, '--with-key'], env, { input: key })));
+    for (const r of logins) expect(r.code, r.stderr).toBe(0);
+    // auth status also lists "default", the profile in use, which none of them wrote.
+    const stored = async () => (JSON.parse((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout) as Status).profiles.filter((p) => p.name !== 'default');
+    expect((await stored()).map((p) => p.name).sort()).toEqual(names);
+    const logouts = await Promise.all(['p2', 'p4', 'p5'].map((p) => runSrs(['--profile', p, 'auth', 'logout'], env)));
+    for (const r of logouts) expect(r.code, r.stderr).toBe(0);
+    const after = await stored();
+    for (const p of after) expect(p.key === null, `${p.name}: ${String(p.key)}`).toBe(['p2', 'p4', 'p5'].includes(p.name));
+    expect(readFileSync(join(`${h.home}/concurrent`, 'config', 'config.json'), 'utf8').split(key).length - 1).toBe(3);
+  });
+});
 
 describe('profiles', () => {
   it('login --profile X keeps the active profile; --activate and auth switch change it; status marks it', async () => {

@@ -1,5 +1,5 @@
 /**
- * The journal lock (src/import/lock.ts): one run per journal, a stale lock of a
+ * The journal lock (src/util/lock.ts): one run per journal, a stale lock of a
  * dead process taken over with a warning, a foreign host's lock never broken,
  * and runImport stopping before it reads or sends when the lock is held.
  */
@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { runImport, type ImportDeps } from '../../src/import/index.js';
-import { JournalLock } from '../../src/import/lock.js';
+import { JournalLock } from '../../src/util/lock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'srs-import-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
-import { JournalLock, LOCK_SUFFIX } from '../../import/lock.js';
+import { JournalLock, LOCK_SUFFIX } from '../../util/lock.js';
 import type { Catalog, SameAccountCheck } from '../../store/catalog.js';
 
 export interface OpenCatalog {

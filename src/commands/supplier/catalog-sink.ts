@@ -19,7 +19,7 @@ import type { Candidate, OutcomeSink, Recorded, Verdict } from '../../import/sin
 import { ExitCode, SrsError } from '../../errors.js';
 import type { Catalog, CatalogRecord, CustomerIdFilter } from '../../store/catalog.js';
 import { catalogPathOf, closeWithRun, IMPORT_WAIT_MS, IMPORT_WHAT, openCatalog, takeTargetLock, type OpenCatalog } from './catalog-access.js';
-import type { JournalLock } from '../../import/lock.js';
+import type { JournalLock } from '../../util/lock.js';
 
 /**
  * Outcomes held before one transaction writes them (SQLite's cost a row stops falling at about

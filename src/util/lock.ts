@@ -1,5 +1,5 @@
 /**
- * The journal lock: one run at a time per journal.
+ * A lock file: one run at a time per journal (the import), per catalog target, per config file (auth).
  *
  * `<journal>.lock` is created with O_CREAT|O_EXCL (atomic on local file
  * systems and NFSv3+) and holds {"pid","host","started"}. A second run finds it
