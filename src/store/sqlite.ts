@@ -136,7 +136,11 @@ function migrate(db: Database, path: string, opts: OpenOptions): void {
     }
     db.exec('COMMIT');
   } catch (e) {
-    db.exec('ROLLBACK');
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      /* SQLite rolled back itself (a full disk): the first error is the one to tell */
+    }
     throw e;
   }
 }

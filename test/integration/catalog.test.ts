@@ -494,6 +494,34 @@ describe('a catalog that cannot be written', () => {
   });
 });
 
+describe('the catalog file alone', () => {
+  it('holds what an import and a create wrote (it was all in the -wal): a copy of it knows every supplier, and a re-run with the copy creates none again', async () => {
+    const h = await startHarness({ admin: true });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'srs-catalog-copy-'));
+      const original = join(dir, 'team.db');
+      writeFileSync(original, '');
+      const csv = join(dir, 'vendors.csv');
+      writeFileSync(csv, 'name,country,customerSupplierId\n' + Array.from({ length: 30 }, (_, i) => `Copy Co ${i},DEU,CPY-${i}`).join('\n') + '\n');
+      const first = await h.run(['--catalog', original, 'supplier', 'import', csv, '-o', 'json', '--quiet', '--journal', join(dir, 'j1')]);
+      expect(first.code, first.stderr).toBe(0);
+      const created = await h.run(['--catalog', original, 'supplier', 'create', '--name', 'Copy Co extra', '--customer-id', 'CPY-extra', '-o', 'json']);
+      expect(created.code, created.stderr).toBe(0);
+      // A backup or a move of the file the user named, without its -wal.
+      const copy = join(dir, 'copy.db');
+      writeFileSync(copy, readFileSync(original));
+      const again = await h.run(['--catalog', copy, 'supplier', 'import', csv, '-o', 'json', '--quiet', '--journal', join(dir, 'j2')]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(json<{ created: number; exists: number }>(again)).toMatchObject({ created: 0, exists: 30 });
+      const extra = await h.run(['--catalog', copy, 'supplier', 'create', '--name', 'Copy Co extra', '--customer-id', 'CPY-extra', '-o', 'json']);
+      expect(extra.code).toBe(1);
+      expect(extra.stderr).toMatch(/already created on this target/);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('key rotation', () => {
   it('a new key that can read a recorded supplier joins its partition; one that cannot is another account; one GET each', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'srs-rotation-'));

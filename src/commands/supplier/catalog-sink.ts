@@ -209,6 +209,10 @@ export async function openCatalogSink(
     open = await openCatalog(ctx, 'srs supplier import', false);
   }
   if (!open) return undefined;
+  if (!o.dryRun) {
+    const written = open.catalog;
+    ctx.onCleanup(() => written.checkpoint());
+  }
   // One import at a time per target and catalog (a dry run sends nothing and takes no lock): see takeTargetLock.
   const lock = o.dryRun ? undefined : await takeTargetLock(ctx, open, { what: `${IMPORT_WHAT} ${file}`, journal: o.journalPath }, IMPORT_WAIT_MS);
   return new CatalogSink({ catalog: open.catalog, partition: open.partition, file, dryRun: o.dryRun, allowExisting: o.allowExisting, retryUnknown: o.retryUnknown, lock });

@@ -82,6 +82,7 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   const client = await ctx.client();
   // The catalog first: one that cannot be used (written by a newer srs, unreadable) stops here, before anything is sent.
   const open = await openCatalog(ctx, 'srs supplier create', false);
+  if (open) ctx.onCleanup(() => open.catalog.checkpoint());
   // A customer id the catalog knows on this target is not sent again (the import's `exists` and `unknown`).
   const cid = valid.customerSupplierId;
   // With a customer id: the target's lock from the check to the record, so that an import (or another create)
