@@ -184,6 +184,10 @@ export class Context {
     this.stderrColor = io.stderrIsTTY && globals.color !== false && !noColor;
     this.debugEnabled = !!globals.debug || truthy(env.SRS_DEBUG);
     this.sandbox = !!globals.sandbox || truthy(env.SRS_SANDBOX);
+    // A switch set to a word that is neither on nor off (SRS_SANDBOX=disabled) is a mistake, not "on".
+    if (env.SRS_SANDBOX !== undefined && env.SRS_SANDBOX.trim() !== '' && !isOffWord(env.SRS_SANDBOX) && !/^\s*(1|true|yes|on)\s*$/i.test(env.SRS_SANDBOX)) {
+      throw new UsageError(`SRS_SANDBOX must be 1, true, yes or on (or 0, false, no, off, none to turn it off), not "${env.SRS_SANDBOX}"`);
+    }
     const fmt = globals.output ?? env.SRS_OUTPUT;
     if (fmt !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(fmt)) {
       // Named where it came from: a user who gave no --output looks for SRS_OUTPUT.
@@ -191,7 +195,11 @@ export class Context {
     }
     // The sandbox is its own service: a base URL given on the command line with it would be silently ignored.
     if (this.sandbox && globals.baseUrl !== undefined) {
-      throw new UsageError(`--sandbox talks to the local sandbox, so --base-url ${globals.baseUrl} would be ignored: drop one of them`);
+      throw new UsageError(`${globals.sandbox ? '--sandbox' : 'SRS_SANDBOX'} talks to the local sandbox, so --base-url ${globals.baseUrl} would be ignored: drop one of them`);
+    }
+    // Likewise SRS_BASE_URL: a create went to the sandbox with exit 0 while the variable named the real service.
+    if (this.sandbox && env.SRS_BASE_URL) {
+      throw new UsageError(`${globals.sandbox ? '--sandbox' : 'SRS_SANDBOX'} talks to the local sandbox, so SRS_BASE_URL=${env.SRS_BASE_URL} would be ignored: unset one of them`);
     }
     this.format = (fmt as OutputFormat | undefined) ?? (io.stdoutIsTTY ? 'table' : 'json');
     const out = io.stdout;

@@ -103,4 +103,25 @@ describe('words a user writes for "off", and "-" where a file is written', () =>
     expect(r.stderr).toMatch(/--report -: this option writes a file, not stdout/);
     expect(existsSync(join(dir, '-'))).toBe(false);
   });
+
+  it('SRS_SANDBOX with SRS_BASE_URL, or set to a word that is neither on nor off, is exit 2 (a create went to the sandbox, exit 0)', async () => {
+    const sent = h.requests.length;
+    const both = await h.run(['supplier', 'create', '--name', 'Real Co', '--customer-id', 'REAL-2', '-o', 'json'], { env: { SRS_SANDBOX: '1' } });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/SRS_SANDBOX talks to the local sandbox, so SRS_BASE_URL=.* would be ignored/);
+    const odd = await h.run(['auth', 'status', '-o', 'json'], { env: { SRS_SANDBOX: 'disabled' } });
+    expect(odd.code).toBe(2);
+    expect(odd.stderr).toMatch(/SRS_SANDBOX must be 1, true, yes or on .* not \\?"disabled\\?"/);
+    expect(h.requests.length).toBe(sent);
+  });
+
+  it('emissions ls and news ls check the id like every other command (exit 2, nothing sent)', async () => {
+    const sent = h.requests.length;
+    for (const args of [['emissions', 'ls', '01H58VRN1SAD1Y603JE9GBPJE8'], ['news', 'ls', '../v1/countries']]) {
+      const r = await h.run([...args, '-o', 'json']);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/supplier id .* is not a 26-character lowercase ULID/);
+    }
+    expect(h.requests.length).toBe(sent);
+  });
 });

@@ -1,11 +1,13 @@
 import type { Context } from '../../context.js';
+import { checkId } from '../../util/ulid.js';
 import { columns } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
 import { count } from '../../util/plural.js';
 import { requireArg, type Opts } from '../kit.js';
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
-  const id = requireArg(args, 0, 'supplier id');
+  // Checked like every other id: "../v1/countries" was sent (and answered 404 "supplier not found").
+  const id = checkId(requireArg(args, 0, 'supplier id'));
   const client = await ctx.client();
   const items = await ctx.withSpinner('Fetching emission reports…', () => client.listEmissionReports(id));
   const ro = ctx.renderOptions();

@@ -1,9 +1,11 @@
 import type { Context } from '../../context.js';
+import { checkId } from '../../util/ulid.js';
 import { columns } from '../../output/columns.js';
 import { listFlags, printPages, requireArg, type Opts } from '../kit.js';
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
-  const id = requireArg(args, 0, 'supplier id');
+  // Checked like every other id: "../v1/countries" was sent (and answered 404 "supplier not found").
+  const id = checkId(requireArg(args, 0, 'supplier id'));
   const flags = listFlags(opts);
   const client = await ctx.client();
   const q = typeof opts.dataEntry === 'string' ? { dataEntryId: opts.dataEntry } : {};
