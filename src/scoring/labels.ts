@@ -22,6 +22,8 @@ export const SCORE_LABELS: Readonly<Record<'-3' | '-2' | '-1' | '0' | '1' | '2' 
 });
 /** Label of a null (or non-finite) score. */
 export const NO_DATA_LABEL = 'no data';
+/** The label of a value outside -3..+3 (a service's answer can hold one; no label of the scale fits it). */
+export const OFF_SCALE_LABEL = 'off scale';
 const LABELS_BY_INDEX: ReadonlyArray<string> = [
   SCORE_LABELS['-3'],
   SCORE_LABELS['-2'],
@@ -45,11 +47,13 @@ export function roundScore(value: number, digits: number = DEFAULT_DISPLAY_DIGIT
 
 /**
  * Label of a score for display: the score rounded half away from zero to an
- * integer, clamped to -3..3, then looked up in SCORE_LABELS. null (or a
- * non-finite number) is "no data".
+ * integer, then looked up in SCORE_LABELS. null (or a non-finite number) is
+ * "no data"; a value outside -3..+3 (beyond floating-point error) is "off
+ * scale": a service's 123 was labelled "very good".
  */
 export function scoreLabel(value: number | null): string {
   if (value === null || !Number.isFinite(value)) return NO_DATA_LABEL;
+  if (value < SCORE_MIN - 1e-9 || value > SCORE_MAX + 1e-9) return OFF_SCALE_LABEL;
   let r = Math.round(Math.abs(value));
   if (value < 0) r = -r;
   if (r < SCORE_MIN) r = SCORE_MIN;

@@ -108,6 +108,31 @@ describe('a create answered with an id srs cannot use', () => {
   });
 });
 
+describe('a score outside -3..+3 in the service\'s answer', () => {
+  it('is "off scale" in calc (not "very good"), and explain says in one line what it cannot explain (it was "unexpected error")', async () => {
+    const entry = { id: '01h57nht080000000000000000', supplierId: KNOWN, dataSourceId: '01g79c3f9j0000000000000000', score: { value: 123 }, isClaim: false, expiryDate: '2030-01-01', issueDate: '2024-01-01' };
+    const result = {
+      supplierId: KNOWN,
+      score: { value: 123, dataSourcesScore: { value: 123 }, policyParametersScore: { value: 123 } },
+      dataSourceScores: [{ dataSourceId: entry.dataSourceId, score: { value: 123 }, dataPoints: { dataEntries: [entry] } }],
+      policyParameterScores: [{ policyParameterId: '01h3zz0000000000000000pppp', score: { value: 123 }, dataPoints: { dataEntries: [entry], risk: { riskLevel: 'Medium', riskEntries: [] }, contexts: [] } }],
+    };
+    const base = hostile.server.scenario('offscale', (req, res) => {
+      if (req.method === 'POST') return json(res, 200, { items: [result] });
+      if (req.url?.startsWith(`/v1/suppliers/${KNOWN}`)) return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
+      return json(res, 200, { items: [], pagination: { pageSize: 100 } });
+    });
+    const env = { ...hostile.env, SRS_BASE_URL: base };
+    const calc = await runSrs(['score', 'calc', KNOWN, '-o', 'csv', '--fields', 'supplierId,score,label'], env);
+    expect(calc.stdout, calc.stderr).toMatch(/,123,off scale/);
+    expect(calc.stdout).not.toMatch(/very good/);
+    const explain = await runSrs(['score', 'explain', KNOWN], env);
+    expect(explain.code).toBe(1);
+    expect(explain.stderr).toMatch(new RegExp(`the service's result for supplier ${KNOWN} cannot be explained or verified: .*must be a number from -3 to 3, got 123`));
+    expect(explain.stderr).not.toMatch(/unexpected error/);
+  });
+});
+
 describe("the interface's own example answer to a create", () => {
   it.runIf(existsSync(SPEC_EXAMPLES))('is taken although its id is not a ULID (ids are opaque strings): created, exit 0, in create and import', async () => {
     const example = JSON.parse(readFileSync(join(SPEC_EXAMPLES, 'create-supplier.response.json'), 'utf8')) as { id: string };

@@ -306,11 +306,14 @@ describe('labels and rounding', () => {
     expect(scoreLabel(2.5)).toBe('very good');
     expect(scoreLabel(-2.5)).toBe('very poor');
     expect(scoreLabel(0.49)).toBe('neutral');
+    expect(scoreLabel(123)).toBe('off scale');
+    expect(scoreLabel(-3.5)).toBe('off scale');
+    expect(scoreLabel(3 + 1e-12)).toBe('very good');
     expect(scoreLabel(-0.5)).toBe('below average');
     expect(scoreLabel(-0.49)).toBe('neutral');
     expect(scoreLabel(1.4999)).toBe('fair');
-    expect(scoreLabel(7)).toBe('very good');
-    expect(scoreLabel(-4)).toBe('very poor');
+    expect(scoreLabel(7)).toBe('off scale');
+    expect(scoreLabel(-4)).toBe('off scale');
   });
 
   it('roundScore rounds half away from zero, for display only', () => {

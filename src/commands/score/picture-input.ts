@@ -11,8 +11,8 @@ import type { ApiClient } from '../../api/client.js';
 import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/contract.js';
 import type { Names } from '../../api/names.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { compareScores, rebuildFromScoreResult, scoreSupplier, todayUtc } from '../../scoring/index.js';
+import { ExitCode, SrsError, UsageError } from '../../errors.js';
+import { compareScores, rebuildFromScoreResult, scoreSupplier, ScoringError, todayUtc } from '../../scoring/index.js';
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, checkFiltersMatch, toScoringScorecard, type BundleOptions } from './bundle.js';
@@ -89,7 +89,15 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
   for (const item of items) {
     const rebuilt = rebuildFromScoreResult(item);
     for (const c of rebuilt.conflicts) conflicts.push(`supplier ${item.supplierId}: ${c}`);
-    const model = scoreSupplier(item.supplierId, rebuilt.entries, cardsFor(item.supplierId).map(toScoringScorecard), { ...options, asOf });
+    let model: ReturnType<typeof scoreSupplier>;
+    try {
+      model = scoreSupplier(item.supplierId, rebuilt.entries, cardsFor(item.supplierId).map(toScoringScorecard), { ...options, asOf });
+    } catch (e) {
+      // The service's own answer holds what the model refuses (a score of 123 on the -3..+3 scale): one line naming
+      // the supplier, exit 1 (it was "unexpected error"); `score check` calls the same supplier unknown.
+      if (e instanceof ScoringError) throw new SrsError('bad_response', ExitCode.failure, `the service's result for supplier ${item.supplierId} cannot be explained or verified: ${e.message}`);
+      throw e;
+    }
     for (const d of compareScores(item, model, tolerance)) {
       values++;
       if (d.ok) continue;
