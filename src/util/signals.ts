@@ -59,6 +59,9 @@ export function installSignalHandlers(exit: (code: number) => void): void {
     }
     exit(signalExitCode(sig));
   };
+  // A file-size limit (ulimit -f) reached: without a handler SIGXFSZ kills the process on the spot (exit 153, a
+  // temporary file left, nothing said); handled, the write fails with EFBIG and srs says which file it could not write.
+  process.on('SIGXFSZ', () => undefined);
   process.on('SIGINT', () => handle('SIGINT'));
   process.on('SIGTERM', () => handle('SIGTERM'));
   process.on('SIGHUP', () => handle('SIGHUP'));

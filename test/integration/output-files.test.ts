@@ -4,7 +4,7 @@
  * catalog destroyed it with exit 0. And the JUnit file never says "pass" for a run that did not finish or whose
  * report could not be written. Each runs the built srs.
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
@@ -108,5 +108,43 @@ describe('the JUnit file of score check', () => {
     expect(r.stderr).toMatch(/could not write --junit \/dev\/full \(ENOSPC\)/);
     expect(r.stderr).not.toMatch(/unexpected error/);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('score calc --save that cannot finish', () => {
+  it('a full disk is one line naming the file, and the earlier bundle stays (it was "unexpected error: ENOSPC")', async () => {
+    const dir = join(h.home, 'efbig');
+    mkdirSync(dir, { recursive: true });
+    const out = join(dir, 'evidence.jsonl');
+    writeFileSync(out, 'the earlier bundle\n');
+    const r = await h.run(['score', 'calc', a!, b!, '--save', out, '-o', 'json'], { fileSizeLimitKb: 1 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot write the evidence bundle .*evidence\.jsonl \(EFBIG\): nothing was saved/);
+    expect(r.stderr).not.toMatch(/unexpected error/);
+    expect(readFileSync(out, 'utf8')).toBe('the earlier bundle\n');
+    expect(readdirSync(dir)).toEqual(['evidence.jsonl']);
+  });
+
+  it('stopped by a signal, it leaves no temporary file and says the bundle was not saved', async () => {
+    const stalled = await startHarness({ faults: { stallRate: 1 } });
+    try {
+      const dir = join(stalled.home, 'stopped');
+      mkdirSync(dir, { recursive: true });
+      const r = await stalled.run(['--timeout', '60s', 'score', 'calc', a!, '--save', join(dir, 'e.jsonl'), '-o', 'json'], {
+        onSpawn: (kill) => {
+          const wait = setInterval(() => {
+            if (stalled.requests.some((l) => /^(GET|POST) \/v1\//.test(l))) {
+              clearInterval(wait);
+              kill('SIGTERM');
+            }
+          }, 20);
+        },
+      });
+      expect(r.code === 143 || r.signal === 'SIGTERM', `exit ${r.code} ${r.signal}`).toBe(true);
+      expect(readdirSync(dir)).toEqual([]);
+      expect(r.stderr).toMatch(/the evidence bundle was not saved/);
+    } finally {
+      await stalled.close();
+    }
   });
 });

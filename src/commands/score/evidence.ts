@@ -15,7 +15,7 @@
  * whole, up to MAX_WHOLE_DOCUMENT_BYTES.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, statSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
@@ -426,13 +426,42 @@ export class BundleWriter {
     this.#tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   }
 
+  /**
+   * A process that ends before finish() or abort() (Ctrl-C, SIGTERM: the signal handler exits at once) removes the
+   * temporary file and says that nothing was saved: a 0-byte `.FILE.PID.tmp` stayed behind, and stderr was empty.
+   */
+  readonly #onExit = (): void => {
+    try {
+      unlinkSync(this.#tmp);
+    } catch {
+      /* not there */
+    }
+    try {
+      writeSync(2, `srs: the evidence bundle was not saved (stopped before it was complete); ${this.#path} is as it was\n`);
+    } catch {
+      /* stderr gone */
+    }
+  };
+
+  /** A write of the bundle that fails (a full disk) is one line naming the file, not "unexpected error: ENOSPC". */
+  async #io<T>(what: () => Promise<T>): Promise<T> {
+    try {
+      return await what();
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (!code) throw e;
+      throw new SrsError('runtime', ExitCode.failure, `cannot write the evidence bundle ${this.#path} (${code}): nothing was saved; ${this.#path} is as it was`, { cause: e });
+    }
+  }
+
   /** Masks secrets in each line before it is hashed and written (a bundle is shared: Context.redact). */
   #redact: ((s: string) => string) | undefined;
 
   static async create(path: string, header: Omit<BundleHeader, 'kind' | 'bundleVersion'>, redact?: (s: string) => string): Promise<BundleWriter> {
     const w = new BundleWriter(path);
     w.#redact = redact;
-    w.#fh = await open(w.#tmp, 'wx', 0o666);
+    w.#fh = await w.#io(() => open(w.#tmp, 'wx', 0o666));
+    process.once('exit', w.#onExit);
     await w.#line({ kind: BUNDLE_KIND, bundleVersion: BUNDLE_VERSION, ...header });
     return w;
   }
@@ -456,7 +485,7 @@ export class BundleWriter {
     const chunks = this.#buf;
     this.#buf = [];
     this.#bufLen = 0;
-    await this.#fh!.writeFile(Buffer.concat(chunks));
+    await this.#io(() => this.#fh!.writeFile(Buffer.concat(chunks)));
   }
 
   request(request: RequestT): Promise<void> {
@@ -491,13 +520,17 @@ export class BundleWriter {
     this.#buf.push(Buffer.from(JSON.stringify({ t: 'end', suppliers: this.#suppliers, digest: { algorithm: DIGEST_ALGORITHM, value: digest } }) + '\n', 'utf8'));
     this.#bufLen = 1;
     await this.#flush();
-    await this.#fh!.sync();
-    await this.#fh!.close();
-    this.#fh = undefined;
-    await rename(this.#tmp, this.#path);
+    await this.#io(async () => {
+      await this.#fh!.sync();
+      await this.#fh!.close();
+      this.#fh = undefined;
+      await rename(this.#tmp, this.#path);
+    });
+    process.off('exit', this.#onExit);
   }
 
   async abort(): Promise<void> {
+    process.off('exit', this.#onExit);
     await this.#fh?.close().catch(() => undefined);
     this.#fh = undefined;
     await unlink(this.#tmp).catch(() => undefined);
