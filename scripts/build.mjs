@@ -140,6 +140,35 @@ const builtinsWithoutFacade = {
     });
   },
 };
+// conf writes its file with atomically, which loads when-exit to purge its temporary files on exit; when-exit does
+// that by hooking SIGINT, SIGTERM, SIGHUP, ... with once-handlers that re-raise the signal. srs has its own handlers
+// (src/util/signals.ts): the re-raised signal reached them as a second Ctrl-C, so any command that read a stored
+// profile (every logged-in user's import) quit at once on the first Ctrl-C, without its graceful stop (no summary,
+// the rows in flight unknown). srs's handlers end the process with process.exit, which fires 'exit': hooking that
+// alone keeps atomically's purge. test/integration/import.test.ts ("... a stored profile ...") fails if this stops
+// applying; the check below fails the build if atomically starts using when-exit otherwise.
+const WHEN_EXIT_IMPORTER = /[\\/]atomically[\\/]dist[\\/]utils[\\/]temp\.js$/;
+{
+  // atomically's exports hide this file from require.resolve: read it where npm installs it (conf's dependency).
+  const text = readFileSync('node_modules/atomically/dist/utils/temp.js', 'utf8');
+  const uses = [...text.matchAll(/\bwhenExit\b[^;\n]*/g)].map((m) => m[0].trim());
+  if (!uses.includes("whenExit from 'when-exit'") || uses.length !== 2 || !/^whenExit\(Temp\.purgeSyncAll\)/.test(uses[1])) {
+    throw new Error(`atomically's utils/temp.js no longer uses when-exit as scripts/build.mjs expects (whenExitOnExitOnly): ${JSON.stringify(uses)}`);
+  }
+}
+const whenExitOnExitOnly = {
+  name: 'when-exit-on-exit-only',
+  setup(b) {
+    b.onResolve({ filter: /^when-exit$/ }, (args) => {
+      if (!WHEN_EXIT_IMPORTER.test(args.importer)) throw new Error(`${args.importer} imports when-exit: check whenExitOnExitOnly in scripts/build.mjs`);
+      return { path: 'when-exit', namespace: 'srs-when-exit' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'srs-when-exit' }, () => ({
+      contents: "export default function whenExit(callback) { process.once('exit', () => callback()); return () => undefined; }\n",
+      loader: 'js',
+    }));
+  },
+};
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 await build({
   // srs: the CLI; scoring and emulator: library entry points for benchmarks and embedding.
@@ -158,7 +187,7 @@ await build({
   // (process.getBuiltinModule, not an import of node:module: see builtinsWithoutFacade.)
   banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [lazyHttp2, zodEnglishOnly, undiciFallbackParsers, builtinsWithoutFacade],
+  plugins: [lazyHttp2, zodEnglishOnly, undiciFallbackParsers, builtinsWithoutFacade, whenExitOnExitOnly],
 });
 
 // `srs --version` answers from this file alone, without loading the CLI.

@@ -21,7 +21,8 @@ export async function filesNoOutputMayReplace(ctx: Context): Promise<Protected> 
   for (const p of catalogs) {
     out.push([p, 'the supplier catalog'], [`${p}-wal`, "the supplier catalog's write-ahead log"], [`${p}-shm`, "the supplier catalog's shared memory file"]);
   }
-  const { defaultConfigDir } = await import('../config/store.js');
+  // Not config/store.js: it loads conf, whose exit handlers take over Ctrl-C (see config/paths.ts).
+  const { defaultConfigDir } = await import('../config/paths.js');
   out.push([join(ctx.env.SRS_CONFIG_DIR || defaultConfigDir(), 'config.json'), "srs's config file (it holds the API keys)"]);
   return out;
 }

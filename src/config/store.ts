@@ -8,9 +8,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
-import envPaths from 'env-paths';
 import { ExitCode, SrsError } from '../errors.js';
 import { privateDir } from '../util/fs.js';
+import { defaultConfigDir } from './paths.js';
 import { JournalLock, LockHeldError, LOCK_SUFFIX } from '../util/lock.js';
 
 import type { Profile } from './resolve.js';
@@ -164,7 +164,4 @@ export class ConfigStore {
   }
 }
 
-/** Where conf keeps srs's config without SRS_CONFIG_DIR (env-paths, which conf uses itself). */
-export function defaultConfigDir(): string {
-  return envPaths('srs', { suffix: '' }).config;
-}
+export { defaultConfigDir } from './paths.js';

@@ -363,6 +363,29 @@ describe('stopping part-way', () => {
     for (const r of report.filter((x) => x.state === 'created' || x.state === 'skipped')) expect(ids.has(r.supplierId), r.line).toBe(true);
   });
 
+  it('SIGINT with a stored profile (auth login) stops as gracefully: conf\'s exit hooks no longer take Ctrl-C over', async () => {
+    const e = await emulator();
+    const dir = mkdtempSync(join(tmp, 'sigint-profile-'));
+    const file = join(dir, 'suppliers.csv');
+    bigCsv(file, 3000, 'PRF');
+    const env = { SRS_CONFIG_DIR: join(dir, 'config'), SRS_DATA_DIR: join(dir, 'data') };
+    const login = await srs(['auth', 'login', '--base-url', e.emu.url, '--with-key'], env, { stdin: API_KEY });
+    expect(login.code, login.stderr).toBe(0);
+    const journal = file + '.srs-journal';
+    const state = { done: false };
+    const r = await srs(['supplier', 'import', file, '-o', 'json', '--quiet'], env, {
+      onSpawn: (kill) => {
+        void untilCreated(journal, 150, state).then((c) => {
+          if (c > 0) kill('SIGINT');
+        });
+      },
+    }).finally(() => (state.done = true));
+    await e.emu.close();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('interrupted after line');
+    expect(summaryOf(r)).toMatchObject({ complete: false, stopReason: 'interrupted', unknown: 0 });
+  });
+
   it('SIGINT: in-flight rows finish, reports and summary are written, exit 130; the re-run completes with no unknowns', async () => {
     const e = await emulator();
     const dir = mkdtempSync(join(tmp, 'sigint-'));
