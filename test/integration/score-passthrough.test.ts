@@ -81,6 +81,28 @@ describe('score calc: parts of a result the document allows to lack their ids', 
     }
   });
 
+  it('--save prints them as received too (it printed "value": null where the service sent nothing), plain or with --query', async () => {
+    const noScore = { supplierId: KNOWN, score: { dataSourcesScore: {}, policyParametersScore: {} }, dataSourceScores: partial.dataSourceScores, policyParameterScores: [] };
+    for (const pretty of [false, true]) {
+      const base = hostile.server.scenario(`save-received-${pretty}`, (req, res) => {
+        if (req.method === 'POST') return json(res, 200, JSON.stringify({ items: [noScore] }, null, pretty ? 2 : undefined));
+        if (req.url?.includes('/v1/scorecards')) return json(res, 200, { items: [], pagination: { pageSize: 100 } });
+        return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
+      });
+      const dir = mkdtempSync(join(tmpdir(), 'srs-save-received-'));
+      const env = { ...hostile.env, SRS_BASE_URL: base };
+      const plain = await runSrs(['score', 'calc', KNOWN, '--save', join(dir, 'b.jsonl'), '-o', 'json'], env);
+      const without = await runSrs(['score', 'calc', KNOWN, '-o', 'json'], env);
+      expect(JSON.parse(plain.stdout)).toEqual([noScore]);
+      expect(JSON.parse(plain.stdout)).toEqual(JSON.parse(without.stdout));
+      expect(plain.stdout).not.toMatch(/null/);
+      const nd = await runSrs(['score', 'calc', KNOWN, '--save', join(dir, 'c.jsonl'), '-o', 'ndjson'], env);
+      expect(JSON.parse(nd.stdout.trim())).toEqual(noScore);
+      const q = await runSrs(['score', 'calc', KNOWN, '--save', join(dir, 'd.jsonl'), '-o', 'json', '--query', '[0].score'], env);
+      expect(JSON.parse(q.stdout)).toEqual(noScore.score);
+    }
+  });
+
   it('a breakdown says what it had to leave out or assume, instead of showing 0 entries in silence', async () => {
     const base = scenario('partial-breakdown', false);
     const r = await runSrs(['score', 'calc', KNOWN, '--breakdown', 'sources', '-o', 'csv'], { ...hostile.env, SRS_BASE_URL: base });

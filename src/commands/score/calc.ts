@@ -267,7 +267,51 @@ async function recordedBaseUrl(ctx: Context): Promise<string | null> {
  * results are passed on, in input order, for the output. On any failure the
  * partial bundle is removed and `path` is left as it was.
  */
-async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, path: string, unknownOut: Map<string, NoResult>): AsyncGenerator<ScoreResult> {
+/** A result of `calculateAndSave`: completed (for tables and the bundle) and as received (its bytes when they could be cut out, for -o json). */
+interface SavedResult {
+  item: ScoreResult;
+  received: Uint8Array | ReceivedScoreResult | undefined;
+}
+
+/** The results as received, in -o json or ndjson: their own bytes when plain, else parsed as received for --fields, --query and indentation. */
+async function printReceived(ctx: Context, saved: AsyncIterable<SavedResult>): Promise<void> {
+  const render = ctx.renderOptions();
+  const asValue = (x: SavedResult): unknown => (x.received instanceof Uint8Array ? JSON.parse(Buffer.from(x.received.buffer, x.received.byteOffset, x.received.byteLength).toString('utf8')) : (x.received ?? x.item));
+  if (render.pretty || render.query || render.fields) {
+    await renderList(ctx.sink, mapAsync(saved, asValue), [], render);
+    return;
+  }
+  const frame = listFraming(ctx.format === 'ndjson' ? 'ndjson' : 'json');
+  let n = 0;
+  let parts: Array<Uint8Array | string> = [];
+  let size = 0;
+  const flush = async () => {
+    if (!parts.length) return;
+    const chunk = Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+    parts = [];
+    size = 0;
+    await ctx.sink.write(chunk);
+  };
+  for await (const x of saved) {
+    const bytes = x.received instanceof Uint8Array ? x.received : JSON.stringify(x.received ?? x.item);
+    parts.push(frame.before(n++), bytes, frame.after);
+    size += bytes.length;
+    if (size >= 1 << 20) await flush();
+  }
+  parts.push(frame.end(n));
+  await flush();
+}
+
+async function* calculateAndSave(
+  ctx: Context,
+  client: ApiClient,
+  ids: string[],
+  filters: Omit<ScoreCalculationRequest, 'supplierIds'>,
+  concurrency: number,
+  path: string,
+  unknownOut: Map<string, NoResult>,
+  asReceived = false,
+): AsyncGenerator<SavedResult> {
   const [{ MODEL_VERSION, todayUtc }, { bundleOptions }, { BundleWriter }] = await Promise.all([
     import('../../scoring/index.js'),
     import('./bundle.js'),
@@ -287,16 +331,26 @@ async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[],
   // Per batch: the scores, then (in parallel) every supplier's scorecards and the lookups of those without a score.
   const inner = Math.max(2, Math.ceil(concurrency / 2));
   const leftOut = leftOutWarner((m) => ctx.warn(m));
+  const { scanItems } = await import('../../api/raw-items.js');
   const batch = async (request: ScoreCalculationRequest) => {
-    const { items } = await client.calculateScores(request);
+    const res = await client.calculateScoresRaw(request);
+    const { items } = client.parseScoreCalculation(res);
+    let received: Array<Uint8Array | ReceivedScoreResult> | undefined;
+    if (asReceived) {
+      const raw = scanItems(res.body);
+      received =
+        raw && raw.ids.length === items.length
+          ? items.map((_, k) => res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!))
+          : client.parseScoreCalculationReceived(res).items;
+    }
     for (const it of items) leftOut(it);
     const [cards, noResult] = await Promise.all([mapConcurrent(items, inner, (it) => scorecardsOf(client, it.supplierId)), classifyNoScore(client, items, inner)]);
-    return { request, items, cards, noResult };
+    return { request, items, cards, noResult, received };
   };
   let written = 0;
   let unknown = 0;
   try {
-    for await (const { request, items, cards, noResult } of mapOrdered(requests, concurrency, batch)) {
+    for await (const { request, items, cards, noResult, received } of mapOrdered(requests, concurrency, batch)) {
       await writer.request(request);
       const ids = items.map((it) => it.supplierId);
       for (const [id, k] of resultIndex(request, ids, sameParsed(items))) {
@@ -317,7 +371,7 @@ async function* calculateAndSave(ctx: Context, client: ApiClient, ids: string[],
           written++;
           await writer.result(item, cards[k]!);
         }
-        yield item;
+        yield { item, received: received?.[k] };
       }
     }
     await writer.finish();
@@ -384,11 +438,16 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (typeof opts.save === 'string') {
     // Streamed: the bundle and the output grow together, batch by batch.
     const unknown = new Map<string, NoResult>();
-    const items = calculateAndSave(ctx, client, ids, filters, concurrency, opts.save, unknown);
+    // JSON and NDJSON print each result as the service sent it, as without --save (the bundle keeps the completed
+    // one): with --save they printed "value": null where the service had sent nothing, one command, two shapes.
+    const asReceived = !breakdown && (ctx.format === 'json' || ctx.format === 'ndjson');
+    const saved = calculateAndSave(ctx, client, ids, filters, concurrency, opts.save, unknown, asReceived);
+    const items = mapAsync(saved, (x) => x.item);
     const row = (it: ScoreResult) => marked(summaryRow(it), unknown);
     const render = async () => {
       if (breakdown) await renderList(ctx.sink, flatten(items, (it) => breakdownRows([it], breakdown, names)), breakdownColumns[breakdown], ctx.renderOptions());
       else if (summaryRows) await renderList(ctx.sink, mapAsync(items, row), summaryColumns, ctx.renderOptions());
+      else if (asReceived) await printReceived(ctx, saved);
       else await renderList(ctx.sink, items, [], ctx.renderOptions());
     };
     await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')} and saving the evidence…`, render);
