@@ -71,7 +71,7 @@ const CATALOG_ENTRY_KEYS = { id: 1, name: 1, customerSupplierId: 1, countryIso3C
 const CHECK_RESULT_KEYS = { supplierId: 1, status: 1, score: 1, riskLevel: 1, reasons: 1 } satisfies Record<keyof CheckResult, 1>;
 /** A row of score recompute: the supplier and one compared value (ScoreDifference), checked by the compiler. */
 const RECOMPUTE_ROW_KEYS = { supplierId: 1, path: 1, reported: 1, recomputed: 1, delta: 1, ok: 1, missing: 1 } satisfies Record<keyof ScoreDifference | 'supplierId', 1>;
-/** score explain: the explanation (json), or one row per parameter per scorecard (table with --fields, csv). */
+/** score explain: the explanation (json without --fields; with --query in every format), or one row per parameter per scorecard (csv, and --fields in every format). */
 const explainPaths = () => [...new Set([...fieldPaths(ExplanationSchema), 'scorecardId', 'scorecardName', ...fieldPaths(ExplainedParameterSchema)])];
 
 /** The fields of an import's summary (supplier import, dry run or not): every key of ImportSummary, checked by the compiler. */

@@ -164,6 +164,13 @@ describe('4. --fields is checked for check, recompute and explain', () => {
     const explain = await sendsNothing(['score', 'explain', a!, '-o', 'json', '--fields', 'score.vaule']);
     expect(explain.code).toBe(2);
     expect(err(explain)).toContain('did you mean score.value?');
+    // --fields selects from the rows per parameter in every format (JSON applied them to the explanation: {}).
+    const rows = await h.run(['score', 'explain', a!, '-o', 'json', '--fields', 'name,riskLevel']);
+    const csvRows = await h.run(['score', 'explain', a!, '-o', 'csv', '--fields', 'name,riskLevel']);
+    expect(rows.code, rows.stderr).toBe(0);
+    const parsed = JSON.parse(rows.stdout) as Array<{ name: string; riskLevel: string | null }>;
+    expect(parsed.length).toBeGreaterThan(0);
+    expect(parsed.map((r) => `${r.name},${r.riskLevel ?? ''}`)).toEqual(csvRows.stdout.trim().split('\n').slice(1).map((l) => l.replace(/^"(.*)"(,.*)$/, '$1$2')));
     const ok = await runSrs(['score', 'recompute', bundle, '-o', 'csv', '--fields', 'supplierId,path,ok'], offline);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout.split('\n')[0]).toBe('supplierId,path,ok');

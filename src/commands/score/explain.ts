@@ -78,9 +78,10 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     conflictsFail(ctx, x);
     return;
   }
-  // Rows per parameter for csv and a table with --fields; a --query sees the explanation itself in every format
-  // (README: the query runs on the whole document before rendering), so its answer does not depend on -o.
-  if ((ctx.format === 'csv' || ctx.format === 'table') && !ro.query) {
+  // Rows per parameter for csv, a table with --fields, and --fields in any format (its paths are a parameter row's:
+  // in JSON they were applied to the explanation, and `--fields name,riskLevel` printed {} with exit 0); a --query
+  // sees the explanation itself in every format (README: the query runs on the whole document before rendering).
+  if ((ctx.format === 'csv' || ctx.format === 'table' || ro.fields) && !ro.query) {
     await renderList(ctx.sink, parameterRows(x), [{ path: 'supplierId', header: 'SUPPLIER' }, ...csvColumns], ro);
     conflictsFail(ctx, x);
     return;
