@@ -126,6 +126,20 @@ export function checkFields(command: string, fields: readonly string[], format?:
   const whole = shape();
   // A command whose tables and CSV show rows of their own: those rows' fields (a path into the results would be empty).
   const { what, paths } = whole.rows && (format === 'table' || format === 'csv') ? whole.rows : whole;
+  return unknownField(what, paths, fields);
+}
+
+/**
+ * `score calc -o json|ndjson` without --breakdown prints the results as the service sent them: a path of the rows
+ * of tables and CSV (`label`) was accepted there and printed nothing, which made an unknown supplier and one without
+ * data look alike. Checked by the command, which knows whether --breakdown is given.
+ */
+export function checkScoreResultFields(fields: readonly string[]): string | undefined {
+  const problem = unknownField('a score result', fieldPaths(contract.ScoreResult), fields);
+  return problem && `${problem}; -o json prints the results as the service sends them: the rows of tables and CSV (label, riskLevel, ...) are in -o csv --fields`;
+}
+
+function unknownField(what: string, paths: string[], fields: readonly string[]): string | undefined {
   const known = new Set(paths);
   for (const f of fields) {
     // Array indexes ("items.0.weight") address one element: the path without them must exist.

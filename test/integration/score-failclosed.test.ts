@@ -164,6 +164,10 @@ describe('4. --fields is checked for check, recompute and explain', () => {
     const explain = await sendsNothing(['score', 'explain', a!, '-o', 'json', '--fields', 'score.vaule']);
     expect(explain.code).toBe(2);
     expect(err(explain)).toContain('did you mean score.value?');
+    // -o json prints results as sent: a column of the CSV rows (label) printed nothing there, exit 0.
+    const label = await sendsNothing(['score', 'calc', a!, '-o', 'json', '--fields', 'supplierId,label']);
+    expect(label.code).toBe(2);
+    expect(err(label)).toContain('--fields: a score result has no field "label"');
     // --fields selects from the rows per parameter in every format (JSON applied them to the explanation: {}).
     const rows = await h.run(['score', 'explain', a!, '-o', 'json', '--fields', 'name,riskLevel']);
     const csvRows = await h.run(['score', 'explain', a!, '-o', 'csv', '--fields', 'name,riskLevel']);

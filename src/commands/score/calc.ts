@@ -1,7 +1,7 @@
 import { leftOutOf, type ReceivedScoreResult, type ScoreCalculationRequest, type ScoreResult, type Scorecard } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError, SrsError, ExitCode } from '../../errors.js';
+import { ApiError, AuthError, SrsError, ExitCode, UsageError } from '../../errors.js';
 import { listFraming, renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
 import { BufferPool } from '../../util/buffer-pool.js';
@@ -417,6 +417,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   const filters = filtersFrom(opts);
   const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : DEFAULT_CONCURRENCY;
+  if (!opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson') && typeof ctx.globals.fields === 'string') {
+    const [{ checkScoreResultFields }, { parseFieldList }] = await Promise.all([import('../../output/shapes.js'), import('../../output/fields.js')]);
+    const problem = checkScoreResultFields(parseFieldList(ctx.globals.fields));
+    if (problem) throw new UsageError(problem);
+  }
   const client = await ctx.client({ connections: concurrency });
   if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
     // Scripts get each result as soon as its batch (and every earlier one) is in.
