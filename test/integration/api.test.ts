@@ -30,6 +30,24 @@ afterAll(async () => {
 const json = (s: string): unknown => JSON.parse(s);
 const requestsTo = (path: string) => h.requests.filter((l) => l.split(' ')[1] === path).length;
 
+describe('srs api --query and --fields mean the same in every format', () => {
+  it('the query sees the whole document; --fields selects fields of the items (json printed {} for them)', async () => {
+    const answers: Record<string, string[]> = {};
+    for (const format of ['json', 'ndjson', 'csv']) {
+      const q = await h.run(['api', 'GET', '/v1/countries', '--field', 'perPage=2', '--query', 'items[0].iso3Code', '-o', format]);
+      expect(q.code, q.stderr).toBe(0);
+      const f = await h.run(['api', 'GET', '/v1/countries', '--field', 'perPage=2', '--fields', 'iso3Code', '-o', format]);
+      expect(f.code, f.stderr).toBe(0);
+      const codes = format === 'csv' ? (parseCsv(f.stdout, { columns: true }) as Array<{ iso3Code: string }>) : format === 'ndjson' ? f.stdout.trim().split('\n').map((l) => json(l) as { iso3Code: string }) : (json(f.stdout) as Array<{ iso3Code: string }>);
+      answers[format] = [format === 'csv' ? q.stdout.trim().split('\n').at(-1)! : String(json(q.stdout)), ...codes.map((c) => c.iso3Code)];
+    }
+    expect(answers.ndjson).toEqual(answers.json);
+    expect(answers.csv).toEqual(answers.json);
+    expect(answers.json).toHaveLength(3);
+    expect(answers.json![0]).toBe(answers.json![1]);
+  });
+});
+
 describe('srs api GET', () => {
   it('--field becomes a query parameter; -o json prints the body as received', async () => {
     const r = await h.run(['api', 'GET', '/v1/countries', '--field', 'perPage=3', '-o', 'json']);

@@ -157,7 +157,14 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     return;
   }
   const ro = ctx.renderOptions();
-  if (ctx.format === 'json') {
+  // A --query sees the whole document in every format (README), and its answer is what is rendered: ndjson printed
+  // `null` and csv an empty row where json printed the answer. --fields select fields of the items of a list in every
+  // format (json applied them to the document: `{}`).
+  if (ctx.format === 'json' && !ro.fields) {
+    await renderItem(ctx.sink, data, [], ro);
+    return;
+  }
+  if (ro.query) {
     await renderItem(ctx.sink, data, [], ro);
     return;
   }
