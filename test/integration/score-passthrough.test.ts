@@ -155,6 +155,34 @@ describe('a score outside -3..+3 in the service\'s answer', () => {
   });
 });
 
+describe('scorecards without an id (the document does not mark it required)', () => {
+  it('make the supplier unknown in report, explain and calc --save, never "recomputation differs" blamed on the service', async () => {
+    const result = { supplierId: KNOWN, score: { value: 1, dataSourcesScore: { value: 1 }, policyParametersScore: { value: 1 } }, dataSourceScores: [], policyParameterScores: [] };
+    const base = hostile.server.scenario('idless-cards', (req, res) => {
+      if (req.method === 'POST') return json(res, 200, { items: [result] });
+      if (req.url?.includes('/v1/scorecards')) return json(res, 200, { items: [{}, {}], pagination: { pageSize: 100 } });
+      if (req.url?.startsWith(`/v1/suppliers/${KNOWN}`)) return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
+      return json(res, 200, { items: [], pagination: { pageSize: 100 } });
+    });
+    const env = { ...hostile.env, SRS_BASE_URL: base };
+    const dir = mkdtempSync(join(tmpdir(), 'srs-idless-'));
+    const why = /the service sent 2 scorecards without an id for supplier .*cannot explain or verify/;
+    const report = await runSrs(['score', 'report', KNOWN, '--html', join(dir, 'r.html')], env);
+    expect(report.code).toBe(1);
+    expect(report.stderr).toMatch(why);
+    expect(report.stderr).not.toMatch(/recomputation differs/);
+    const explain = await runSrs(['score', 'explain', KNOWN], env);
+    expect(explain.code).toBe(1);
+    expect(explain.stderr).toMatch(why);
+    const save = await runSrs(['score', 'calc', KNOWN, '--save', join(dir, 'b.jsonl'), '-o', 'json'], env);
+    expect(save.code).toBe(1);
+    expect(save.stderr).toMatch(new RegExp(`UNKNOWN ${KNOWN}: the service sent 2 scorecards without an id`));
+    const check = await runSrs(['score', 'check', '--from', join(dir, 'b.jsonl'), '--min', '-3'], env);
+    expect(check.code).toBe(3);
+    expect(check.stderr).not.toMatch(/recomputation differs/);
+  });
+});
+
 describe("the interface's own example answer to a create", () => {
   it.runIf(existsSync(SPEC_EXAMPLES))('is taken although its id is not a ULID (ids are opaque strings): created, exit 0, in create and import', async () => {
     const example = JSON.parse(readFileSync(join(SPEC_EXAMPLES, 'create-supplier.response.json'), 'utf8')) as { id: string };

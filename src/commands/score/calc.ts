@@ -226,6 +226,17 @@ export interface NoResult {
 }
 
 /**
+ * A supplier whose scorecards include some without an id (the document does not mark the id required): evidence
+ * cannot record them, so its score cannot be recomputed, and srs blamed the service ("recomputation differs", exit 3).
+ * It is unknown instead, saying why.
+ */
+export function idlessScorecards(supplierId: string, cards: readonly Scorecard[]): NoResult | undefined {
+  const n = cards.filter((c) => typeof c.id !== 'string' || c.id === '').length;
+  if (!n) return undefined;
+  return { code: 'lookup_failed', message: `the service sent ${n === 1 ? 'a scorecard' : `${n} scorecards`} without an id for supplier ${supplierId}: srs cannot record ${n === 1 ? 'it' : 'them'} as evidence, so it cannot explain or verify this supplier's score` };
+}
+
+/**
  * The service answers an id it does not know like a supplier without data
  * (all scores null or absent, empty lists). For each id whose overall score
  * is null or absent, GET /v1/suppliers/{id} tells them apart: 404 is
@@ -345,6 +356,10 @@ async function* calculateAndSave(
     }
     for (const it of items) leftOut(it);
     const [cards, noResult] = await Promise.all([mapConcurrent(items, inner, (it) => scorecardsOf(client, it.supplierId)), classifyNoScore(client, items, inner)]);
+    items.forEach((it, k) => {
+      const idless = noResult.has(it.supplierId) ? undefined : idlessScorecards(it.supplierId, cards[k]!);
+      if (idless) noResult.set(it.supplierId, idless);
+    });
     return { request, items, cards, noResult, received };
   };
   let written = 0;

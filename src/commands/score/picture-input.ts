@@ -16,7 +16,7 @@ import { compareScores, rebuildFromScoreResult, scoreSupplier, ScoringError, tod
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, checkFiltersMatch, toScoringScorecard, type BundleOptions } from './bundle.js';
-import { calculate, classifyNoScore, filtersFrom, scorecardsOf, withMissing, type Missing, type NoResult } from './calc.js';
+import { calculate, classifyNoScore, filtersFrom, idlessScorecards, scorecardsOf, withMissing, type Missing, type NoResult } from './calc.js';
 import type { DigestCheck } from '../../output/html-report.js';
 import { count } from '../../util/plural.js';
 import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
@@ -79,6 +79,10 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
     ...(filters.dataSourceIds ? { dataSourceIds: filters.dataSourceIds } : {}),
     ...(filters.policyParameterIds ? { policyParameterIds: filters.policyParameterIds } : {}),
   });
+  for (const it of items) {
+    const idless = unknown.has(it.supplierId) ? undefined : idlessScorecards(it.supplierId, cards.get(it.supplierId) ?? []);
+    if (idless) unknown.set(it.supplierId, idless);
+  }
   const cardsFor = (id: string) => cards.get(id) ?? [];
   let values = 0;
   let differing = 0;
@@ -87,6 +91,8 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
   // entry listed twice with different scores or under another source. One rebuild gives the entries and the conflicts.
   const conflicts: string[] = [];
   for (const item of items) {
+    // Unknown (scorecards without an id, ...): nothing to compare, and no "differs" for what srs could not see.
+    if (unknown.has(item.supplierId)) continue;
     const rebuilt = rebuildFromScoreResult(item);
     for (const c of rebuilt.conflicts) conflicts.push(`supplier ${item.supplierId}: ${c}`);
     let model: ReturnType<typeof scoreSupplier>;
