@@ -22,6 +22,18 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** Sends `sig` once the service has received a request (srs is then waiting on it). */
+function killOnFirstRequest(service: Harness, sig: NodeJS.Signals) {
+  return (kill: (s: NodeJS.Signals) => void) => {
+    const wait = setInterval(() => {
+      if (service.requests.some((l) => /^(GET|POST) \/v1\//.test(l))) {
+        clearInterval(wait);
+        kill(sig);
+      }
+    }, 20);
+  };
+}
+
 /** Runs srs, expects exit 2 with `message`, and checks that `file` still holds `before` and nothing was sent. */
 async function refused(args: string[], env: Record<string, string>, file: string, message: RegExp) {
   const before = readFileSync(file);
@@ -83,14 +95,7 @@ describe('the JUnit file of score check', () => {
       const junit = join(stalled.home, 'gate.xml');
       writeFileSync(junit, '<?xml version="1.0"?><testsuites tests="2" failures="0" errors="0"></testsuites>\n');
       const r = await stalled.run(['--timeout', '60s', 'score', 'check', a!, '--min', '-3', '--junit', junit], {
-        onSpawn: (kill) => {
-          const wait = setInterval(() => {
-            if (stalled.requests.some((l) => /^(GET|POST) \/v1\//.test(l))) {
-              clearInterval(wait);
-              kill('SIGINT');
-            }
-          }, 20);
-        },
+        onSpawn: killOnFirstRequest(stalled, 'SIGINT'),
       });
       expect(r.code === 130 || r.signal === 'SIGINT', `exit ${r.code} ${r.signal}: ${r.stderr}`).toBe(true);
       const xml = readFileSync(junit, 'utf8');
@@ -131,14 +136,7 @@ describe('score calc --save that cannot finish', () => {
       const dir = join(stalled.home, 'stopped');
       mkdirSync(dir, { recursive: true });
       const r = await stalled.run(['--timeout', '60s', 'score', 'calc', a!, '--save', join(dir, 'e.jsonl'), '-o', 'json'], {
-        onSpawn: (kill) => {
-          const wait = setInterval(() => {
-            if (stalled.requests.some((l) => /^(GET|POST) \/v1\//.test(l))) {
-              clearInterval(wait);
-              kill('SIGTERM');
-            }
-          }, 20);
-        },
+        onSpawn: killOnFirstRequest(stalled, 'SIGTERM'),
       });
       expect(r.code === 143 || r.signal === 'SIGTERM', `exit ${r.code} ${r.signal}`).toBe(true);
       expect(readdirSync(dir)).toEqual([]);
