@@ -1,5 +1,5 @@
 /** File-system helpers shared by the CLI and the emulator. */
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -68,7 +68,12 @@ export function fileIdentity(p: string): string {
     const st = statSync(p);
     return `inode ${st.dev}:${st.ino}`;
   } catch {
-    return `path ${resolve(p)}`;
+    // Not there yet: its directory's real path (a symlinked directory is the directory it points to).
+    try {
+      return `path ${join(realpathSync(dirname(resolve(p))), basename(p))}`;
+    } catch {
+      return `path ${resolve(p)}`;
+    }
   }
 }
 

@@ -21,6 +21,17 @@ import { UsageError } from '../errors.js';
 
 export const LOCK_SUFFIX = '.lock';
 
+/** How old an unreadable lock must be to be taken for abandoned (a live run writes its holder within milliseconds). */
+const ABANDONED_AFTER_MS = 5_000;
+
+function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return Date.now();
+  }
+}
+
 export interface LockHolder {
   pid: number;
   host: string;
@@ -140,7 +151,10 @@ export class JournalLock {
         const found = readHolder(path);
         if (!found) continue; // released meanwhile: try again
         const h = found.holder;
-        if (h && h.host === me.host && processGone(h.pid)) {
+        // A run writes its holder right after creating the file: an unreadable (empty) lock older than that was
+        // left by a run killed in between, and would otherwise never be taken over.
+        const abandoned = !h && Date.now() - mtimeOf(path) > ABANDONED_AFTER_MS;
+        if ((h && h.host === me.host && processGone(h.pid)) || abandoned) {
           opts.beforeTakeOver?.(h);
           if (takeOver(path, found.ino)) {
             inherited = h;
@@ -151,7 +165,7 @@ export class JournalLock {
         const how =
           h && h.host !== me.host
             ? `if that run is over (srs cannot check a process on another host), delete ${path}`
-            : `wait for it to finish (if no srs import is running, delete ${path}${h ? `: process ${h.pid} is then another program that reused the id` : ''})`;
+            : `wait for it to finish (if no other srs is running, delete ${path}${h ? `: process ${h.pid} is then another program that reused the id` : ''})`;
         throw new LockHeldError(`${opts.inUse} by ${describeHolder(h)} (lock ${path}): ${how}. ${opts.nothing}`, { code: 'usage' });
       }
       try {

@@ -4,7 +4,7 @@
  * catalog destroyed it with exit 0. And the JUnit file never says "pass" for a run that did not finish or whose
  * report could not be written. Each runs the built srs.
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
@@ -81,6 +81,20 @@ describe('an output file that is an input or a file srs keeps is refused (exit 2
     if (existsSync(`${catalog}-wal`)) {
       await refused(['score', 'calc', a!, '--save', `${catalog}-wal`], h.env, `${catalog}-wal`, /is the supplier catalog's write-ahead log/);
     }
+    // Not there yet, through a symlinked directory: still the catalog's path.
+    const linked = join(h.home, 'data-link');
+    symlinkSync(h.env.SRS_DATA_DIR!, linked);
+    const fresh = join(h.home, 'fresh-data');
+    mkdirSync(fresh, { recursive: true });
+    const freshLink = join(h.home, 'fresh-link');
+    symlinkSync(fresh, freshLink);
+    const before = h.requests.length;
+    const viaLink = await runSrs(['score', 'calc', a!, '--save', join(freshLink, 'catalog.db')], { ...h.env, SRS_DATA_DIR: fresh });
+    expect(viaLink.code).toBe(2);
+    expect(viaLink.stderr).toMatch(/is the supplier catalog/);
+    expect(existsSync(join(fresh, 'catalog.db'))).toBe(false);
+    expect(h.requests.length).toBe(before);
+    expect(existsSync(linked)).toBe(true);
     const config = join(h.home, 'config', 'config.json');
     mkdirSync(join(h.home, 'config'), { recursive: true });
     writeFileSync(config, JSON.stringify({ profiles: {} }));

@@ -141,7 +141,7 @@ describe('a score outside -3..+3 in the service\'s answer', () => {
     };
     const base = hostile.server.scenario('offscale', (req, res) => {
       if (req.method === 'POST') return json(res, 200, { items: [result] });
-      if (req.url?.startsWith(`/v1/suppliers/${KNOWN}`)) return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
+      if (req.url?.includes(`/v1/suppliers/${KNOWN}`)) return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
       return json(res, 200, { items: [], pagination: { pageSize: 100 } });
     });
     const env = { ...hostile.env, SRS_BASE_URL: base };
@@ -161,7 +161,7 @@ describe('scorecards without an id (the document does not mark it required)', ()
     const base = hostile.server.scenario('idless-cards', (req, res) => {
       if (req.method === 'POST') return json(res, 200, { items: [result] });
       if (req.url?.includes('/v1/scorecards')) return json(res, 200, { items: [{}, {}], pagination: { pageSize: 100 } });
-      if (req.url?.startsWith(`/v1/suppliers/${KNOWN}`)) return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
+      if (req.url?.includes(`/v1/suppliers/${KNOWN}`)) return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
       return json(res, 200, { items: [], pagination: { pageSize: 100 } });
     });
     const env = { ...hostile.env, SRS_BASE_URL: base };
@@ -188,12 +188,17 @@ describe("the interface's own example answer to a create", () => {
     const example = JSON.parse(readFileSync(join(SPEC_EXAMPLES, 'create-supplier.response.json'), 'utf8')) as { id: string };
     const base = hostile.server.scenario('example-create', (req, res) => {
       if (req.method === 'POST') return json(res, 201, example);
+      if (req.url?.endsWith(`/v1/suppliers/${encodeURIComponent(example.id)}`)) return json(res, 200, { item: example });
       return json(res, 404, { message: 'no' });
     });
     const env = { ...hostile.env, SRS_BASE_URL: base, SRS_DATA_DIR: `${hostile.env.SRS_DATA_DIR}-example` };
     const r = await runSrs(['supplier', 'create', '--name', 'Embudo Valley Organics', '--customer-id', 'SUPP-12345', '-o', 'json'], env);
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { id: string }).id).toBe(example.id);
+    // Read back by the customer id the catalog recorded it under: the service's own id, sent as it is.
+    const back = await runSrs(['supplier', 'get', '--customer-id', 'SUPP-12345', '-o', 'json'], env);
+    expect(back.code, back.stderr).toBe(0);
+    expect((JSON.parse(back.stdout) as { id: string }).id).toBe(example.id);
     const csv = join(mkdtempSync(join(tmpdir(), 'srs-example-')), 'example-import.csv');
     writeFileSync(csv, 'name,country,customerSupplierId\nOther Organics,USA,SUPP-777\n');
     const imp = await runSrs(['supplier', 'import', csv, '-o', 'json', '--quiet'], env);

@@ -4,7 +4,7 @@
  * and runImport stopping before it reads or sends when the lock is held.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -25,6 +25,18 @@ function deadPid(): number {
 }
 
 describe('JournalLock', () => {
+  it('an empty lock (a run killed between creating it and writing its holder) is taken over once it is a few seconds old', () => {
+    const j = join(dir, `empty${n++}.srs-journal`);
+    writeFileSync(j + '.lock', '');
+    expect(() => JournalLock.acquire(j, { now, warn: () => undefined })).toThrow(/is in use by another run \(its lock file is unreadable\).*if no other srs is running/);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(j + '.lock', old, old);
+    const warnings: string[] = [];
+    const lock = JournalLock.acquire(j, { now, warn: (m) => warnings.push(m) });
+    expect(warnings.join('\n')).toMatch(/left by another run \(its lock file is unreadable\), which no longer runs: taken over/);
+    lock.release();
+  });
+
   it('records pid, host and start time; a second acquire names the holder; release lets the next one in', () => {
     const j = join(dir, `a${n++}.srs-journal`);
     const lock = JournalLock.acquire(j, { now, warn: () => undefined });

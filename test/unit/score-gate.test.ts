@@ -135,6 +135,13 @@ describe('GitHub step summary', () => {
     expect(md).toMatch(/### Lowest 2 scores\n\n\| supplier \| score \| status \|\n\|---\|---:\|---\|\n\| `b` \| -1 \| fail \|\n\| `d` \| 0.5 \| new \|/);
     expect(md).toContain('- w &lt;b>');
   });
+
+  it('says "all passed" only when every supplier passed: one without data (accepted) is not a pass', () => {
+    const pass = { supplierId: 'a', status: 'pass' as const, score: 2, riskLevel: null, reasons: [] };
+    const noData = { supplierId: 'b', status: 'no data' as const, score: null, riskLevel: null, reasons: ['no score'] };
+    expect(markdownSummary([pass], { asOf: '2025-01-15', warnings: [] })).toMatch(/^## srs score check: all 1 passed$/m);
+    expect(markdownSummary([noData], { asOf: '2025-01-15', warnings: [] })).toMatch(/^## srs score check: 0 of 1 passed, 1 without data \(accepted with --allow-no-data\)$/m);
+  });
 });
 
 describe('departures from the public methodology, by name', () => {

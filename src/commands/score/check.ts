@@ -367,12 +367,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     checkNotAnInput('--junit', opts.junit, inputs, await filesNoOutputMayReplace(ctx));
   }
   if (ctx.env.GITHUB_STEP_SUMMARY) checkNotAnInput('GITHUB_STEP_SUMMARY', ctx.env.GITHUB_STEP_SUMMARY, { ...inputs, '--junit': str(opts.junit) }, await filesNoOutputMayReplace(ctx));
+  // Until the verdict is written, the JUnit file says the check has not finished: a run that is cancelled or
+  // killed (a CI timeout), or stopped by a usage error, must not leave an earlier run's passing report in place.
+  if (typeof opts.junit === 'string') writeJunit(opts.junit, junitRunError('the check did not finish (it was stopped, or is still running)', { timestamp: ctx.now().toISOString(), seconds: 0 }));
   // stdin can be read once: two options on it ("--from - --baseline -") read it empty the second time.
   const onStdin = (['from', 'baseline', 'idsFile'] as const).filter((k) => opts[k] === '-').map((k) => `--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`);
   if (onStdin.length > 1) throw new UsageError(`${onStdin.join(' and ')} both read stdin, which can be read once: give all but one of them as a file`);
-  // Until the verdict is written, the JUnit file says the check has not finished: a run that is cancelled or
-  // killed (a CI timeout) must not leave an earlier run's passing report in place for a test reporter to publish.
-  if (typeof opts.junit === 'string') writeJunit(opts.junit, junitRunError('the check did not finish (it was stopped, or is still running)', { timestamp: ctx.now().toISOString(), seconds: 0 }));
   let rules: CheckRules;
   try {
     if (typeof opts.from === 'string') {

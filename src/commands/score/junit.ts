@@ -106,7 +106,7 @@ export function markdownSummary(results: CheckResult[], opts: { asOf: string; wa
   const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
   const failing = results.filter((r) => isFailing(r.status));
   const lines = [
-    `## srs score check: ${failing.length ? headline(results) : `all ${results.length} passed`}`,
+    `## srs score check: ${failing.length ? headline(results) : passedHeadline(results)}`,
     '',
     `As of ${opts.asOf}.`,
     '',
@@ -138,6 +138,14 @@ export function markdownSummary(results: CheckResult[], opts: { asOf: string; wa
 }
 
 /** "2 of 5 failed, 1 unknown": unknown suppliers are not counted as failed. */
+/** A check that did not fail: "all 3 passed" only when every supplier passed ("no data" accepted is not a pass). */
+function passedHeadline(results: readonly CheckResult[]): string {
+  const noData = results.filter((r) => r.status === 'no data').length;
+  if (!noData) return `all ${results.length} passed`;
+  const passed = results.length - noData;
+  return `${passed} of ${results.length} passed, ${noData} without data (accepted with --allow-no-data)`;
+}
+
 function headline(results: readonly CheckResult[]): string {
   const failed = results.filter((r) => r.status === 'fail').length;
   const unknown = results.filter((r) => r.status === 'unknown').length;

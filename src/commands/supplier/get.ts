@@ -9,7 +9,7 @@ import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import type { Opts } from '../kit.js';
 import { openCatalog, type OpenCatalog } from './catalog-access.js';
-import { checkId } from '../../util/ulid.js';
+import { checkId, isUsableServiceId } from '../../util/ulid.js';
 
 async function resolveCustomerId(ctx: Context, cid: string): Promise<{ id: string; open: OpenCatalog }> {
   const open = (await openCatalog(ctx, 'srs supplier get --customer-id', true))!;
@@ -42,8 +42,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   let id: string;
   if (cid !== undefined) {
     ({ id, open } = await resolveCustomerId(ctx, cid.trim()));
-    // An id the catalog holds is sent only if it looks like one (an older srs recorded whatever a service answered).
-    checkId(id, `the supplier id the catalog holds for customerSupplierId ${JSON.stringify(cid.trim())}`);
+    // The id the catalog holds is the service's own (ids are opaque strings: a create may be answered with one that
+    // is not a ULID); it is sent unless it cannot name a supplier (an older srs recorded whatever a service answered).
+    if (!isUsableServiceId(id)) {
+      throw new SrsError('runtime', ExitCode.failure, `the catalog holds ${JSON.stringify(id.slice(0, 40))} as the id of customerSupplierId ${JSON.stringify(cid.trim())}, which cannot name a supplier (empty, blank or a path); look it up with srs supplier find ${JSON.stringify(cid.trim())}`);
+    }
   }
   // Ids look like 26-character lowercase ULIDs: an uppercase or malformed one is exit 2 (it was "HTTP 404: not found").
   else id = checkId(given!.trim());
