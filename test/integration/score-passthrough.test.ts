@@ -155,6 +155,22 @@ describe('a score outside -3..+3 in the service\'s answer', () => {
   });
 });
 
+describe('-o json validates what it passes through', () => {
+  it('a score value that is not a number is exit 1 in json and ndjson, as in csv (it was exit 0)', async () => {
+    for (const value of ['"2.5"', '1e400']) {
+      const body = `{"items":[{"supplierId":"${KNOWN}","score":{"value":${value},"dataSourcesScore":{"value":1},"policyParametersScore":{"value":1}},"dataSourceScores":[],"policyParameterScores":[]}]}`;
+      const base = hostile.server.scenario(`badvalue-${value.length}`, (req, res) => (req.method === 'POST' ? json(res, 200, body) : json(res, 200, { item: { id: KNOWN, name: 'Known' } })));
+      const codes: Record<string, number> = {};
+      for (const format of ['json', 'ndjson', 'csv']) {
+        const r = await runSrs(['score', 'calc', KNOWN, '-o', format], { ...hostile.env, SRS_BASE_URL: base });
+        codes[format] = r.code;
+        expect(r.stderr, `${value} ${format}`).toMatch(/unexpected response \(body\.items\[0\]\.score\.value/);
+      }
+      expect(codes).toEqual({ json: 1, ndjson: 1, csv: 1 });
+    }
+  });
+});
+
 describe('scorecards without an id (the document does not mark it required)', () => {
   it('make the supplier unknown in report, explain and calc --save, never "recomputation differs" blamed on the service', async () => {
     const result = { supplierId: KNOWN, score: { value: 1, dataSourcesScore: { value: 1 }, policyParametersScore: { value: 1 } }, dataSourceScores: [], policyParameterScores: [] };

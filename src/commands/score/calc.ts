@@ -157,7 +157,14 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
   };
   const bodies = new BufferPool(concurrency * 2);
   let i = 0;
-  for await (const res of mapOrdered(requests, concurrency, (r) => client.calculateScoresRaw(r, bodies))) {
+  // Each body is validated as the other outputs validate it (a score "2.5" as a string, or 1e400, was exit 0 here
+  // and exit 1 in CSV, tables and --save), then its own bytes are printed.
+  const validated = async (r: ScoreCalculationRequest) => {
+    const res = await client.calculateScoresRaw(r, bodies);
+    client.parseScoreCalculationReceived(res);
+    return res;
+  };
+  for await (const res of mapOrdered(requests, concurrency, validated)) {
     const request = requests[i++]!;
     const raw = scanItems(res.body);
     if (raw) {
