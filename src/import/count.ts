@@ -32,7 +32,7 @@ export function countableEncoding(encoding: string): boolean {
 
 /**
  * Data records of `path` that start after line `headerLine` (1-based line
- * numbers, counted as read.ts does for \n line ends), blank ones left out.
+ * numbers; a line ends at LF, CRLF or a lone CR), blank ones left out.
  * Undefined when the count cannot be trusted or the read fails.
  */
 export async function countRecords(path: string, delimiter: string, headerLine: number, signal?: AbortSignal): Promise<number | undefined> {
@@ -43,6 +43,8 @@ export async function countRecords(path: string, delimiter: string, headerLine: 
   let recordLine = 1;
   let content = false;
   let count = 0;
+  // A CR ends a record (CR-only and mixed line ends, as the parser reads them); the LF of a CRLF after it is skipped.
+  let afterCR = false;
   const endRecord = () => {
     if (content && recordLine > headerLine) count++;
     content = false;
@@ -53,6 +55,10 @@ export async function countRecords(path: string, delimiter: string, headerLine: 
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       for (let i = 0; i < chunk.length; i++) {
         const b = chunk[i]!;
+        if (afterCR) {
+          afterCR = false;
+          if (b === LF && state !== QUOTED) continue;
+        }
         switch (state) {
           case QUOTED:
             if (b === QUOTE) state = QUOTE_IN_QUOTED;
@@ -66,25 +72,27 @@ export async function countRecords(path: string, delimiter: string, headerLine: 
               state = QUOTED; // a doubled quote: a literal one
               content = true;
             } else if (b === delim) state = FIELD_START;
-            else if (b === LF) {
+            else if (b === LF || b === CR) {
               line++;
               endRecord();
               recordLine = line;
-            } else if (b !== CR) {
+              afterCR = b === CR;
+            } else {
               state = UNQUOTED; // text after the closing quote (relax_quotes keeps it)
               content = true;
             }
             break;
           default: // FIELD_START or UNQUOTED
-            if (b === LF) {
+            if (b === LF || b === CR) {
               line++;
               endRecord();
               recordLine = line;
+              afterCR = b === CR;
             } else if (b === delim) state = FIELD_START;
             else if (b === QUOTE && state === FIELD_START) state = QUOTED;
             else {
               state = UNQUOTED;
-              if (b !== SPACE && b !== TAB && b !== CR) content = true;
+              if (b !== SPACE && b !== TAB) content = true;
             }
         }
       }

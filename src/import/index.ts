@@ -416,6 +416,8 @@ class ImportRun {
         kept: this.keptBack,
         problems: this.problemCount,
         bytes: input.bytesRead(),
+        parsed: input.recordsParsed(),
+        stopping: this.stopReason !== undefined,
         concurrency: this.#sender?.limiter.limit,
         throttled: this.#sender?.limiter.throttled,
       }),

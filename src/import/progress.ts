@@ -8,7 +8,11 @@
  *   importing: 1,200 of 3,000 rows (40%), 150 rows/s, ETA 12s, concurrency 16, 3 throttled, 2 problems
  * - rows done (every row with an outcome) of the total: counted by a pre-pass
  *   over a regular file (count.ts) when it can be; otherwise estimated from the
- *   bytes read against the file's size, and marked `~`; for stdin, rows only;
+ *   records the parser made per byte read, against the file's size, and marked
+ *   `~` (rows done per byte read ran far low: the reader is well ahead of the
+ *   answers); for stdin, rows only;
+ * - once the import is stopping (Ctrl-C, a file that cannot be written), no
+ *   total and no ETA: no more rows will be read;
  * - rows/s over the last 10 seconds (the whole run until then), and the ETA
  *   from it (none when there is no total or nothing done yet);
  * - the concurrency in force (the adaptive limit) and the requests the service
@@ -25,6 +29,10 @@ export interface ProgressCounts {
   kept?: number | undefined;
   problems: number;
   bytes: number;
+  /** Data records the parser has made from those bytes (see Input.recordsParsed); rows done when unknown. */
+  parsed?: number | undefined;
+  /** The import is stopping: no more rows are read. */
+  stopping?: boolean | undefined;
   /** The concurrency in force (undefined in a dry run). */
   concurrency?: number | undefined;
   /** Requests answered 429 or 503 so far. */
@@ -112,9 +120,11 @@ export class Progress {
     const size = this.#o.totalBytes;
     let total: number | undefined;
     let approx = false;
-    if (this.#totalRows !== undefined && this.#totalRows >= c.rows) total = this.#totalRows;
+    if (c.stopping) total = undefined;
+    else if (this.#totalRows !== undefined && this.#totalRows >= c.rows) total = this.#totalRows;
     else if (size && c.bytes > 0 && c.rows > 0) {
-      total = Math.max(c.rows, Math.round((c.rows * size) / Math.min(size, c.bytes)));
+      const parsed = Math.max(c.rows, c.parsed ?? c.rows);
+      total = Math.max(c.rows, Math.round((parsed * size) / Math.min(size, c.bytes)));
       approx = true;
     }
     const t = approx ? '~' : '';
@@ -126,7 +136,9 @@ export class Progress {
       done = `${fmt.format(c.rows)} of ${t}${fmt.format(total)} rows (${t}${pct}%)`;
       short = `${fmt.format(c.rows)}/${t}${fmt.format(total)} (${t}${pct}%)`;
     } else {
-      done = `${fmt.format(c.rows)} rows${size ? ` (${Math.min(100, Math.floor((c.bytes / size) * 100))}% of ${mb(size)} MB)` : c.bytes ? ` (${mb(c.bytes)} MB read)` : ''}`;
+      done = c.stopping
+        ? `${fmt.format(c.rows)} rows`
+        : `${fmt.format(c.rows)} rows${size ? ` (${Math.min(100, Math.floor((c.bytes / size) * 100))}% of ${mb(size)} MB)` : c.bytes ? ` (${mb(c.bytes)} MB read)` : ''}`;
     }
     // Each part with its rank: the lower, the sooner it goes when the line must be shortened. The rows done and the
     // problems (STAYS) always stay: what does not fit then is cut with "…" (docs/import.md).
@@ -135,11 +147,11 @@ export class Progress {
     if (c.concurrency !== undefined) parts.push([`concurrency ${c.concurrency}`, 1]);
     if (c.throttled) parts.push([`${fmt.format(c.throttled)} throttled`, 2]);
     if (c.problems) parts.push([`${fmt.format(c.problems)} problem${c.problems === 1 ? '' : 's'}`, STAYS]);
-    let verb = `${this.#o.verb}: `;
+    let verb = `${c.stopping ? 'stopping' : this.#o.verb}: `;
     const text = (): string => `${verb}${parts.map(([p]) => p).join(', ')}`;
     if (!this.#o.tty) return text();
     // One column spare: a line that fills the last column wraps on some terminals.
-    const width = Math.max(20, (this.#o.columns?.() || 80) - 1);
+    const width = Math.max(8, (this.#o.columns?.() || 80) - 1);
     while (text().length > width) {
       let least = -1;
       for (let i = 1; i < parts.length; i++) if (parts[i]![1] < STAYS && (least < 0 || parts[i]![1] < parts[least]![1])) least = i;
@@ -148,7 +160,7 @@ export class Progress {
     }
     // Still too long: the rows done written short, then without the verb, before anything is cut.
     if (text().length > width && short !== undefined) parts[0] = [short, STAYS];
-    if (text().length > width && parts.length > 1) verb = '';
+    if (text().length > width) verb = '';
     const line = text();
     return line.length > width ? `${line.slice(0, width - 1)}…` : line;
   }

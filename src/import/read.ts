@@ -106,6 +106,11 @@ export interface InputFile {
   more(): Promise<void>;
   /** Bytes of the input consumed so far. */
   bytesRead(): number;
+  /**
+   * Data records the parser has made so far, taken or not (blank ones included): with bytesRead, the density of
+   * records in what was read, for the progress line's estimate of a total it could not count.
+   */
+  recordsParsed(): number;
   /** Blank lines and all-empty records skipped so far. */
   blankRecords(): number;
   /** Stops reading (releases the file, unblocks a pending read). */
@@ -883,6 +888,8 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
     break;
   }
   if (!header) throw new UsageError(`${name} has no header line (it is empty or blank)`, { code: 'invalid_input' });
+  // Records the parser had made by the header (an Excel sep= line, blank lines, the header): not data.
+  const beforeData = parser.info.records - parser.readableLength;
 
   const take = (): SourceRecord | null | undefined => {
     for (;;) {
@@ -920,6 +927,7 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
     take,
     more,
     bytesRead: src.bytesRead,
+    recordsParsed: () => Math.max(0, parser.info.records - beforeData),
     blankRecords: () => blank,
     destroy: () => {
       if (destroyed) return;

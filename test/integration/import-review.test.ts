@@ -171,6 +171,21 @@ describe('a quote left open part-way through a file', () => {
   });
 });
 
+describe('--concurrency above --max-concurrency', () => {
+  it('is exit 2 before anything is read or sent (the pin won silently, past the ceiling)', async () => {
+    await withHarness({}, async (h) => {
+      const f = file('pin.csv', 'name,country,customerSupplierId\nPin Co,DEU,PIN-1\n');
+      const sent = h.requests.length;
+      const r = await h.run(importArgs(f, '--concurrency', '20', '--max-concurrency', '10'));
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--concurrency 20 is above --max-concurrency 10/);
+      expect(h.requests.length).toBe(sent);
+      const ok = await h.run(importArgs(f, '--concurrency', '10', '--max-concurrency', '10'));
+      expect(ok.code, ok.stderr).toBe(0);
+    });
+  });
+});
+
 describe('a journal that records only failed rows', () => {
   it('a mistyped base URL (every row refused), then the right one: rebound with a note, every row created once', async () => {
     await withHarness({}, async (h) => {

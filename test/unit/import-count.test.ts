@@ -32,6 +32,9 @@ describe('countRecords (the progress line total)', () => {
     'leading blank lines and a sep= line': 'sep=;\n\nname;country\nA;DEU\nB;FRA\nC;ITA\n',
     'quotes inside an unquoted field': 'name,country\nA 5" pipe,DEU\nB,FRA\n',
     'text after a closing quote': 'name,country\n"A" Ltd,DEU\nB,FRA\n',
+    'CR-only line ends (the count was 0)': 'name,country\rA,DEU\rB,FRA\rC,ITA\r',
+    'CRLF then CR-only, in one file (the count stopped at the CRLF part)': 'name,country\r\nA,DEU\r\nB,FRA\rC,ITA\rD,ESP\r',
+    'a quoted field holding a CR': 'name,notes\r"A","x\ry"\rB,z\r',
   };
   for (const [name, text] of Object.entries(cases)) {
     it(`${name}: the same count as the import's parser`, async () => {

@@ -368,10 +368,14 @@ describe('progress', () => {
     t = 10_000;
     // 98 characters in full: at 80 columns, concurrency goes first, then throttled.
     expect(p.line()).toBe('importing: 102,345 of 200,000 rows (51%), 10,235 rows/s, ETA 10s, 16 problems');
-    for (const width of [80, 60, 40, 24, 10]) {
+    // Every width, down to 10 columns: a line that wraps cannot be redrawn (at 16 columns it was 20 long).
+    for (const width of [80, 60, 40, 24, 22, 16, 10]) {
       columns = width;
-      expect(p.line().length).toBeLessThan(Math.max(21, width));
+      expect(p.line().length, `${width}: ${p.line()}`).toBeLessThan(width);
     }
+    // At 22 the verb goes before the rows done are cut (the total was cut into another number: "108/2,00…").
+    columns = 22;
+    expect(p.line()).toMatch(/^102,345\/200,000 \(51%/);
     columns = 60;
     expect(p.line()).toBe('importing: 102,345 of 200,000 rows (51%), 16 problems');
     // Narrower: the rows done written short, then without the verb; the problems stay (docs/import.md).
@@ -387,6 +391,27 @@ describe('progress', () => {
     plain.totalRows = 200_000;
     t = 10_000;
     expect(plain.line()).toBe('importing: 102,345 of 200,000 rows (51%), 10,235 rows/s, ETA 10s, concurrency 10, 52 throttled, 16 problems');
+  });
+
+  it('estimates a total it could not count from the records parsed per byte read, not the rows answered (the reader runs ahead)', () => {
+    // The whole 200 KB file read and parsed (2,000 records); 1,510 rows answered so far.
+    const c = { rows: 1_510, problems: 0, bytes: 200_000, parsed: 2_000 };
+    const p = new Progress({ write: () => undefined, tty: false, quiet: false, totalBytes: 200_000, verb: 'importing', counts: () => c, now: () => 1000 });
+    expect(p.line()).toMatch(/^importing: 1,510 of ~2,000 rows \(~75%\)/);
+    // Half read: the density of what was parsed, scaled to the file.
+    Object.assign(c, { rows: 300, bytes: 100_000, parsed: 1_000 });
+    expect(p.line()).toMatch(/^importing: 300 of ~2,000 rows \(~15%\)/);
+  });
+
+  it('once the import is stopping (Ctrl-C), no total and no ETA: no more rows will be read', () => {
+    const c = { rows: 676, problems: 0, bytes: 50_000, stopping: false };
+    let t = 0;
+    const p = new Progress({ write: () => undefined, tty: false, quiet: false, totalBytes: 200_000, verb: 'importing', counts: () => c, now: () => t });
+    p.totalRows = 2_000;
+    t = 4_000;
+    expect(p.line()).toMatch(/ETA/);
+    c.stopping = true;
+    expect(p.line()).toMatch(/^stopping: 676 rows, \d+ rows\/s$/);
   });
 
   it('after a resume, the rows the journal kept back are not in the rate or the ETA', () => {

@@ -12,7 +12,7 @@
  * 130/143 interrupted.
  */
 import type { Context } from '../../context.js';
-import { ExitCode, SrsError } from '../../errors.js';
+import { ExitCode, SrsError, UsageError } from '../../errors.js';
 import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
 import { problemLine } from '../../import/report.js';
@@ -32,6 +32,11 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const file = requireArg(args, 0, 'FILE (a CSV file, or - for stdin)');
+  // --concurrency pins the limit, --max-concurrency is the ceiling of an adaptive one: a pin above the ceiling is
+  // one of the two ignored (the pin won, and the progress line showed it past the ceiling).
+  if (typeof opts.concurrency === 'number' && typeof opts.maxConcurrency === 'number' && opts.concurrency > opts.maxConcurrency) {
+    throw new UsageError(`--concurrency ${opts.concurrency} is above --max-concurrency ${opts.maxConcurrency}: --concurrency pins the requests in flight, --max-concurrency caps the adaptive limit; give one of them`);
+  }
   const controller = new AbortController();
   let stoppedBy: StopSignal = 'SIGINT';
   const onSignal = (sig: StopSignal) => {

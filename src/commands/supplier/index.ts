@@ -120,8 +120,9 @@ sent (unusable file, journal in use or bound elsewhere); 4 authentication;
 
 Concurrency: unless --concurrency pins it, the requests in flight adapt to the
 service, like TCP's congestion control: from 4 the limit doubles each round
-trip while answers come back as fast as the fastest seen, then grows by one a
-round trip; a 429 or 503 or a timeout cuts it by 30%, a latency well above the
+trip while answers come back as fast as the fastest seen, then by about
+sqrt(limit) a round trip (by one after a throttle); a 429 or 503 or a timeout
+cuts it by 30%, a latency well above the
 fastest seen (the service queueing) by up to half; never past
 --max-concurrency. A 429 also pauses every request for its Retry-After. At
 most the limit in force is in flight, so at most that many rows can end
