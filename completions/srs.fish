@@ -203,7 +203,7 @@ complete -c srs -f
 # Global options: everywhere.
 complete -c srs -s V -l version -d 'print the version'
 complete -c srs -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table on a terminal, json otherwise)'
-complete -c srs -l fields -x -d 'the fields to show (table and csv columns; json and ndjson keep only them): comma-separated dot paths, e.g. id,name,score.value'
+complete -c srs -l fields -x -d 'the fields to show (table and csv columns; json and ndjson keep only them): comma-separated, e.g. id,name; a dot reaches a nested field'
 complete -c srs -l query -x -d 'filter and reshape the output with a JMESPath expression, e.g. "[?regionName==\'Europe\'].iso3Code"'
 complete -c srs -l profile -x -d 'configuration profile to use (env SRS_PROFILE)'
 complete -c srs -l base-url -x -d 'service base URL (env SRS_BASE_URL)'
@@ -354,7 +354,7 @@ complete -c srs -n "__srs_at 'score report'" -l allow-undigested -d 'with a bund
 complete -c srs -n "__srs_at 'score report'" -l concurrency -x -d 'batches in flight (with ids)'
 
 # srs score recompute
-complete -c srs -n "__srs_at 'score recompute'" -l scorecards -r -F -d 'scorecards for a raw response: a JSON array (srs scorecards ls -o json) or {supplierId: [...]}'
+complete -c srs -n "__srs_at 'score recompute'" -l scorecards -r -F -d 'scorecards for a raw response: {supplierId: [scorecards]}, or one JSON array that applies to every supplier (srs scorecards ls --supplier ID -o json; all scorecards, without --supplier, apply to no one supplier)'
 complete -c srs -n "__srs_at 'score recompute'" -l verify -d 'exit 3 unless the bundle is intact (digest), from this model, complete, without conflicting entries, and every value agrees within the tolerance; an altered, undigested or other-model file stops before anything is recomputed, and the summary starts with verified: or NOT VERIFIED:'
 complete -c srs -n "__srs_at 'score recompute'" -l tolerance -x -d 'largest accepted difference'
 complete -c srs -n "__srs_at 'score recompute'" -l accept-model -x -d 'accept a bundle computed with this other model version'

@@ -55,7 +55,7 @@ export function buildProgram(invoke: Invoke, only?: string): Command {
     .description('Supplier Responsibility Assessment Service from the command line: suppliers, scorecards, scores, emissions, news and reference data')
     .version(VERSION, '-V, --version', 'print the version')
     .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(OUTPUT_FORMATS))
-    .option('--fields <paths>', 'the fields to show (table and csv columns; json and ndjson keep only them): comma-separated dot paths, e.g. id,name,score.value')
+    .option('--fields <paths>', 'the fields to show (table and csv columns; json and ndjson keep only them): comma-separated, e.g. id,name; a dot reaches a nested field')
     .option('--query <jmespath>', 'filter and reshape the output with a JMESPath expression, e.g. "[?regionName==\'Europe\'].iso3Code"')
     .option('--profile <name>', 'configuration profile to use (env SRS_PROFILE)')
     .option('--base-url <url>', 'service base URL (env SRS_BASE_URL)')

@@ -656,6 +656,22 @@ describe('emulator commands', () => {
     }
   });
 
+  it('start with a chosen key prints no placeholder for it (it printed SRS_API_KEY=(as given), and apiKey "(as given)")', async () => {
+    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--api-key', 'chosen-key-12345', '-o', 'json'], { env: baseEnv(h.home + '/emu-chosen') });
+    const first = await new Promise<string>((resolve) => {
+      let buf = '';
+      child.stdout.on('data', (d: Buffer) => {
+        buf += d.toString();
+        if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
+      });
+    });
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.on('close', resolve));
+    const info = JSON.parse(first) as Record<string, unknown>;
+    expect(Object.keys(info).sort()).toEqual(['seed', 'url']);
+    expect(first).not.toMatch(/as given|chosen-key/);
+  });
+
   it('start serves until SIGTERM and prints its address', async () => {
     const { child, info } = await startCli();
     expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

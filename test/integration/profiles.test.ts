@@ -24,6 +24,18 @@ interface Status {
   profiles: Array<{ name: string; inUse: boolean; active: boolean; key: string | null }>;
 }
 
+describe('auth login without a key', () => {
+  it('is exit 4 (authentication missing), like a key of whitespace, and stores nothing', async () => {
+    const env = { ...baseEnv(`${h.home}/nokey`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
+    for (const input of ['', '\n', '   \n']) {
+      const r = await runSrs(['auth', 'login', '--base-url', h.emu.url, '--with-key'], env, { input });
+      expect(r.code, JSON.stringify(input)).toBe(4);
+    }
+    const st = JSON.parse((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout) as Status;
+    expect(st.profiles.every((p) => p.key === null)).toBe(true);
+  });
+});
+
 describe('profiles changed by several srs at once', () => {
   it('six auth logins at once keep six profiles; three logouts at once remove three keys (none said done and lost it)', async () => {
     const env = { ...baseEnv(`${h.home}/concurrent`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };

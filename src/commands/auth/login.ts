@@ -24,7 +24,8 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   } else {
     throw new UsageError('stdin is not a terminal: pass --with-key and pipe the key in (never put it on the command line)');
   }
-  if (!key) throw new UsageError('no API key given');
+  // No key is missing authentication (exit 4), like a key that is only whitespace: the same prompt, the same answer.
+  if (!key) throw new AuthError('no API key given: nothing was stored (paste the key at the prompt, or pipe it in with --with-key)');
   // The rule every command applies to a key (exit 4, before anything is sent): a control character or a
   // non-ASCII letter used to reach undici, which refused it as a header and was retried as a network fault.
   const problem = keyProblem(key);

@@ -90,14 +90,15 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     throw e;
   }));
   // A key the user chose is theirs to know; a generated one must be shown or nobody could use it.
-  const info = { url: emu.url, apiKey: given !== undefined ? '(as given)' : emu.apiKey, seed: emu.seed };
+  // A chosen key is left out (no "(as given)" placeholder: eval'd or copied, it set the key to those words).
+  const info = { url: emu.url, ...(given !== undefined ? {} : { apiKey: emu.apiKey }), seed: emu.seed };
   // A --state file made earlier keeps the seed and supplier count it was made with: said, not left to --log.
   const askedSeed = typeof opts.seed === 'number' ? opts.seed : DEFAULT_SEED;
   if (typeof opts.state === 'string' && (emu.seed !== askedSeed || (opts.suppliers !== undefined && Number(opts.suppliers) !== emu.suppliers))) {
     ctx.warn(`--state ${opts.state} was made with seed ${emu.seed} and ${emu.suppliers} suppliers: those are in use, not the --seed or --suppliers given (delete the file or choose another to start afresh)`);
   }
   if (ctx.format === 'table') {
-    await ctx.sink.write(`SRS_BASE_URL=${info.url}\nSRS_API_KEY=${info.apiKey}\n`);
+    await ctx.sink.write(`SRS_BASE_URL=${info.url}\n${info.apiKey !== undefined ? `SRS_API_KEY=${info.apiKey}\n` : ''}`);
     ctx.info(`srs emulator listening on ${emu.url} (seed ${info.seed}); Ctrl-C to stop`);
     const active = describeFaults(resolveFaults(faults, ''));
     // With --log the emulator itself already said so.

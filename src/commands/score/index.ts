@@ -74,7 +74,7 @@ export function scoreCommand(invoke: Invoke): Command {
       .command('recompute')
       .description('Recompute every aggregate of a saved bundle offline with the local model, beside the reported values (no network)')
       .argument('[file]', 'bundle from score calc --save, or a raw score-calculation response; - for stdin', '-')
-      .option('--scorecards <file>', 'scorecards for a raw response: a JSON array (srs scorecards ls -o json) or {supplierId: [...]}')
+      .option('--scorecards <file>', 'scorecards for a raw response: {supplierId: [scorecards]}, or one JSON array that applies to every supplier (srs scorecards ls --supplier ID -o json; all scorecards, without --supplier, apply to no one supplier)')
       .option('--verify', 'exit 3 unless the bundle is intact (digest), from this model, complete, without conflicting entries, and every value agrees within the tolerance; an altered, undigested or other-model file stops before anything is recomputed, and the summary starts with verified: or NOT VERIFIED:')
       .option('--tolerance <n>', 'largest accepted difference', String(DEFAULT_TOLERANCE))
       .option('--accept-model <version>', 'accept a bundle computed with this other model version')

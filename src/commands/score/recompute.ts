@@ -29,7 +29,7 @@ const ScorecardsInput = z.union([z.array(ScorecardSchema), z.record(z.string(), 
 export async function rawScorecards(ctx: Context, opts: Opts): Promise<((id: string) => ScoringScorecard[]) | undefined> {
   if (typeof opts.scorecards !== 'string') return undefined;
   const r = ScorecardsInput.safeParse(await readJsonInput(ctx, opts.scorecards, '--scorecards'));
-  if (!r.success) throw new UsageError(`--scorecards: expected a JSON array of scorecards (srs scorecards ls -o json) or {supplierId: [scorecards]}: ${describeZodError(r.error)}`, { code: 'invalid_input' });
+  if (!r.success) throw new UsageError(`--scorecards: expected {supplierId: [scorecards]} or a JSON array of the scorecards that apply to every supplier (srs scorecards ls --supplier ID -o json): ${describeZodError(r.error)}`, { code: 'invalid_input' });
   const data = r.data;
   if (Array.isArray(data)) {
     const all = data.map((c: Scorecard) => toScoringScorecard(c));
