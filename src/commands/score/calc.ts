@@ -237,9 +237,13 @@ export interface NoResult {
  * cannot record them, so its score cannot be recomputed, and srs blamed the service ("recomputation differs", exit 3).
  * It is unknown instead, saying why.
  */
-export function idlessScorecards(supplierId: string, cards: readonly Scorecard[]): NoResult | undefined {
+export function idlessScorecards(item: ScoreResult, cards: readonly Scorecard[]): NoResult | undefined {
   const n = cards.filter((c) => typeof c.id !== 'string' || c.id === '').length;
   if (!n) return undefined;
+  // Scorecards weigh the overall score and the parameters' aggregate: without either there is nothing they decide.
+  const num = (v: unknown) => typeof v === 'number';
+  if (!num(item.score?.value) && !num(item.score?.policyParametersScore?.value)) return undefined;
+  const supplierId = item.supplierId;
   return { code: 'lookup_failed', message: `the service sent ${n === 1 ? 'a scorecard' : `${n} scorecards`} without an id for supplier ${supplierId}: srs cannot record ${n === 1 ? 'it' : 'them'} as evidence, so it cannot explain or verify this supplier's score` };
 }
 
@@ -364,7 +368,7 @@ async function* calculateAndSave(
     for (const it of items) leftOut(it);
     const [cards, noResult] = await Promise.all([mapConcurrent(items, inner, (it) => scorecardsOf(client, it.supplierId)), classifyNoScore(client, items, inner)]);
     items.forEach((it, k) => {
-      const idless = noResult.has(it.supplierId) ? undefined : idlessScorecards(it.supplierId, cards[k]!);
+      const idless = noResult.has(it.supplierId) ? undefined : idlessScorecards(it, cards[k]!);
       if (idless) noResult.set(it.supplierId, idless);
     });
     return { request, items, cards, noResult, received };

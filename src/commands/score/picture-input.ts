@@ -80,7 +80,7 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
     ...(filters.policyParameterIds ? { policyParameterIds: filters.policyParameterIds } : {}),
   });
   for (const it of items) {
-    const idless = unknown.has(it.supplierId) ? undefined : idlessScorecards(it.supplierId, cards.get(it.supplierId) ?? []);
+    const idless = unknown.has(it.supplierId) ? undefined : idlessScorecards(it, cards.get(it.supplierId) ?? []);
     if (idless) unknown.set(it.supplierId, idless);
   }
   const cardsFor = (id: string) => cards.get(id) ?? [];
