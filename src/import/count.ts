@@ -25,9 +25,30 @@ const QUOTED = 2;
 /** A quote inside a quoted field: the closing one, or the first of a doubled pair. */
 const QUOTE_IN_QUOTED = 3;
 
-/** Whether the pre-pass can read this encoding byte by byte. */
+/** Whether the pre-pass can read this encoding byte by byte (otherwise it decodes it to UTF-8 first). */
 export function countableEncoding(encoding: string): boolean {
   return !/^utf-?16|^utf-?32|^ucs-?2/i.test(encoding);
+}
+
+/**
+ * The file's bytes as the scanner reads them: as they are for an ASCII-compatible encoding, else decoded (iconv,
+ * the import's own decoder) and written as UTF-8, where the delimiter, quote and line ends are single bytes again.
+ * UTF-16 had no count, and its estimate ran far low (75% done showed as ~100%).
+ */
+async function* bytesOf(path: string, encoding: string | undefined, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
+  const stream = createReadStream(path, { highWaterMark: 1 << 20, ...(signal ? { signal } : {}) });
+  if (encoding === undefined || countableEncoding(encoding)) {
+    yield* stream as AsyncIterable<Buffer>;
+    return;
+  }
+  const { default: iconv } = await import('iconv-lite');
+  const decoder = iconv.getDecoder(encoding, { stripBOM: true });
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    const text = decoder.write(chunk);
+    if (text) yield Buffer.from(text, 'utf8');
+  }
+  const rest = decoder.end();
+  if (rest) yield Buffer.from(rest, 'utf8');
 }
 
 /**
@@ -35,7 +56,7 @@ export function countableEncoding(encoding: string): boolean {
  * numbers; a line ends at LF, CRLF or a lone CR), blank ones left out.
  * Undefined when the count cannot be trusted or the read fails.
  */
-export async function countRecords(path: string, delimiter: string, headerLine: number, signal?: AbortSignal): Promise<number | undefined> {
+export async function countRecords(path: string, delimiter: string, headerLine: number, signal?: AbortSignal, encoding?: string): Promise<number | undefined> {
   if (delimiter.length !== 1 || delimiter.charCodeAt(0) > 0x7f) return undefined;
   const delim = delimiter.charCodeAt(0);
   let state = FIELD_START;
@@ -51,8 +72,7 @@ export async function countRecords(path: string, delimiter: string, headerLine: 
     state = FIELD_START;
   };
   try {
-    const stream = createReadStream(path, { highWaterMark: 1 << 20, ...(signal ? { signal } : {}) });
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of bytesOf(path, encoding, signal)) {
       for (let i = 0; i < chunk.length; i++) {
         const b = chunk[i]!;
         if (afterCR) {

@@ -29,7 +29,7 @@ import { ExitCode, SrsError, UsageError } from '../errors.js';
 import { guardCsvCell } from '../output/sanitize.js';
 import { mapHeaders, parseMapSpecs, unnamedColumns, type ColumnMapping } from './headers.js';
 import { Journal, JOURNAL_SUFFIX, readJournal, type JournalHistory, type StoppedPrefix } from './journal.js';
-import { countableEncoding, countRecords } from './count.js';
+import { countRecords } from './count.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import { JournalLock } from '../util/lock.js';
 import { checkTarget } from './binding.js';
@@ -423,10 +423,10 @@ class ImportRun {
       }),
     });
     // The total for the progress line, counted beside the import; only when a line will show.
-    if (!o.quiet && input.identity.path !== null && input.identity.size && countableEncoding(input.encoding)) {
+    if (!o.quiet && input.identity.path !== null && input.identity.size) {
       const progress = this.#progress;
       this.#counting = new AbortController();
-      void countRecords(input.identity.path, input.delimiter, input.headerLine, this.#counting.signal).then((n) => {
+      void countRecords(input.identity.path, input.delimiter, input.headerLine, this.#counting.signal, input.encoding).then((n) => {
         progress.totalRows = n;
       });
     }

@@ -122,7 +122,9 @@ export class Progress {
     let approx = false;
     if (c.stopping) total = undefined;
     else if (this.#totalRows !== undefined && this.#totalRows >= c.rows) total = this.#totalRows;
-    else if (size && c.bytes > 0 && c.rows > 0) {
+    // Estimated only while the file is still being read: once all of it is in the reader, the records parsed are
+    // bounded by the parser's queue, not by the file, and the estimate would be the rows done (no total then).
+    else if (size && c.bytes > 0 && c.bytes < size && c.rows > 0) {
       const parsed = Math.max(c.rows, c.parsed ?? c.rows);
       total = Math.max(c.rows, Math.round((parsed * size) / Math.min(size, c.bytes)));
       approx = true;
@@ -136,9 +138,9 @@ export class Progress {
       done = `${fmt.format(c.rows)} of ${t}${fmt.format(total)} rows (${t}${pct}%)`;
       short = `${fmt.format(c.rows)}/${t}${fmt.format(total)} (${t}${pct}%)`;
     } else {
-      done = c.stopping
-        ? `${fmt.format(c.rows)} rows`
-        : `${fmt.format(c.rows)} rows${size ? ` (${Math.min(100, Math.floor((c.bytes / size) * 100))}% of ${mb(size)} MB)` : c.bytes ? ` (${mb(c.bytes)} MB read)` : ''}`;
+      // No total: the rows done, never a percentage of bytes read (the reader runs ahead of the rows); from stdin,
+      // also how much was read.
+      done = `${fmt.format(c.rows)} rows${!c.stopping && !size && c.bytes ? ` (${mb(c.bytes)} MB read)` : ''}`;
     }
     // Each part with its rank: the lower, the sooner it goes when the line must be shortened. The rows done and the
     // problems (STAYS) always stay: what does not fit then is cut with "…" (docs/import.md).
@@ -152,14 +154,15 @@ export class Progress {
     if (!this.#o.tty) return text();
     // One column spare: a line that fills the last column wraps on some terminals.
     const width = Math.max(8, (this.#o.columns?.() || 80) - 1);
+    // Too long: first the rows done written short (at 80 columns the concurrency and the throttled count then stay),
+    // then the parts needed least go, then the verb, before anything is cut.
+    if (text().length > width && short !== undefined) parts[0] = [short, STAYS];
     while (text().length > width) {
       let least = -1;
       for (let i = 1; i < parts.length; i++) if (parts[i]![1] < STAYS && (least < 0 || parts[i]![1] < parts[least]![1])) least = i;
       if (least < 0) break;
       parts.splice(least, 1);
     }
-    // Still too long: the rows done written short, then without the verb, before anything is cut.
-    if (text().length > width && short !== undefined) parts[0] = [short, STAYS];
     if (text().length > width) verb = '';
     const line = text();
     return line.length > width ? `${line.slice(0, width - 1)}…` : line;

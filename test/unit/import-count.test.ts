@@ -56,6 +56,18 @@ describe('countRecords (the progress line total)', () => {
     expect(await countRecords(file('name§country\n'), '§', 1)).toBeUndefined();
   });
 
+  it('counts a UTF-16 file too, decoded first (it had no count, and the estimate ran far low)', async () => {
+    const text = 'name,country\r\n"A, Inc",DEU\r\nB,FRA\rC,ITA\n';
+    for (const [encoding, bytes] of [
+      ['utf-16le', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])],
+      ['utf-16be', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()])],
+    ] as const) {
+      const p = join(dir, `u16-${encoding}.csv`);
+      writeFileSync(p, bytes);
+      expect(await countRecords(p, ',', 1, undefined, encoding), encoding).toBe(3);
+    }
+  });
+
   it('scans only encodings whose delimiters, quotes and line feeds are single ASCII bytes', () => {
     expect(countableEncoding('utf-8')).toBe(true);
     expect(countableEncoding('windows-1252')).toBe(true);

@@ -130,8 +130,9 @@ unknown when a run is cut short.
 
 Progress (stderr; on a terminal one updating line, otherwise one line every
 10 s): rows done of the total (counted ahead for a file; ~ marks an estimate
-from the bytes read), rows/s over the last 10 s, the ETA, the concurrency in
-force and the requests the service throttled (429/503).`,
+from what was read while the count runs; from stdin no total, so no ETA),
+rows/s over the last 10 s, the ETA, the concurrency in force and the requests
+the service throttled (429/503).`,
       )
       .action(invoke(async () => (await import('./import.js')).run)),
     'srs supplier import vendors.csv --report import-report.csv --failed to-fix.csv',
