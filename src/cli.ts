@@ -290,11 +290,43 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
       const line = parseErrorLine(parseError?.text ?? err.message, parseError?.path ?? 'srs');
+      await junitNotEvaluated(argv, line, redact);
       return reportError(new UsageError(line), io, formatHint, debug, redact, paintErr);
     }
     // A reader that went away (srs ... | head) is not a failure.
     if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
+    if (err instanceof UsageError) await junitNotEvaluated(argv, err.message, redact);
     return reportError(err, io, formatHint, debug, redact, paintErr);
+  }
+}
+
+/**
+ * `score check ... --junit FILE` stopped by a usage error before the check could write its file (an unknown option,
+ * a bad --fields): an earlier run's passing report would stay for a CI test reporter to publish. A file that is
+ * already a JUnit report is replaced with one <error>; nothing else is ever written here (the path may be a mistake:
+ * the command's own checks of it have not run).
+ */
+async function junitNotEvaluated(argv: string[], message: string, redact: (s: string) => string): Promise<void> {
+  const at = argv.indexOf('score');
+  if (at < 0 || argv[at + 1] !== 'check') return;
+  let file: string | undefined;
+  argv.forEach((a, i) => {
+    if (a === '--junit' && i + 1 < argv.length) file = argv[i + 1];
+    else if (a.startsWith('--junit=')) file = a.slice('--junit='.length);
+  });
+  if (!file) return;
+  try {
+    const { openSync, readSync, closeSync, writeFileSync } = await import('node:fs');
+    const fd = openSync(file, 'r');
+    const head = Buffer.alloc(512);
+    const n = readSync(fd, head, 0, head.length, 0);
+    closeSync(fd);
+    const text = head.subarray(0, n).toString('utf8');
+    if (!text.startsWith('<?xml') || !text.includes('<testsuites')) return;
+    const { junitRunError } = await import('./commands/score/junit.js');
+    writeFileSync(file, junitRunError(redact(`not evaluated: ${message}`), { timestamp: new Date().toISOString(), seconds: 0 }));
+  } catch {
+    /* no such file (nothing stale), or one srs cannot read or write: the usage error says what went wrong */
   }
 }
 

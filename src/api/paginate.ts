@@ -101,6 +101,10 @@ export async function* paginate<T>(
     yield { page, items: res.items, hasMore: next !== undefined };
     if (next === undefined) return;
     if (n >= pageLimit && n < maxPages) {
+      // A service may name a next page past the end: an empty one there means the list has exactly --max-pages
+      // pages (that failed with exit 1, after every item was printed).
+      const peek = await fetchPage(next, perPage);
+      if (peek.items.length === 0) return;
       throw new RunawayPaginationError(
         `${label}the service still names a next page after ${fmt.format(n)} pages (${fmt.format(items)} items), the --max-pages limit: raise --max-pages if the list is really that long${opts.limitHint === false ? '' : ', or use --limit'}`,
       );

@@ -134,19 +134,38 @@ export async function printPages<T>(
   let lastPage = startPage;
   async function* items(): AsyncGenerator<T> {
     let n = 0;
-    for await (const p of iter) {
-      lastPage = p.page;
-      for (const item of p.items) {
+    const pages = iter[Symbol.asyncIterator]();
+    try {
+      for (let r = await pages.next(); !r.done; r = await pages.next()) {
+        const p = r.value;
+        lastPage = p.page;
+        for (const item of p.items) {
+          if (flags.limit !== undefined && n >= flags.limit) {
+            more = true;
+            cut = true;
+            return;
+          }
+          yield item;
+          n++;
+        }
+        more = p.hasMore;
+        if (flags.page !== undefined) return;
         if (flags.limit !== undefined && n >= flags.limit) {
-          more = true;
-          cut = true;
+          // --limit ends at a page's end and the service names a next page, which may be past the end: read it
+          // before saying "more exist" (12 of 12 categories said so).
+          if (more) {
+            try {
+              const peek = await pages.next();
+              more = !peek.done && peek.value.items.length > 0;
+            } catch {
+              /* the next page could not be read: "more exist" stays the service's word */
+            }
+          }
           return;
         }
-        yield item;
-        n++;
       }
-      more = p.hasMore;
-      if ((flags.limit !== undefined && n >= flags.limit) || flags.page !== undefined) return;
+    } finally {
+      await pages.return?.(undefined);
     }
     // The listing ended (a named next page may have turned out empty): nothing more exists.
     more = false;

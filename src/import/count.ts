@@ -1,9 +1,10 @@
 /**
  * The progress line's total: a fast pre-pass over a regular file that counts
  * its data records (not lines: a quoted field may hold line breaks) while the
- * import reads the same file. A byte-level CSV state machine, for encodings
- * where the delimiter, quote and line feed are single ASCII bytes (UTF-8 and
- * the single-byte code pages; not UTF-16). Blank and all-empty records are not
+ * import reads the same file. A byte-level CSV state machine over the file's
+ * bytes in an encoding where the delimiter, quote and line ends are single
+ * ASCII bytes (UTF-8, the single-byte code pages), or over the file decoded
+ * to UTF-8 (UTF-16). Blank and all-empty records are not
  * counted, as the import skips them. About 1 ns a byte: a 100 MB file takes a
  * fraction of a second, beside the import's minutes.
  *

@@ -194,7 +194,9 @@ class Batcher {
  * line when it is a list of scalars, and key/value lines for a single object.
  */
 async function renderQueryResult(sink: Sink, result: unknown, opts: RenderOptions): Promise<void> {
-  const plain = { ...opts, query: undefined };
+  // The query's answer is shown as it is: --fields already shaped what it saw, and must not pick from it again
+  // (CSV of `--fields id,value --query "[].value"` printed the values under the wrong header, or nothing).
+  const plain = { ...opts, query: undefined, fields: undefined };
   if (opts.format === 'json') return sink.write(JSON.stringify(result ?? null, null, 2) + '\n');
   if (opts.format === 'ndjson') {
     const list = Array.isArray(result) ? result : [result];

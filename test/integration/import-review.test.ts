@@ -182,6 +182,9 @@ describe('--concurrency above --max-concurrency', () => {
       expect(h.requests.length).toBe(sent);
       const ok = await h.run(importArgs(f, '--concurrency', '10', '--max-concurrency', '10'));
       expect(ok.code, ok.stderr).toBe(0);
+      // --concurrency alone goes up to 256, whatever the default ceiling of the adaptive limit (64).
+      const alone = await h.run(importArgs(f, '--concurrency', '128', '--dry-run'));
+      expect(alone.code, alone.stderr).toBe(0);
     });
   });
 });

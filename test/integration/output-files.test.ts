@@ -120,6 +120,23 @@ describe('the JUnit file of score check', () => {
     }
   });
 
+  it('an earlier passing report is replaced by a usage error caught before the check runs (unknown option, bad --fields)', async () => {
+    const junit = join(h.home, 'stale.xml');
+    for (const extra of [['--bogus-flag'], ['--fields', 'nosuch'], ['-o', 'bogus']]) {
+      const ok = await runSrs(['score', 'check', '--from', bundle, '--min', '-3', '--allow-no-data', '--junit', junit], offline);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(readFileSync(junit, 'utf8')).toMatch(/errors="0"/);
+      const r = await runSrs(['score', 'check', '--from', bundle, '--min', '-3', '--allow-no-data', '--junit', junit, ...extra], offline);
+      expect(r.code, extra.join(' ')).toBe(2);
+      expect(readFileSync(junit, 'utf8'), extra.join(' ')).toMatch(/errors="1"[\s\S]*not evaluated/);
+    }
+    // A --junit naming a file that is not a JUnit report is left alone at that stage (its own checks have not run).
+    const other = join(h.home, 'not-a-report.txt');
+    writeFileSync(other, 'keep me\n');
+    expect((await runSrs(['score', 'check', '--from', bundle, '--min', '-3', '--junit', other, '--bogus-flag'], offline)).code).toBe(2);
+    expect(readFileSync(other, 'utf8')).toBe('keep me\n');
+  });
+
   it('that cannot be written is one line and exit 1 (it was "unexpected error: ENOSPC"), before anything is checked', async () => {
     if (!existsSync('/dev/full')) return;
     const r = await runSrs(['score', 'check', '--from', bundle, '--min', '-3', '--allow-no-data', '--junit', '/dev/full', '-o', 'json'], offline);

@@ -8,6 +8,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const id = checkId(requireArg(args, 0, 'supplier id'));
   const flags = listFlags(opts);
   const client = await ctx.client();
-  const q = typeof opts.dataEntry === 'string' ? { dataEntryId: opts.dataEntry } : {};
+  // Checked like every id: a typo read as "this entry has no news" (exit 0).
+  const q = typeof opts.dataEntry === 'string' ? { dataEntryId: checkId(opts.dataEntry, '--data-entry') } : {};
   await printPages(ctx, (p) => client.listNewsEvents(id, q, p), columns.newsEvent, flags, 'news events');
 }

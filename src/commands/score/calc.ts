@@ -465,7 +465,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const summaryRows = (ctx.format === 'table' || ctx.format === 'csv') && !ctx.renderOptions().query;
   const { breakdownRows, breakdownColumns, namesNeeded, summaryColumns, summaryRow } = await import('./view.js');
   // Names for people (table, csv); JSON rows keep the service's ids only.
-  const names = breakdown && (ctx.format === 'table' || ctx.format === 'csv') ? await (await import('../names.js')).namesFor(ctx, client, namesNeeded(breakdown)) : undefined;
+  // JSON rows keep the service's ids only, unless --fields asks for a name (it was accepted and printed nothing).
+  const asksNames = typeof ctx.globals.fields === 'string' && /(dataSourceName|policyParameterName|scopeName)\b/.test(ctx.globals.fields);
+  const names = breakdown && (ctx.format === 'table' || ctx.format === 'csv' || asksNames) ? await (await import('../names.js')).namesFor(ctx, client, namesNeeded(breakdown)) : undefined;
   if (typeof opts.save === 'string') {
     // Streamed: the bundle and the output grow together, batch by batch.
     const unknown = new Map<string, NoResult>();
@@ -476,7 +478,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const items = mapAsync(saved, (x) => x.item);
     const row = (it: ScoreResult) => marked(summaryRow(it), unknown);
     const render = async () => {
-      if (breakdown) await renderList(ctx.sink, flatten(items, (it) => breakdownRows([it], breakdown, names)), breakdownColumns[breakdown], ctx.renderOptions());
+      if (breakdown) emptyBreakdown(ctx, breakdown, await renderList(ctx.sink, flatten(items, (it) => breakdownRows([it], breakdown, names)), breakdownColumns[breakdown], ctx.renderOptions()));
       else if (summaryRows) await renderList(ctx.sink, mapAsync(items, row), summaryColumns, ctx.renderOptions());
       else if (asReceived) await printReceived(ctx, saved);
       else await renderList(ctx.sink, items, [], ctx.renderOptions());
@@ -491,10 +493,15 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
   });
 
-  if (breakdown) await renderList(ctx.sink, breakdownRows(items, breakdown, names), breakdownColumns[breakdown], ctx.renderOptions());
+  if (breakdown) emptyBreakdown(ctx, breakdown, await renderList(ctx.sink, breakdownRows(items, breakdown, names), breakdownColumns[breakdown], ctx.renderOptions()));
   else if (summaryRows) await renderList(ctx.sink, items.map((it) => marked(summaryRow(it), unknown)), summaryColumns, ctx.renderOptions());
   else await renderList(ctx.sink, items, [], ctx.renderOptions());
   failOnUnknown(ctx, unknown, ids.length);
+}
+
+/** An empty breakdown table printed nothing at all, not even a header: it says so, as the other lists do. */
+function emptyBreakdown(ctx: Context, breakdown: Breakdown, rows: number): void {
+  if (rows === 0 && ctx.format === 'table') ctx.info(`no ${breakdown === 'sources' ? 'data sources' : breakdown === 'parameters' ? 'policy parameters' : 'data entries'} in the results`);
 }
 
 /** Ids the service returned no result for join the unknown ones. */

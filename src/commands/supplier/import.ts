@@ -13,6 +13,7 @@
  */
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
+import { DEFAULT_MAX_CONCURRENCY } from '../../import/limits.js';
 import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
 import { problemLine } from '../../import/report.js';
@@ -34,7 +35,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const file = requireArg(args, 0, 'FILE (a CSV file, or - for stdin)');
   // --concurrency pins the limit, --max-concurrency is the ceiling of an adaptive one: a pin above the ceiling is
   // one of the two ignored (the pin won, and the progress line showed it past the ceiling).
-  if (typeof opts.concurrency === 'number' && typeof opts.maxConcurrency === 'number' && opts.concurrency > opts.maxConcurrency) {
+  // (--max-concurrency has a default, 64: only one given explicitly, i.e. another value, can conflict.)
+  if (typeof opts.concurrency === 'number' && typeof opts.maxConcurrency === 'number' && opts.maxConcurrency !== DEFAULT_MAX_CONCURRENCY && opts.concurrency > opts.maxConcurrency) {
     throw new UsageError(`--concurrency ${opts.concurrency} is above --max-concurrency ${opts.maxConcurrency}: --concurrency pins the requests in flight, --max-concurrency caps the adaptive limit; give one of them`);
   }
   const controller = new AbortController();
