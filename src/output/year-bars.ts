@@ -44,10 +44,18 @@ export function renderYearBars(totals: YearTotal[], g: Glyphs, width: number, pa
   const texts = totals.map((t) => `${number(t.total)} ${sanitizeForTerminal(t.unit)}`.trim());
   const textW = Math.max(...texts.map(textWidth));
   const barW = Math.max(10, Math.min(50, width - 6 - 2 - textW - 2));
-  const lines = [paint.bold('Totals per year')];
-  totals.forEach((t, i) => {
-    const bar = magnitudeBar(t.total, max.get(t.unit)!, barW, g);
-    lines.push(`${String(t.year).padEnd(6)}${pad(bar, barW)}  ${fitText(pad(texts[i]!, textW, 'right'), Math.max(10, width - 8 - barW), g)}`.trimEnd());
-  });
+  // One chart per unit: bars of different units on one scale read as comparable (500,000 kgCO2e drawn longer
+  // than 1,200 tCO2e). Each chart says its unit; with one unit there is one chart, as before.
+  const units = [...max.keys()];
+  const lines: string[] = [];
+  for (const unit of units) {
+    if (lines.length) lines.push('');
+    lines.push(paint.bold(units.length > 1 ? `Totals per year (${sanitizeForTerminal(unit) || 'no unit'})` : 'Totals per year'));
+    totals.forEach((t, i) => {
+      if (t.unit !== unit) return;
+      const bar = magnitudeBar(t.total, max.get(t.unit)!, barW, g);
+      lines.push(`${String(t.year).padEnd(6)}${pad(bar, barW)}  ${fitText(pad(texts[i]!, textW, 'right'), Math.max(10, width - 8 - barW), g)}`.trimEnd());
+    });
+  }
   return lines.join('\n') + '\n';
 }

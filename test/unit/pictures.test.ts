@@ -99,13 +99,19 @@ describe('emission totals per year', () => {
     ]);
   });
 
-  it('draws one line per year within the width, the largest total filling the bar', () => {
+  it('draws one line per year within the width, the largest total filling the bar, one chart per unit', () => {
     const text = renderYearBars(totalsPerYear(reports).totals, UNICODE, 60, { bold: (s) => s });
     const lines = text.trimEnd().split('\n');
-    expect(lines[0]).toBe('Totals per year');
-    expect(lines).toHaveLength(4);
+    // Units are never drawn on one scale (500,000 kgCO2e was drawn longer than 1,200 tCO2e).
+    expect(lines[0]).toBe('Totals per year (MWh)');
+    expect(lines[1]).toMatch(/^2023 +█+ +3 MWh$/);
+    expect(lines[2]).toBe('');
+    expect(lines[3]).toBe('Totals per year (tCO2e)');
+    expect(lines).toHaveLength(6);
     for (const l of lines) expect(textWidth(l)).toBeLessThanOrEqual(60);
-    expect(lines[3]).toMatch(/^2023 +█+ +20 tCO2e$/);
+    expect(lines[5]).toMatch(/^2023 +█+ +20 tCO2e$/);
+    const one = renderYearBars(totalsPerYear(reports).totals.filter((t) => t.unit === 'tCO2e'), UNICODE, 60, { bold: (s) => s });
+    expect(one.split('\n')[0]).toBe('Totals per year');
   });
 });
 
