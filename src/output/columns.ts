@@ -146,9 +146,8 @@ export const catalogEntryColumns: Column[] = [
   id('id', 'ID'),
   text('name', 'NAME'),
   col('customerSupplierId', 'CUSTOMER ID', { kind: 'code' }),
-  // Hidden (said on stderr) before a name is cut: a long customer id (up to 255) left NAME as "Reali…".
-  col('countryIso3Code', 'COUNTRY', { kind: 'code', hide: 3 }),
-  col('state', 'STATE', { kind: 'state', hide: 4 }),
+  col('countryIso3Code', 'COUNTRY', { kind: 'code' }),
+  col('state', 'STATE', { kind: 'state' }),
   col('source', 'FROM', { kind: 'state', hide: 2 }),
   col('recordedAt', 'RECORDED', { format: date, kind: 'date', hide: 1 }),
 ];
