@@ -18,13 +18,17 @@ const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
 const SPACE = 0x20;
-const TAB = 0x09;
 
 const FIELD_START = 0;
 const UNQUOTED = 1;
 const QUOTED = 2;
 /** A quote inside a quoted field: the closing one, or the first of a doubled pair. */
 const QUOTE_IN_QUOTED = 3;
+
+/** The characters beyond ASCII that String.prototype.trim() removes. */
+function trimSpace(c: number): boolean {
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
 
 /** Whether the pre-pass can read this encoding byte by byte (otherwise it decodes it to UTF-8 first). */
 export function countableEncoding(encoding: string): boolean {
@@ -67,6 +71,29 @@ export async function countRecords(path: string, delimiter: string, headerLine: 
   let count = 0;
   // A CR ends a record (CR-only and mixed line ends, as the parser reads them); the LF of a CRLF after it is skipped.
   let afterCR = false;
+  // Blank as String.prototype.trim() knows it, which the import uses to skip a record: a row holding only NBSP,
+  // \f or \v made the exact total too high. The scanned bytes are UTF-8 (as read, or decoded: bytesOf), or a
+  // single-byte code page whose only blank above ASCII is its no-break space.
+  const utf8 = encoding === undefined || /^utf-?8$/i.test(encoding) || !countableEncoding(encoding);
+  const nbsp = encoding !== undefined && /^(cp|ibm)(437|850)$/i.test(encoding) ? 0xff : 0xa0;
+  let need = 0;
+  let cp = 0;
+  const see = (b: number): void => {
+    if (b < 0x80) {
+      need = 0;
+      if (b !== SPACE && (b < 0x09 || b > 0x0d)) content = true;
+    } else if (!utf8) {
+      if (b !== nbsp) content = true;
+    } else if (b >= 0xc0) {
+      need = b >= 0xf0 ? 3 : b >= 0xe0 ? 2 : 1;
+      cp = b & (b >= 0xf0 ? 0x07 : b >= 0xe0 ? 0x0f : 0x1f);
+    } else if (need === 0) {
+      content = true; // a stray continuation byte: not a blank character
+    } else {
+      cp = (cp << 6) | (b & 0x3f);
+      if (--need === 0 && !trimSpace(cp)) content = true;
+    }
+  };
   const endRecord = () => {
     if (content && recordLine > headerLine) count++;
     content = false;
@@ -85,7 +112,7 @@ export async function countRecords(path: string, delimiter: string, headerLine: 
             if (b === QUOTE) state = QUOTE_IN_QUOTED;
             else {
               if (b === LF) line++;
-              if (b !== SPACE && b !== TAB && b !== CR && b !== LF) content = true;
+              see(b);
             }
             break;
           case QUOTE_IN_QUOTED:
@@ -113,7 +140,7 @@ export async function countRecords(path: string, delimiter: string, headerLine: 
             else if (b === QUOTE && state === FIELD_START) state = QUOTED;
             else {
               state = UNQUOTED;
-              if (b !== SPACE && b !== TAB) content = true;
+              see(b);
             }
         }
       }

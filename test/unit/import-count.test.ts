@@ -35,6 +35,7 @@ describe('countRecords (the progress line total)', () => {
     'CR-only line ends (the count was 0)': 'name,country\rA,DEU\rB,FRA\rC,ITA\r',
     'CRLF then CR-only, in one file (the count stopped at the CRLF part)': 'name,country\r\nA,DEU\r\nB,FRA\rC,ITA\rD,ESP\r',
     'a quoted field holding a CR': 'name,notes\r"A","x\ry"\rB,z\r',
+    'rows of only NBSP, form feeds, vertical tabs or an ideographic space are blank (trim() says so)': 'name,country\nA,DEU\n\u00a0,\u00a0\n\f,\v\n\u3000,"\u2003"\nB,FRA\n\u00a0x,\n',
   };
   for (const [name, text] of Object.entries(cases)) {
     it(`${name}: the same count as the import's parser`, async () => {
@@ -54,6 +55,12 @@ describe('countRecords (the progress line total)', () => {
     expect(await countRecords(file('name,country\n"A,DEU\nB,FRA\n'), ',', 1)).toBeUndefined();
     expect(await countRecords(join(dir, 'missing.csv'), ',', 1)).toBeUndefined();
     expect(await countRecords(file('name§country\n'), '§', 1)).toBeUndefined();
+  });
+
+  it('in a single-byte code page, its no-break space is blank too', async () => {
+    const p = join(dir, 'nbsp-1252.csv');
+    writeFileSync(p, Buffer.concat([Buffer.from('name,country\nA,DEU\n'), Buffer.from([0xa0, 0x2c, 0xa0, 0x0a]), Buffer.from('B,FRA\n'), Buffer.from([0xe9, 0x2c, 0x0a])]));
+    expect(await countRecords(p, ',', 1, undefined, 'windows-1252')).toBe(3);
   });
 
   it('counts a UTF-16 file too, decoded first (it had no count, and the estimate ran far low)', async () => {
