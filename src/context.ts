@@ -364,9 +364,12 @@ export class Context {
     // into an endless clear loop (it divides by the width): no spinner there.
     const width = (this.io.stderr as { columns?: number }).columns;
     if (!(typeof width === 'number' && width > 0)) return work();
-    const { default: ora } = await import('ora');
-    const base = sanitizeForTerminal(text);
-    const spinner = ora({ text: base, stream: this.io.stderr as NodeJS.WritableStream & Writable, isEnabled: true, discardStdin: false }).start();
+    const [{ default: ora }, { isUtf8Locale }] = await Promise.all([import('ora'), import('./output/bars.js')]);
+    // In a locale that is not UTF-8 (LANG=C) the pictures draw in ASCII: so does the spinner (its braille frames and
+    // "…" arrived as UTF-8 bytes).
+    const ascii = !isUtf8Locale(this.env);
+    const base = ascii ? sanitizeForTerminal(text).replace(/…/g, '...') : sanitizeForTerminal(text);
+    const spinner = ora({ text: base, stream: this.io.stderr as NodeJS.WritableStream & Writable, isEnabled: true, discardStdin: false, ...(ascii ? { spinner: 'line' as const } : {}) }).start();
     const outer = this.#spinner;
     this.#spinner = { base, set text(t: string) { spinner.text = t; }, get text() { return spinner.text; } };
     try {

@@ -116,7 +116,8 @@ export class ReportWriter {
   readonly #cell: (s: string) => string;
 
   constructor(path: string, opts: CellPolicy) {
-    this.#file = new CsvFile(path, '--report', stringify({ header: true, columns: [...REPORT_HEADER] }));
+    // Any cell holding a line break is quoted (a lone \r is one too for readers that take CR as a record end).
+    this.#file = new CsvFile(path, '--report', stringify({ header: true, columns: [...REPORT_HEADER], quoted_match: /[\r\n]/ }));
     this.#cell = cellFilter(opts);
   }
 
@@ -158,7 +159,10 @@ export class FailedWriter {
   constructor(path: string, shape: InputShape, opts: CellPolicy = { csvRaw: false }) {
     this.#cell = cellFilter(opts);
     const utf8 = shape.encoding === 'utf-8';
-    const csv = stringify({ delimiter: shape.delimiter, record_delimiter: shape.eol === '\r\n' ? 'windows' : shape.eol === '\r' ? 'mac' : 'unix', bom: utf8 && shape.bom });
+    // A cell holding any line break is quoted: csv-stringify quotes only one holding the record delimiter itself, so
+    // with CRLF records a cell with a lone \n went out bare, and the file ready "to fix and import again" read back
+    // as two rows, the second one valid ("Umbruch" created under the original customer id).
+    const csv = stringify({ delimiter: shape.delimiter, record_delimiter: shape.eol === '\r\n' ? 'windows' : shape.eol === '\r' ? 'mac' : 'unix', bom: utf8 && shape.bom, quoted_match: /[\r\n]/ });
     const enc = shape.encoding === 'utf-16' ? 'utf-16le' : shape.encoding;
     const encode = utf8 ? undefined : (iconv.encodeStream(enc, { addBOM: shape.bom || enc.startsWith('utf-16') }) as unknown as NodeJS.ReadWriteStream);
     this.#file = new CsvFile(path, '--failed', csv, encode);

@@ -33,6 +33,8 @@ export interface ReportData {
   /** Where the scores come from: "bundle evidence.json" or "the service at https://…". */
   source: string;
   asOf: string;
+  /** The filters the scores were calculated with, said beside the date (undefined: none). */
+  filters?: string | undefined;
   modelVersion: string;
   explanations: Explanation[];
   digest: DigestCheck;
@@ -176,6 +178,8 @@ export function renderHtmlReport(d: ReportData): string {
   const body: string[] = [];
   body.push(`<h1>${esc(d.title)}</h1>`);
   body.push(`<p class="muted">${count(xs.length, 'supplier')} · scores as of ${esc(d.asOf)} · from ${esc(d.source)} · generated ${esc(d.generatedAt)} by srs</p>`);
+  // A filtered calculation shows suppliers without data where they have some: said first, where it cannot be missed.
+  if (d.filters) body.push(`<p><strong>Filtered:</strong> ${esc(d.filters)}. Scores, data and "no data" below are of this filter only.</p>`);
   body.push('<h2>Verification</h2>');
   body.push(verification(d));
   body.push('<h2>Distribution of overall scores</h2>');

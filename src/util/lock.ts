@@ -96,11 +96,11 @@ export class JournalLock {
   #released = false;
   readonly #onExit = (): void => this.release();
 
-  private constructor(path: string, ino: number, inherited: LockHolder | undefined) {
+  private constructor(path: string, ino: number, inherited: LockHolder | undefined, releaseOnExit: boolean) {
     this.path = path;
     this.#ino = ino;
     this.inherited = inherited;
-    process.once('exit', this.#onExit);
+    if (releaseOnExit) process.once('exit', this.#onExit);
   }
 
   /**
@@ -135,6 +135,13 @@ export class JournalLock {
       nothing: string;
       holder?: Pick<LockHolder, 'what' | 'journal'>;
       beforeTakeOver?: (h: LockHolder | undefined) => void;
+      /**
+       * Whether the process's exit releases the lock when the run did not (default true). The catalog's target lock
+       * says false: a run that exits before writing its last outcomes to the catalog (a second Ctrl-C ends the process
+       * at once) must leave the lock for the repair, as a `kill -9` does; released on exit, the next overlapping import
+       * found the catalog without them and created 139 suppliers twice.
+       */
+      releaseOnExit?: boolean;
     },
   ): JournalLock {
     const me: LockHolder = { pid: process.pid, host: hostname(), started: opts.now().toISOString(), ...opts.holder };
@@ -172,7 +179,7 @@ export class JournalLock {
         const buf = Buffer.from(JSON.stringify(me) + '\n');
         writeSync(fd, buf, 0, buf.length);
         const ino = fstatSync(fd).ino;
-        return new JournalLock(path, ino, inherited);
+        return new JournalLock(path, ino, inherited, opts.releaseOnExit !== false);
       } finally {
         closeSync(fd);
       }

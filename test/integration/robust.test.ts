@@ -202,22 +202,27 @@ describe('bidirectional controls never reach a table or an error line', () => {
 });
 
 describe('while srs retries, the spinner says so', () => {
-  pty.it('on a terminal: "retrying (attempt 2 of 4)" after a 503, then the table', async () => {
-    const base = server.scenario('retry-spinner', (_q, res, n) =>
-      n === 1 ? json(res, 503, { message: 'busy' }, { 'retry-after': '1' }) : json(res, 200, { items: [country('DEU', 'Germany')], pagination: { pageSize: 100, nextPage: null } }),
-    );
-    // util-linux script gives srs a pseudo-terminal (which reports 0 columns: stty gives it 100, or there is no spinner).
-    const cmd = `stty cols 100; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} ref countries`;
-    const r = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-      const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: { ...hostile.env, SRS_BASE_URL: base, TERM: 'xterm' }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, out }));
+  for (const [lang, fetching] of [['C.UTF-8', 'Fetching countries…'], ['C', 'Fetching countries...']] as const) {
+    pty.it(`on a terminal (LANG=${lang}): "retrying (attempt 2 of 4)" after a 503, then the table; ASCII outside UTF-8`, async () => {
+      const name = `retry-spinner-${lang}`;
+      const base = server.scenario(name, (_q, res, n) =>
+        n === 1 ? json(res, 503, { message: 'busy' }, { 'retry-after': '1' }) : json(res, 200, { items: [country('DEU', 'Germany')], pagination: { pageSize: 100, nextPage: null } }),
+      );
+      // util-linux script gives srs a pseudo-terminal (which reports 0 columns: stty gives it 100, or there is no spinner).
+      const cmd = `stty cols 100; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} ref countries`;
+      const r = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+        const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: { ...hostile.env, SRS_BASE_URL: base, TERM: 'xterm', LANG: lang }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, out }));
+      });
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toContain(`${fetching} HTTP 503: retrying (attempt 2 of 4)`);
+      expect(r.out).toContain('Germany');
+      // Outside UTF-8, no braille spinner frame (U+2800..U+28FF) reaches the terminal.
+      if (lang === 'C') expect(r.out).not.toMatch(/[\u2800-\u28ff]/);
+      expect(server.count(name)).toBe(2);
     });
-    expect(r.code, r.out).toBe(0);
-    expect(r.out).toContain('Fetching countries… HTTP 503: retrying (attempt 2 of 4)');
-    expect(r.out).toContain('Germany');
-    expect(server.count('retry-spinner')).toBe(2);
-  });
+  }
 });

@@ -153,6 +153,23 @@ describe('3. recompute, check and explain at 80 columns on a real pseudo-termina
   });
 });
 
+describe('filtered scores say so', () => {
+  it('score report with --policy-parameter states the filter in the report; explain says it on stderr', async () => {
+    const param = fx.policyParameters[0]!;
+    const html = join(h.home, 'filtered.html');
+    const r = await h.run(['score', 'report', a!, b!, '--policy-parameter', param.id, '--html', html]);
+    expect([0, 3]).toContain(r.code);
+    const text = readFileSync(html, 'utf8');
+    expect(text).toContain('<strong>Filtered:</strong> only policy parameter');
+    expect(text).toContain(param.id);
+    const plain = join(h.home, 'unfiltered.html');
+    await h.run(['score', 'report', a!, b!, '--html', plain]);
+    expect(readFileSync(plain, 'utf8')).not.toContain('Filtered:');
+    const x = await h.run(['score', 'explain', a!, '--policy-parameter', param.id, '-o', 'json']);
+    expect(x.stderr).toMatch(/filtered: only policy parameter .*; scores and "no data" below are of this filter only/);
+  });
+});
+
 describe('4. --fields is checked for check, recompute and explain', () => {
   it('a typo is exit 2 with "did you mean", before anything is sent', async () => {
     const check = await sendsNothing(['score', 'check', a!, '--min', '0', '--fields', 'supplierId,stauts']);

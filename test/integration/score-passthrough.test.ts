@@ -150,8 +150,31 @@ describe('a score outside -3..+3 in the service\'s answer', () => {
     expect(calc.stdout).not.toMatch(/very good/);
     const explain = await runSrs(['score', 'explain', KNOWN], env);
     expect(explain.code).toBe(1);
-    expect(explain.stderr).toMatch(new RegExp(`the service's result for supplier ${KNOWN} cannot be explained or verified: .*must be a number from -3 to 3, got 123`));
+    expect(explain.stderr).toMatch(new RegExp(`the service's result for supplier ${KNOWN} cannot be explained or verified: (.*must be a number from -3 to 3, got 123|its score 123 is outside the scale)`));
     expect(explain.stderr).not.toMatch(/unexpected error/);
+  });
+});
+
+describe('an overall score off the scale, with entries on it', () => {
+  it('score explain and report cannot explain it: exit 1 saying so (explain drew a full +3 bar, exit 0)', async () => {
+    const entry = { id: '01h57nht080000000000000001', supplierId: KNOWN, dataSourceId: '01g79c3f9j0000000000000000', score: { value: 2 }, isClaim: false, expiryDate: '2030-01-01', issueDate: '2024-01-01' };
+    const result = {
+      supplierId: KNOWN,
+      score: { value: 9.5, dataSourcesScore: { value: 2 }, policyParametersScore: { value: 9.5 } },
+      dataSourceScores: [{ dataSourceId: entry.dataSourceId, score: { value: 2 }, dataPoints: { dataEntries: [entry] } }],
+      policyParameterScores: [],
+    };
+    const base = hostile.server.scenario('offscale-overall', (req, res) => {
+      if (req.method === 'POST') return json(res, 200, { items: [result] });
+      if (req.url?.includes(`/v1/suppliers/${KNOWN}`)) return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
+      return json(res, 200, { items: [], pagination: { pageSize: 100 } });
+    });
+    const env = { ...hostile.env, SRS_BASE_URL: base };
+    for (const args of [['score', 'explain', KNOWN], ['score', 'explain', KNOWN, '-o', 'json'], ['score', 'report', KNOWN, '--html', join(mkdtempSync(join(tmpdir(), 'srs-offscale-')), 'r.html')]]) {
+      const r = await runSrs(args, env);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr, args.join(' ')).toMatch(/9\.5,? (is )?outside the scale -3\.\.\+3|score 9\.5 is outside the scale -3\.\.\+3/);
+    }
   });
 });
 

@@ -128,6 +128,13 @@ describe('an import stopped by a signal keeps its journal guarantees', () => {
     expect(r.code, r.stderr).toBe(130);
     expect(performance.now() - t0).toBeLessThan(10_000);
     expect(journalLines(file).filter((l) => l.s === 'sent')).toHaveLength(4);
+    // Its last outcomes never reached the supplier catalog: another import on this target is refused until this one
+    // runs again and its journal repairs the catalog (the exit had released the lock, and an overlapping import
+    // created suppliers twice).
+    const other = mkdtempSync(join(tmpdir(), 'srs-sig-import-other-'));
+    const next = await runSrs(['supplier', 'import', csv(other, 5), '-o', 'json', '--quiet'], { ...hostile.env, SRS_BASE_URL: base });
+    expect(next.code, next.stderr).toBe(2);
+    expect(next.stderr).toMatch(/run it again first/);
   });
 });
 

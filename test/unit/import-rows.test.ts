@@ -161,6 +161,18 @@ describe('what the import writes to files', () => {
     expect(readFileSync(raw, 'utf8')).toBe(`name,country,customerSupplierId\n"=HYPERLINK(""x"")",XX,F-1\nKey ****cdef,XX,F-2\n`);
   });
 
+  it('--failed of a CRLF file quotes a cell holding a lone line break: it reads back as the same rows (it split into two, the second valid)', async () => {
+    const p = file('name;country;customerSupplierId\r\n"Zeilen 11\nUmbruch";XX;V-11\r\n"Mac\rline";XX;V-12\r\nGood;DEU;V-13\r\n');
+    const failed = join(dir, `breaks${n}.csv`);
+    await runImport({ file: p, quiet: true, failed, dryRun: true }, harness().deps);
+    const text = readFileSync(failed, 'utf8');
+    expect(text).toBe('name;country;customerSupplierId\r\n"Zeilen 11\nUmbruch";XX;V-11\r\n"Mac\rline";XX;V-12\r\n');
+    // Read back, the same two rows and nothing valid.
+    const h = harness();
+    await runImport({ file: failed, quiet: true, dryRun: true }, h.deps);
+    expect(h.rows.map((r) => r.state)).toEqual(['invalid', 'invalid']);
+  });
+
   it('importing a --failed file back with the formula guard still in a cell warns once, naming the line', async () => {
     const warnings: string[] = [];
     const h = harness();

@@ -40,6 +40,18 @@ export const BundleOptions = z.object({
 });
 export type BundleOptions = z.infer<typeof BundleOptions>;
 
+/**
+ * The filters the scores were calculated with, for people ("only policy parameters A, B; zero values left out"),
+ * or undefined when there were none: a filtered report showed suppliers without data where they had some.
+ */
+export function describeFilters(o: Pick<BundleOptions, 'includeZeroValues' | 'dataSourceIds' | 'policyParameterIds'>, nameOf: (id: string) => string = (id) => id): string | undefined {
+  const parts: string[] = [];
+  if (o.policyParameterIds.length) parts.push(`only policy parameter${o.policyParameterIds.length === 1 ? '' : 's'} ${o.policyParameterIds.map(nameOf).join(', ')}`);
+  if (o.dataSourceIds.length) parts.push(`only data source${o.dataSourceIds.length === 1 ? '' : 's'} ${o.dataSourceIds.map(nameOf).join(', ')}`);
+  if (!o.includeZeroValues) parts.push('values of 0 left out');
+  return parts.length ? parts.join('; ') : undefined;
+}
+
 /** What every bundle format records about itself (format 2 in its header line). */
 export const bundleCommonFields = {
   kind: z.literal(BUNDLE_KIND),

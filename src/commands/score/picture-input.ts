@@ -93,6 +93,11 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
   for (const item of items) {
     // Unknown (scorecards without an id, ...): nothing to compare, and no "differs" for what srs could not see.
     if (unknown.has(item.supplierId)) continue;
+    // A score off the -3..+3 scale is the service's answer, not srs's arithmetic: it cannot be explained (exit 1),
+    // where "recomputation differs" (exit 3) blamed the comparison.
+    const offScale = (v: unknown) => typeof v === 'number' && (v < -3 - 1e-9 || v > 3 + 1e-9);
+    const off = [item.score?.value, ...(item.policyParameterScores ?? []).map((p) => p.score?.value)].find(offScale);
+    if (off !== undefined) throw new SrsError('bad_response', ExitCode.failure, `the service's result for supplier ${item.supplierId} cannot be explained or verified: its score ${String(off)} is outside the scale -3..+3`);
     const rebuilt = rebuildFromScoreResult(item);
     for (const c of rebuilt.conflicts) conflicts.push(`supplier ${item.supplierId}: ${c}`);
     let model: ReturnType<typeof scoreSupplier>;

@@ -14,6 +14,7 @@ import { isUlid } from '../../util/ulid.js';
 import { count } from '../../util/plural.js';
 import { MODEL_VERSION } from '../../scoring/index.js';
 import type { Opts } from '../kit.js';
+import { describeFilters } from './bundle.js';
 import { filtersFrom, DEFAULT_CONCURRENCY } from './calc.js';
 import { explain } from './explanation.js';
 import { expiringDays } from './explain.js';
@@ -84,6 +85,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     generatedAt: ctx.now().toISOString(),
     source,
     asOf: input.asOf,
+    filters: describeFilters(input.options),
     modelVersion: input.modelVersion && input.modelVersion !== MODEL_VERSION ? `${MODEL_VERSION}; the bundle was saved with ${input.modelVersion}` : MODEL_VERSION,
     explanations,
     digest: t.digest,

@@ -131,6 +131,8 @@ export function takeTargetLock(ctx: Context, open: OpenCatalog, me: { what: stri
     cannotCreate: 'the catalog directory must be writable',
     nothing: 'Nothing was sent.',
     holder: { what: me.what, journal: mine },
+    // Released by the run once its outcomes are in the catalog (CatalogSink.close), never by the process's exit.
+    releaseOnExit: false,
     waitMs,
     beforeTakeOver: (h) => {
       if (!h?.what?.startsWith(IMPORT_WHAT) || (h.journal !== undefined && h.journal === mine)) return;
