@@ -135,6 +135,12 @@ describe('an import stopped by a signal keeps its journal guarantees', () => {
     const next = await runSrs(['supplier', 'import', csv(other, 5), '-o', 'json', '--quiet'], { ...hostile.env, SRS_BASE_URL: base });
     expect(next.code, next.stderr).toBe(2);
     expect(next.stderr).toMatch(/run it again first/);
+    // And the catalog's listings say they may be missing what it created (they read as "not there", exit 0).
+    for (const args of [['supplier', 'ls'], ['supplier', 'find', 'SIG-1']]) {
+      const listed = await runSrs([...args, '-o', 'json'], { ...hostile.env, SRS_BASE_URL: base });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stderr).toMatch(/ended without writing its last outcomes to this catalog: suppliers it created may be missing below/);
+    }
   });
 });
 

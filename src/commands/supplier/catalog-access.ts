@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
-import { JournalLock, LOCK_SUFFIX } from '../../util/lock.js';
+import { JournalLock, LOCK_SUFFIX, lockHolder } from '../../util/lock.js';
 import type { Catalog, SameAccountCheck } from '../../store/catalog.js';
 
 export interface OpenCatalog {
@@ -144,6 +144,23 @@ export function takeTargetLock(ctx: Context, open: OpenCatalog, me: { what: stri
       );
     },
   });
+}
+
+/**
+ * For `supplier ls` and `find`: a warning when an import on this target holds the catalog's lock, running or
+ * killed. A killed one's last outcomes are not in the catalog: a supplier it created read as "not there", exit 0.
+ */
+export function incompleteNote(ctx: Context, open: OpenCatalog): void {
+  const path = `${realCatalogPath(open.catalog.path)}.import-${open.partition}${LOCK_SUFFIX}`;
+  const held = lockHolder(path);
+  const h = held?.holder;
+  if (!h?.what?.startsWith(IMPORT_WHAT)) return;
+  if (held!.gone) {
+    const rerun = h.journal ? `run it again (the same file with --journal ${h.journal}): its journal repairs the catalog` : `it had no journal: check the service for what it created`;
+    ctx.warn(`${h.what} (process ${h.pid}, started ${h.started}) ended without writing its last outcomes to this catalog: suppliers it created may be missing below; ${rerun}`);
+  } else {
+    ctx.warn(`${h.what} (process ${h.pid}) is running: the catalog lists what it has recorded so far`);
+  }
 }
 
 /** The catalog file's real path (a symlink resolved), or the path itself while it does not exist. */

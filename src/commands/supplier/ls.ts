@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { catalogEntryColumns } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
-import { openCatalog } from './catalog-access.js';
+import { incompleteNote, openCatalog } from './catalog-access.js';
 
 function noteEmpty(ctx: Context, n: number, what: string): void {
   if (n === 0 && ctx.format === 'table') ctx.info(what);
@@ -11,6 +11,7 @@ function noteEmpty(ctx: Context, n: number, what: string): void {
 
 export async function run(ctx: Context, _args: string[], opts: Opts): Promise<void> {
   const open = (await openCatalog(ctx, 'srs supplier ls', true))!;
+  incompleteNote(ctx, open);
   let entries = open.catalog.list(open.partition);
   if (typeof opts.state === 'string') entries = entries.filter((e) => e.state === opts.state);
   const n = await renderList(ctx.sink, entries, catalogEntryColumns, ctx.renderOptions());
@@ -20,6 +21,7 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
 export async function find(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const text = requireArg(args, 0, 'TEXT to look for in names and customer ids');
   const open = (await openCatalog(ctx, 'srs supplier find', true))!;
+  incompleteNote(ctx, open);
   let entries = open.catalog.find(open.partition, text);
   if (typeof opts.state === 'string') entries = entries.filter((e) => e.state === opts.state);
   const n = await renderList(ctx.sink, entries, catalogEntryColumns, ctx.renderOptions());
