@@ -441,7 +441,7 @@ export class Context {
         const p = store.getProfile(name);
         const bad = badProfileField(p);
         if (bad !== undefined) {
-          throw new SrsError('runtime', ExitCode.failure, `config file ${store.path}: profile "${name}"${bad ? ` has a ${bad} that is not text` : ' is not an object'}; fix the file, or run "srs auth login --profile ${name}" to write it again`);
+          throw new SrsError('runtime', ExitCode.failure, `config file ${store.path}: profile "${name}"${bad ? ` has a ${bad} that is not text` : ' is not an object'}; fix the file by hand, or remove the profile "${name}" from it and run "srs auth login --profile ${name}"`);
         }
         return p;
       },

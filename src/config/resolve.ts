@@ -4,6 +4,7 @@
  * SRS_BASE_URL, SRS_API_KEY) over the stored profile. There is deliberately no
  * flag that carries the key itself: argv is visible to every user on the machine.
  */
+import { UsageError } from '../errors.js';
 /** A stored profile: a base URL and an API key. */
 export interface Profile {
   baseUrl?: string;
@@ -61,6 +62,9 @@ export function resolveSettings(input: ResolveInput): Settings {
   const { flags, env } = input;
   let profile = DEFAULT_PROFILE;
   let profileSource: Source = 'default';
+  // `--profile ""` (a script's unset $STAGE) is a mistake, not "no flag": it fell through to the active profile,
+  // and `auth login --profile ""` overwrote its URL and key, `auth logout --profile ""` removed its key.
+  if (flags.profile !== undefined && !nonEmpty(flags.profile)) throw new UsageError('--profile needs a profile name (it was empty)');
   if (nonEmpty(flags.profile)) {
     profile = nonEmpty(flags.profile)!;
     profileSource = 'flag';

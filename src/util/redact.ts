@@ -26,7 +26,8 @@ export function makeRedactor(): Redactor {
       // strings: it also encodes "~"), encodeURI, and each with "+" left as typed (a key in a path typed by hand).
       const form = new URLSearchParams([['k', secret]]).toString().slice(2);
       const component = encodeURIComponent(secret);
-      const spellings = [...new Set([secret, component, form, encodeURI(secret), component.replace(/%2B/gi, '+'), form.replace(/%2B/gi, '+')])];
+      // And as JSON and CSV write it: a key holding " or \\ went to stdout in full inside a JSON string or a CSV cell.
+      const spellings = [...new Set([secret, component, form, encodeURI(secret), component.replace(/%2B/gi, '+'), form.replace(/%2B/gi, '+'), JSON.stringify(secret).slice(1, -1), secret.replace(/"/g, '""')])];
       patterns.push({
         re: new RegExp(spellings.map(escapeRe).join('|'), 'gi'),
         mask: '****' + secret.slice(-4),

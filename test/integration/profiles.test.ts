@@ -24,6 +24,21 @@ interface Status {
   profiles: Array<{ name: string; inUse: boolean; active: boolean; key: string | null }>;
 }
 
+describe('an empty --profile', () => {
+  it('is exit 2 for login and logout (a script\'s unset $STAGE overwrote, then logged out, the active profile)', async () => {
+    const env = { ...baseEnv(`${h.home}/emptyprofile`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
+    const key = h.env.SRS_API_KEY!;
+    expect((await runSrs(['auth', 'login', '--base-url', h.emu.url, '--with-key'], env, { input: key })).code).toBe(0);
+    const before = JSON.parse((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout) as Status;
+    for (const args of [['--profile', '   ', 'auth', 'login', '--base-url', 'http://127.0.0.1:9', '--with-key'], ['--profile', '', 'auth', 'logout']]) {
+      const r = await runSrs(args, env, { input: 'other-key-0000zzzz' });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/--profile needs a profile name/);
+    }
+    expect(JSON.parse((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout)).toEqual(before);
+  });
+});
+
 describe('auth login without a key', () => {
   it('is exit 4 (authentication missing), like a key of whitespace, and stores nothing', async () => {
     const env = { ...baseEnv(`${h.home}/nokey`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };

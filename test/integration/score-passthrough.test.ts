@@ -246,6 +246,15 @@ describe("the interface's own example answer to a create", () => {
   });
 });
 
+describe('srs api POST of a read', () => {
+  it('without an answer is a network error, not "outcome unknown ... a supplier may have been created"', async () => {
+    const base = hostile.server.scenario('calc-dropped', (req) => req.socket.destroy());
+    const r = await runSrs(['api', 'POST', '/v1/score-calculation', '--input', '-', '--retries', '1', '-o', 'json'], { ...hostile.env, SRS_BASE_URL: base }, { input: JSON.stringify({ supplierIds: [KNOWN] }) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/outcome_unknown|supplier may have been created/);
+  });
+});
+
 describe('srs api POST and a compressed answer', () => {
   it('a POST without a usable answer is outcome_unknown; a gzip body nobody asked for is named', async () => {
     const base = hostile.server.scenario('post500', (_req, res) => json(res, 500, { message: 'boom' }));

@@ -13,6 +13,19 @@ describe('makeRedactor', () => {
     expect(r.mayHold(Buffer.from('x'.repeat(140_000)))).toBe(false);
   });
 
+  it('finds the key as JSON and CSV write it: a key holding " or \\ is escaped there', () => {
+    const key = 'Secret"Key\\Value9876';
+    const r = makeRedactor();
+    r.add(key);
+    const json = JSON.stringify({ note: `your key is ${key}` });
+    const csv = `note\n"your key is ${key.replace(/"/g, '""')}"\n`;
+    for (const text of [json, csv]) {
+      expect(r.mayHold(Buffer.from(text))).toBe(true);
+      expect(r.redact(text)).not.toMatch(/Secret/i);
+      expect(r.redact(text)).toContain('****9876');
+    }
+  });
+
   it('finds the key as URLs and query strings spell it: encodeURIComponent, URLSearchParams (~), "+" kept as typed', () => {
     for (const key of ['q8Zr+Kd/Wm3x=Tn7Pa', 'abc~Zq_Sekret99']) {
       const r = makeRedactor();

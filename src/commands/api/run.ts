@@ -140,7 +140,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   } catch (e) {
     // A POST that may have reached the service without a usable answer has an unknown effect (a create may
     // exist): said as supplier create says it, never worded like a refusal that invites sending it again.
-    if (req.method === 'POST') {
+    if (req.method === 'POST' && !req.idempotent) {
       const { classifyCreateFailure } = await import('../../api/outcome.js');
       const outcome = classifyCreateFailure(e);
       if (outcome.state === 'unknown' && !(outcome.fatal && outcome.fatal.code === 'auth')) {
