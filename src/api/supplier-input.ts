@@ -76,7 +76,9 @@ const CountryIso3 = z.string().check(
 );
 
 const websiteError = (iss: { input?: unknown }) => `${typeof iss.input === 'string' ? `"${iss.input.length > 60 ? iss.input.slice(0, 57) + '...' : iss.input}"` : 'website'} is not an http(s) URI (for example https://example.com; a space must be percent-encoded: %20)`;
-const Website = z.url({ protocol: /^https?$/, error: websiteError }).check(z.regex(URI_TEXT, { error: websiteError }));
+// The characters a URI may hold are checked on the value as given, before z.url(), which parses it the WHATWG way
+// and silently drops tabs and line breaks ("http://exa\r\nmple.com" was sent as http://example.com).
+const Website = z.pipe(z.string().check(z.regex(URI_TEXT, { error: websiteError })), z.url({ protocol: /^https?$/, error: websiteError }));
 
 /**
  * Industry codes are the classification's 8-digit sub-industry codes (the service's documentation): checked here,

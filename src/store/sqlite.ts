@@ -9,7 +9,7 @@
  * migrated forward in one IMMEDIATE transaction; a file written by a newer srs (a higher version than
  * this build knows) is refused with a clear message rather than guessed at.
  */
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync as DatabaseSyncType } from 'node:sqlite';
 import { createRequire } from 'node:module';
@@ -71,6 +71,10 @@ export function openDatabase(path: string, opts: OpenOptions): Database {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   }
+  // Only a file srs creates is made 0600 (and SQLite gives its -wal and -shm the file's mode). One that exists keeps
+  // the mode its owner gave it: a team's shared catalog (--catalog, made 0666 by `touch` and chmod) was made 0600 at
+  // every open, and every other user of it was locked out ("unable to open database file").
+  const fresh = path !== ':memory:' && !existsSync(path);
   let db: Database;
   try {
     db = new DatabaseSync(path, { timeout: opts.busyTimeoutMs ?? 10_000 });
@@ -78,7 +82,7 @@ export function openDatabase(path: string, opts: OpenOptions): Database {
     throw new StoreError(`cannot open the ${opts.name} at ${path}: ${(e as Error).message}`, { cause: e });
   }
   try {
-    if (path !== ':memory:') {
+    if (fresh) {
       for (const p of [path, `${path}-wal`, `${path}-shm`]) {
         try {
           chmodSync(p, 0o600);
@@ -94,7 +98,7 @@ export function openDatabase(path: string, opts: OpenOptions): Database {
     if (opts.kindTable && !db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(opts.kindTable)) {
       throw new StoreError(`${path} is not ${/^[aeiou]/i.test(opts.name) ? 'an' : 'a'} ${opts.name}: it is another kind of SQLite file (another srs store?); point srs at the right file`);
     }
-    if (path !== ':memory:') {
+    if (fresh) {
       for (const p of [`${path}-wal`, `${path}-shm`]) {
         try {
           chmodSync(p, 0o600);

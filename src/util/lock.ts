@@ -157,7 +157,9 @@ export class JournalLock {
     for (let attempt = 0; attempt < 5; attempt++) {
       let fd: number;
       try {
-        fd = openSync(path, 'wx', 0o600);
+        // Readable by the other users of a shared catalog (it holds a pid, a host and a start time): one that cannot
+        // read it cannot tell a live holder from a dead one.
+        fd = openSync(path, 'wx', 0o644);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code !== 'EEXIST') {
@@ -217,7 +219,7 @@ export class JournalLock {
     this.#released = true;
     process.off('exit', this.#onExit);
     try {
-      if (statSync(this.path).ino === this.#ino) writeFileSync(this.path, JSON.stringify(this.inherited) + '\n', { mode: 0o600 });
+      if (statSync(this.path).ino === this.#ino) writeFileSync(this.path, JSON.stringify(this.inherited) + '\n', { mode: 0o644 });
     } catch {
       /* gone meanwhile: nothing to give back */
     }

@@ -4,7 +4,7 @@
  * killed with SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -516,6 +516,26 @@ describe('the catalog file alone', () => {
       const extra = await h.run(['--catalog', copy, 'supplier', 'create', '--name', 'Copy Co extra', '--customer-id', 'CPY-extra', '-o', 'json']);
       expect(extra.code).toBe(1);
       expect(extra.stderr).toMatch(/already created on this target/);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a shared catalog', () => {
+  it('keeps the mode its owner gave it (every open made it 0600, and every other user of it was locked out)', async () => {
+    const h = await startHarness({ admin: true });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'srs-catalog-shared-'));
+      const shared = join(dir, 'team.db');
+      writeFileSync(shared, '');
+      chmodSync(shared, 0o666);
+      const r = await h.run(['--catalog', shared, 'supplier', 'create', '--name', 'Shared Co', '--customer-id', 'SHR-1', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect((statSync(shared).mode & 0o777).toString(8)).toBe('666');
+      // A catalog srs creates itself (the default one) is still private.
+      expect((await h.run(['supplier', 'create', '--name', 'Own Co', '--customer-id', 'OWN-1', '-o', 'json'])).code).toBe(0);
+      expect((statSync(join(h.env.SRS_DATA_DIR!, 'catalog.db')).mode & 0o777).toString(8)).toBe('600');
     } finally {
       await h.close();
     }
