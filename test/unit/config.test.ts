@@ -30,10 +30,12 @@ describe('resolveSettings precedence', () => {
     const s = resolveSettings({ flags: {}, env: {}, lookup, currentProfile: 'ci' });
     expect(s.profile).toBe('ci');
   });
-  it('empty values count as unset', () => {
-    const s = resolveSettings({ flags: { profile: '' }, env: { SRS_API_KEY: '  ' }, lookup });
+  it('empty environment values count as unset; an empty --profile is a usage error (it fell through to the active profile)', () => {
+    const s = resolveSettings({ flags: {}, env: { SRS_API_KEY: '  ', SRS_PROFILE: '' }, lookup });
     expect(s.profile).toBe('default');
     expect(s.apiKeySource).toBe('profile');
+    expect(() => resolveSettings({ flags: { profile: '' }, env: {}, lookup })).toThrow(/--profile needs a profile name/);
+    expect(() => resolveSettings({ flags: { profile: '   ' }, env: {}, lookup })).toThrow(/--profile needs a profile name/);
   });
   it('masks keys to the last 4 characters', () => {
     expect(maskKey('abcdefghijklmnop')).toBe('****mnop');
