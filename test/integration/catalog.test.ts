@@ -13,7 +13,7 @@ import { startEmulator, type StartedEmulator } from '../../src/emulator/index.js
 import { StateDb } from '../../src/emulator/state.js';
 import { CatalogEntrySchema } from '../../src/schema/registry.js';
 import * as z from 'zod/mini';
-import { assertBuilt, baseEnv, BIN, runSrs, startHarness, type Harness, type RunResult } from './harness.js';
+import { assertBuilt, baseEnv, BIN, runSrs, startHarness, withHarness, type Harness, type RunResult } from './harness.js';
 
 interface Entry {
   id: string | null;
@@ -496,49 +496,43 @@ describe('a catalog that cannot be written', () => {
 
 describe('the catalog file alone', () => {
   it('holds what an import and a create wrote (it was all in the -wal): a copy of it knows every supplier, and a re-run with the copy creates none again', async () => {
-    const h = await startHarness({ admin: true });
-    try {
-      const dir = mkdtempSync(join(tmpdir(), 'srs-catalog-copy-'));
-      const original = join(dir, 'team.db');
-      writeFileSync(original, '');
-      const csv = join(dir, 'vendors.csv');
-      writeFileSync(csv, 'name,country,customerSupplierId\n' + Array.from({ length: 30 }, (_, i) => `Copy Co ${i},DEU,CPY-${i}`).join('\n') + '\n');
-      const first = await h.run(['--catalog', original, 'supplier', 'import', csv, '-o', 'json', '--quiet', '--journal', join(dir, 'j1')]);
-      expect(first.code, first.stderr).toBe(0);
-      const created = await h.run(['--catalog', original, 'supplier', 'create', '--name', 'Copy Co extra', '--customer-id', 'CPY-extra', '-o', 'json']);
-      expect(created.code, created.stderr).toBe(0);
-      // A backup or a move of the file the user named, without its -wal.
-      const copy = join(dir, 'copy.db');
-      writeFileSync(copy, readFileSync(original));
-      const again = await h.run(['--catalog', copy, 'supplier', 'import', csv, '-o', 'json', '--quiet', '--journal', join(dir, 'j2')]);
-      expect(again.code, again.stderr).toBe(0);
-      expect(json<{ created: number; exists: number }>(again)).toMatchObject({ created: 0, exists: 30 });
-      const extra = await h.run(['--catalog', copy, 'supplier', 'create', '--name', 'Copy Co extra', '--customer-id', 'CPY-extra', '-o', 'json']);
-      expect(extra.code).toBe(1);
-      expect(extra.stderr).toMatch(/already created on this target/);
-    } finally {
-      await h.close();
-    }
+    await withHarness({}, async (h) => {
+    const dir = mkdtempSync(join(tmpdir(), 'srs-catalog-copy-'));
+    const original = join(dir, 'team.db');
+    writeFileSync(original, '');
+    const csv = join(dir, 'vendors.csv');
+    writeFileSync(csv, 'name,country,customerSupplierId\n' + Array.from({ length: 30 }, (_, i) => `Copy Co ${i},DEU,CPY-${i}`).join('\n') + '\n');
+    const first = await h.run(['--catalog', original, 'supplier', 'import', csv, '-o', 'json', '--quiet', '--journal', join(dir, 'j1')]);
+    expect(first.code, first.stderr).toBe(0);
+    const created = await h.run(['--catalog', original, 'supplier', 'create', '--name', 'Copy Co extra', '--customer-id', 'CPY-extra', '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    // A backup or a move of the file the user named, without its -wal.
+    const copy = join(dir, 'copy.db');
+    writeFileSync(copy, readFileSync(original));
+    const again = await h.run(['--catalog', copy, 'supplier', 'import', csv, '-o', 'json', '--quiet', '--journal', join(dir, 'j2')]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(json<{ created: number; exists: number }>(again)).toMatchObject({ created: 0, exists: 30 });
+    const extra = await h.run(['--catalog', copy, 'supplier', 'create', '--name', 'Copy Co extra', '--customer-id', 'CPY-extra', '-o', 'json']);
+    expect(extra.code).toBe(1);
+    expect(extra.stderr).toMatch(/already created on this target/);
+    });
   });
 });
 
 describe('a shared catalog', () => {
   it('keeps the mode its owner gave it (every open made it 0600, and every other user of it was locked out)', async () => {
-    const h = await startHarness({ admin: true });
-    try {
-      const dir = mkdtempSync(join(tmpdir(), 'srs-catalog-shared-'));
-      const shared = join(dir, 'team.db');
-      writeFileSync(shared, '');
-      chmodSync(shared, 0o666);
-      const r = await h.run(['--catalog', shared, 'supplier', 'create', '--name', 'Shared Co', '--customer-id', 'SHR-1', '-o', 'json']);
-      expect(r.code, r.stderr).toBe(0);
-      expect((statSync(shared).mode & 0o777).toString(8)).toBe('666');
-      // A catalog srs creates itself (the default one) is still private.
-      expect((await h.run(['supplier', 'create', '--name', 'Own Co', '--customer-id', 'OWN-1', '-o', 'json'])).code).toBe(0);
-      expect((statSync(join(h.env.SRS_DATA_DIR!, 'catalog.db')).mode & 0o777).toString(8)).toBe('600');
-    } finally {
-      await h.close();
-    }
+    await withHarness({}, async (h) => {
+    const dir = mkdtempSync(join(tmpdir(), 'srs-catalog-shared-'));
+    const shared = join(dir, 'team.db');
+    writeFileSync(shared, '');
+    chmodSync(shared, 0o666);
+    const r = await h.run(['--catalog', shared, 'supplier', 'create', '--name', 'Shared Co', '--customer-id', 'SHR-1', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((statSync(shared).mode & 0o777).toString(8)).toBe('666');
+    // A catalog srs creates itself (the default one) is still private.
+    expect((await h.run(['supplier', 'create', '--name', 'Own Co', '--customer-id', 'OWN-1', '-o', 'json'])).code).toBe(0);
+    expect((statSync(join(h.env.SRS_DATA_DIR!, 'catalog.db')).mode & 0o777).toString(8)).toBe('600');
+    });
   });
 });
 

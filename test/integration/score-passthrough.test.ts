@@ -17,6 +17,32 @@ const UNKNOWN = '01h57nhc4sapk2v8c7tq0bbbbb';
 const KNOWN = '01h57nhc4sapk2v8c7tq0abcde';
 const SPEC_EXAMPLES = join(ROOT, '../shared/spec/examples');
 
+/**
+ * A service whose score calculation answers `result` for KNOWN, whose scorecard listing holds `cards`, and which
+ * knows KNOWN (every other list empty): the environment that points srs at it.
+ */
+/** A result for KNOWN with one data entry under one data source (and, given `parameter`, under one parameter). */
+function oneEntryResult(v: { overall: number; entry: number; parameter?: number }): unknown {
+  const entry = { id: '01h57nht080000000000000000', supplierId: KNOWN, dataSourceId: '01g79c3f9j0000000000000000', score: { value: v.entry }, isClaim: false, expiryDate: '2030-01-01', issueDate: '2024-01-01' };
+  return {
+    supplierId: KNOWN,
+    score: { value: v.overall, dataSourcesScore: { value: v.entry }, policyParametersScore: { value: v.parameter ?? v.overall } },
+    dataSourceScores: [{ dataSourceId: entry.dataSourceId, score: { value: v.entry }, dataPoints: { dataEntries: [entry] } }],
+    policyParameterScores:
+      v.parameter === undefined ? [] : [{ policyParameterId: '01h3zz0000000000000000pppp', score: { value: v.parameter }, dataPoints: { dataEntries: [entry], risk: { riskLevel: 'Medium', riskEntries: [] }, contexts: [] } }],
+  };
+}
+
+function scoringService(name: string, result: unknown, cards: unknown[] = []): Record<string, string> {
+  const base = hostile.server.scenario(name, (req, res) => {
+    if (req.method === 'POST') return json(res, 200, { items: [result] });
+    if (req.url?.includes('/v1/scorecards')) return json(res, 200, { items: cards, pagination: { pageSize: 100 } });
+    if (req.url?.includes(`/v1/suppliers/${KNOWN}`)) return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
+    return json(res, 200, { items: [], pagination: { pageSize: 100 } });
+  });
+  return { ...hostile.env, SRS_BASE_URL: base };
+}
+
 /** A ~4 KB result: twenty parameter scores, no overall value unless `value` is given. */
 function result(supplierId: string, value?: number) {
   return {
@@ -132,19 +158,7 @@ describe('a create answered with an id srs cannot use', () => {
 
 describe('a score outside -3..+3 in the service\'s answer', () => {
   it('is "off scale" in calc (not "very good"), and explain says in one line what it cannot explain (it was "unexpected error")', async () => {
-    const entry = { id: '01h57nht080000000000000000', supplierId: KNOWN, dataSourceId: '01g79c3f9j0000000000000000', score: { value: 123 }, isClaim: false, expiryDate: '2030-01-01', issueDate: '2024-01-01' };
-    const result = {
-      supplierId: KNOWN,
-      score: { value: 123, dataSourcesScore: { value: 123 }, policyParametersScore: { value: 123 } },
-      dataSourceScores: [{ dataSourceId: entry.dataSourceId, score: { value: 123 }, dataPoints: { dataEntries: [entry] } }],
-      policyParameterScores: [{ policyParameterId: '01h3zz0000000000000000pppp', score: { value: 123 }, dataPoints: { dataEntries: [entry], risk: { riskLevel: 'Medium', riskEntries: [] }, contexts: [] } }],
-    };
-    const base = hostile.server.scenario('offscale', (req, res) => {
-      if (req.method === 'POST') return json(res, 200, { items: [result] });
-      if (req.url?.includes(`/v1/suppliers/${KNOWN}`)) return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
-      return json(res, 200, { items: [], pagination: { pageSize: 100 } });
-    });
-    const env = { ...hostile.env, SRS_BASE_URL: base };
+    const env = scoringService('offscale', oneEntryResult({ overall: 123, entry: 123, parameter: 123 }));
     const calc = await runSrs(['score', 'calc', KNOWN, '-o', 'csv', '--fields', 'supplierId,score,label'], env);
     expect(calc.stdout, calc.stderr).toMatch(/,123,off scale/);
     expect(calc.stdout).not.toMatch(/very good/);
@@ -157,19 +171,7 @@ describe('a score outside -3..+3 in the service\'s answer', () => {
 
 describe('an overall score off the scale, with entries on it', () => {
   it('score explain and report cannot explain it: exit 1 saying so (explain drew a full +3 bar, exit 0)', async () => {
-    const entry = { id: '01h57nht080000000000000001', supplierId: KNOWN, dataSourceId: '01g79c3f9j0000000000000000', score: { value: 2 }, isClaim: false, expiryDate: '2030-01-01', issueDate: '2024-01-01' };
-    const result = {
-      supplierId: KNOWN,
-      score: { value: 9.5, dataSourcesScore: { value: 2 }, policyParametersScore: { value: 9.5 } },
-      dataSourceScores: [{ dataSourceId: entry.dataSourceId, score: { value: 2 }, dataPoints: { dataEntries: [entry] } }],
-      policyParameterScores: [],
-    };
-    const base = hostile.server.scenario('offscale-overall', (req, res) => {
-      if (req.method === 'POST') return json(res, 200, { items: [result] });
-      if (req.url?.includes(`/v1/suppliers/${KNOWN}`)) return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
-      return json(res, 200, { items: [], pagination: { pageSize: 100 } });
-    });
-    const env = { ...hostile.env, SRS_BASE_URL: base };
+    const env = scoringService('offscale-overall', oneEntryResult({ overall: 9.5, entry: 2 }));
     for (const args of [['score', 'explain', KNOWN], ['score', 'explain', KNOWN, '-o', 'json'], ['score', 'report', KNOWN, '--html', join(mkdtempSync(join(tmpdir(), 'srs-offscale-')), 'r.html')]]) {
       const r = await runSrs(args, env);
       expect(r.code, args.join(' ')).toBe(1);
@@ -197,13 +199,7 @@ describe('-o json validates what it passes through', () => {
 describe('scorecards without an id (the document does not mark it required)', () => {
   it('make the supplier unknown in report, explain and calc --save, never "recomputation differs" blamed on the service', async () => {
     const result = { supplierId: KNOWN, score: { value: 1, dataSourcesScore: { value: 1 }, policyParametersScore: { value: 1 } }, dataSourceScores: [], policyParameterScores: [] };
-    const base = hostile.server.scenario('idless-cards', (req, res) => {
-      if (req.method === 'POST') return json(res, 200, { items: [result] });
-      if (req.url?.includes('/v1/scorecards')) return json(res, 200, { items: [{}, {}], pagination: { pageSize: 100 } });
-      if (req.url?.includes(`/v1/suppliers/${KNOWN}`)) return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
-      return json(res, 200, { items: [], pagination: { pageSize: 100 } });
-    });
-    const env = { ...hostile.env, SRS_BASE_URL: base };
+    const env = scoringService('idless-cards', result, [{}, {}]);
     const dir = mkdtempSync(join(tmpdir(), 'srs-idless-'));
     const why = /the service sent 2 scorecards without an id for supplier .*cannot explain or verify/;
     const report = await runSrs(['score', 'report', KNOWN, '--html', join(dir, 'r.html')], env);
