@@ -45,6 +45,11 @@ export function roundScore(value: number, digits: number = DEFAULT_DISPLAY_DIGIT
   return value < 0 ? -r : r;
 }
 
+/** A number outside -3..+3 beyond floating-point error: no score of the scale (a service's answer can hold one). */
+export function isOffScale(v: unknown): v is number {
+  return typeof v === 'number' && (v < SCORE_MIN - 1e-9 || v > SCORE_MAX + 1e-9);
+}
+
 /**
  * Label of a score for display: the score rounded half away from zero to an
  * integer, then looked up in SCORE_LABELS. null (or a non-finite number) is
@@ -53,7 +58,7 @@ export function roundScore(value: number, digits: number = DEFAULT_DISPLAY_DIGIT
  */
 export function scoreLabel(value: number | null): string {
   if (value === null || !Number.isFinite(value)) return NO_DATA_LABEL;
-  if (value < SCORE_MIN - 1e-9 || value > SCORE_MAX + 1e-9) return OFF_SCALE_LABEL;
+  if (isOffScale(value)) return OFF_SCALE_LABEL;
   let r = Math.round(Math.abs(value));
   if (value < 0) r = -r;
   if (r < SCORE_MIN) r = SCORE_MIN;

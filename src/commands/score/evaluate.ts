@@ -6,7 +6,7 @@
  * verdict needs to be visibly right.
  */
 import type { ScoreResult } from '../../api/contract.js';
-import { comparable, digitsToShow, duplicatedScores, normalizeDate, showNumber } from '../../scoring/index.js';
+import { comparable, digitsToShow, duplicatedScores, isOffScale, normalizeDate, showNumber } from '../../scoring/index.js';
 import type { CheckResult, CheckStatus } from '../../scoring/gate.js';
 import { RISK_LEVELS_HELP, riskRank, supplierRiskLevel, unrecognisedRiskLevels } from './bundle.js';
 
@@ -53,10 +53,9 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   const raw = item.score?.value;
   const score = noValue(raw) ? null : raw;
   // Scores are on -3..+3 (the service's documentation): a value outside it is not a score any gate can read.
-  const offScale = (v: number | null | undefined) => typeof v === 'number' && (v < -3 - 1e-9 || v > 3 + 1e-9);
-  if (offScale(score)) unknowns.push(`the service's score ${score} is outside the scale -3..+3; srs cannot gate on it (${seeWhat(item.supplierId)})`);
+  if (isOffScale(score)) unknowns.push(`the service's score ${score} is outside the scale -3..+3; srs cannot gate on it (${seeWhat(item.supplierId)})`);
   for (const p of item.policyParameterScores ?? []) {
-    if (offScale(p.score?.value)) unknowns.push(`parameter ${p.policyParameterId}'s score ${p.score?.value} is outside the scale -3..+3`);
+    if (isOffScale(p.score?.value)) unknowns.push(`parameter ${p.policyParameterId}'s score ${p.score?.value} is outside the scale -3..+3`);
   }
   if (score === null) noData.push('no score (no counting data)');
   else if (rules.min !== undefined && comparable(score) < comparable(rules.min)) fails.push(belowMessage('score', score, rules.min));

@@ -12,7 +12,7 @@ import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/
 import type { Names } from '../../api/names.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
-import { compareScores, rebuildFromScoreResult, scoreSupplier, ScoringError, todayUtc } from '../../scoring/index.js';
+import { compareScores, isOffScale, rebuildFromScoreResult, scoreSupplier, ScoringError, todayUtc } from '../../scoring/index.js';
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, checkFiltersMatch, toScoringScorecard, type BundleOptions } from './bundle.js';
@@ -95,8 +95,7 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
     if (unknown.has(item.supplierId)) continue;
     // A score off the -3..+3 scale is the service's answer, not srs's arithmetic: it cannot be explained (exit 1),
     // where "recomputation differs" (exit 3) blamed the comparison.
-    const offScale = (v: unknown) => typeof v === 'number' && (v < -3 - 1e-9 || v > 3 + 1e-9);
-    const off = [item.score?.value, ...(item.policyParameterScores ?? []).map((p) => p.score?.value)].find(offScale);
+    const off = [item.score?.value, ...(item.policyParameterScores ?? []).map((p) => p.score?.value)].find(isOffScale);
     if (off !== undefined) throw new SrsError('bad_response', ExitCode.failure, `the service's result for supplier ${item.supplierId} cannot be explained or verified: its score ${String(off)} is outside the scale -3..+3`);
     const rebuilt = rebuildFromScoreResult(item);
     for (const c of rebuilt.conflicts) conflicts.push(`supplier ${item.supplierId}: ${c}`);
