@@ -212,6 +212,9 @@ export async function readJsonInput(ctx: Context, path: string, what: string): P
   }
 }
 
+/** An option's value when it is text (Commander gives true, false or a list for other options), else undefined. */
+export const optString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
 export function requireArg(args: string[], i: number, name: string): string {
   const v = args[i];
   if (v === undefined || v.trim() === '') throw new UsageError(`missing ${name}`);

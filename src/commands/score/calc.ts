@@ -6,7 +6,7 @@ import { listFraming, renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
 import { BufferPool } from '../../util/buffer-pool.js';
 import { chunk, mapConcurrent, mapOrdered } from '../../util/concurrency.js';
-import type { Opts } from '../kit.js';
+import { optString, type Opts } from '../kit.js';
 // The bundle, the score model and the views load only where they are used (not for piped JSON).
 import type { Breakdown } from './view.js';
 import { checkId, gatherIds } from './ids.js';
@@ -439,7 +439,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const ids = await gatherIds(ctx, args, opts.idsFile);
   if (typeof opts.save === 'string') {
     checkOutputFile('--save', opts.save);
-    checkNotAnInput('--save', opts.save, { '--ids-file': typeof opts.idsFile === 'string' ? opts.idsFile : undefined }, await filesNoOutputMayReplace(ctx));
+    checkNotAnInput('--save', opts.save, { '--ids-file': optString(opts.idsFile) }, await filesNoOutputMayReplace(ctx));
   }
   const filters = filtersFrom(opts);
   const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : DEFAULT_CONCURRENCY;

@@ -20,7 +20,7 @@ import { digitsToShow, expiresBeforeIssue, todayUtc } from '../../scoring/index.
 import { isFailing } from '../../scoring/gate.js';
 import type { BaselineValue } from './evaluate.js';
 import { suggest } from '../../util/suggest.js';
-import type { Opts } from '../kit.js';
+import { optString, type Opts } from '../kit.js';
 import { calculatedWith, checkBaselineFilters, checkFiltersMatch, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
 import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, type Missing } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
@@ -52,15 +52,13 @@ type BaselineHeaderListener = (options: BundleOptions | null, service: ServiceOf
  * the same. Bundles that record no service (the sandbox, older bundles, raw responses) are not compared.
  */
 export function checkBaselineService(baseline: ServiceOf, run: ServiceOf, what: string, warnings: string[]): void {
-  // A bundle records null for the sandbox: a sandbox baseline against a real service (or the reverse) is another service too.
-  if (baseline.recorded !== false && run.recorded !== false && (baseline.baseUrl === null) !== (run.baseUrl === null)) {
+  // A bundle records null for the sandbox: a sandbox baseline against a real service (or the reverse) is another
+  // service too, unless one of the two records nothing (a raw response, a format-1 bundle).
+  const sandboxAndService = (baseline.baseUrl === null) !== (run.baseUrl === null);
+  const another = sandboxAndService ? baseline.recorded !== false && run.recorded !== false : baseline.baseUrl !== run.baseUrl;
+  if (another) {
     const where = (s: ServiceOf) => s.baseUrl ?? 'the sandbox';
     throw new UsageError(`${what} was calculated against ${where(baseline)}, this run's scores come from ${where(run)}: a baseline compares one service's scores over time; save one from this service (srs score calc ID... --save FILE)`);
-  }
-  if (baseline.baseUrl !== null && run.baseUrl !== null && baseline.baseUrl !== run.baseUrl) {
-    throw new UsageError(
-      `${what} was calculated against ${baseline.baseUrl}, this run's scores come from ${run.baseUrl}: a baseline compares one service's scores over time; save one from this service (srs score calc ID... --save FILE)`,
-    );
   }
   if (baseline.account !== null && run.account !== null && baseline.account !== run.account) {
     warnings.push(`${what} was saved with another API key (fingerprint ${baseline.account}, this run ${run.account}): unless that key is a rotated key of the same account, its suppliers are another account's and nothing is compared`);
@@ -345,9 +343,9 @@ function reportRunError(ctx: Context, opts: Opts, message: string, started: numb
   const text = ctx.redact(oneLine(message));
   if (typeof opts.junit === 'string') {
     try {
-      writeFileSync(opts.junit, junitRunError(text, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000 }));
+      writeJunit(opts.junit, junitRunError(text, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000 }));
     } catch (e) {
-      ctx.warn(`could not write --junit ${opts.junit} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      ctx.warn((e as Error).message);
     }
   }
   // A usage error is already one line on stderr; the JUnit file is replaced so that it no longer says "did not finish".
@@ -360,13 +358,14 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const started = performance.now();
   const results: CheckResult[] = [];
   const warnings: string[] = [];
-  const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-  const inputs = { '--from': str(opts.from), '--baseline': str(opts.baseline), '--ids-file': str(opts.idsFile) };
+  const inputs = { '--from': optString(opts.from), '--baseline': optString(opts.baseline), '--ids-file': optString(opts.idsFile) };
+  const summary = ctx.env.GITHUB_STEP_SUMMARY;
+  const kept = typeof opts.junit === 'string' || summary ? await filesNoOutputMayReplace(ctx) : [];
   if (typeof opts.junit === 'string') {
     checkOutputFile('--junit', opts.junit);
-    checkNotAnInput('--junit', opts.junit, inputs, await filesNoOutputMayReplace(ctx));
+    checkNotAnInput('--junit', opts.junit, inputs, kept);
   }
-  if (ctx.env.GITHUB_STEP_SUMMARY) checkNotAnInput('GITHUB_STEP_SUMMARY', ctx.env.GITHUB_STEP_SUMMARY, { ...inputs, '--junit': str(opts.junit) }, await filesNoOutputMayReplace(ctx));
+  if (summary) checkNotAnInput('GITHUB_STEP_SUMMARY', summary, { ...inputs, '--junit': optString(opts.junit) }, kept);
   // Until the verdict is written, the JUnit file says the check has not finished: a run that is cancelled or
   // killed (a CI timeout), or stopped by a usage error, must not leave an earlier run's passing report in place.
   if (typeof opts.junit === 'string') writeJunit(opts.junit, junitRunError('the check did not finish (it was stopped, or is still running)', { timestamp: ctx.now().toISOString(), seconds: 0 }));

@@ -13,7 +13,7 @@ import { oneLine } from '../../output/sanitize.js';
 import { isUlid } from '../../util/ulid.js';
 import { count } from '../../util/plural.js';
 import { MODEL_VERSION } from '../../scoring/index.js';
-import type { Opts } from '../kit.js';
+import { optString, type Opts } from '../kit.js';
 import { describeFilters } from './bundle.js';
 import { filtersFrom, DEFAULT_CONCURRENCY } from './calc.js';
 import { explain } from './explanation.js';
@@ -31,7 +31,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const tolerance = parseTolerance(opts.tolerance);
   checkOutputFile('--html', out, true);
   const fromBundle = args.length === 1 && opts.idsFile === undefined && (args[0] === '-' || existsSync(args[0]!));
-  checkNotAnInput('--html', out, { 'the bundle argument': fromBundle ? args[0] : undefined, '--ids-file': typeof opts.idsFile === 'string' ? opts.idsFile : undefined }, await filesNoOutputMayReplace(ctx));
+  checkNotAnInput('--html', out, { 'the bundle argument': fromBundle ? args[0] : undefined, '--ids-file': optString(opts.idsFile) }, await filesNoOutputMayReplace(ctx));
   if (!fromBundle) {
     // A mistyped bundle path is not a supplier id: nothing is sent for it.
     const bad = args.filter((a) => !isUlid(a));

@@ -27,9 +27,8 @@ async function catalogFiles(ctx: Context): Promise<Protected> {
 }
 import { importSummaryColumns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
-import { requireArg, type Opts } from '../kit.js';
+import { optString, requireArg, type Opts } from '../kit.js';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const file = requireArg(args, 0, 'FILE (a CSV file, or - for stdin)');
@@ -53,17 +52,17 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     result = await runImport(
       {
         file,
-        encoding: str(opts.encoding),
-        delimiter: str(opts.delimiter),
+        encoding: optString(opts.encoding),
+        delimiter: optString(opts.delimiter),
         maps: Array.isArray(opts.map) ? (opts.map as string[]) : [],
         dryRun: opts.dryRun === true,
         concurrency: typeof opts.concurrency === 'number' ? opts.concurrency : undefined,
         maxConcurrency: typeof opts.maxConcurrency === 'number' ? opts.maxConcurrency : undefined,
-        journal: str(opts.journal),
+        journal: optString(opts.journal),
         journalFsync: opts.journalFsync === true,
         retryUnknown: opts.retryUnknown === true,
-        report: str(opts.report),
-        failed: str(opts.failed),
+        report: optString(opts.report),
+        failed: optString(opts.failed),
         protect: await catalogFiles(ctx),
         quiet: ctx.quiet,
         csvRaw: !!ctx.globals.csvRaw,
