@@ -131,63 +131,89 @@ function* resultsInRequestOrder(request: ScoreCalculationRequest, resultIds: rea
  */
 async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, noScore: string[], missing: Missing): Promise<void> {
   const { scanItems } = await import('../../api/raw-items.js');
-  const frame = listFraming(ctx.format === 'ndjson' ? 'ndjson' : 'json');
-  let n = 0;
-  // One output buffer, reused for every batch once stdout is done with it: a new
-  // 600 KB buffer per batch costs more in garbage collection than the copy.
-  let out = Buffer.allocUnsafeSlow(1 << 20);
-  let size = 0;
-  const put = (bytes: Uint8Array | string) => {
-    if (bytes.length === 0) return;
-    const length = typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length;
-    if (size + length > out.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(out.length * 2, size + length));
-      out.copy(bigger, 0, 0, size);
-      out = bigger;
-    }
-    if (typeof bytes === 'string') out.write(bytes, size);
-    else out.set(bytes, size);
-    size += length;
-  };
-  const add = (element: Uint8Array | string) => {
-    put(frame.before(n));
-    put(element);
-    put(frame.after);
-    n++;
-  };
+  const out = new FramedOutput(ctx);
   const bodies = new BufferPool(concurrency * 2);
   let i = 0;
   // Each body is validated as the other outputs validate it (a score "2.5" as a string, or 1e400, was exit 0 here
   // and exit 1 in CSV, tables and --save), then its own bytes are printed.
   const validated = async (r: ScoreCalculationRequest) => {
     const res = await client.calculateScoresRaw(r, bodies);
-    client.parseScoreCalculationReceived(res);
-    return res;
+    return { res, received: client.parseScoreCalculationReceived(res) };
   };
-  for await (const res of mapOrdered(requests, concurrency, validated)) {
+  for await (const { res, received } of mapOrdered(requests, concurrency, validated)) {
     const request = requests[i++]!;
     const raw = scanItems(res.body);
     if (raw) {
       const bytes = (k: number) => res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!);
       for (const k of resultsInRequestOrder(request, raw.ids, missing, (j, k) => bytes(j).equals(bytes(k)))) {
         if (!raw.scored[k]) noScore.push(raw.ids[k]!);
-        add(bytes(k));
+        out.add(bytes(k));
       }
     } else {
       // As received: nothing completed (no null for an absent value) and nothing left out.
-      const { items } = client.parseScoreCalculationReceived(res);
+      const { items } = received;
       for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing, sameParsed(items))) {
         if (!hasScore(items[k]!)) noScore.push(items[k]!.supplierId);
-        add(JSON.stringify(items[k]));
+        out.add(JSON.stringify(items[k]));
       }
     }
     // The results are copied out: the body's buffer can take the next one.
     bodies.release(res.body);
-    if (size) await ctx.sink.write(out.subarray(0, size));
-    size = 0;
+    await out.flush();
   }
-  const end = frame.end(n);
-  if (end) await ctx.sink.write(end);
+  await out.end();
+}
+
+/**
+ * -o json or ndjson elements, framed (the array's brackets and commas, or one line each) into one output buffer,
+ * reused once stdout is done with it: a new 600 KB buffer per batch cost more in garbage collection than the copy.
+ */
+class FramedOutput {
+  readonly #ctx: Context;
+  readonly #frame: ReturnType<typeof listFraming>;
+  #out = Buffer.allocUnsafeSlow(1 << 20);
+  #size = 0;
+  #n = 0;
+
+  constructor(ctx: Context) {
+    this.#ctx = ctx;
+    this.#frame = listFraming(ctx.format === 'ndjson' ? 'ndjson' : 'json');
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  #put(bytes: Uint8Array | string): void {
+    if (bytes.length === 0) return;
+    const length = typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length;
+    if (this.#size + length > this.#out.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(this.#out.length * 2, this.#size + length));
+      this.#out.copy(bigger, 0, 0, this.#size);
+      this.#out = bigger;
+    }
+    if (typeof bytes === 'string') this.#out.write(bytes, this.#size);
+    else this.#out.set(bytes, this.#size);
+    this.#size += length;
+  }
+
+  add(element: Uint8Array | string): void {
+    this.#put(this.#frame.before(this.#n));
+    this.#put(element);
+    this.#put(this.#frame.after);
+    this.#n++;
+  }
+
+  async flush(): Promise<void> {
+    if (this.#size) await this.#ctx.sink.write(this.#out.subarray(0, this.#size));
+    this.#size = 0;
+  }
+
+  async end(): Promise<void> {
+    await this.flush();
+    const end = this.#frame.end(this.#n);
+    if (end) await this.#ctx.sink.write(end);
+  }
 }
 
 const hasScore = (item: ScoreResult | ReceivedScoreResult) => item.score?.value !== null && item.score?.value !== undefined;
@@ -303,25 +329,12 @@ async function printReceived(ctx: Context, saved: AsyncIterable<SavedResult>): P
     await renderList(ctx.sink, mapAsync(saved, asValue), [], render);
     return;
   }
-  const frame = listFraming(ctx.format === 'ndjson' ? 'ndjson' : 'json');
-  let n = 0;
-  let parts: Array<Uint8Array | string> = [];
-  let size = 0;
-  const flush = async () => {
-    if (!parts.length) return;
-    const chunk = Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
-    parts = [];
-    size = 0;
-    await ctx.sink.write(chunk);
-  };
+  const out = new FramedOutput(ctx);
   for await (const x of saved) {
-    const bytes = x.received instanceof Uint8Array ? x.received : JSON.stringify(x.received ?? x.item);
-    parts.push(frame.before(n++), bytes, frame.after);
-    size += bytes.length;
-    if (size >= 1 << 20) await flush();
+    out.add(x.received instanceof Uint8Array ? x.received : JSON.stringify(x.received ?? x.item));
+    if (out.size >= 1 << 20) await out.flush();
   }
-  parts.push(frame.end(n));
-  await flush();
+  await out.end();
 }
 
 async function* calculateAndSave(
