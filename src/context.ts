@@ -63,6 +63,8 @@ export interface StdoutClosedPolicy {
  */
 const OFF_WORDS: ReadonlySet<string> = new Set(['off', 'false', '0', 'no', 'none']);
 const isOffWord = (v: string): boolean => OFF_WORDS.has(v.trim().toLowerCase());
+/** Words for "on" that SRS_SANDBOX takes (any other word is neither, and a mistake). */
+const ON_WORDS: ReadonlySet<string> = new Set(['1', 'true', 'yes', 'on']);
 
 export const KEEPS_GOING_WHEN_STDOUT_CLOSES: ReadonlySet<string> = new Set([
   'score check',
@@ -185,7 +187,7 @@ export class Context {
     this.debugEnabled = !!globals.debug || truthy(env.SRS_DEBUG);
     this.sandbox = !!globals.sandbox || truthy(env.SRS_SANDBOX);
     // A switch set to a word that is neither on nor off (SRS_SANDBOX=disabled) is a mistake, not "on".
-    if (env.SRS_SANDBOX !== undefined && env.SRS_SANDBOX.trim() !== '' && !isOffWord(env.SRS_SANDBOX) && !/^\s*(1|true|yes|on)\s*$/i.test(env.SRS_SANDBOX)) {
+    if (env.SRS_SANDBOX !== undefined && env.SRS_SANDBOX.trim() !== '' && !isOffWord(env.SRS_SANDBOX) && !ON_WORDS.has(env.SRS_SANDBOX.trim().toLowerCase())) {
       throw new UsageError(`SRS_SANDBOX must be 1, true, yes or on (or 0, false, no, off, none to turn it off), not "${env.SRS_SANDBOX}"`);
     }
     const fmt = globals.output ?? env.SRS_OUTPUT;
@@ -193,13 +195,11 @@ export class Context {
       // Named where it came from: a user who gave no --output looks for SRS_OUTPUT.
       throw new UsageError(`${globals.output !== undefined ? '--output' : 'SRS_OUTPUT'} must be one of ${OUTPUT_FORMATS.join(', ')} (got "${fmt}")`);
     }
-    // The sandbox is its own service: a base URL given on the command line with it would be silently ignored.
-    if (this.sandbox && globals.baseUrl !== undefined) {
-      throw new UsageError(`${globals.sandbox ? '--sandbox' : 'SRS_SANDBOX'} talks to the local sandbox, so --base-url ${globals.baseUrl} would be ignored: drop one of them`);
-    }
-    // Likewise SRS_BASE_URL: a create went to the sandbox with exit 0 while the variable named the real service.
-    if (this.sandbox && env.SRS_BASE_URL) {
-      throw new UsageError(`${globals.sandbox ? '--sandbox' : 'SRS_SANDBOX'} talks to the local sandbox, so SRS_BASE_URL=${env.SRS_BASE_URL} would be ignored: unset one of them`);
+    // The sandbox is its own service: a base URL given with it (--base-url, or SRS_BASE_URL: a create went to the
+    // sandbox with exit 0 while the variable named the real service) would be silently ignored.
+    const ignored = globals.baseUrl !== undefined ? `--base-url ${globals.baseUrl}` : env.SRS_BASE_URL ? `SRS_BASE_URL=${env.SRS_BASE_URL}` : undefined;
+    if (this.sandbox && ignored) {
+      throw new UsageError(`${globals.sandbox ? '--sandbox' : 'SRS_SANDBOX'} talks to the local sandbox, so ${ignored} would be ignored: ${globals.baseUrl !== undefined ? 'drop' : 'unset'} one of them`);
     }
     this.format = (fmt as OutputFormat | undefined) ?? (io.stdoutIsTTY ? 'table' : 'json');
     const out = io.stdout;
