@@ -11,7 +11,7 @@ import Conf from 'conf';
 import { ExitCode, SrsError } from '../errors.js';
 import { privateDir } from '../util/fs.js';
 import { defaultConfigDir } from './paths.js';
-import { JournalLock, LockHeldError, LOCK_SUFFIX } from '../util/lock.js';
+import { JournalLock, LOCK_SUFFIX } from '../util/lock.js';
 
 import type { Profile } from './resolve.js';
 
@@ -106,27 +106,16 @@ export class ConfigStore {
    * one stayed on disk.
    */
   #locked<T>(change: () => T): T {
-    const path = this.path + LOCK_SUFFIX;
-    const deadline = Date.now() + 10_000;
-    const nap = new Int32Array(new SharedArrayBuffer(4));
-    let lock: JournalLock;
-    for (;;) {
-      try {
-        lock = JournalLock.take(path, {
-          now: () => new Date(),
-          warn: () => undefined,
-          inUse: `config file ${this.path} is being changed`,
-          stale: 'config lock',
-          cannotCreate: 'check that srs may write in its config directory',
-          nothing: 'Nothing was changed.',
-          holder: { what: 'srs auth' },
-        });
-        break;
-      } catch (e) {
-        if (!(e instanceof LockHeldError) || Date.now() >= deadline) throw e;
-        Atomics.wait(nap, 0, 0, 25);
-      }
-    }
+    const lock = JournalLock.takeWaitingSync(this.path + LOCK_SUFFIX, {
+      now: () => new Date(),
+      warn: () => undefined,
+      inUse: `config file ${this.path} is being changed`,
+      stale: 'config lock',
+      cannotCreate: 'check that srs may write in its config directory',
+      nothing: 'Nothing was changed.',
+      holder: { what: 'srs auth' },
+      waitMs: 10_000,
+    });
     try {
       return change();
     } finally {

@@ -197,6 +197,23 @@ export class JournalLock {
     throw new UsageError(`cannot take the ${opts.stale} ${path}: it keeps changing hands (another run is starting?). ${opts.nothing}`);
   }
 
+  /**
+   * take(), waiting up to `waitMs` for a live holder to let go, without leaving the event loop (asking again every
+   * 25 ms): for a change that is synchronous from end to end (the config file's read-modify-write).
+   */
+  static takeWaitingSync(path: string, opts: Parameters<typeof JournalLock.take>[1] & { waitMs: number }): JournalLock {
+    const deadline = Date.now() + opts.waitMs;
+    const nap = new Int32Array(new SharedArrayBuffer(4));
+    for (;;) {
+      try {
+        return JournalLock.take(path, opts);
+      } catch (e) {
+        if (!(e instanceof LockHeldError) || Date.now() >= deadline) throw e;
+        Atomics.wait(nap, 0, 0, 25);
+      }
+    }
+  }
+
   /** take(), waiting up to `waitMs` for a live holder to let go (asking again every 100 ms; signals still arrive). */
   static async takeWaiting(path: string, opts: Parameters<typeof JournalLock.take>[1] & { waitMs: number }): Promise<JournalLock> {
     const deadline = Date.now() + opts.waitMs;

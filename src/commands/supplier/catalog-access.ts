@@ -121,7 +121,7 @@ export const CREATE_WAIT_MS = 10_000;
  * its journal: any other run is refused (exit 2) and told to re-run it first.
  */
 export function takeTargetLock(ctx: Context, open: OpenCatalog, me: { what: string; journal?: string | undefined }, waitMs: number): Promise<JournalLock> {
-  const path = `${realCatalogPath(open.catalog.path)}.import-${open.partition}${LOCK_SUFFIX}`;
+  const path = targetLockPath(open);
   const mine = me.journal === undefined ? undefined : resolve(me.journal);
   return JournalLock.takeWaiting(path, {
     now: () => new Date(),
@@ -151,8 +151,7 @@ export function takeTargetLock(ctx: Context, open: OpenCatalog, me: { what: stri
  * killed. A killed one's last outcomes are not in the catalog: a supplier it created read as "not there", exit 0.
  */
 export function incompleteNote(ctx: Context, open: OpenCatalog): void {
-  const path = `${realCatalogPath(open.catalog.path)}.import-${open.partition}${LOCK_SUFFIX}`;
-  const held = lockHolder(path);
+  const held = lockHolder(targetLockPath(open));
   const h = held?.holder;
   if (!h?.what?.startsWith(IMPORT_WHAT)) return;
   if (held!.gone) {
@@ -161,6 +160,11 @@ export function incompleteNote(ctx: Context, open: OpenCatalog): void {
   } else {
     ctx.warn(`${h.what} (process ${h.pid}) is running: the catalog lists what it has recorded so far`);
   }
+}
+
+/** The file of the target's lock: beside the catalog's real file (a symlinked catalog is the same catalog). */
+function targetLockPath(open: OpenCatalog): string {
+  return `${realCatalogPath(open.catalog.path)}.import-${open.partition}${LOCK_SUFFIX}`;
 }
 
 /** The catalog file's real path (a symlink resolved), or the path itself while it does not exist. */
