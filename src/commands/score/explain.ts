@@ -76,7 +76,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const off = [item.score?.value, ...(item.policyParameterScores ?? []).map((p) => p.score?.value), ...(item.dataSourceScores ?? []).map((d) => d.score?.value)].find(isOffScale);
   if (off !== undefined) throw new SrsError('bad_response', ExitCode.failure, `the result for supplier ${id} holds the score ${String(off)}, outside the scale -3..+3: srs cannot explain it (srs score calc ${id} -o json shows what was sent)`);
   // Filtered scores are partial: said before the picture (the report says it in its header).
-  const filters = describeFilters(input.options, (fid) => input.names.parameters?.get(fid) ?? input.names.dataSources?.get(fid) ?? fid);
+  const filters = describeFilters(input.options, (fid) => input.names.parameters.get(fid) ?? input.names.dataSources.get(fid) ?? fid);
   if (filters) ctx.info(`filtered: ${filters}; scores and "no data" below are of this filter only`);
   const x = explain(item, input.cardsFor(id), input.names, input.asOf, input.options, withinDays);
   const ro = ctx.renderOptions();
