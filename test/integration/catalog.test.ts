@@ -494,27 +494,33 @@ describe('a catalog that cannot be written', () => {
   });
 });
 
+/** A new, empty catalog file a team would start with `touch`, in a directory of its own. */
+function newCatalogFile(prefix: string): { dir: string; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const path = join(dir, 'team.db');
+  writeFileSync(path, '');
+  return { dir, path };
+}
+
 describe('the catalog file alone', () => {
   it('holds what an import and a create wrote (it was all in the -wal): a copy of it knows every supplier, and a re-run with the copy creates none again', async () => {
     await withHarness({}, async (h) => {
-    const dir = mkdtempSync(join(tmpdir(), 'srs-catalog-copy-'));
-    const original = join(dir, 'team.db');
-    writeFileSync(original, '');
-    const csv = join(dir, 'vendors.csv');
-    writeFileSync(csv, 'name,country,customerSupplierId\n' + Array.from({ length: 30 }, (_, i) => `Copy Co ${i},DEU,CPY-${i}`).join('\n') + '\n');
-    const first = await h.run(['--catalog', original, 'supplier', 'import', csv, '-o', 'json', '--quiet', '--journal', join(dir, 'j1')]);
-    expect(first.code, first.stderr).toBe(0);
-    const created = await h.run(['--catalog', original, 'supplier', 'create', '--name', 'Copy Co extra', '--customer-id', 'CPY-extra', '-o', 'json']);
-    expect(created.code, created.stderr).toBe(0);
-    // A backup or a move of the file the user named, without its -wal.
-    const copy = join(dir, 'copy.db');
-    writeFileSync(copy, readFileSync(original));
-    const again = await h.run(['--catalog', copy, 'supplier', 'import', csv, '-o', 'json', '--quiet', '--journal', join(dir, 'j2')]);
-    expect(again.code, again.stderr).toBe(0);
-    expect(json<{ created: number; exists: number }>(again)).toMatchObject({ created: 0, exists: 30 });
-    const extra = await h.run(['--catalog', copy, 'supplier', 'create', '--name', 'Copy Co extra', '--customer-id', 'CPY-extra', '-o', 'json']);
-    expect(extra.code).toBe(1);
-    expect(extra.stderr).toMatch(/already created on this target/);
+      const { dir, path: original } = newCatalogFile('srs-catalog-copy-');
+      const csv = join(dir, 'vendors.csv');
+      writeFileSync(csv, 'name,country,customerSupplierId\n' + Array.from({ length: 30 }, (_, i) => `Copy Co ${i},DEU,CPY-${i}`).join('\n') + '\n');
+      const first = await h.run(['--catalog', original, 'supplier', 'import', csv, '-o', 'json', '--quiet', '--journal', join(dir, 'j1')]);
+      expect(first.code, first.stderr).toBe(0);
+      const created = await h.run(['--catalog', original, 'supplier', 'create', '--name', 'Copy Co extra', '--customer-id', 'CPY-extra', '-o', 'json']);
+      expect(created.code, created.stderr).toBe(0);
+      // A backup or a move of the file the user named, without its -wal.
+      const copy = join(dir, 'copy.db');
+      writeFileSync(copy, readFileSync(original));
+      const again = await h.run(['--catalog', copy, 'supplier', 'import', csv, '-o', 'json', '--quiet', '--journal', join(dir, 'j2')]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(json<{ created: number; exists: number }>(again)).toMatchObject({ created: 0, exists: 30 });
+      const extra = await h.run(['--catalog', copy, 'supplier', 'create', '--name', 'Copy Co extra', '--customer-id', 'CPY-extra', '-o', 'json']);
+      expect(extra.code).toBe(1);
+      expect(extra.stderr).toMatch(/already created on this target/);
     });
   });
 });
@@ -522,16 +528,14 @@ describe('the catalog file alone', () => {
 describe('a shared catalog', () => {
   it('keeps the mode its owner gave it (every open made it 0600, and every other user of it was locked out)', async () => {
     await withHarness({}, async (h) => {
-    const dir = mkdtempSync(join(tmpdir(), 'srs-catalog-shared-'));
-    const shared = join(dir, 'team.db');
-    writeFileSync(shared, '');
-    chmodSync(shared, 0o666);
-    const r = await h.run(['--catalog', shared, 'supplier', 'create', '--name', 'Shared Co', '--customer-id', 'SHR-1', '-o', 'json']);
-    expect(r.code, r.stderr).toBe(0);
-    expect((statSync(shared).mode & 0o777).toString(8)).toBe('666');
-    // A catalog srs creates itself (the default one) is still private.
-    expect((await h.run(['supplier', 'create', '--name', 'Own Co', '--customer-id', 'OWN-1', '-o', 'json'])).code).toBe(0);
-    expect((statSync(join(h.env.SRS_DATA_DIR!, 'catalog.db')).mode & 0o777).toString(8)).toBe('600');
+      const { path: shared } = newCatalogFile('srs-catalog-shared-');
+      chmodSync(shared, 0o666);
+      const r = await h.run(['--catalog', shared, 'supplier', 'create', '--name', 'Shared Co', '--customer-id', 'SHR-1', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect((statSync(shared).mode & 0o777).toString(8)).toBe('666');
+      // A catalog srs creates itself (the default one) is still private.
+      expect((await h.run(['supplier', 'create', '--name', 'Own Co', '--customer-id', 'OWN-1', '-o', 'json'])).code).toBe(0);
+      expect((statSync(join(h.env.SRS_DATA_DIR!, 'catalog.db')).mode & 0o777).toString(8)).toBe('600');
     });
   });
 });
