@@ -315,19 +315,8 @@ async function junitNotEvaluated(argv: string[], message: string, redact: (s: st
     else if (a.startsWith('--junit=')) file = a.slice('--junit='.length);
   });
   if (!file) return;
-  try {
-    const { openSync, readSync, closeSync, writeFileSync } = await import('node:fs');
-    const fd = openSync(file, 'r');
-    const head = Buffer.alloc(512);
-    const n = readSync(fd, head, 0, head.length, 0);
-    closeSync(fd);
-    const text = head.subarray(0, n).toString('utf8');
-    if (!text.startsWith('<?xml') || !text.includes('<testsuites')) return;
-    const { junitRunError } = await import('./commands/score/junit.js');
-    writeFileSync(file, junitRunError(redact(`not evaluated: ${message}`), { timestamp: new Date().toISOString(), seconds: 0 }));
-  } catch {
-    /* no such file (nothing stale), or one srs cannot read or write: the usage error says what went wrong */
-  }
+  const { replaceJunitReport } = await import('./commands/score/junit.js');
+  replaceJunitReport(file, redact(`not evaluated: ${message}`));
 }
 
 /**

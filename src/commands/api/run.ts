@@ -15,7 +15,7 @@ import type { Column } from '../../output/columns.js';
 import { leafPaths, unionKeys } from '../../output/fields.js';
 import { collectTableRows } from '../../output/bounded.js';
 import { renderItem, renderList } from '../../output/render.js';
-import { readJsonInput, requireArg, type Opts } from '../kit.js';
+import { optString, readJsonInput, requireArg, type Opts } from '../kit.js';
 
 /** POSTs that are safe to repeat (the others are never resent after they may have reached the service). */
 const IDEMPOTENT_POSTS: ReadonlySet<string> = new Set(['/v1/score-calculation']);
@@ -69,7 +69,7 @@ export async function buildRequest(ctx: Context, args: string[], opts: Opts): Pr
   if (q >= 0) for (const [k, v] of new URLSearchParams(rawPath.slice(q + 1))) query[k] = v;
 
   const fields = Array.isArray(opts.field) ? (opts.field as string[]) : [];
-  const input = typeof opts.input === 'string' ? opts.input : undefined;
+  const input = optString(opts.input);
   if (input !== undefined && fields.length) throw new UsageError('--input gives the whole body: do not combine it with --field');
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows the pages of a GET list; it does not apply to POST');
 

@@ -1,4 +1,5 @@
 /** The reports of a score check: JUnit XML, GitHub annotations and the GitHub step summary (Markdown). */
+import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { isFailing, type CheckResult } from '../../scoring/gate.js';
 import { sanitizeForTerminal } from '../../output/sanitize.js';
 import { count as counted } from '../../util/plural.js';
@@ -150,4 +151,23 @@ function headline(results: readonly CheckResult[]): string {
   const failed = results.filter((r) => r.status === 'fail').length;
   const unknown = results.filter((r) => r.status === 'unknown').length;
   return [failed ? `${failed} of ${results.length} failed` : '', unknown ? `${unknown} of ${results.length} unknown (not evaluated)` : ''].filter(Boolean).join(', ');
+}
+
+/**
+ * Replaces `file` with one <error> (junitRunError) only when it already is a JUnit report: a usage error caught
+ * before `score check` could check its --junit path must never write anything else. No such file (nothing stale),
+ * or one srs cannot read or write: nothing is done, the usage error says what went wrong.
+ */
+export function replaceJunitReport(file: string, message: string): void {
+  try {
+    const fd = openSync(file, 'r');
+    const head = Buffer.alloc(512);
+    const n = readSync(fd, head, 0, head.length, 0);
+    closeSync(fd);
+    const text = head.subarray(0, n).toString('utf8');
+    if (!text.startsWith('<?xml') || !text.includes('<testsuites')) return;
+    writeFileSync(file, junitRunError(message, { timestamp: new Date().toISOString(), seconds: 0 }));
+  } catch {
+    /* see above */
+  }
 }
