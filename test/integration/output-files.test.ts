@@ -78,12 +78,10 @@ describe('an output file that is an input or a file srs keeps is refused (exit 2
     const named = join(h.home, 'team.db');
     copyFileSync(catalog, named);
     await refused(['--catalog', named, 'score', 'report', a!, '--html', named], h.env, named, /--html .*team\.db is the supplier catalog/);
-    if (existsSync(`${catalog}-wal`)) {
-      await refused(['score', 'calc', a!, '--save', `${catalog}-wal`], h.env, `${catalog}-wal`, /is the supplier catalog's write-ahead log/);
-    }
+    // The CLI leaves the catalog open at exit, so its -wal is there after the create above.
+    expect(existsSync(`${catalog}-wal`)).toBe(true);
+    await refused(['score', 'calc', a!, '--save', `${catalog}-wal`], h.env, `${catalog}-wal`, /is the supplier catalog's write-ahead log/);
     // Not there yet, through a symlinked directory: still the catalog's path.
-    const linked = join(h.home, 'data-link');
-    symlinkSync(h.env.SRS_DATA_DIR!, linked);
     const fresh = join(h.home, 'fresh-data');
     mkdirSync(fresh, { recursive: true });
     const freshLink = join(h.home, 'fresh-link');
@@ -94,7 +92,6 @@ describe('an output file that is an input or a file srs keeps is refused (exit 2
     expect(viaLink.stderr).toMatch(/is the supplier catalog/);
     expect(existsSync(join(fresh, 'catalog.db'))).toBe(false);
     expect(h.requests.length).toBe(before);
-    expect(existsSync(linked)).toBe(true);
     const config = join(h.home, 'config', 'config.json');
     mkdirSync(join(h.home, 'config'), { recursive: true });
     writeFileSync(config, JSON.stringify({ profiles: {} }));
@@ -111,7 +108,7 @@ describe('the JUnit file of score check', () => {
       const r = await stalled.run(['--timeout', '60s', 'score', 'check', a!, '--min', '-3', '--junit', junit], {
         onSpawn: killOnFirstRequest(stalled, 'SIGINT'),
       });
-      expect(r.code === 130 || r.signal === 'SIGINT', `exit ${r.code} ${r.signal}: ${r.stderr}`).toBe(true);
+      expect(r.code, `${r.signal}: ${r.stderr}`).toBe(130);
       const xml = readFileSync(junit, 'utf8');
       expect(xml).toMatch(/errors="1"/);
       expect(xml).toMatch(/the check did not finish/);
@@ -169,7 +166,7 @@ describe('score calc --save that cannot finish', () => {
       const r = await stalled.run(['--timeout', '60s', 'score', 'calc', a!, '--save', join(dir, 'e.jsonl'), '-o', 'json'], {
         onSpawn: killOnFirstRequest(stalled, 'SIGTERM'),
       });
-      expect(r.code === 143 || r.signal === 'SIGTERM', `exit ${r.code} ${r.signal}`).toBe(true);
+      expect(r.code, `${r.signal}: ${r.stderr}`).toBe(143);
       expect(readdirSync(dir)).toEqual([]);
       expect(r.stderr).toMatch(/the evidence bundle was not saved/);
     } finally {

@@ -47,7 +47,7 @@ describe('auth login without a key', () => {
       expect(r.code, JSON.stringify(input)).toBe(4);
     }
     const st = JSON.parse((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout) as Status;
-    expect(st.profiles.every((p) => p.key === null)).toBe(true);
+    expect(st.profiles.map((p) => [p.name, p.key])).toEqual([['default', null]]);
   });
 });
 
@@ -64,6 +64,7 @@ describe('profiles changed by several srs at once', () => {
     const logouts = await Promise.all(['p2', 'p4', 'p5'].map((p) => runSrs(['--profile', p, 'auth', 'logout'], env)));
     for (const r of logouts) expect(r.code, r.stderr).toBe(0);
     const after = await stored();
+    expect(after.map((p) => p.name).sort()).toEqual(names);
     for (const p of after) expect(p.key === null, `${p.name}: ${String(p.key)}`).toBe(['p2', 'p4', 'p5'].includes(p.name));
     expect(readFileSync(join(`${h.home}/concurrent`, 'config', 'config.json'), 'utf8').split(key).length - 1).toBe(3);
   });

@@ -164,7 +164,7 @@ describe('a score outside -3..+3 in the service\'s answer', () => {
     expect(calc.stdout).not.toMatch(/very good/);
     const explain = await runSrs(['score', 'explain', KNOWN], env);
     expect(explain.code).toBe(1);
-    expect(explain.stderr).toMatch(new RegExp(`the service's result for supplier ${KNOWN} cannot be explained or verified: (.*must be a number from -3 to 3, got 123|its score 123 is outside the scale)`));
+    expect(explain.stderr).toMatch(new RegExp(`the service's result for supplier ${KNOWN} cannot be explained or verified: its score 123 is outside the scale -3\\.\\.\\+3`));
     expect(explain.stderr).not.toMatch(/unexpected error/);
   });
 });
@@ -175,7 +175,7 @@ describe('an overall score off the scale, with entries on it', () => {
     for (const args of [['score', 'explain', KNOWN], ['score', 'explain', KNOWN, '-o', 'json'], ['score', 'report', KNOWN, '--html', join(mkdtempSync(join(tmpdir(), 'srs-offscale-')), 'r.html')]]) {
       const r = await runSrs(args, env);
       expect(r.code, args.join(' ')).toBe(1);
-      expect(r.stderr, args.join(' ')).toMatch(/9\.5,? (is )?outside the scale -3\.\.\+3|score 9\.5 is outside the scale -3\.\.\+3/);
+      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`the service's result for supplier ${KNOWN} cannot be explained or verified: its score 9\\.5 is outside the scale -3\\.\\.\\+3`));
     }
   });
 });
