@@ -365,6 +365,15 @@ describe('errors', () => {
     expect(h.requests.length).toBe(before);
   });
 
+  it('auth status does not call a key fine that no command will send: it shows the status, then exits 4 naming the source', async () => {
+    const r = await h.run(['auth', 'status', '-o', 'json'], { env: { SRS_API_KEY: 'secretAAAA BBBB' } });
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stdout)).toMatchObject({ keySource: 'SRS_API_KEY' });
+    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'auth' });
+    expect(JSON.parse(r.stderr).error.message).toMatch(/^the API key from SRS_API_KEY contains whitespace, a line break or a control character; no command will send it/);
+    expect(r.stdout + r.stderr).not.toContain('secretAAAA');
+  });
+
   it('output that cannot be written (stdout on a full disk) is one line and exit 1, never a stack trace; a created supplier is named', async () => {
     const full = openSync('/dev/full', 'w');
     try {

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { DEFAULT_PROFILE, describeSource, maskKey, type AuthStatus, type ProfileStatus } from '../../config/resolve.js';
+import { DEFAULT_PROFILE, describeSource, keyProblem, maskKey, type AuthStatus, type ProfileStatus } from '../../config/resolve.js';
 import { AuthError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
 import { renderItem, renderList } from '../../output/render.js';
@@ -53,6 +53,9 @@ export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<v
     await renderItem(ctx.sink, status, statusColumns, ro);
   }
   if (!s.apiKey) throw new AuthError(`not logged in: profile "${s.profile}" has no API key; run "srs auth login" or set SRS_API_KEY`);
+  // The same refusal every other command gives (exit 4): a status that says "fine" for a key no command will send is a false "ok".
+  const problem = keyProblem(s.apiKey);
+  if (problem) throw new AuthError(`the API key from ${describeSource(s.apiKeySource, 'apiKey')} ${problem}; no command will send it: set it again (srs auth login, or SRS_API_KEY)`);
 }
 
 const statusColumns: Column[] = [
