@@ -384,6 +384,17 @@ describe('10. filter ids: a typo is not a run that evaluated nothing', () => {
     expect(p.code).toBe(2);
     expect(err(p)).toMatch(/--policy-parameter "01zzzzzzzzzzzzzzzzzzzzzzzz" is in no scorecard of the service/);
   });
+
+  it('--min-parameter for a parameter the run\'s own --policy-parameter filter leaves out is exit 2 with nothing sent, also with --allow-no-data', async () => {
+    const [kept, other] = fx.policyParameters.map((p) => p.id);
+    expect(other).toBeDefined();
+    const r = await sendsNothing(['score', 'check', a!, '--policy-parameter', kept!, '--min-parameter', `${other}=0`, '--allow-no-data']);
+    expect(r.code).toBe(2);
+    expect(err(r)).toMatch(new RegExp(`--min-parameter ${other} is not among the --policy-parameter filters of this run \\(${kept}\\)`));
+    // Named by the filter, it is checked as before.
+    const ok = await h.run(['score', 'check', a!, '--policy-parameter', kept!, '--min-parameter', `${kept}=-3`, '--allow-no-data']);
+    expect(ok.code).toBe(0);
+  });
 });
 
 describe('11. stdin and ids files a user can get wrong', () => {

@@ -234,6 +234,13 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
     checkBaselineFilters(o, calculatedWith(filters), `--baseline ${String(opts.baseline)}`);
     baselineService = service;
   });
+  // A minimum for a parameter this run's own --policy-parameter filter leaves out could never be checked
+  // (with --allow-no-data it passed having evaluated nothing): refused before anything is sent.
+  const kept = filters.policyParameterIds;
+  const filteredOut = kept ? [...rules.minParameter.keys()].filter((id) => !kept.includes(id)) : [];
+  if (filteredOut.length) {
+    throw new UsageError(`--min-parameter ${filteredOut[0]} is not among the --policy-parameter filters of this run (${kept!.join(', ')}): no score is calculated for it; add --policy-parameter ${filteredOut[0]} or drop the filters`);
+  }
   const client = await ctx.client();
   // A filter naming nothing the service has leaves every supplier without data, and with --allow-no-data the
   // gate passed having evaluated nothing: each filter id must be a data source, or a parameter of a scorecard.
