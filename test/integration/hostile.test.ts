@@ -286,3 +286,21 @@ describe('the key', () => {
     expect(seen.filter((s) => s.key === KEY).length).toBe(seen.length);
   });
 });
+
+describe('supplier create sends what the user gave', () => {
+  it('--industry takes several codes separated by ";", as the code check\'s message says (and as an import cell does)', async () => {
+    const bodies: string[] = [];
+    scenario('industries', (_q, res, _n, body) => {
+      bodies.push(body);
+      json(res, 201, { id: '01h57nhc4sapk2v8c7tq000001', name: 'Two Industries', countryIso3Code: null, website: null, status: 'current', customerSupplierId: null });
+    });
+    const r = await srs('industries', ['supplier', 'create', '--name', 'Two Industries', '--industry', '30202010; 30202030', '--industry', '15104050', '--no-catalog', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(bodies).toHaveLength(1);
+    expect(JSON.parse(bodies[0]!).industryCodes).toEqual(['30202010', '30202030', '15104050']);
+    const bad = await srs('industries', ['supplier', 'create', '--name', 'Bad Industry', '--industry', '3020;30202030', '--no-catalog']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/industryCodes\[0\]: an industry code is 8 digits/);
+    expect(bodies).toHaveLength(1);
+  });
+});

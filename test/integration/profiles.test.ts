@@ -119,6 +119,12 @@ describe('profiles', () => {
     const r = await runSrs(['auth', 'switch', 'prdo'], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('srs: no profile "prdo" (did you mean prod? stored profiles: prod); create it with "srs auth login --profile prdo"\n');
+    // "default" (the profile in use when none is chosen) is never stored here, and switching back to it works.
+    expect((await runSrs(['auth', 'switch', 'prod'], env)).code).toBe(0);
+    const back = await runSrs(['auth', 'switch', 'default'], env);
+    expect(back.code).toBe(0);
+    expect(back.stderr).toMatch(/^Switched the active profile from "prod" to "default"\n/);
+    expect((JSON.parse((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout) as Status).activeProfile).toBe('default');
   });
 
   it('a base URL ending in /v1 is corrected, with a note (silenced by --quiet)', async () => {

@@ -10,7 +10,8 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   const name = requireArg(args, 0, 'profile name').trim();
   const store = await ctx.configStore();
   const names = store.profileNames();
-  if (!names.includes(name)) throw noSuchProfile(name, names);
+  // "default" is the profile commands use when none is stored or chosen: switching back to it always works.
+  if (!names.includes(name) && name !== DEFAULT_PROFILE) throw noSuchProfile(name, names);
   let before: string;
   try {
     before = store.currentProfile ?? DEFAULT_PROFILE;

@@ -27,7 +27,8 @@ export function bodyFromFlags(opts: Opts): SupplierCreateRequest {
   if (typeof opts.name === 'string') body.name = opts.name;
   if (typeof opts.country === 'string') body.countryIso3Code = opts.country;
   if (typeof opts.website === 'string') body.website = opts.website;
-  if (strings(opts.industry)) body.industryCodes = strings(opts.industry);
+  // "30202010;30202030" as in an import's cell: the code check's own message offers that form.
+  if (strings(opts.industry)) body.industryCodes = strings(opts.industry)!.flatMap((v) => v.split(';').map((c) => c.trim()).filter((c) => c !== ''));
   if (strings(opts.category)) body.categoryIds = strings(opts.category);
   if (strings(opts.contact)) body.contacts = strings(opts.contact)!.map(parseContact);
   if (typeof opts.customerId === 'string') body.customerSupplierId = opts.customerId;

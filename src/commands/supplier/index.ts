@@ -12,7 +12,7 @@ export function supplierCommand(invoke: Invoke): Command {
       .option('--name <name>', 'supplier name, 1 to 255 characters')
       .option('--country <iso3>', 'ISO 3166-1 alpha-3 country code, e.g. DEU')
       .option('--website <url>', 'website URI, e.g. https://example.com')
-      .option('--industry <code>', 'industry (sub-industry) code; repeatable', collect)
+      .option('--industry <code>', 'industry (sub-industry) code; repeatable, or several separated by ";"', collect)
       .option('--category <id>', 'category id (see srs ref categories); repeatable', collect)
       .option('--contact <email[,first[,last]]>', 'contact; the first one becomes the default contact; repeatable', collect)
       .option('--customer-id <id>', 'your own supplier reference, at most 255 characters')
