@@ -270,8 +270,13 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
     if (sub.commands.length > 0 && !(sub as unknown as { _actionHandler?: unknown })._actionHandler) {
       // A noun without a verb shows its help (exit 2 when a verb was needed); a mistyped verb gets a suggestion.
       sub.allowExcessArguments(true);
+      // The verb's options reach the noun when the verb is mistyped (`supplier craete --name x`): they are not the
+      // error, the verb is. An option before any verb is still an unknown option.
+      sub.allowUnknownOption(true);
       sub.action(() => {
-        if (sub.args.length > 0) (sub as unknown as { unknownCommand(): never }).unknownCommand();
+        const first = sub.args[0];
+        if (first?.startsWith('-')) (sub.allowUnknownOption(false) as unknown as { unknownOption(flag: string): never }).unknownOption(first);
+        if (first !== undefined) (sub as unknown as { unknownCommand(): never }).unknownCommand();
         sub.outputHelp({ error: true });
         throw new UsageError(`"${commandPath(sub)}" needs a subcommand: ${sub.commands.map((c) => c.name()).join(', ')}`);
       });

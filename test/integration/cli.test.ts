@@ -751,6 +751,20 @@ describe('help', () => {
     expect(ok.stdout).toMatch(/^Usage: srs supplier get/);
   });
 
+  it('a mistyped verb followed by its options is "unknown command" with a suggestion, not an unknown option; an option before any verb is still an unknown option', async () => {
+    const before = h.requests.length;
+    const typo = await h.run(['supplier', 'craete', '--name', 'x']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("srs: unknown command 'craete' (did you mean create?)\n");
+    const ls = await h.run(['scorecards', 'lst', '--supplier', '01h58vrn1sad1y603je9gbpje8']);
+    expect(ls.code).toBe(2);
+    expect(ls.stderr).toMatch(/^srs: unknown command 'lst' \(did you mean/);
+    const opt = await h.run(['supplier', '--bogus', 'create']);
+    expect(opt.code).toBe(2);
+    expect(opt.stderr).toBe('srs: unknown option \'--bogus\' (see "srs supplier --help")\n');
+    expect(h.requests.length).toBe(before);
+  });
+
   it('every command has --help with an example', async () => {
     // Every command of the real command tree (groups and leaves, the root too), not a hand-kept list.
     const walk = (cmd: Command, path: string[]): string[][] => [path, ...cmd.commands.flatMap((c) => walk(c, [...path, c.name()]))];
