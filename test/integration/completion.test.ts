@@ -420,6 +420,12 @@ describe('the value cache, refreshed by srs ref countries / industries', () => {
     expect(ind.code).toBe(0);
     const codes = ind.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { code: string }).code);
     expect(readFileSync(cacheFile('industries'), 'utf8').trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual([...codes].sort());
+    // --all-levels prints sectors and groups too; the cache keeps only what --industry takes (8-digit sub-industries).
+    const all = await h.run(['ref', 'industries', '--all-levels', '-o', 'ndjson']);
+    expect(all.code).toBe(0);
+    const allCodes = all.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { code: string }).code);
+    expect(allCodes.some((c) => c.length < 8)).toBe(true);
+    expect(readFileSync(cacheFile('industries'), 'utf8').trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual(allCodes.filter((c) => /^\d{8}$/.test(c)).sort());
   });
 
   it('a partial listing (--limit) merges into the cache instead of shrinking it', async () => {

@@ -17,7 +17,9 @@ export async function industries(ctx: Context, _args: string[], opts: Opts): Pro
   const flags = listFlags(opts);
   const q = { subIndustriesOnly: opts.allLevels ? ('false' as const) : ('true' as const) };
   const seen: CacheEntry[] = [];
-  await printPages(ctx, (p) => recording(client.listStandardIndustries(q, p), seen, (i) => ({ code: i.code ?? '', name: i.name ?? undefined })), columns.industry, flags, 'industries');
+  // Completion offers only what --industry takes (8-digit sub-industry codes), also after --all-levels.
+  const takes = (code: string | null | undefined): string => (code && /^\d{8}$/.test(code) ? code : '');
+  await printPages(ctx, (p) => recording(client.listStandardIndustries(q, p), seen, (i) => ({ code: takes(i.code), name: i.name ?? undefined })), columns.industry, flags, 'industries');
   await refreshCompletionCache(ctx, 'industries', printed(seen, flags), flags);
 }
 
