@@ -323,6 +323,12 @@ describe('supplier create with a lost answer', () => {
       expect(err.message).toContain('srs supplier find');
       // It was stored: exactly why it must not be retried blindly.
       expect((await adminSuppliers(h.emu)).filter((s) => s.customerSupplierId === 'U-1')).toHaveLength(1);
+      // Without the catalog srs recorded nothing: it does not send the user to a find that answers "[]".
+      const off = await h.run(['supplier', 'create', '--name', 'Lost Offline Ltd', '--customer-id', 'U-2', '--no-catalog', '-o', 'json']);
+      expect(off.code).toBe(1);
+      expect(errorOf(off).code).toBe('outcome_unknown');
+      expect(errorOf(off).message).toContain('srs recorded nothing: the catalog is off, so srs supplier find cannot tell');
+      expect(errorOf(off).message).not.toContain('lists what srs recorded');
       const ls = json<Entry[]>(await h.run(['supplier', 'ls', '--state', 'unknown', '-o', 'json']));
       expect(ls).toEqual([expect.objectContaining({ id: null, name: 'Lost Answer Ltd', customerSupplierId: 'U-1', state: 'unknown', source: 'supplier create' })]);
       const find = json<Entry[]>(await h.run(['supplier', 'find', 'lost', '-o', 'json']));

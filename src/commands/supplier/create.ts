@@ -131,9 +131,12 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     const unknownOutcome = (reason: string, cause: unknown, sig?: StopSignal): SrsError => {
       record(ctx, open, { name: valid.name, customerSupplierId: valid.customerSupplierId ?? null, countryIso3Code: valid.countryIso3Code ?? null, state: 'unknown', source: CREATE_SOURCE });
       const look = valid.customerSupplierId ?? valid.name;
+      // Without a catalog srs recorded nothing: pointing at `supplier find` would answer "[]", which reads as "not created".
       const message =
         `outcome unknown: ${reason}. The supplier may exist: do not create it again before checking ` +
-        `(srs supplier find ${JSON.stringify(look)} lists what srs recorded${open ? ', this attempt as unknown' : ''}; the service itself has no lookup by name or customer id)`;
+        (open
+          ? `(srs supplier find ${JSON.stringify(look)} lists what srs recorded, this attempt as unknown; the service itself has no lookup by name or customer id)`
+          : `(srs recorded nothing: the catalog is off, so srs supplier find cannot tell; the service itself has no lookup by name or customer id: ask its operators)`);
       if (!sig) return new OutcomeUnknownError(message, { cause });
       return new InterruptedError(sig, message, 'outcome_unknown');
     };
