@@ -253,6 +253,10 @@ function refuseBinary(name: string, sample: Buffer, encoding: string, complete: 
   if (sample.length >= 4 && sample[0] === 0x50 && sample[1] === 0x4b && sample[2] === 0x03 && sample[3] === 0x04) {
     throw new UsageError(`${name} is a zip file (an Excel .xlsx workbook?), not CSV: save it as "CSV UTF-8" and import that`, { code: 'invalid_input' });
   }
+  if (sample.length >= 3 && sample[0] === 0x1f && sample[1] === 0x8b && sample[2] === 0x08) {
+    const stdin = name === 'stdin' || name === '-';
+    throw new UsageError(`${name} is gzip-compressed, not CSV: decompress it first${stdin ? '' : ` (gunzip -c ${JSON.stringify(name)} | srs supplier import -)`}`, { code: 'invalid_input' });
+  }
   if (sample.length >= 4 && sample[0] === 0xd0 && sample[1] === 0xcf && sample[2] === 0x11 && sample[3] === 0xe0) {
     throw new UsageError(`${name} is an Excel .xls workbook, not CSV: save it as "CSV UTF-8" and import that`, { code: 'invalid_input' });
   }

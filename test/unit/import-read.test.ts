@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
@@ -208,6 +209,8 @@ describe('openInput', () => {
     await expect(openInput(file('\n\n  \n'))).rejects.toThrow(/no header line/);
     await expect(openInput(file(Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3])))).rejects.toThrow(/xlsx/);
     await expect(openInput(file(Buffer.from('name\nA\u0000B\n')))).rejects.toThrow(/NUL bytes/);
+    // A compressed export (the import's help shows gunzip -c ... | srs supplier import -): named as such, not "UTF-16?".
+    await expect(openInput(file(gzipSync('name\nA\n')))).rejects.toThrow(/is gzip-compressed, not CSV: decompress it first \(gunzip -c ".*" \| srs supplier import -\)$/);
   });
 
   it('invalid UTF-8 after the detection sample stops the read with a ReadError that names the fix', async () => {
