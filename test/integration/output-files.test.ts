@@ -158,6 +158,18 @@ describe('score calc --save that cannot finish', () => {
     expect(readdirSync(dir)).toEqual(['evidence.jsonl']);
   });
 
+  it('a run that fails (a rejected key) leaves the earlier bundle, and says it is not this run\'s evidence', async () => {
+    const dir = join(h.home, 'stale');
+    mkdirSync(dir, { recursive: true });
+    const out = join(dir, 'evidence.jsonl');
+    writeFileSync(out, 'the earlier bundle\n');
+    const r = await h.run(['score', 'calc', a!, '--save', out, '-o', 'json'], { env: { SRS_API_KEY: 'wrong-key-0000' } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`warning: the evidence bundle was not saved: ${out} is as it was, an earlier run's bundle, not this run's evidence`);
+    expect(readFileSync(out, 'utf8')).toBe('the earlier bundle\n');
+    expect(readdirSync(dir)).toEqual(['evidence.jsonl']);
+  });
+
   it('stopped by a signal, it leaves no temporary file and says the bundle was not saved', async () => {
     const stalled = await startHarness({ faults: { stallRate: 1 } });
     try {

@@ -13,6 +13,7 @@ import { checkId, gatherIds } from './ids.js';
 import { checkNotAnInput, checkOutputFile } from './paths.js';
 import { filesNoOutputMayReplace } from '../protect.js';
 import { count } from '../../util/plural.js';
+import { existsSync } from 'node:fs';
 
 export const BATCH_SIZE = 100;
 /** Batches in flight (score calc --concurrency; score check uses it as is). */
@@ -416,6 +417,8 @@ async function* calculateAndSave(
     await writer.finish();
   } catch (e) {
     await writer.abort();
+    // An earlier run's bundle left at the path must not pass for this run's evidence (a later check --from reads it).
+    if (existsSync(path)) ctx.warn(`the evidence bundle was not saved: ${path} is as it was, an earlier run's bundle, not this run's evidence`);
     throw e;
   }
   ctx.info(`saved the evidence bundle to ${path} (${count(written, 'supplier')} with a result${unknown ? `, ${unknown} recorded as unknown` : ''}, as of ${asOf})`);
