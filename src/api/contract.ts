@@ -91,7 +91,8 @@ function contract<V extends View>(view: V, eager = false) {
     nextPage: wire ? z.optional(z.number().check(z.int())) : z.optional(z.nullable(z.number())),
   }));
 
-  const listOf = <T extends z.ZodMiniType>(item: T) => rec({ items: z.array(item), pagination: Pagination });
+  /** The document marks no field of a list required but lists both: the emulator always sends pagination, the client reads a list without one (or with null) as its last page. */
+  const listOf = <T extends z.ZodMiniType>(item: T) => rec({ items: z.array(item), pagination: wire ? Pagination : z.optional(z.nullable(Pagination)) });
   const itemOf = <T extends z.ZodMiniType>(item: T) => rec({ item });
 
   // ------------------------------------------------------------ suppliers

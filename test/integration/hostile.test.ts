@@ -304,3 +304,15 @@ describe('supplier create sends what the user gave', () => {
     expect(bodies).toHaveLength(1);
   });
 });
+
+describe('lists the document allows', () => {
+  it('a list without pagination, or with pagination null, is read as its last page (the document marks no field of it required)', async () => {
+    for (const [name, pagination] of [['nopagination', undefined], ['nullpagination', null]] as const) {
+      scenario(name, (_q, res) => json(res, 200, pagination === undefined ? { items: [country('DEU', 'Germany')] } : { items: [country('DEU', 'Germany')], pagination }));
+      const r = await srs(name, ['ref', 'countries', '-o', 'json']);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      expect((JSON.parse(r.stdout) as Array<{ iso3Code: string }>).map((c) => c.iso3Code)).toEqual(['DEU']);
+      expect(counts.get(name)).toBe(1);
+    }
+  });
+});
