@@ -4,11 +4,12 @@
  * catalog destroyed it with exit 0. And the JUnit file never says "pass" for a run that did not finish or whose
  * report could not be written. Each runs the built srs.
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
-import { runSrs, startHarness, startWithBundle, type Harness } from './harness.js';
+import { BIN, runSrs, startHarness, startWithBundle, type Harness } from './harness.js';
 
 let h: Harness;
 let offline: Record<string, string>;
@@ -183,6 +184,53 @@ describe('score calc --save that cannot finish', () => {
       expect(r.stderr).toMatch(/the evidence bundle was not saved/);
     } finally {
       await stalled.close();
+    }
+  });
+});
+
+describe('output files that are links, devices or srs\'s own stdout (review round 16)', () => {
+  it('--save and --html through a symbolic link write the file it names and keep the link', async () => {
+    const dir = join(h.home, 'links');
+    mkdirSync(dir, { recursive: true });
+    const target = join(dir, 'target.jsonl');
+    writeFileSync(target, 'old\n');
+    symlinkSync('target.jsonl', join(dir, 'link.jsonl'));
+    const r = await h.run(['score', 'calc', a!, '--save', join(dir, 'link.jsonl'), '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lstatSync(join(dir, 'link.jsonl')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toMatch(/^\{"kind":"srs\.score-bundle"/);
+    const htmlTarget = join(dir, 'report.html');
+    writeFileSync(htmlTarget, 'old');
+    symlinkSync('report.html', join(dir, 'r.html'));
+    const rep = await h.run(['score', 'report', bundle, '--html', join(dir, 'r.html')], { env: offline });
+    expect(rep.code, rep.stderr).toBe(0);
+    expect(lstatSync(join(dir, 'r.html')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(htmlTarget, 'utf8')).toMatch(/^<!doctype html>/i);
+  });
+
+  it('a pipe (directly or through a link) is refused with exit 2 before anything is sent; so is srs\'s own stdout', async () => {
+    const dir = join(h.home, 'special');
+    mkdirSync(dir, { recursive: true });
+    const fifo = join(dir, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    symlinkSync(fifo, join(dir, 'to-fifo'));
+    for (const path of [fifo, join(dir, 'to-fifo')]) {
+      const sent = h.requests.length;
+      const r = await h.run(['score', 'calc', a!, '--save', path, '-o', 'json']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`--save ${path} is a pipe, not a file: srs writes its output file whole; name a file`);
+      expect(h.requests.length).toBe(sent);
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+    }
+    // stdout redirected to a file, and --save naming that file: the results and the bundle would share it.
+    const out = join(dir, 'both.txt');
+    const fd = openSync(out, 'w');
+    try {
+      const r = spawnSync(process.execPath, [BIN, 'score', 'calc', a!, '--save', out, '-o', 'json'], { env: h.env, stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`--save ${out} is srs's standard output: name another file`);
+    } finally {
+      closeSync(fd);
     }
   });
 });

@@ -454,8 +454,9 @@ export function failOnUnknown(ctx: Context, unknown: ReadonlyMap<string, NoResul
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const ids = await gatherIds(ctx, args, opts.idsFile);
   if (typeof opts.save === 'string') {
-    checkOutputFile('--save', opts.save);
-    checkNotAnInput('--save', opts.save, { '--ids-file': optString(opts.idsFile) }, await filesNoOutputMayReplace(ctx));
+    const save = checkOutputFile('--save', opts.save);
+    opts.save = save; // a symbolic link's target: the file the bundle replaces
+    checkNotAnInput('--save', save, { '--ids-file': optString(opts.idsFile) }, await filesNoOutputMayReplace(ctx));
   }
   const filters = filtersFrom(opts);
   const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : DEFAULT_CONCURRENCY;

@@ -369,7 +369,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const summary = ctx.env.GITHUB_STEP_SUMMARY;
   const kept = typeof opts.junit === 'string' || summary ? await filesNoOutputMayReplace(ctx) : [];
   if (typeof opts.junit === 'string') {
-    checkOutputFile('--junit', opts.junit);
+    checkOutputFile('--junit', opts.junit, false, true);
     checkNotAnInput('--junit', opts.junit, inputs, kept);
   }
   if (summary) checkNotAnInput('GITHUB_STEP_SUMMARY', summary, { ...inputs, '--junit': optString(opts.junit) }, kept);

@@ -7,7 +7,7 @@
  * error (exit 2) naming the option, the path and the reason, instead of an
  * "unexpected error" after the requests.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, fstatSync, lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { fileIdentity, fileTargetProblem } from '../../util/fs.js';
@@ -28,12 +28,64 @@ export function checkNotAnInput(option: string, path: string, inputs: Record<str
   for (const [p, what] of protect) if (fileIdentity(p) === id) throw new UsageError(`${option} ${path} is ${what}: writing it would destroy it; choose another path`);
 }
 
-/** `option path`: throws a UsageError unless `path` can be written as a file. "-" (stdout) passes when `dash` allows it. */
-export function checkOutputFile(option: string, path: string, dash = false): void {
+/** What a non-regular file is, in a user's words. */
+function kindOf(st: Stats): string {
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isFIFO()) return 'a pipe';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * `option path`: throws a UsageError unless `path` can be written as a file, and returns the path to write. "-"
+ * (stdout) passes when `dash` allows it. The file is written whole and then renamed into place, so a symbolic
+ * link is followed to the file it names (renaming over the link replaced it and left its target as it was), and
+ * a device, a pipe or srs's own stdout is refused (--save /dev/stdout became a regular file named /dev/stdout).
+ * `inPlace`: the file is written where it is (--junit), which a link or a device takes as it is.
+ */
+export function checkOutputFile(option: string, path: string, dash = false, inPlace = false): string {
   if (path === '') throw new UsageError(`${option}: empty path; name the file to write`);
-  if (path === '-' && dash) return;
+  if (path === '-' && dash) return path;
   const problem = fileTargetProblem(path);
   if (problem) throw new UsageError(`${option} ${path}: ${problem}; name a file in an existing directory`);
+  if (inPlace) {
+    checkWritableDir(option, path);
+    return path;
+  }
+  const instead = dash ? ' (- writes to stdout)' : '';
+  let target = path;
+  let st: Stats | undefined;
+  try {
+    st = lstatSync(path);
+  } catch {
+    /* not there yet */
+  }
+  if (st?.isSymbolicLink()) {
+    try {
+      target = realpathSync(path);
+    } catch {
+      throw new UsageError(`${option} ${path} is a symbolic link to nothing srs can write; name the file itself${instead}`);
+    }
+    st = statSync(target);
+  }
+  if (st && !st.isFile()) throw new UsageError(`${option} ${path} is ${kindOf(st)}, not a file: srs writes its output file whole; name a file${instead}`);
+  if (st) {
+    for (const [fd, name] of [[1, 'standard output'], [2, 'standard error']] as const) {
+      let std: Stats | undefined;
+      try {
+        std = fstatSync(fd);
+      } catch {
+        continue;
+      }
+      if (std.isFile() && std.dev === st.dev && std.ino === st.ino) throw new UsageError(`${option} ${path} is srs's ${name}: name another file${instead}`);
+    }
+  }
+  checkWritableDir(option, target);
+  return target;
+}
+
+function checkWritableDir(option: string, path: string): void {
   const dir = dirname(resolve(path));
   try {
     accessSync(dir, constants.W_OK);

@@ -25,11 +25,10 @@ import { inputFromBundle, inputFromService, type PictureInput } from './picture-
 import { parseTolerance } from './recompute.js';
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
-  const out = opts.html;
-  if (typeof out !== 'string' || out === '') throw new UsageError('--html FILE is required (the report to write; - for stdout)');
+  if (typeof opts.html !== 'string' || opts.html === '') throw new UsageError('--html FILE is required (the report to write; - for stdout)');
   const withinDays = expiringDays(opts.expiringWithin);
   const tolerance = parseTolerance(opts.tolerance);
-  checkOutputFile('--html', out, true);
+  const out = checkOutputFile('--html', opts.html, true);
   const fromBundle = args.length === 1 && opts.idsFile === undefined && (args[0] === '-' || existsSync(args[0]!));
   checkNotAnInput('--html', out, { 'the bundle argument': fromBundle ? args[0] : undefined, '--ids-file': optString(opts.idsFile) }, await filesNoOutputMayReplace(ctx));
   if (!fromBundle) {
