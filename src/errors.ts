@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'invalid_input'
   | 'auth'
   | 'not_found'
+  | 'lookup_failed'
   | 'api'
   | 'network'
   | 'timeout'

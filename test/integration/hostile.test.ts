@@ -210,6 +210,23 @@ describe('score calc -o json|ndjson passes results through only when the body is
     expect(r.stderr).toContain(`UNKNOWN ${B}: the service returned 2 different results for supplier ${B} in one answer`);
   });
 
+  it('a result without a score whose supplier srs cannot look up (503) is left out of JSON, with code lookup_failed, not not_found', async () => {
+    const empty = { supplierId: B, score: { dataSourcesScore: {}, policyParametersScore: {} }, dataSourceScores: [], policyParameterScores: [] };
+    scenario('lookup503', (q, res) => {
+      if (q.method === 'POST') json(res, 200, { items: [result(A, 1), empty] });
+      else json(res, 503, { message: 'overloaded' });
+    });
+    for (const format of ['json', 'ndjson']) {
+      const r = await srs('lookup503', ['score', 'calc', A, B, '-o', format, '--retries', '0']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).not.toContain(B);
+      expect(r.stdout).toContain(A);
+      const error = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!) as { error: { code: string; message: string } };
+      expect(error.error.code).toBe('lookup_failed');
+      expect(error.error.message).toMatch(/1 of 2 suppliers is unknown \(not known to the service, or srs could not find out\)/);
+    }
+  });
+
   it('a compact body: the bytes of each result as the service sent them (number formatting included)', async () => {
     // 1.50 and 2e0 would come back as 1.5 and 2 if the results were re-serialised.
     const raw = `{"items":[{"supplierId":"${B}","score":{"value":2e0},"note":"caf\\u00e9"} , {"supplierId":"${A}","score":{"value":1.50}}],"meta":{"took":3}}`;

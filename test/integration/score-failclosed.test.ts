@@ -66,10 +66,15 @@ describe('1. ids are checked before anything is sent; unknown suppliers are neve
     expect(existsSync(out)).toBe(false);
   });
 
-  it('calc prints the others, marks the unknown one and exits 1 with a one-line summary', async () => {
+  it('calc prints the others, marks the unknown one (tables) or leaves it out (JSON: it read as "no data") and exits 1 with a one-line summary', async () => {
     const json = await h.run(['score', 'calc', a!, STRANGER, '-o', 'json']);
     expect(json.code).toBe(1);
-    expect((JSON.parse(json.stdout) as Array<{ supplierId: string }>).map((x) => x.supplierId)).toEqual([a, STRANGER]);
+    expect((JSON.parse(json.stdout) as Array<{ supplierId: string }>).map((x) => x.supplierId)).toEqual([a]);
+    for (const extra of [['--query', '[].supplierId'], ['--fields', 'supplierId']]) {
+      const q = await h.run(['score', 'calc', a!, STRANGER, '-o', 'json', ...extra]);
+      expect(q.code).toBe(1);
+      expect(JSON.stringify(JSON.parse(q.stdout))).not.toContain(STRANGER);
+    }
     expect(json.stderr).toContain(`UNKNOWN ${STRANGER}: the service does not know supplier ${STRANGER}`);
     expect(err(json)).toMatch(/1 of 2 suppliers is unknown to the service; the results of the others were printed/);
     const table = await h.run(['score', 'calc', a!, STRANGER, '-o', 'table']);
@@ -79,10 +84,11 @@ describe('1. ids are checked before anything is sent; unknown suppliers are neve
     // Piped NDJSON (the pass-through path) and --save fail the same way; the bundle still records why.
     const nd = await h.run(['score', 'calc', STRANGER, b!, '-o', 'ndjson']);
     expect(nd.code).toBe(1);
-    expect(nd.stdout.trim().split('\n')).toHaveLength(2);
+    expect(nd.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { supplierId: string }).supplierId)).toEqual([b]);
     const saved = join(h.home, 'with-unknown.jsonl');
     const save = await h.run(['score', 'calc', a!, STRANGER, '--save', saved, '-o', 'json']);
     expect(save.code).toBe(1);
+    expect((JSON.parse(save.stdout) as Array<{ supplierId: string }>).map((x) => x.supplierId)).toEqual([a]);
     expect(err(save)).toContain(`the bundle ${saved} records why`);
     expect(readFileSync(saved, 'utf8')).toContain(`"t":"error","supplierId":"${STRANGER}","code":"not_found"`);
     // Known suppliers only: exit 0 as before.

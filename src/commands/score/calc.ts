@@ -41,8 +41,15 @@ export function calculateInOrder(client: ApiClient, requests: ScoreCalculationRe
 }
 
 /** calculateInOrder for -o json|ndjson with --fields, --query or pretty output: the results as received, nothing completed or left out. */
-function receivedInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing): AsyncGenerator<ReceivedScoreResult> {
-  return inOrder(requests, concurrency, missing, async (r) => client.parseScoreCalculationReceived(await client.calculateScoresRaw(r)));
+/** The results as received, in request order, without those of suppliers the service does not know (or srs could not find out about), which go to `unknown`. */
+async function* receivedInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing, unknown: Map<string, NoResult>): AsyncGenerator<ReceivedScoreResult> {
+  const fetch = async (r: ScoreCalculationRequest) => {
+    const received = client.parseScoreCalculationReceived(await client.calculateScoresRaw(r));
+    // Looked up before the batch is handed on, so `unknown` holds its suppliers by the time they come out.
+    for (const [id, why] of await classifyIds(client, received.items.filter((it) => !hasScore(it)).map((it) => it.supplierId), concurrency)) unknown.set(id, why);
+    return received;
+  };
+  for await (const it of inOrder(requests, concurrency, missing, fetch)) if (!unknown.has(it.supplierId)) yield it;
 }
 
 /** The batches' results in request order, each handed to `each` first; ids without a usable result go to `missing`. */
@@ -130,32 +137,35 @@ function* resultsInRequestOrder(request: ScoreCalculationRequest, resultIds: rea
  * the scan does not accept (another shape, pretty-printed results) takes the
  * ordinary path: parsed, validated against the contract, re-serialised.
  */
-async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, noScore: string[], missing: Missing): Promise<void> {
+async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, unknown: Map<string, NoResult>, missing: Missing): Promise<void> {
   const { scanItems } = await import('../../api/raw-items.js');
   const out = new FramedOutput(ctx);
   const bodies = new BufferPool(concurrency * 2);
   let i = 0;
   // Each body is validated as the other outputs validate it (a score "2.5" as a string, or 1e400, was exit 0 here
   // and exit 1 in CSV, tables and --save), then its own bytes are printed.
+  // A result without a score is looked up (GET /v1/suppliers/{id}) before its batch is printed: one for a supplier
+  // the service does not know (or srs could not find out about) is left out, as it reads like "no data" (review round 16).
   const validated = async (r: ScoreCalculationRequest) => {
     const res = await client.calculateScoresRaw(r, bodies);
-    return { res, received: client.parseScoreCalculationReceived(res) };
+    const received = client.parseScoreCalculationReceived(res);
+    const notKnown = await classifyIds(client, received.items.filter((it) => !hasScore(it)).map((it) => it.supplierId), concurrency);
+    return { res, received, notKnown };
   };
-  for await (const { res, received } of mapOrdered(requests, concurrency, validated)) {
+  for await (const { res, received, notKnown } of mapOrdered(requests, concurrency, validated)) {
     const request = requests[i++]!;
+    for (const [id, why] of notKnown) unknown.set(id, why);
     const raw = scanItems(res.body);
     if (raw) {
       const bytes = (k: number) => res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!);
       for (const k of resultsInRequestOrder(request, raw.ids, missing, (j, k) => bytes(j).equals(bytes(k)))) {
-        if (!raw.scored[k]) noScore.push(raw.ids[k]!);
-        out.add(bytes(k));
+        if (!notKnown.has(raw.ids[k]!)) out.add(bytes(k));
       }
     } else {
       // As received: nothing completed (no null for an absent value) and nothing left out.
       const { items } = received;
       for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing, sameParsed(items))) {
-        if (!hasScore(items[k]!)) noScore.push(items[k]!.supplierId);
-        out.add(JSON.stringify(items[k]));
+        if (!notKnown.has(items[k]!.supplierId)) out.add(JSON.stringify(items[k]));
       }
     }
     // The results are copied out: the body's buffer can take the next one.
@@ -444,8 +454,9 @@ export function failOnUnknown(ctx: Context, unknown: ReadonlyMap<string, NoResul
   }
   const notFound = [...unknown.values()].filter((w) => w.code === 'not_found').length;
   const what = notFound === unknown.size ? `${unknown.size === 1 ? 'is' : 'are'} unknown to the service` : `${unknown.size === 1 ? 'is' : 'are'} unknown (not known to the service, or srs could not find out)`;
+  // not_found only when the service said so for each: a lookup that failed (429, 5xx, the network) is lookup_failed, which may pass on a second try.
   throw new SrsError(
-    'not_found',
+    notFound === unknown.size ? 'not_found' : 'lookup_failed',
     ExitCode.failure,
     `${unknown.size} of ${count(total, 'supplier')} ${what}; the results of the others were printed${saved ? ` and the bundle ${saved} records why` : ''}`,
   );
@@ -469,11 +480,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
     // Scripts get each result as soon as its batch (and every earlier one) is in.
     const render = ctx.renderOptions();
-    const noScore: string[] = [];
+    const unknown = new Map<string, NoResult>();
     const missing: Missing = new Map();
-    if (!render.pretty && !render.query && !render.fields) await passThrough(ctx, client, batchRequests(ids, filters), concurrency, noScore, missing);
-    else await renderList(ctx.sink, tap(receivedInOrder(client, batchRequests(ids, filters), concurrency, missing), (it) => !hasScore(it) && noScore.push(it.supplierId)), [], render);
-    failOnUnknown(ctx, withMissing(await classifyIds(client, noScore, concurrency), missing), ids.length);
+    if (!render.pretty && !render.query && !render.fields) await passThrough(ctx, client, batchRequests(ids, filters), concurrency, unknown, missing);
+    else await renderList(ctx.sink, receivedInOrder(client, batchRequests(ids, filters), concurrency, missing, unknown), [], render);
+    failOnUnknown(ctx, withMissing(unknown, missing), ids.length);
     return;
   }
   const breakdown = opts.breakdown as Breakdown | undefined;
@@ -497,8 +508,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const render = async () => {
       if (breakdown) emptyBreakdown(ctx, breakdown, await renderList(ctx.sink, flatten(items, (it) => breakdownRows([it], breakdown, names)), breakdownColumns[breakdown], ctx.renderOptions()));
       else if (summaryRows) await renderList(ctx.sink, mapAsync(items, row), summaryColumns, ctx.renderOptions());
-      else if (asReceived) await printReceived(ctx, saved);
-      else await renderList(ctx.sink, items, [], ctx.renderOptions());
+      // The results themselves (JSON, or for a --query) leave out suppliers srs could not confirm: theirs read like "no data".
+      else if (asReceived) await printReceived(ctx, filterAsync(saved, (x) => !unknown.has(x.item.supplierId)));
+      else await renderList(ctx.sink, filterAsync(items, (it) => !unknown.has(it.supplierId)), [], ctx.renderOptions());
     };
     await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')} and saving the evidence…`, render);
     failOnUnknown(ctx, unknown, ids.length, opts.save);
@@ -512,7 +524,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
 
   if (breakdown) emptyBreakdown(ctx, breakdown, await renderList(ctx.sink, breakdownRows(items, breakdown, names), breakdownColumns[breakdown], ctx.renderOptions()));
   else if (summaryRows) await renderList(ctx.sink, items.map((it) => marked(summaryRow(it), unknown)), summaryColumns, ctx.renderOptions());
-  else await renderList(ctx.sink, items, [], ctx.renderOptions());
+  else await renderList(ctx.sink, items.filter((it) => !unknown.has(it.supplierId)), [], ctx.renderOptions());
   failOnUnknown(ctx, unknown, ids.length);
 }
 
@@ -532,15 +544,12 @@ function marked<R extends { supplierId: string; label: string }>(row: R, unknown
   return unknown.has(row.supplierId) ? { ...row, label: 'unknown' } : row;
 }
 
-async function* tap<T>(items: AsyncIterable<T>, fn: (item: T) => unknown): AsyncGenerator<T> {
-  for await (const it of items) {
-    fn(it);
-    yield it;
-  }
-}
-
 async function* mapAsync<T, R>(items: AsyncIterable<T>, fn: (item: T) => R): AsyncGenerator<R> {
   for await (const it of items) yield fn(it);
+}
+
+async function* filterAsync<T>(items: AsyncIterable<T>, keep: (item: T) => boolean): AsyncGenerator<T> {
+  for await (const it of items) if (keep(it)) yield it;
 }
 
 async function* flatten<T, R>(items: AsyncIterable<T>, fn: (item: T) => Iterable<R>): AsyncGenerator<R> {
