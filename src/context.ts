@@ -13,7 +13,7 @@ import type { Target } from './api/target.js';
 import type { ConfigStore } from './config/store.js';
 import { badProfileField, describeSource, keyProblem, profileNameProblem, resolveSettings, type Settings } from './config/resolve.js';
 import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
-import { AuthError, ExitCode, SrsError, stdoutWriteError, UsageError } from './errors.js';
+import { AuthError, ExitCode, QueryError, SrsError, stdoutWriteError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
@@ -270,7 +270,7 @@ export class Context {
       try {
         return search(data);
       } catch (e) {
-        throw new UsageError(`--query: ${(e as Error).message} in "${expr}" (JMESPath, see https://jmespath.org)`);
+        throw new QueryError(`--query: ${(e as Error).message} in "${expr}" (JMESPath, see https://jmespath.org)`);
       }
     };
   }

@@ -60,6 +60,22 @@ export class UsageError extends SrsError {
   }
 }
 
+/**
+ * A --query that compiled but fails on the data (a function given the wrong type). Exit 2 for a read; a command whose
+ * work is done (suppliers created, a bundle saved, a verdict reached) reports it with afterTheWork(), exit 1.
+ */
+export class QueryError extends UsageError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueryError';
+  }
+
+  /** The same problem once the command's work is done: exit 1 (exit 2 says "nothing done" and invites a retry). */
+  afterTheWork(done: string): SrsError {
+    return new SrsError('runtime', ExitCode.failure, `${done}, but ${this.message}`, { cause: this });
+  }
+}
+
 /** No key, or the service rejected it. Exit 4. */
 export class AuthError extends SrsError {
   readonly status?: number;

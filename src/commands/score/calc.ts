@@ -1,7 +1,7 @@
 import { leftOutOf, type ReceivedScoreResult, type ScoreCalculationRequest, type ScoreResult, type Scorecard } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError, SrsError, ExitCode, UsageError } from '../../errors.js';
+import { ApiError, AuthError, QueryError, SrsError, ExitCode, UsageError } from '../../errors.js';
 import { listFraming, renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
 import { BufferPool } from '../../util/buffer-pool.js';
@@ -512,7 +512,13 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       else if (asReceived) await printReceived(ctx, filterAsync(saved, (x) => !unknown.has(x.item.supplierId)));
       else await renderList(ctx.sink, filterAsync(items, (it) => !unknown.has(it.supplierId)), [], ctx.renderOptions());
     };
-    await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')} and saving the evidence…`, render);
+    try {
+      await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')} and saving the evidence…`, render);
+    } catch (e) {
+      // The bundle is saved: a --query that fails on the results must not read as "nothing done" (exit 2).
+      if (e instanceof QueryError && existsSync(opts.save)) throw e.afterTheWork(`the evidence bundle ${opts.save} was saved`);
+      throw e;
+    }
     failOnUnknown(ctx, unknown, ids.length, opts.save);
     return;
   }

@@ -12,7 +12,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import type { ScoreResult } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.js';
+import { CheckFailedError, ExitCode, QueryError, SrsError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
@@ -411,7 +411,17 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     reportRunError(ctx, opts, message, started);
     throw new SrsError('runtime', ExitCode.failure, message);
   }
-  await renderList(ctx.sink, results, columnsFor(rules), ctx.renderOptions());
+  // A --query that fails on the results does not stand in for the verdict (it was exit 2, "not evaluated", in the
+  // JUnit file too): the results are printed without it, and the verdict, the summary and JUnit follow as always.
+  let queryProblem: QueryError | undefined;
+  try {
+    await renderList(ctx.sink, results, columnsFor(rules), ctx.renderOptions());
+  } catch (e) {
+    if (!(e instanceof QueryError)) throw e;
+    queryProblem = e;
+    ctx.warn(`${e.message}: the results are printed without it`);
+    await renderList(ctx.sink, results, columnsFor(rules), { ...ctx.renderOptions(), query: undefined, fields: undefined });
+  }
 
   const failing = results.filter((r) => isFailing(r.status));
   for (const r of results) {
@@ -447,4 +457,5 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const what = [failed ? `${failed} failed` : '', unknown ? `${unknown} could not be evaluated (unknown)` : ''].filter(Boolean).join(' and ');
     throw new CheckFailedError(`${what}, of ${count(results.length, 'supplier')} checked: the score check did not pass`);
   }
+  if (queryProblem) throw queryProblem.afterTheWork(`the score check passed`);
 }

@@ -3,7 +3,7 @@ import { SupplierInput as Schema } from '../../api/supplier-input.js';
 import { validateRequest } from '../../api/client.js';
 import { classifyCreateFailure } from '../../api/outcome.js';
 import type { Context } from '../../context.js';
-import { ExitCode, OutcomeUnknownError, SrsError, UsageError } from '../../errors.js';
+import { ExitCode, OutcomeUnknownError, QueryError, SrsError, UsageError } from '../../errors.js';
 import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
@@ -184,6 +184,8 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   } catch (e) {
     // The supplier exists: a failure to print it must not read as "not created" (a retry would duplicate it).
     if (!(e instanceof SrsError) || (e.cause as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') throw e;
+    // A --query that fails on the answer is exit 1 here, not 2 ("nothing sent" would invite a retry, and a duplicate).
+    if (e instanceof QueryError) throw e.afterTheWork(`supplier ${created.id} was created`);
     throw new SrsError(e.code, e.exitCode, `supplier ${created.id} was created, but ${e.message.replace(/^cannot/, 'srs could not')}`, { cause: e });
   }
 }

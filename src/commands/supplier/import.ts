@@ -12,7 +12,7 @@
  * 130/143 interrupted.
  */
 import type { Context } from '../../context.js';
-import { ExitCode, SrsError, UsageError } from '../../errors.js';
+import { ExitCode, QueryError, SrsError, UsageError } from '../../errors.js';
 import { DEFAULT_MAX_CONCURRENCY } from '../../import/limits.js';
 import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
@@ -107,7 +107,17 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     );
     for (const p of result.problems) ctx.stderr(`  ${problemLine(p)}`);
   }
-  await renderItem(ctx.sink, summary, importSummaryColumns(summary), ctx.renderOptions());
+  // A --query that fails on the summary: the summary is printed as it is, and the run exits 1 at the end (not 2,
+  // "nothing sent", which would invite a second import), unless the import has its own failure to report.
+  let queryProblem: QueryError | undefined;
+  try {
+    await renderItem(ctx.sink, summary, importSummaryColumns(summary), ctx.renderOptions());
+  } catch (e) {
+    if (!(e instanceof QueryError)) throw e;
+    queryProblem = e;
+    ctx.warn(`${e.message}: the summary is printed without it`);
+    await renderItem(ctx.sink, summary, importSummaryColumns(summary), { ...ctx.renderOptions(), query: undefined, fields: undefined });
+  }
   if (summary.exists > 0) {
     ctx.info(
       `${summary.exists} row${summary.exists === 1 ? '' : 's'} ${summary.dryRun ? 'would not be' : 'not'} sent: the supplier catalog knows ${summary.exists === 1 ? 'its' : 'their'} customerSupplierId as already created on this target` +
@@ -151,4 +161,5 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         : `${bad} row${bad === 1 ? ' was' : 's were'} not sent by this run`;
     throw new SrsError(summary.failed || summary.unknown ? 'api' : 'invalid_input', ExitCode.failure, `${what}: ${parts.join(', ')}`);
   }
+  if (queryProblem) throw queryProblem.afterTheWork(`the import is done (${summary.created} created)`);
 }
