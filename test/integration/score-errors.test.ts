@@ -132,7 +132,8 @@ describe('score check: number options', () => {
   it.each([
     [['--min', 'x'], 'srs: --min must be a number (got "x")'],
     [['--expiring-within', 'soon'], 'srs: --expiring-within must be a number (got "soon")'],
-    [['--expiring-within', '1.5'], 'srs: --expiring-within takes a whole number of days >= 0'],
+    [['--expiring-within', '1.5'], 'srs: --expiring-within takes a whole number of days from 0 to 36500 (got "1.5")'],
+    [['--expiring-within', '100000000'], 'srs: --expiring-within takes a whole number of days from 0 to 36500 (got "100000000")'],
     [['--max-drop', '-1', '--baseline', 'b.json'], 'srs: --max-drop must be a number >= 0 (got "-1")'],
   ])('%j', async (flags, message) => {
     const p = write('check.json', bundle());

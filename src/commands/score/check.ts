@@ -29,7 +29,7 @@ import { gatherIds } from './ids.js';
 import { checkNotAnInput, checkOutputFile } from './paths.js';
 import { filesNoOutputMayReplace } from '../protect.js';
 import { annotationRunError, githubAnnotation, junitReport, junitRunError, markdownSummary, summaryRunError } from './junit.js';
-import { finiteNumber, optionalNumber } from './options.js';
+import { finiteNumber, MAX_EXPIRING_DAYS, optionalNumber } from './options.js';
 import { count } from '../../util/plural.js';
 
 const minOption = finiteNumber('--min');
@@ -134,7 +134,7 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaseli
   }
   if (opts.expiringWithin !== undefined) {
     const d = expiringWithinOption(opts.expiringWithin);
-    if (!Number.isInteger(d) || d < 0) throw new UsageError('--expiring-within takes a whole number of days >= 0');
+    if (!Number.isInteger(d) || d < 0 || d > MAX_EXPIRING_DAYS) throw new UsageError(`--expiring-within takes a whole number of days from 0 to ${MAX_EXPIRING_DAYS} (got "${String(opts.expiringWithin)}")`);
     rules.expiringWithinDays = d;
   }
   const maxDrop = optionalNumber(opts.maxDrop, maxDropOption);

@@ -15,14 +15,16 @@ import { filtersFrom } from './calc.js';
 import { checkId } from './ids.js';
 import { DEFAULT_EXPIRING_DAYS, explain, type Explanation } from './explanation.js';
 import { inputFromBundle, inputFromService, type PictureInput } from './picture-input.js';
-import { DEFAULT_TOLERANCE } from './options.js';
+import { DEFAULT_TOLERANCE, MAX_EXPIRING_DAYS } from './options.js';
 
-/** --expiring-within: whole days >= 0. */
+/** --expiring-within: whole days from 0 to MAX_EXPIRING_DAYS. */
 export function expiringDays(v: unknown): number {
   if (v === undefined) return DEFAULT_EXPIRING_DAYS;
   const s = String(v).trim();
   const n = Number(s);
-  if (!/^\d+$/.test(s) || !Number.isSafeInteger(n)) throw new UsageError(`--expiring-within takes a whole number of days >= 0 (got "${String(v)}")`);
+  if (!/^\d+$/.test(s) || !Number.isSafeInteger(n) || n > MAX_EXPIRING_DAYS) {
+    throw new UsageError(`--expiring-within takes a whole number of days from 0 to ${MAX_EXPIRING_DAYS} (got "${String(v)}")`);
+  }
   return n;
 }
 

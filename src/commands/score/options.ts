@@ -34,3 +34,6 @@ export function finiteNumber(name: string, min?: number, max?: number): (value: 
 export function optionalNumber(value: unknown, parse: (value: unknown) => number): number | undefined {
   return value === undefined ? undefined : parse(value);
 }
+
+/** The largest --expiring-within: 100 years (a date 100,000,000 days ahead is past what a Date holds: "Invalid time value"). */
+export const MAX_EXPIRING_DAYS = 36_500;
