@@ -186,9 +186,12 @@ export class Context {
     this.stderrColor = io.stderrIsTTY && globals.color !== false && !noColor;
     this.debugEnabled = !!globals.debug || truthy(env.SRS_DEBUG);
     this.sandbox = !!globals.sandbox || truthy(env.SRS_SANDBOX);
-    // A switch set to a word that is neither on nor off (SRS_SANDBOX=disabled) is a mistake, not "on".
-    if (env.SRS_SANDBOX !== undefined && env.SRS_SANDBOX.trim() !== '' && !isOffWord(env.SRS_SANDBOX) && !ON_WORDS.has(env.SRS_SANDBOX.trim().toLowerCase())) {
-      throw new UsageError(`SRS_SANDBOX must be 1, true, yes or on (or 0, false, no, off, none to turn it off), not "${env.SRS_SANDBOX}"`);
+    // A switch set to a word that is neither on nor off (SRS_SANDBOX=disabled, SRS_QUIET=maybe) is a mistake, not "on".
+    for (const name of ['SRS_SANDBOX', 'SRS_DEBUG', 'SRS_QUIET'] as const) {
+      const v = env[name];
+      if (v !== undefined && v.trim() !== '' && !isOffWord(v) && !ON_WORDS.has(v.trim().toLowerCase())) {
+        throw new UsageError(`${name} must be 1, true, yes or on (or 0, false, no, off, none to turn it off), not "${v}"`);
+      }
     }
     const fmt = globals.output ?? env.SRS_OUTPUT;
     if (fmt !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(fmt)) {

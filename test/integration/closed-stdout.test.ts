@@ -113,6 +113,15 @@ describe('words a user writes for "off", and "-" where a file is written', () =>
     expect(odd.code).toBe(2);
     expect(odd.stderr).toMatch(/SRS_SANDBOX must be 1, true, yes or on .* not \\?"disabled\\?"/);
     expect(h.requests.length).toBe(sent);
+    // So for the other switches: SRS_QUIET=maybe was "on".
+    for (const [name, value] of [['SRS_QUIET', 'maybe'], ['SRS_DEBUG', '2']] as const) {
+      const before = h.requests.length;
+      const r = await h.run(['ref', 'countries', '--limit', '1', '-o', 'json'], { env: { [name]: value } });
+      expect(h.requests.length).toBe(before);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr).toContain(`${name} must be 1, true, yes or on (or 0, false, no, off, none to turn it off), not \\"${value}\\"`);
+      expect((await h.run(['ref', 'countries', '--limit', '1', '-o', 'json'], { env: { [name]: 'off' } })).code).toBe(0);
+    }
   });
 
   it('emissions ls and news ls check the id like every other command (exit 2, nothing sent)', async () => {
