@@ -293,6 +293,11 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
     return ExitCode.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
+      // Global options and no command (`srs -o json`, `srs --sandbox`): help on stderr (not under JSON errors) and exit 2,
+      // as for a noun without its verb; it was exit 0, and under -o json nothing at all.
+      if (err.code === 'commander.help' && err.exitCode !== 0) {
+        return reportError(new UsageError(`a command is needed: ${program.commands.map((c) => c.name()).filter((n) => n !== 'help').join(', ')} (see "srs --help")`), io, formatHint, debug, redact, paintErr);
+      }
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
       const line = parseErrorLine(parseError?.text ?? err.message, parseError?.path ?? 'srs');
       await junitNotEvaluated(argv, line, redact);

@@ -751,6 +751,17 @@ describe('help', () => {
     expect(ok.stdout).toMatch(/^Usage: srs supplier get/);
   });
 
+  it('global options without a command are exit 2 "a command is needed" (help on stderr), not exit 0; srs alone and --help stay 0', async () => {
+    for (const args of [['-o', 'json'], ['--sandbox'], ['-q']]) {
+      const r = await h.run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/a command is needed: supplier, scorecards, score/);
+    }
+    expect((await h.run([])).code).toBe(0);
+    expect((await h.run(['--help'])).code).toBe(0);
+  });
+
   it('a mistyped verb followed by its options is "unknown command" with a suggestion, not an unknown option; an option before any verb is still an unknown option', async () => {
     const before = h.requests.length;
     const typo = await h.run(['supplier', 'craete', '--name', 'x']);
