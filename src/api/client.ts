@@ -33,6 +33,7 @@ import {
 import { HttpTransport, parseBody, type AttemptObserver, type HttpOptions, type Query, type RawResponse } from './http.js';
 import { paginate, type PaginateOptions } from './paginate.js';
 import type { BufferPool } from '../util/buffer-pool.js';
+import type { RetryBudget } from './retry.js';
 
 const SCORE_CALCULATION = '/v1/score-calculation';
 
@@ -84,8 +85,9 @@ export class ApiClient {
     return created;
   }
 
-  async getSupplier(id: string) {
-    const r = await this.http.json({ method: 'GET', path: `/v1/suppliers/${seg(id, 'supplier id')}` }, SupplierDetailResponse);
+  /** `budget`: a retry budget of its own (lookups made beside other work must not spend that work's retries). */
+  async getSupplier(id: string, budget?: RetryBudget) {
+    const r = await this.http.json({ method: 'GET', path: `/v1/suppliers/${seg(id, 'supplier id')}`, budget }, SupplierDetailResponse);
     return r.item;
   }
 

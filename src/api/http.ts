@@ -11,7 +11,7 @@ import { RequestAbortedError } from 'undici/lib/core/errors.js';
 import type * as z from 'zod/mini';
 import { ApiError, AuthError, BadResponseError, NetworkError, UsageError } from '../errors.js';
 import { describeZodError, hot } from './contract.js';
-import { parseRetryAfter, RetryPolicy, type Decision, type RetryOptions } from './retry.js';
+import { parseRetryAfter, RetryPolicy, type Decision, type RetryBudget, type RetryOptions } from './retry.js';
 import type { BufferPool } from '../util/buffer-pool.js';
 import { makeRedactor } from '../util/redact.js';
 
@@ -101,6 +101,8 @@ export interface SendArgs {
   bodyBuffers?: BufferPool | undefined;
   /** Told of every attempt, retries included (the import's adaptive concurrency). */
   onAttempt?: AttemptObserver | undefined;
+  /** The retry budget this request draws on, instead of the client's (requests that must not starve the others). */
+  budget?: RetryBudget | undefined;
 }
 
 /**
@@ -372,7 +374,7 @@ export class HttpTransport {
       } catch (e) {
         if (!(e instanceof NetworkError)) throw e;
         args.onAttempt?.(monotonicMs() - sentAt, e.code === 'timeout' ? 'timeout' : 'error');
-        const d = policy.decide({ kind: 'network', error: e }, attempt, idempotent, startedAt);
+        const d = policy.decide({ kind: 'network', error: e }, attempt, idempotent, startedAt, args.budget);
         this.#trace?.(`   ${args.method} ${args.path}: ${d.reason}`);
         if (!d.retry) {
           const timedOut = e.code === 'timeout';
@@ -386,11 +388,11 @@ export class HttpTransport {
       }
       args.onAttempt?.(monotonicMs() - sentAt, res.status === 429 || res.status === 503 ? 'throttled' : 'ok');
       if (res.status < 400) {
-        policy.budget.refund();
+        (args.budget ?? policy.budget).refund();
         return res;
       }
       const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers['retry-after'], Date.now()) : undefined;
-      const d = policy.decide({ kind: 'status', status: res.status, retryAfterMs }, attempt, idempotent, startedAt);
+      const d = policy.decide({ kind: 'status', status: res.status, retryAfterMs }, attempt, idempotent, startedAt, args.budget);
       if (res.status === 429) {
         // Everybody waits, not just this request.
         policy.gate.pauseFor(policy.pauseAfter429(d, retryAfterMs));

@@ -142,7 +142,7 @@ export class RetryPolicy {
    * Whether to retry after `attempt` (0 = the first try) failed, and how long to wait.
    * `idempotent` is false for creates.
    */
-  decide(failure: Failure, attempt: number, idempotent: boolean, startedAt: number): Decision {
+  decide(failure: Failure, attempt: number, idempotent: boolean, startedAt: number, budget: RetryBudget = this.budget): Decision {
     const retryable =
       failure.kind === 'status'
         ? (idempotent ? RETRYABLE_STATUS_IDEMPOTENT : RETRYABLE_STATUS_CREATE).has(failure.status)
@@ -156,7 +156,7 @@ export class RetryPolicy {
     }
     if (this.#o.now() - startedAt + delay > this.#o.maxTotalMs) return { retry: false, delayMs: 0, reason: `${what}: retry time limit reached`, limit: 'time' };
     const timeout = failure.kind === 'network' && failure.error.code === 'timeout';
-    if (!this.budget.tryAcquire(timeout)) return { retry: false, delayMs: 0, reason: `${what}: retry budget exhausted`, limit: 'budget' };
+    if (!budget.tryAcquire(timeout)) return { retry: false, delayMs: 0, reason: `${what}: retry budget exhausted`, limit: 'budget' };
     return { retry: true, delayMs: delay, reason: `${what}: retry ${attempt + 1}/${this.retries} in ${delay}ms` };
   }
 

@@ -31,6 +31,8 @@ export interface Column {
    * it in every row: the value stays whole and the rows lose its width.
    */
   group?: boolean;
+  /** A field CSV carries and tables leave out (CSV keeps every scalar field of the resource; a table fits a terminal). */
+  csvOnly?: boolean;
 }
 
 const num = (digits: number) => (v: unknown): string => (typeof v === 'number' ? v.toFixed(digits) : v === null || v === undefined ? '' : String(v));
@@ -78,6 +80,8 @@ export const columns = {
     col('weight', 'WEIGHT', { align: 'right', kind: 'number' }),
     col('items.length', 'ITEMS', { align: 'right', kind: 'number' }),
     col('createdAt', 'CREATED', { format: date, kind: 'date', hide: 1 }),
+    col('organizationId', 'ORGANIZATION', { kind: 'id', csvOnly: true }),
+    col('createdBy', 'CREATED BY', { kind: 'id', csvOnly: true }),
   ],
   scorecardItem: [
     id('policyParameter.id', 'PARAMETER ID'),
@@ -96,6 +100,7 @@ export const columns = {
     col('value', 'VALUE', { align: 'right', kind: 'number' }),
     col('unit', 'UNIT', { kind: 'code' }),
     text('verifier', 'VERIFIER', { hide: 1 }),
+    col('reportedOn', 'REPORTED', { kind: 'date', csvOnly: true }),
   ],
   newsEvent: [id('id', 'ID'), text('name', 'NAME'), col('articles.length', 'ARTICLES', { align: 'right', kind: 'number' }), text('summary', 'SUMMARY', { hide: 1 })],
   dataEntry: dataEntryColumns,
@@ -124,6 +129,7 @@ export const columns = {
     text('vendorName', 'VENDOR', { hide: 2 }),
     col('dataSourceType', 'TYPE', { kind: 'state' }),
     col('website', 'WEBSITE', { kind: 'url', hide: 1 }),
+    col('logoUrl', 'LOGO', { kind: 'url', csvOnly: true }),
   ],
   country: [
     col('iso3Code', 'ISO3', { kind: 'code' }),
@@ -150,6 +156,7 @@ export const catalogEntryColumns: Column[] = [
   col('state', 'STATE', { kind: 'state' }),
   col('source', 'FROM', { kind: 'state', hide: 2 }),
   col('recordedAt', 'RECORDED', { format: date, kind: 'date', hide: 1 }),
+  col('seenAt', 'SEEN', { kind: 'date', csvOnly: true }),
 ];
 
 /** Columns for --fields: each path becomes a column headed by the path itself. */

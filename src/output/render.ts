@@ -79,7 +79,7 @@ export async function renderItem(sink: Sink, item: unknown, columns: Column[], o
       await renderCsv(sink, once(item), opts.fields ?? columns, opts);
       return;
     case 'table':
-      return sink.write(await (await import('./table.js')).verticalTable(item, opts.fields ?? columns, opts));
+      return sink.write(await (await import('./table.js')).verticalTable(item, opts.fields ?? forTables(columns), opts));
   }
 }
 
@@ -126,10 +126,15 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
     case 'table': {
       const rows: unknown[] = [];
       for await (const it of items) rows.push(it);
-      await sink.write(await (await import('./table.js')).horizontalTable(rows, opts.fields ?? columns, opts));
+      await sink.write(await (await import('./table.js')).horizontalTable(rows, opts.fields ?? forTables(columns), opts));
       return rows.length;
     }
   }
+}
+
+/** A table's columns: those that CSV alone carries (a spreadsheet keeps every field; a terminal has 80 columns) left out. */
+function forTables(columns: Column[]): Column[] {
+  return columns.some((c) => c.csvOnly) ? columns.filter((c) => !c.csvOnly) : columns;
 }
 
 /** With --query, --fields selects the fields of each item the query sees, whatever the format. */

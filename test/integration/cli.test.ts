@@ -105,7 +105,7 @@ describe('reads in every format', () => {
     const c = await h.run(['emissions', 'ls', supplier.id, '-o', 'csv']);
     expect(c.code).toBe(0);
     const rows = parseCsv(c.stdout) as string[][];
-    expect(rows[0]).toEqual(['id', 'scope', 'fromDate', 'toDate', 'dataType', 'value', 'unit', 'verifier']);
+    expect(rows[0]).toEqual(['id', 'scope', 'fromDate', 'toDate', 'dataType', 'value', 'unit', 'verifier', 'reportedOn']);
     expect(rows.length).toBeGreaterThan(1);
     const n = await h.run(['emissions', 'ls', supplier.id, '-o', 'ndjson']);
     expect(n.stdout.trimEnd().split('\n')).toHaveLength(rows.length - 1);

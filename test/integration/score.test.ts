@@ -257,9 +257,9 @@ describe('score check', () => {
     expect(risky.stdout).toMatch(/risk High is above the maximum Low/);
     const relaxed = await h.run(['score', 'check', first, '--max-risk', 'High']);
     expect(relaxed.code, relaxed.stderr).toBe(0);
-    const expiring = await h.run(['score', 'check', first, '--expiring-within', '100000']);
+    const expiring = await h.run(['score', 'check', first, '--expiring-within', '36500']);
     expect(expiring.code).toBe(3);
-    expect(expiring.stderr).toMatch(/evidence expires within 100000 days/);
+    expect(expiring.stderr).toMatch(/evidence expires within 36500 days/);
     const calc = JSON.parse((await h.run(['score', 'calc', first, '-o', 'json'])).stdout) as Array<{ policyParameterScores: Array<{ policyParameterId: string; score: { value: number | null } }> }>;
     const param = calc[0]!.policyParameterScores.find((p) => p.score.value !== null)!;
     const above = await h.run(['score', 'check', first, '--min-parameter', `${param.policyParameterId}=${param.score.value! + 0.1}`]);

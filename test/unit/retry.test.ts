@@ -74,6 +74,16 @@ describe('retry decisions', () => {
       }),
     );
   });
+  it('a request given a budget of its own draws on it, not on the shared one (lookups beside batches must not starve them)', () => {
+    const p = policy({ budget: 10, retries: 10 });
+    const own = new RetryBudget(10);
+    expect(p.decide({ kind: 'status', status: 500 }, 0, true, 0, own).retry).toBe(true);
+    expect(p.decide({ kind: 'status', status: 500 }, 0, true, 0, own).retry).toBe(true);
+    expect(p.decide({ kind: 'status', status: 500 }, 0, true, 0, own)).toMatchObject({ retry: false, limit: 'budget' });
+    expect(own.tokens).toBe(0);
+    expect(p.budget.tokens).toBe(10);
+    expect(p.decide({ kind: 'status', status: 500 }, 0, true, 0).retry).toBe(true);
+  });
   it('successes refund the budget, up to its capacity', () => {
     const b = new RetryBudget(10);
     expect(b.tryAcquire(false)).toBe(true);

@@ -66,6 +66,7 @@ const statusColumns: Column[] = [
   { path: 'keySource', header: 'KEY FROM' },
   { path: 'key', header: 'KEY', kind: 'code' },
   { path: 'configFile', header: 'CONFIG FILE', kind: 'url' },
+  { path: 'activeProfile', header: 'ACTIVE PROFILE', kind: 'code', csvOnly: true },
 ];
 
 /** "*" marks the profile this command used; "active" the one commands use without --profile or SRS_PROFILE. */

@@ -1,5 +1,6 @@
 import { leftOutOf, type ReceivedScoreResult, type ScoreCalculationRequest, type ScoreResult, type Scorecard } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
+import { RetryBudget } from '../../api/retry.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, QueryError, SrsError, ExitCode, UsageError } from '../../errors.js';
 import { listFraming, renderList } from '../../output/render.js';
@@ -43,10 +44,11 @@ export function calculateInOrder(client: ApiClient, requests: ScoreCalculationRe
 /** calculateInOrder for -o json|ndjson with --fields, --query or pretty output: the results as received, nothing completed or left out. */
 /** The results as received, in request order, without those of suppliers the service does not know (or srs could not find out about), which go to `unknown`. */
 async function* receivedInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing, unknown: Map<string, NoResult>): AsyncGenerator<ReceivedScoreResult> {
+  const classify = classifierInTurn(client, concurrency, new RetryBudget());
   const fetch = async (r: ScoreCalculationRequest) => {
     const received = client.parseScoreCalculationReceived(await client.calculateScoresRaw(r));
     // Looked up before the batch is handed on, so `unknown` holds its suppliers by the time they come out.
-    for (const [id, why] of await classifyIds(client, received.items.filter((it) => !hasScore(it)).map((it) => it.supplierId), concurrency)) unknown.set(id, why);
+    for (const [id, why] of await classify(received.items.filter((it) => !hasScore(it)).map((it) => it.supplierId))) unknown.set(id, why);
     return received;
   };
   for await (const it of inOrder(requests, concurrency, missing, fetch)) if (!unknown.has(it.supplierId)) yield it;
@@ -146,10 +148,11 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
   // and exit 1 in CSV, tables and --save), then its own bytes are printed.
   // A result without a score is looked up (GET /v1/suppliers/{id}) before its batch is printed: one for a supplier
   // the service does not know (or srs could not find out about) is left out, as it reads like "no data" (review round 16).
+  const classify = classifierInTurn(client, concurrency, new RetryBudget());
   const validated = async (r: ScoreCalculationRequest) => {
     const res = await client.calculateScoresRaw(r, bodies);
     const received = client.parseScoreCalculationReceived(res);
-    const notKnown = await classifyIds(client, received.items.filter((it) => !hasScore(it)).map((it) => it.supplierId), concurrency);
+    const notKnown = await classify(received.items.filter((it) => !hasScore(it)).map((it) => it.supplierId));
     return { res, received, notKnown };
   };
   for await (const { res, received, notKnown } of mapOrdered(requests, concurrency, validated)) {
@@ -295,13 +298,28 @@ export async function classifyNoScore(client: ApiClient, items: readonly ScoreRe
   return classifyIds(client, items.filter((i) => !hasScore(i)).map((i) => i.supplierId), concurrency);
 }
 
+/**
+ * classifyIds for batches that come in concurrently, one batch's lookups after another's: at most `concurrency`
+ * lookups in flight in all (as when they all ran after the last batch), not `concurrency` per batch, which under
+ * faults spent the shared retry budget that the batches themselves needed. They draw on a retry budget of their own
+ * (`budget`): a lookup that gives up makes its supplier unknown, a batch that gives up ends the run.
+ */
+function classifierInTurn(client: ApiClient, concurrency: number, budget: RetryBudget): (ids: readonly string[]) => Promise<Map<string, NoResult>> {
+  let turn: Promise<unknown> = Promise.resolve();
+  return (ids) => {
+    const mine = turn.then(() => classifyIds(client, ids, concurrency, budget));
+    turn = mine.catch(() => undefined);
+    return mine;
+  };
+}
+
 /** classifyNoScore for ids already known to lack a score. */
-export async function classifyIds(client: ApiClient, ids: readonly string[], concurrency: number): Promise<Map<string, NoResult>> {
+export async function classifyIds(client: ApiClient, ids: readonly string[], concurrency: number, budget?: RetryBudget): Promise<Map<string, NoResult>> {
   const out = new Map<string, NoResult>();
   if (!ids.length) return out;
   await mapConcurrent(ids, concurrency, async (id) => {
     try {
-      await client.getSupplier(id);
+      await client.getSupplier(id, budget);
     } catch (e) {
       if (e instanceof AuthError) throw e;
       if (e instanceof ApiError && e.status === 404) out.set(id, { code: 'not_found', message: `the service does not know supplier ${id} (GET /v1/suppliers/${id}: 404)` });
