@@ -202,7 +202,12 @@ async function renderQueryResult(sink: Sink, result: unknown, opts: RenderOption
   // The query's answer is shown as it is: --fields already shaped what it saw, and must not pick from it again
   // (CSV of `--fields id,value --query "[].value"` printed the values under the wrong header, or nothing).
   const plain = { ...opts, query: undefined, fields: undefined };
-  if (opts.format === 'json') return sink.write(JSON.stringify(result ?? null, null, 2) + '\n');
+  if (opts.format === 'json') {
+    if (opts.pretty) return sink.write(JSON.stringify(result ?? null, null, 2) + '\n');
+    // Piped, as every other list: one array, one compact element per line (it was indented over many lines).
+    if (Array.isArray(result)) return sink.write(result.length ? `[\n${result.map((x) => JSON.stringify(x ?? null)).join(',\n')}\n]\n` : '[]\n');
+    return sink.write(JSON.stringify(result ?? null) + '\n');
+  }
   if (opts.format === 'ndjson') {
     const list = Array.isArray(result) ? result : [result];
     return sink.write(list.map((x) => JSON.stringify(x ?? null) + '\n').join(''));
@@ -217,6 +222,8 @@ async function renderQueryResult(sink: Sink, result: unknown, opts: RenderOption
   }
   if (isObj(result)) return renderItem(sink, result, keysOf([result]), { ...plain, fields: undefined });
   const list = Array.isArray(result) ? result : [result];
+  // An empty answer has no columns to name: nothing (a lone "value" header looked like a one-column table).
+  if (list.length === 0) return;
   if (opts.format === 'csv') {
     await renderList(sink, list.map((value) => ({ value })), [{ path: 'value', header: 'value' }], plain);
     return;

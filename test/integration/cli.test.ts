@@ -50,6 +50,19 @@ async function serviceList<T>(path: string): Promise<T[]> {
 }
 
 describe('reads in every format', () => {
+  it('a --query answer piped as JSON follows the list convention (one compact element per line); an empty answer in CSV prints nothing', async () => {
+    const two = await h.run(['ref', 'countries', '-o', 'json', '--query', '[:2].iso3Code']);
+    expect(two.code).toBe(0);
+    expect(two.stdout).toMatch(/^\[\n"[A-Z]{3}",\n"[A-Z]{3}"\n\]\n$/);
+    const objects = await h.run(['ref', 'countries', '-o', 'json', '--query', '[:2].{c: iso3Code}']);
+    expect(objects.stdout.split('\n')).toHaveLength(5);
+    expect((await h.run(['ref', 'countries', '-o', 'json', '--query', 'length(@)'])).stdout).toMatch(/^\d+\n$/);
+    expect((await h.run(['ref', 'countries', '-o', 'json', '--query', "[?regionName=='Nowhere']"])).stdout).toBe('[]\n');
+    const none = await h.run(['ref', 'countries', '-o', 'csv', '--query', "[?regionName=='Nowhere']"]);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe('');
+  });
+
   it('supplier get: json is the resource itself', async () => {
     const r = await h.run(['supplier', 'get', supplier.id, '-o', 'json']);
     expect(r.code).toBe(0);
