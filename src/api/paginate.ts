@@ -47,6 +47,8 @@ export interface Page<T> {
   items: T[];
   /** Whether the service indicated a further page after this one. */
   hasMore: boolean;
+  /** The page the service named next, when it named one. */
+  next?: number;
 }
 
 /** The service's pagination does not end. Exit 1. */
@@ -82,7 +84,7 @@ export async function* paginate<T>(
     if (res.items.length === 0) {
       const next = nextPageAfter(page, res);
       // Where the walk stops at its page bound (--page), an empty page that names a next one says so.
-      if (next !== undefined && n >= maxPages) yield { page, items: [], hasMore: true };
+      if (next !== undefined && n >= maxPages) yield { page, items: [], hasMore: true, next };
       if (emptyBefore || next === undefined || n >= maxPages) return;
       emptyBefore = true;
       page = next;
@@ -98,7 +100,7 @@ export async function* paginate<T>(
       );
     }
     items += res.items.length;
-    yield { page, items: res.items, hasMore: next !== undefined };
+    yield next === undefined ? { page, items: res.items, hasMore: false } : { page, items: res.items, hasMore: true, next };
     if (next === undefined) return;
     if (n >= pageLimit && n < maxPages) {
       // A service may name a next page past the end: an empty one there means the list has exactly --max-pages

@@ -132,11 +132,12 @@ export async function printPages<T>(
   let more = false;
   let cut = false;
   let lastPage = startPage;
+  let nextPage: number | undefined;
   async function* items(): AsyncGenerator<T> {
     let n = 0;
-    const pages = iter[Symbol.asyncIterator]();
+    const walk = iter[Symbol.asyncIterator]();
     try {
-      for (let r = await pages.next(); !r.done; r = await pages.next()) {
+      for (let r = await walk.next(); !r.done; r = await walk.next()) {
         const p = r.value;
         lastPage = p.page;
         for (const item of p.items) {
@@ -149,13 +150,26 @@ export async function printPages<T>(
           n++;
         }
         more = p.hasMore;
-        if (flags.page !== undefined) return;
+        nextPage = p.next;
+        if (flags.page !== undefined) {
+          // The page the service names next may be past the end (an empty page naming yet another): read it before
+          // saying "more on page N" (--page 3 of 3 pages pointed to page 4, page 4 to page 5, without end).
+          if (more && nextPage !== undefined && !cut) {
+            try {
+              const peek = await pages({ startPage: nextPage, ...(flags.perPage !== undefined ? { perPage: flags.perPage } : {}), maxPages: 1, pageLimit: 1 }).next();
+              more = !peek.done && peek.value.items.length > 0;
+            } catch {
+              /* the next page could not be read: "more exist" stays the service's word */
+            }
+          }
+          return;
+        }
         if (flags.limit !== undefined && n >= flags.limit) {
           // --limit ends at a page's end and the service names a next page, which may be past the end: read it
           // before saying "more exist" (12 of 12 categories said so).
           if (more) {
             try {
-              const peek = await pages.next();
+              const peek = await walk.next();
               more = !peek.done && peek.value.items.length > 0;
             } catch {
               /* the next page could not be read: "more exist" stays the service's word */
@@ -165,7 +179,7 @@ export async function printPages<T>(
         }
       }
     } finally {
-      await pages.return?.(undefined);
+      await walk.return?.(undefined);
     }
     // The listing ended (a named next page may have turned out empty): nothing more exists.
     more = false;
@@ -175,12 +189,12 @@ export async function printPages<T>(
   const n = await renderList(ctx.sink, source, columns, ctx.renderOptions());
   if (flags.page !== undefined && n === 0 && more) {
     // The service sent an empty page and names a next one: not the end (the document does not say pages hold items).
-    ctx.warn(`page ${lastPage} of the ${what} is empty, but the service names a next page: use --page ${lastPage + 1}, or drop --page to fetch everything`);
+    ctx.warn(`page ${lastPage} of the ${what} is empty, but the service names a next page that holds some: use --page ${nextPage ?? lastPage + 1}, or drop --page to fetch everything`);
   } else if (flags.page !== undefined && n === 0 && startPage > 1) {
     // Said in every format: an empty answer to --page N usually means N is wrong, not that nothing exists.
     ctx.warn(`page ${startPage} is past the end of the ${what}${flags.perPage !== undefined ? ` at ${flags.perPage} per page` : ''}: try a lower --page, or drop --page to fetch everything`);
   } else if (flags.page !== undefined && cut) ctx.info(`showing the first ${count(n, singularOf(what), what)} of page ${lastPage}; more exist (raise --limit)`);
-  else if (flags.page !== undefined && more) ctx.info(`more ${what} on page ${lastPage + 1}: use --page ${lastPage + 1}, or drop --page to fetch everything`);
+  else if (flags.page !== undefined && more) ctx.info(`more ${what} on page ${nextPage ?? lastPage + 1}: use --page ${nextPage ?? lastPage + 1}, or drop --page to fetch everything`);
   else if (flags.limit !== undefined && more) ctx.info(`showing the first ${count(n, singularOf(what), what)}; more exist (raise --limit, or drop it to fetch everything)`);
   else if (n === 0 && ctx.format === 'table') ctx.info(`no ${what}`);
 }

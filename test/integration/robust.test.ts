@@ -12,7 +12,7 @@ import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { json, pageOf, runMeasured, useHostileServer, type Handler } from '../support/hostile-server.js';
 import { pty } from '../support/terminal.js';
-import { BIN, runSrs } from './harness.js';
+import { BIN, runSrs, withHarness } from './harness.js';
 
 const KEY = 'robust-test-key-0123456789-SECRET';
 const hostile = useHostileServer(KEY);
@@ -225,4 +225,22 @@ describe('while srs retries, the spinner says so', () => {
       expect(server.count(name)).toBe(2);
     });
   }
+});
+
+describe('--page against a service that points one page past the end (review round 16)', () => {
+  it('the last page names no more, and a page past the end says so, instead of pointing on without end', async () => {
+    await withHarness({ lastPageNextPage: 'past' }, async (h) => {
+      const two = await h.run(['ref', 'countries', '--page', '2', '-o', 'json']);
+      expect(two.code).toBe(0);
+      expect(two.stderr).toBe('more countries on page 3: use --page 3, or drop --page to fetch everything\n');
+      const last = await h.run(['ref', 'countries', '--page', '3', '-o', 'json']);
+      expect(last.code).toBe(0);
+      expect((JSON.parse(last.stdout) as unknown[]).length).toBeGreaterThan(0);
+      expect(last.stderr).toBe('');
+      const past = await h.run(['ref', 'countries', '--page', '4', '-o', 'json']);
+      expect(past.code).toBe(0);
+      expect(past.stdout).toBe('[]\n');
+      expect(past.stderr).toBe('warning: page 4 is past the end of the countries: try a lower --page, or drop --page to fetch everything\n');
+    });
+  });
 });

@@ -92,7 +92,7 @@ describe('paginate', () => {
     // Bounded to one page (--page 1): that page is passed on, empty, with "more" set.
     const one = [];
     for await (const p of paginate(async (page) => first[page]!, { perPage: 100, maxPages: 1 })) one.push(p);
-    expect(one).toEqual([{ page: 1, items: [], hasMore: true }]);
+    expect(one).toEqual([{ page: 1, items: [], hasMore: true, next: 2 }]);
   });
 
   it('never loops when a service always repeats the same page', async () => {
