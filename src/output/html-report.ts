@@ -7,6 +7,7 @@
  */
 import { count } from '../util/plural.js';
 import { UNRECOGNISED_RISK, type ExplainedParameter, type Explanation } from './explanation.js';
+import { fixed2 } from '../scoring/labels.js';
 
 export interface DigestCheck {
   /** verified: the bundle's digest matches its content; mismatch: it does not; none: the bundle has no digest. */
@@ -46,7 +47,7 @@ export function esc(s: unknown): string {
   return String(s ?? '').replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const fmt = (v: number | null): string => (v === null || !Number.isFinite(v) ? '—' : (Math.round(v * 100) / 100).toFixed(2).replace(/^-0\.00$/, '0.00'));
+const fmt = (v: number | null): string => (v === null || !Number.isFinite(v) ? '—' : fixed2(v));
 const weightText = (w: number | null): string => (w === null ? '' : String(Math.round(w * 100) / 100));
 const NEG = '#c0392b';
 const POS = '#2e8b57';

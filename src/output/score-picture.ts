@@ -9,6 +9,7 @@ import { count } from '../util/plural.js';
 import { divergingBar, divergingScale, fitText, pad, paintDiverging, textWidth, type Glyphs } from './bars.js';
 import { UNRECOGNISED_RISK, type ExplainedParameter, type Explanation } from './explanation.js';
 import { sanitizeForTerminal } from './sanitize.js';
+import { fixed2, roundScore } from '../scoring/labels.js';
 
 export interface PicturePaint {
   bold(s: string): string;
@@ -25,8 +26,8 @@ export interface PictureOptions {
   width: number;
 }
 
-const fmtWith = (none: string) => (v: number | null): string => (v === null ? none : (Math.round(v * 100) / 100).toFixed(2).replace(/^-0\.00$/, '0.00'));
-const weightText = (w: number | null): string => (w === null ? '' : String(Math.round(w * 100) / 100));
+const fmtWith = (none: string) => (v: number | null): string => (v === null ? none : fixed2(v));
+const weightText = (w: number | null): string => (w === null ? '' : String(roundScore(w)));
 /** A parameter's risk level as shown: one srs cannot rank is marked "(unrecognised)". */
 export const riskText = (p: Pick<ExplainedParameter, 'riskLevel' | 'riskRecognised'>): string =>
   p.riskLevel === null ? '' : `${sanitizeForTerminal(p.riskLevel)}${p.riskRecognised === false ? ` ${UNRECOGNISED_RISK}` : ''}`;

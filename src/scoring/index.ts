@@ -24,6 +24,7 @@ export {
   SCORE_MIN,
   comparable,
   digitsToShow,
+  fixed2,
   roundScore,
   scoreLabel,
   showNumber,

@@ -41,8 +41,15 @@ const LABELS_BY_INDEX: ReadonlyArray<string> = [
 export function roundScore(value: number, digits: number = DEFAULT_DISPLAY_DIGITS): number {
   if (!Number.isFinite(value)) return value;
   const f = 10 ** digits;
+  // Past 2^53 a double has no decimals left to round, and value * f / f would change it (1e21 showed as 999999999999999868928).
+  if (Math.abs(value) * f >= 2 ** 53) return value;
   const r = Math.round(Math.abs(value) * f) / f;
   return value < 0 ? -r : r;
+}
+
+/** A value shown with two decimals (display only): rounded half away from zero, never "-0.00"; a huge one as JavaScript writes it (1e+21). */
+export function fixed2(value: number): string {
+  return roundScore(value).toFixed(2).replace(/^-0\.00$/, '0.00');
 }
 
 /** A number outside -3..+3 beyond floating-point error: no score of the scale (a service's answer can hold one). */

@@ -26,6 +26,7 @@ import {
   normalizeDate,
   rebuildFromScoreResult,
   resolveOptions,
+  fixed2,
   roundScore,
   scoreLabel,
   scoreSupplier,
@@ -322,6 +323,12 @@ describe('labels and rounding', () => {
     expect(roundScore(4 / 39)).toBe(0.1);
     expect(roundScore(19 / 24, 3)).toBe(0.792);
     expect(roundScore(-2.5, 0)).toBe(-3);
+    // A value a double cannot round further is left as it is (1e21 * 100 / 100 is 999999999999999868928).
+    expect(roundScore(1e21)).toBe(1e21);
+    expect(roundScore(-1e300)).toBe(-1e300);
+    expect(fixed2(1e21)).toBe('1e+21');
+    expect(fixed2(-0.001)).toBe('0.00');
+    expect(fixed2(2.005)).toBe('2.01');
   });
 });
 

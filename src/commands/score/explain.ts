@@ -9,7 +9,7 @@ import { CheckFailedError, SrsError, ExitCode, UsageError } from '../../errors.j
 import { renderItem, renderList } from '../../output/render.js';
 import type { Column } from '../../output/columns.js';
 import { requireArg, type Opts } from '../kit.js';
-import { isOffScale } from '../../scoring/index.js';
+import { fixed2, isOffScale } from '../../scoring/index.js';
 import { describeFilters } from './bundle.js';
 import { filtersFrom } from './calc.js';
 import { checkId } from './ids.js';
@@ -28,7 +28,7 @@ export function expiringDays(v: unknown): number {
   return n;
 }
 
-const num = (v: unknown) => (typeof v === 'number' ? (Math.round(v * 100) / 100).toFixed(2) : '');
+const num = (v: unknown) => (typeof v === 'number' ? fixed2(v) : '');
 const csvColumns: Column[] = [
   { path: 'scorecardId', header: 'SCORECARD ID' },
   { path: 'scorecardName', header: 'SCORECARD' },

@@ -2,12 +2,12 @@
 import type { ScoreResult } from '../../api/contract.js';
 import type { Names } from '../../api/names.js';
 import type { Column } from '../../output/columns.js';
-import { roundScore, scoreLabel } from '../../scoring/index.js';
+import { fixed2, scoreLabel } from '../../scoring/index.js';
 import { supplierRiskLevel } from './bundle.js';
 
 export type Breakdown = 'sources' | 'parameters' | 'entries';
 
-const num = (v: unknown): string => (typeof v === 'number' ? roundScore(v).toFixed(2) : v === null || v === undefined ? '—' : String(v));
+const num = (v: unknown): string => (typeof v === 'number' ? fixed2(v) : v === null || v === undefined ? '—' : String(v));
 
 export function summaryRow(item: ScoreResult) {
   return {
