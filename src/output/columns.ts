@@ -36,9 +36,20 @@ export interface Column {
 }
 
 const num = (digits: number) => (v: unknown): string => (typeof v === 'number' ? v.toFixed(digits) : v === null || v === undefined ? '' : String(v));
-const date = (v: unknown): string => (typeof v === 'string' ? v.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : v == null ? '' : String(v));
+/** A timestamp with an offset other than Z (+00:00, -05:00): shown in UTC like the others, not whole (82 columns at 80). */
+const OFFSET_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?[+-]\d\d:?\d\d$/;
+const inUtc = (v: string): string => {
+  if (!OFFSET_TIMESTAMP.test(v)) return v;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? v : new Date(t).toISOString();
+};
+const date = (v: unknown): string => (typeof v === 'string' ? inUtc(v).replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : v == null ? '' : String(v));
 /** A period bound (emission reports): the day alone when the time is the start or the end of a day in UTC. */
-const day = (v: unknown): string => (typeof v === 'string' && /^\d{4}-\d\d-\d\dT(00:00:00(\.0+)?|23:59:59(\.9+)?)Z$/.test(v) ? v.slice(0, 10) : date(v));
+const day = (v: unknown): string => {
+  if (typeof v !== 'string') return date(v);
+  const u = inUtc(v);
+  return /^\d{4}-\d\d-\d\dT(00:00:00(\.0+)?|23:59:59(\.\d+)?)Z$/.test(u) ? u.slice(0, 10) : date(u);
+};
 
 const col = (path: string, header: string, extra: Partial<Column> = {}): Column => ({ path, header, ...extra });
 const id = (path: string, header: string, extra: Partial<Column> = {}): Column => col(path, header, { kind: 'id', ...extra });

@@ -12,14 +12,20 @@ export interface YearTotal {
   reports: number;
 }
 
-/** Sums `value` per calendar year (UTC) of `fromDate` and unit. Reports without a usable date or value are left out and counted. */
-export function totalsPerYear(reports: ReadonlyArray<{ fromDate?: string | null; value?: number | null; unit?: string | null }>): { totals: YearTotal[]; skipped: number } {
+/**
+ * Sums `value` per calendar year (UTC) of `fromDate` and unit. Reports without a usable date or value are left out
+ * and counted (`skipped`); `unreadable` holds the start dates among them that are there but that srs cannot read
+ * (ISO 8601 also has week, ordinal and basic forms, which Date.parse does not), so that the note says so.
+ */
+export function totalsPerYear(reports: ReadonlyArray<{ fromDate?: string | null; value?: number | null; unit?: string | null }>): { totals: YearTotal[]; skipped: number; unreadable: string[] } {
   const by = new Map<string, YearTotal>();
   let skipped = 0;
+  const unreadable: string[] = [];
   for (const r of reports) {
     const t = typeof r.fromDate === 'string' ? Date.parse(r.fromDate) : NaN;
     if (Number.isNaN(t) || typeof r.value !== 'number' || !Number.isFinite(r.value)) {
       skipped++;
+      if (typeof r.fromDate === 'string' && r.fromDate.trim() !== '' && Number.isNaN(t)) unreadable.push(r.fromDate);
       continue;
     }
     const year = new Date(t).getUTCFullYear();
@@ -31,7 +37,7 @@ export function totalsPerYear(reports: ReadonlyArray<{ fromDate?: string | null;
     by.set(key, cur);
   }
   const totals = [...by.values()].sort((a, b) => a.unit.localeCompare(b.unit) || a.year - b.year);
-  return { totals, skipped };
+  return { totals, skipped, unreadable };
 }
 
 const number = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 1 });

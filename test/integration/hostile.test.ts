@@ -333,3 +333,20 @@ describe('lists the document allows', () => {
     }
   });
 });
+
+describe('emission reports with timestamps the document allows', () => {
+  it('offsets other than Z are shown in UTC within 80 columns; a start date srs cannot read is named as such in the totals note', async () => {
+    const report = (id: string, fromDate: string, value: number) => ({ id, scope: 'scope_1', fromDate, toDate: '2024-12-31T23:59:59+00:00', reportedOn: '2025-02-01T10:00:00+01:00', verifier: 'Verifier GmbH', dataType: 'actual', value, unit: 'kg' });
+    scenario('emissionsoffsets', (_q, res) =>
+      json(res, 200, { items: [report('e1', '2024-01-01T00:00:00.000+00:00', 10), report('e2', '2024-06-01T02:00:00+02:00', 5), report('e3', '2024-W01-1T00:00:00Z', 7)] }),
+    );
+    const r = await srs('emissionsoffsets', ['emissions', 'ls', '01h57nhc4sapk2v8c7tq00000a', '-o', 'table'], { COLUMNS: '80' });
+    expect(r.code, r.stderr).toBe(0);
+    for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(r.stdout).toMatch(/^e1\s+scope_1\s+2024-01-01\s+2024-12-31\s/m);
+    expect(r.stdout).toMatch(/^e2\s+scope_1\s+2024-06-01\s/m);
+    expect(r.stdout).toMatch(/^2024\s+#+\s+15 kg$/m);
+    expect(r.stderr).toContain('1 report whose start date srs cannot read (such as "2024-W01-1T00:00:00Z") is not in the totals');
+    expect(r.stderr).not.toContain('without a start date');
+  });
+});
