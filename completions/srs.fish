@@ -263,7 +263,7 @@ complete -c srs -n "__srs_at 'help supplier'" -a 'import' -d 'Create suppliers i
 # srs supplier create
 complete -c srs -n "__srs_at 'supplier create'" -l name -x -d 'supplier name, 1 to 255 characters'
 complete -c srs -n "__srs_at 'supplier create'" -l country -x -a '(__srs_cache countries)' -d 'ISO 3166-1 alpha-3 country code, e.g. DEU'
-complete -c srs -n "__srs_at 'supplier create'" -l website -x -d 'website URI, e.g. https://example.com'
+complete -c srs -n "__srs_at 'supplier create'" -l website -x -d 'website: an http or https URL, e.g. https://example.com (srs refuses other schemes, such as mailto:)'
 complete -c srs -n "__srs_at 'supplier create'" -l industry -x -a '(__srs_cache industries)' -d 'industry (sub-industry) code; repeatable, or several separated by ";"'
 complete -c srs -n "__srs_at 'supplier create'" -l category -x -d 'category id (see srs ref categories); repeatable'
 complete -c srs -n "__srs_at 'supplier create'" -l contact -x -d 'contact; the first one becomes the default contact; repeatable'

@@ -372,11 +372,17 @@ describe('supplier create with a lost answer', () => {
       // An id given with spaces is sent and recorded trimmed, so the next create of it is refused too.
       const spaced = await h.run(['supplier', 'create', '--name', 'T Eight', '--customer-id', ' T8 ', '-o', 'json']);
       expect(json<{ customerSupplierId: string }>(spaced).customerSupplierId).toBe('T8');
+      // Said on stderr (--json promises the body as given), not done silently; so is a blank id left out.
+      expect(spaced.stderr).toContain('customerSupplierId " T8 " is sent as "T8" (trimmed, as an import takes it');
+      const blank = await h.run(['supplier', 'create', '--json', '-', '--no-catalog', '-o', 'json'], { input: JSON.stringify({ name: 'No Id Ltd', customerSupplierId: '' }) });
+      expect(blank.code).toBe(0);
+      expect(json<{ customerSupplierId: string | null }>(blank).customerSupplierId).toBeNull();
+      expect(blank.stderr).toContain('customerSupplierId "" is blank: it is left out, and the supplier is created without one');
       expect(errorOf(await h.run(['supplier', 'create', '--name', 'T Eight', '--customer-id', ' T8 ', '-o', 'json'])).code).toBe('exists');
       expect(errorOf(await h.run(['supplier', 'create', '--json', '-', '-o', 'json'], { input: JSON.stringify({ name: 'T Eight', customerSupplierId: 'T8  ' }) })).code).toBe('exists');
       const forced = await h.run(['supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '--allow-existing', '-o', 'json']);
       expect(forced.code).toBe(0);
-      expect(posts()).toBe(before + 2);
+      expect(posts()).toBe(before + 3);
       // --no-catalog knows nothing and checks nothing.
       expect((await h.run(['--no-catalog', 'supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '-o', 'json'])).code).toBe(0);
     } finally {

@@ -68,7 +68,11 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   if (body !== null && typeof body === 'object' && typeof (body as { customerSupplierId?: unknown }).customerSupplierId === 'string') {
     const b = body as { customerSupplierId?: string };
     // Spaces and tabs only: a line break is a paste accident that the one-line rule below refuses.
-    const cid = b.customerSupplierId!.replace(/^[ \t]+|[ \t]+$/g, '');
+    const given = b.customerSupplierId!;
+    const cid = given.replace(/^[ \t]+|[ \t]+$/g, '');
+    // Said, not done silently: --json promises the body as given.
+    if (cid && cid !== given) ctx.info(`customerSupplierId ${JSON.stringify(given)} is sent as ${JSON.stringify(cid)} (trimmed, as an import takes it, so that the catalog knows it again)`);
+    if (!cid) ctx.info(`customerSupplierId ${JSON.stringify(given)} is blank: it is left out, and the supplier is created without one`);
     if (cid) b.customerSupplierId = cid;
     else delete b.customerSupplierId;
   }

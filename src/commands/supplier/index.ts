@@ -11,7 +11,7 @@ export function supplierCommand(invoke: Invoke): Command {
       .description('Create a supplier (validated locally before anything is sent)')
       .option('--name <name>', 'supplier name, 1 to 255 characters')
       .option('--country <iso3>', 'ISO 3166-1 alpha-3 country code, e.g. DEU')
-      .option('--website <url>', 'website URI, e.g. https://example.com')
+      .option('--website <url>', 'website: an http or https URL, e.g. https://example.com (srs refuses other schemes, such as mailto:)')
       .option('--industry <code>', 'industry (sub-industry) code; repeatable, or several separated by ";"', collect)
       .option('--category <id>', 'category id (see srs ref categories); repeatable', collect)
       .option('--contact <email[,first[,last]]>', 'contact; the first one becomes the default contact; repeatable', collect)
