@@ -187,6 +187,40 @@ describe('evidence bundle and offline recompute', () => {
     expect(loose.code).toBe(0);
   });
 
+  it('check --from gates on srs\'s recomputation: a value nudged within the tolerance verifies, but cannot cross a --min', async () => {
+    const records = readBundle(bundlePath);
+    const victim = records.find((r) => r.t === 'result' && (r.item as Item).score.value !== null)!.item as Item;
+    const exact = victim.score.value!;
+    // Rounded to 9 decimals and nudged up by 9e-10: the reported value now reaches the next 1e-9 step.
+    const threshold = Math.round(exact * 1e9) / 1e9 + (exact * 1e9 - Math.floor(exact * 1e9) < 0.5 ? 1e-9 : 0);
+    victim.score.value = exact + 9e-10;
+    const nudged = join(h.home, 'nudged.jsonl');
+    writeBundle(nudged, records, { redigest: true });
+    const offline = baseEnv(h.home + '/offline');
+    expect((await runSrs(['score', 'recompute', nudged, '--verify'], offline)).code).toBe(0);
+    const honest = await runSrs(['score', 'check', '--from', bundlePath, victim.supplierId, '--min', String(threshold)], offline);
+    const forged = await runSrs(['score', 'check', '--from', nudged, victim.supplierId, '--min', String(threshold)], offline);
+    expect(forged.code, forged.stderr).toBe(honest.code);
+  });
+
+  it('check --from a bundle calculated with filters is refused unless the run states them (its scores are not overall scores)', async () => {
+    const [p1, p2] = fx.policyParameters.map((p) => p.id);
+    const filtered = join(h.home, 'filtered.jsonl');
+    const save = await h.run(['score', 'calc', ...ids.slice(0, 5), '--policy-parameter', p1!, '--policy-parameter', p2!, '--exclude-zero-values', '--save', filtered, '-o', 'json']);
+    expect(save.code, save.stderr).toBe(0);
+    const offline = baseEnv(h.home + '/offline');
+    const bare = await runSrs(['score', 'check', '--from', filtered, '--min', '0', '--allow-no-data'], offline);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain(`was calculated with --policy-parameter ${p1} --policy-parameter ${p2} --exclude-zero-values: its scores are those of that filtered calculation, not overall scores`);
+    const stated = await runSrs(['score', 'check', '--from', filtered, '--policy-parameter', p1!, '--policy-parameter', p2!, '--exclude-zero-values', '--min', '-3', '--allow-no-data'], offline);
+    expect(stated.code, stated.stderr).toBe(0);
+    // As online: a --min-parameter for a parameter the calculation left out is exit 2, not a FAIL per supplier.
+    const other = fx.policyParameters.map((p) => p.id).find((id) => id !== p1 && id !== p2)!;
+    const leftOut = await runSrs(['score', 'check', '--from', filtered, '--policy-parameter', p1!, '--policy-parameter', p2!, '--exclude-zero-values', '--min-parameter', `${other}=0`], offline);
+    expect(leftOut.code).toBe(2);
+    expect(leftOut.stderr).toContain(`--min-parameter ${other} is not among the --policy-parameter filters`);
+  });
+
   it('a raw response plus --scorecards recomputes too', async () => {
     const calc = await h.run(['score', 'calc', first, '-o', 'json']);
     const cards = await h.run(['scorecards', 'ls', '--supplier', first, '-o', 'json']);

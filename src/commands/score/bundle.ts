@@ -262,6 +262,23 @@ export function checkFiltersMatch(recorded: BundleOptions | null, given: Filters
   if (had.length) throw refusal(what, had, flags.join(' '), flags);
 }
 
+/**
+ * A gate on a bundle calculated with filters must say so: its scores are those of the filtered calculation
+ * (a supplier at -0.45 overall passed --min 0 on two parameters' score, and nothing said "filter"). Given no
+ * filter at all, such a bundle is refused, naming its filters to repeat; given the same ones, it is read.
+ */
+export function checkFiltersStated(recorded: BundleOptions | null, given: Filters, what: string, command: string): void {
+  if (!recorded) return;
+  const stated = FILTERS.some(([, , key]) => given[key] !== undefined) || given.includeZeroValues === false;
+  if (stated) return; // checkFiltersMatch compares them
+  const flags = [...FILTERS.flatMap(([flag, , key]) => (recorded[key]?.length ? flagsOf(flag, recorded[key]!) : [])), ...(recorded.includeZeroValues === false ? ['--exclude-zero-values'] : [])];
+  if (!flags.length) return;
+  throw new UsageError(
+    `${what} was calculated with ${flags.join(' ')}: its scores are those of that filtered calculation, not overall scores; to gate on them, say so with the same filters: ${command} ${flags.join(' ')}`,
+    { code: 'invalid_input' },
+  );
+}
+
 /** The filters a run's scores were calculated with, all of them ([]: every; zero values included unless excluded). */
 export interface CalculatedWith {
   policyParameterIds: readonly string[];

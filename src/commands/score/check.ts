@@ -16,12 +16,12 @@ import { CheckFailedError, ExitCode, QueryError, SrsError, UsageError } from '..
 import type { Column } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
-import { digitsToShow, expiresBeforeIssue, todayUtc } from '../../scoring/index.js';
+import { digitsToShow, expiresBeforeIssue, todayUtc, type ScoreDifference } from '../../scoring/index.js';
 import { isFailing } from '../../scoring/gate.js';
 import type { BaselineValue } from './evaluate.js';
 import { suggest } from '../../util/suggest.js';
 import { optString, type Opts } from '../kit.js';
-import { calculatedWith, checkBaselineFilters, checkFiltersMatch, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
+import { calculatedWith, checkBaselineFilters, checkFiltersMatch, checkFiltersStated, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
 import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, type Missing } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
 import { contractError, digestOfFile, readEvidence } from './evidence.js';
@@ -106,6 +106,34 @@ export async function readBaseline(ctx: Context, file: string, onHeader: Baselin
   }
   if (baseline.size === 0) throw new SrsError('runtime', ExitCode.failure, `--baseline ${file === '-' ? 'stdin' : file} holds no supplier: there is nothing to compare with`);
   return baseline;
+}
+
+/** A --min-parameter for a parameter that the --policy-parameter filters (`kept`) leave out: exit 2, nothing checked. */
+function checkMinParametersKept(rules: CheckRules, kept: readonly string[] | undefined): void {
+  if (!kept?.length) return;
+  const filteredOut = [...rules.minParameter.keys()].filter((id) => !kept.includes(id));
+  if (filteredOut.length) {
+    throw new UsageError(`--min-parameter ${filteredOut[0]} is not among the --policy-parameter filters of this run (${kept.join(', ')}): no score is calculated for it; add --policy-parameter ${filteredOut[0]} or drop the filters`);
+  }
+}
+
+/** `item` with each value the verification recomputed (and found within the tolerance) in place of the reported one. */
+function withRecomputed(item: ScoreResult, rows: readonly ScoreDifference[]): ScoreResult {
+  const mine = new Map<string, number>();
+  for (const r of rows) if (r.ok && typeof r.recomputed === 'number') mine.set(r.path, r.recomputed);
+  if (!mine.size) return item;
+  const value = (path: string, reported: number | null): number | null => mine.get(path) ?? reported;
+  return {
+    ...item,
+    score: {
+      ...item.score,
+      value: value('value', item.score.value),
+      dataSourcesScore: { ...item.score.dataSourcesScore, value: value('dataSourcesScore', item.score.dataSourcesScore.value) },
+      policyParametersScore: { ...item.score.policyParametersScore, value: value('policyParametersScore', item.score.policyParametersScore.value) },
+    },
+    dataSourceScores: item.dataSourceScores.map((d) => ({ ...d, score: { ...d.score, value: value(`dataSources.${d.dataSourceId}`, d.score.value) } })),
+    policyParameterScores: item.policyParameterScores.map((p) => ({ ...p, score: { ...p.score, value: value(`parameters.${p.policyParameterId}`, p.score.value) } })),
+  };
 }
 
 /**
@@ -236,11 +264,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
   });
   // A minimum for a parameter this run's own --policy-parameter filter leaves out could never be checked
   // (with --allow-no-data it passed having evaluated nothing): refused before anything is sent.
-  const kept = filters.policyParameterIds;
-  const filteredOut = kept ? [...rules.minParameter.keys()].filter((id) => !kept.includes(id)) : [];
-  if (filteredOut.length) {
-    throw new UsageError(`--min-parameter ${filteredOut[0]} is not among the --policy-parameter filters of this run (${kept!.join(', ')}): no score is calculated for it; add --policy-parameter ${filteredOut[0]} or drop the filters`);
-  }
+  checkMinParametersKept(rules, filters.policyParameterIds);
   const client = await ctx.client();
   // A filter naming nothing the service has leaves every supplier without data, and with --allow-no-data the
   // gate passed having evaluated nothing: each filter id must be a data source, or a parameter of a scorecard.
@@ -295,16 +319,21 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
     ctx,
     file,
     vo,
-    (item, _rows, verifier) => {
+    (item, rows, verifier) => {
       rules.asOf = verifier.asOf;
       parametersOf(item, seen);
-      results.push(evaluate(item, rules));
+      // Verified, the gate takes srs's own recomputation: a value nudged within the tolerance (1e-9) verified and
+      // yet crossed a threshold that the reported value is compared with at 9 decimals.
+      results.push(evaluate(verify ? withRecomputed(item, rows) : item, rules));
       // Inverted validity windows are warned about by verifyEvidence itself (from the model's warnings).
     },
     // Filters the bundle was not calculated with would be silently ignored: refused at its header.
     (ev) => {
       if (ev.t !== 'header') return;
       checkFiltersMatch(ev.options, filters, what);
+      checkFiltersStated(ev.options, filters, what, `srs score check --from ${file === '-' ? '-' : file}`);
+      // As online: a minimum for a parameter the bundle's calculation left out could never be checked.
+      checkMinParametersKept(rules, ev.options?.policyParameterIds);
       if (baselineOptions !== undefined) checkBaselineFilters(baselineOptions, calculatedWith(ev.options ?? filters), `--baseline ${String(opts.baseline)}`);
       if (baselineService) checkBaselineService(baselineService, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format === 2 }, `--baseline ${String(opts.baseline)}`, warnings);
     },
