@@ -294,6 +294,9 @@ describe('score report --html', () => {
     const r = await h.run(['score', 'report', v1, '--html', '-', '--allow-undigested']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('<span class="warn">no digest</span>');
+    // Taken without a digest: the findings line does not claim a digest check, and stderr says it was not checked.
+    expect(r.stdout).toContain('(checked: model version, completeness, conflicting entries, recomputation)');
+    expect(r.stderr).toMatch(/is a format-1 bundle, without a digest: taken with --allow-undigested, so whether it was altered is not known/);
     expect(Number(/agrees<\/span>: (\d+) of \1 values agree/.exec(r.stdout)?.[1])).toBeGreaterThan(0);
 
     const live = await h.run(['score', 'report', first, fx.suppliers[1]!.id, '--html', '-', '--title', 'Live <now>']);

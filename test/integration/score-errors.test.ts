@@ -115,7 +115,11 @@ describe('score recompute: values the model rejects inside the file', () => {
     const p = write('ok.json', bundle());
     // A format-1 bundle has no digest, and this one was made by model "x": --verify needs both accepted.
     expect((await runSrs(['score', 'recompute', p, '--verify', '-o', 'json'], env)).code).toBe(3);
-    expect((await runSrs(['score', 'recompute', p, '--verify', '--allow-undigested', '--accept-model', 'x', '-o', 'json'], env)).code).toBe(0);
+    const taken = await runSrs(['score', 'recompute', p, '--verify', '--allow-undigested', '--accept-model', 'x', '-o', 'json'], env);
+    expect(taken.code).toBe(0);
+    // Never plain "verified" for a bundle whose integrity was not checked.
+    expect(taken.stderr).toMatch(/^verified without a digest \(--allow-undigested\): recomputed/m);
+    expect(taken.stderr).toContain('without a digest: taken with --allow-undigested, so whether it was altered is not known');
     expect(expectOneLineUsage(await runSrs(['score', 'recompute', p, '--as-of', '2024-04-31', '-o', 'table'], env))).toMatch(/^srs: --as-of /);
   });
 

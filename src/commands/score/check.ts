@@ -331,11 +331,11 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
     (ev) => {
       if (ev.t !== 'header') return;
       checkFiltersMatch(ev.options, filters, what);
+      if (baselineOptions !== undefined) checkBaselineFilters(baselineOptions, calculatedWith(ev.options ?? filters), `--baseline ${String(opts.baseline)}`);
+      if (baselineService) checkBaselineService(baselineService, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format === 2 }, `--baseline ${String(opts.baseline)}`, warnings);
       checkFiltersStated(ev.options, filters, what, `srs score check --from ${file === '-' ? '-' : file}`);
       // As online: a minimum for a parameter the bundle's calculation left out could never be checked.
       checkMinParametersKept(rules, ev.options?.policyParameterIds);
-      if (baselineOptions !== undefined) checkBaselineFilters(baselineOptions, calculatedWith(ev.options ?? filters), `--baseline ${String(opts.baseline)}`);
-      if (baselineService) checkBaselineService(baselineService, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format === 2 }, `--baseline ${String(opts.baseline)}`, warnings);
     },
   );
   rules.asOf = v.asOf;

@@ -181,6 +181,6 @@ export async function inputFromBundle(ctx: Context, file: string, opts: Opts): P
     modelVersion: v.modelVersion,
     errors: v.errors,
     unknown: new Map(),
-    trust: { digest, values: v.values, differing: v.valuesDiffering, tolerance: vo.tolerance, findings: v.findings(), checked: BUNDLE_CHECKS },
+    trust: { digest, values: v.values, differing: v.valuesDiffering, tolerance: vo.tolerance, findings: v.findings(), checked: v.undigested ? BUNDLE_CHECKS.filter((c) => c !== 'digest') : BUNDLE_CHECKS },
   };
 }

@@ -109,6 +109,8 @@ export async function verifyEvidence(
     }
   }
   const warn = vo.warn ?? ((m: string) => ctx.warn(m));
+  // Taken without a digest: never "verified" as if its integrity had been checked (the report listed "digest" as checked).
+  if (v.undigested) warn(`${vo.what} is ${v.undigested}, without a digest: taken with --allow-undigested, so whether it was altered is not known`);
   if (sawRaw) warn('a raw response without --scorecards: parameter weights are unknown, so every scored parameter weighs 1');
   if (v.warnings) warn(`${count(v.warnings, 'warning')} about the entries: ${v.warningExamples.join('; ')}${v.warnings > v.warningExamples.length ? '; …' : ''}`);
   return v;
@@ -217,7 +219,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   const recorded = v.errors.size ? `, ${v.errors.size} recorded without a result (unknown)` : '';
   // Under --verify the verdict comes first: a summary of agreeing values must not read as verified when it is not.
-  const verdict = !opts.verify ? '' : findings.length ? 'NOT VERIFIED: ' : 'verified: ';
+  const verdict = !opts.verify ? '' : findings.length ? 'NOT VERIFIED: ' : v.undigested ? 'verified without a digest (--allow-undigested): ' : 'verified: ';
   ctx.info(
     `${verdict}recomputed ${count(v.suppliers, 'supplier')}${recorded} as of ${v.asOf} (mode ${v.options.mode}, claim weight ${v.options.claimWeight}): ${v.values - v.valuesDiffering} of ${count(v.values, 'value')} agree within ${vo.tolerance}${opts.verify && findings.length ? `; the evidence does not verify (${findings.map((f) => f.message.split(':')[0]).join(', ')}; below)` : ''}`,
   );

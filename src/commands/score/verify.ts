@@ -116,6 +116,9 @@ export class EvidenceVerifier {
     return out;
   }
 
+  /** What the evidence is when it carries no digest and --allow-undigested took it (its integrity is not known). */
+  undigested: string | undefined;
+
   #warn(m: string): void {
     this.warnings++;
     if (this.warningExamples.length < EXAMPLES) this.warningExamples.push(m);
@@ -134,7 +137,9 @@ export class EvidenceVerifier {
       else if (d.declared !== d.computed) this.find('altered', `its content does not match its digest (sha256 ${d.declared.slice(0, 12)}…, content ${d.computed.slice(0, 12)}…)`);
       // Counted in the same pass: a bundle cut or edited (digest recomputed, count not) stops here, before anything is printed.
       else if (d.declaredSuppliers !== null && d.declaredSuppliers !== d.suppliers) this.find('altered', supplierCount(d.declaredSuppliers, d.suppliers));
-    } else if (ev.format !== 2 && !this.opts.allowUndigested) {
+    } else if (ev.format !== 2 && this.opts.allowUndigested) {
+      this.undigested = ev.format === 1 ? 'a format-1 bundle' : 'a raw score-calculation response';
+    } else if (ev.format !== 2) {
       this.find('undigested', `${ev.format === 1 ? 'a format-1 bundle' : 'a raw score-calculation response'} carries no digest, so srs cannot tell whether it was altered (save the evidence again with score calc --save, or accept this with --allow-undigested)`);
     }
     if (ev.format !== 'response' && ev.modelVersion !== MODEL_VERSION && ev.modelVersion !== this.opts.acceptModel) {
