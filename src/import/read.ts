@@ -844,7 +844,10 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
       line += countLineBreaks(r.raw);
       return { line: start, fields: r.record };
     }
-    const err = streamError ?? pipeError;
+    // stream.errored is set when the parser is destroyed; its 'error' event comes a tick later. Read in that tick
+    // (rows skipped from the journal are taken that fast), a destroyed parser looked like the end of the file: an
+    // unclosed quote at line 51 made the second run "complete" with exit 0, 151 rows never read.
+    const err = streamError ?? pipeError ?? (parser.errored as Error | null) ?? undefined;
     if (err) throw toReadError(err, line);
     if (parser.readableEnded || parser.destroyed) return null;
     return undefined;

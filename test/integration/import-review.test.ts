@@ -145,6 +145,21 @@ describe('a quote left open part-way through a file', () => {
     });
   });
 
+  it('run again without fixing the file, it stops at the same quote every time (it said "complete", exit 0, rows after it never read)', async () => {
+    await withHarness({}, async (h) => {
+      const f = file('unfixed.csv', rows(200, 52));
+      const first = await h.run(importArgs(f), { timeoutMs: 60_000 });
+      expect(first.code, first.stderr).toBe(1);
+      for (const extra of [[], [], ['--dry-run']]) {
+        const again = await h.run(importArgs(f, ...extra), { timeoutMs: 60_000 });
+        expect(again.code, again.stdout).not.toBe(0);
+        expect(again.stderr).toContain('the quoted field starting at line 52 is never closed');
+        expect(again.stdout).not.toContain('"complete": true');
+      }
+      expect((await storedIds(h, 'LATE-')).size).toBe(50);
+    });
+  });
+
   it('from stdin (a journal that cannot check the bytes again) the advice is a new file from that line on, not a re-run', async () => {
     await withHarness({}, async (h) => {
       const journal = join(scratch.path, `${n++}-stdin.journal`);
