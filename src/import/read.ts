@@ -248,14 +248,27 @@ function refuseUndefinedIn1252(name: string, sample: Buffer): void {
   }
 }
 
+/** The compressed formats an ERP export arrives in, by their magic bytes, with the command that decompresses to stdout. */
+const COMPRESSED: ReadonlyArray<{ name: string; cat: string; magic: readonly number[] }> = [
+  { name: 'gzip', cat: 'gunzip -c', magic: [0x1f, 0x8b, 0x08] },
+  { name: 'bzip2', cat: 'bzip2 -dc', magic: [0x42, 0x5a, 0x68] }, // "BZh", then a block size digit
+  { name: 'xz', cat: 'xz -dc', magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00] },
+  { name: 'zstd', cat: 'zstd -dc', magic: [0x28, 0xb5, 0x2f, 0xfd] },
+];
+
+function compressionOf(sample: Buffer): (typeof COMPRESSED)[number] | undefined {
+  return COMPRESSED.find((c) => sample.length >= c.magic.length && c.magic.every((b, i) => sample[i] === b) && (c.name !== 'bzip2' || (sample[3]! >= 0x31 && sample[3]! <= 0x39)));
+}
+
 /** Refuses workbooks and binary files up front, with a hint. */
 function refuseBinary(name: string, sample: Buffer, encoding: string, complete: boolean): void {
   if (sample.length >= 4 && sample[0] === 0x50 && sample[1] === 0x4b && sample[2] === 0x03 && sample[3] === 0x04) {
     throw new UsageError(`${name} is a zip file (an Excel .xlsx workbook?), not CSV: save it as "CSV UTF-8" and import that`, { code: 'invalid_input' });
   }
-  if (sample.length >= 3 && sample[0] === 0x1f && sample[1] === 0x8b && sample[2] === 0x08) {
+  const compressed = compressionOf(sample);
+  if (compressed) {
     const stdin = name === 'stdin' || name === '-';
-    throw new UsageError(`${name} is gzip-compressed, not CSV: decompress it first${stdin ? '' : ` (gunzip -c ${JSON.stringify(name)} | srs supplier import -)`}`, { code: 'invalid_input' });
+    throw new UsageError(`${name} is ${compressed.name}-compressed, not CSV: decompress it first${stdin ? '' : ` (${compressed.cat} ${JSON.stringify(name)} | srs supplier import -)`}`, { code: 'invalid_input' });
   }
   if (sample.length >= 4 && sample[0] === 0xd0 && sample[1] === 0xcf && sample[2] === 0x11 && sample[3] === 0xe0) {
     throw new UsageError(`${name} is an Excel .xls workbook, not CSV: save it as "CSV UTF-8" and import that`, { code: 'invalid_input' });

@@ -5,6 +5,7 @@
  * and never the key.
  */
 import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { json, useHostileServer, type Handler } from '../support/hostile-server.js';
 import { runSrs } from './harness.js';
@@ -224,6 +225,19 @@ describe('score calc -o json|ndjson passes results through only when the body is
       const error = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!) as { error: { code: string; message: string } };
       expect(error.error.code).toBe('lookup_failed');
       expect(error.error.message).toMatch(/1 of 2 suppliers is unknown \(not known to the service, or srs could not find out\)/);
+    }
+    // Its parameters without scores are no "no data" rows of a breakdown either, in any format, with --save too.
+    const parameter = { policyParameterId: '01fcprzw40d1df5n5dt7fc57nq', score: {}, dataPoints: { dataEntries: [], risk: { riskLevel: 'Medium', riskEntries: [] }, contexts: [] } };
+    scenario('lookup503params', (q, res) => {
+      if (q.method === 'POST') json(res, 200, { items: [result(A, 1), { ...empty, policyParameterScores: [parameter] }] });
+      else if (q.url?.includes('/v1/scorecards')) json(res, 200, { items: [], pagination: { pageSize: 100 } });
+      else json(res, 503, { message: 'overloaded' });
+    });
+    for (const extra of [['-o', 'json'], ['-o', 'csv'], ['-o', 'json', '--save', join(hostile.env.HOME!, 'b503.jsonl')]]) {
+      const r = await srs('lookup503params', ['score', 'calc', A, B, '--breakdown', 'parameters', '--retries', '0', ...extra]);
+      expect(r.code, extra.join(' ')).toBe(1);
+      expect(r.stdout, extra.join(' ')).not.toContain(B);
+      expect(r.stderr).toContain(`UNKNOWN ${B}`);
     }
   });
 

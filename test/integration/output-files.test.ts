@@ -206,6 +206,12 @@ describe('output files that are links, devices or srs\'s own stdout (review roun
     expect(rep.code, rep.stderr).toBe(0);
     expect(lstatSync(join(dir, 'r.html')).isSymbolicLink()).toBe(true);
     expect(readFileSync(htmlTarget, 'utf8')).toMatch(/^<!doctype html>/i);
+    // A link to a file not there yet: that file is created, the link kept.
+    symlinkSync('new.jsonl', join(dir, 'dangling.jsonl'));
+    const fresh = await h.run(['score', 'calc', a!, '--save', join(dir, 'dangling.jsonl'), '-o', 'json']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(lstatSync(join(dir, 'dangling.jsonl')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'new.jsonl'), 'utf8')).toMatch(/^\{"kind":"srs\.score-bundle"/);
   });
 
   it('a pipe (directly or through a link) is refused with exit 2 before anything is sent; so is srs\'s own stdout', async () => {

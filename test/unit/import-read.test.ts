@@ -211,6 +211,13 @@ describe('openInput', () => {
     await expect(openInput(file(Buffer.from('name\nA\u0000B\n')))).rejects.toThrow(/NUL bytes/);
     // A compressed export (the import's help shows gunzip -c ... | srs supplier import -): named as such, not "UTF-16?".
     await expect(openInput(file(gzipSync('name\nA\n')))).rejects.toThrow(/is gzip-compressed, not CSV: decompress it first \(gunzip -c ".*" \| srs supplier import -\)$/);
+    // The other formats exports come in, by their magic bytes (then compressed data, NULs included).
+    const body = Buffer.from([0, 1, 2, 0, 0xff, 0x10]);
+    await expect(openInput(file(Buffer.concat([Buffer.from('BZh9'), body])))).rejects.toThrow(/is bzip2-compressed, not CSV: decompress it first \(bzip2 -dc /);
+    await expect(openInput(file(Buffer.concat([Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]), body])))).rejects.toThrow(/is xz-compressed, not CSV: decompress it first \(xz -dc /);
+    await expect(openInput(file(Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), body])))).rejects.toThrow(/is zstd-compressed, not CSV: decompress it first \(zstd -dc /);
+    // A header that merely starts with "BZh" is a CSV.
+    await expect(openInput(file('BZh,name\n1,A\n'))).resolves.toBeDefined();
   });
 
   it('invalid UTF-8 after the detection sample stops the read with a ReadError that names the fix', async () => {

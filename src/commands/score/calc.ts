@@ -524,7 +524,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const items = mapAsync(saved, (x) => x.item);
     const row = (it: ScoreResult) => marked(summaryRow(it), unknown);
     const render = async () => {
-      if (breakdown) emptyBreakdown(ctx, breakdown, await renderList(ctx.sink, flatten(items, (it) => breakdownRows([it], breakdown, names)), breakdownColumns[breakdown], ctx.renderOptions()));
+      // A supplier srs could not confirm has no rows: its empty result read as "no data" (UNKNOWN on stderr says why).
+      if (breakdown) emptyBreakdown(ctx, breakdown, await renderList(ctx.sink, flatten(filterAsync(items, (it) => !unknown.has(it.supplierId)), (it) => breakdownRows([it], breakdown, names)), breakdownColumns[breakdown], ctx.renderOptions()));
       else if (summaryRows) await renderList(ctx.sink, mapAsync(items, row), summaryColumns, ctx.renderOptions());
       // The results themselves (JSON, or for a --query) leave out suppliers srs could not confirm: theirs read like "no data".
       else if (asReceived) await printReceived(ctx, filterAsync(saved, (x) => !unknown.has(x.item.supplierId)));
@@ -546,7 +547,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };
   });
 
-  if (breakdown) emptyBreakdown(ctx, breakdown, await renderList(ctx.sink, breakdownRows(items, breakdown, names), breakdownColumns[breakdown], ctx.renderOptions()));
+  if (breakdown) emptyBreakdown(ctx, breakdown, await renderList(ctx.sink, breakdownRows(items.filter((it) => !unknown.has(it.supplierId)), breakdown, names), breakdownColumns[breakdown], ctx.renderOptions()));
   else if (summaryRows) await renderList(ctx.sink, items.map((it) => marked(summaryRow(it), unknown)), summaryColumns, ctx.renderOptions());
   else await renderList(ctx.sink, items.filter((it) => !unknown.has(it.supplierId)), [], ctx.renderOptions());
   failOnUnknown(ctx, unknown, ids.length);

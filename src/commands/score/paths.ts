@@ -7,7 +7,7 @@
  * error (exit 2) naming the option, the path and the reason, instead of an
  * "unexpected error" after the requests.
  */
-import { accessSync, constants, fstatSync, lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, fstatSync, lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { fileIdentity, fileTargetProblem } from '../../util/fs.js';
@@ -64,10 +64,14 @@ export function checkOutputFile(option: string, path: string, dash = false, inPl
   if (st?.isSymbolicLink()) {
     try {
       target = realpathSync(path);
+      st = statSync(target);
     } catch {
-      throw new UsageError(`${option} ${path} is a symbolic link to nothing srs can write; name the file itself${instead}`);
+      // A link to a file not there yet: the file it names is created (its directory must exist, as for any path).
+      target = resolve(dirname(path), readlinkSync(path));
+      const problem = fileTargetProblem(target);
+      if (problem) throw new UsageError(`${option} ${path} is a symbolic link to ${target}: ${problem}; name a file in an existing directory`);
+      st = undefined;
     }
-    st = statSync(target);
   }
   if (st && !st.isFile()) throw new UsageError(`${option} ${path} is ${kindOf(st)}, not a file: srs writes its output file whole; name a file${instead}`);
   if (st) {

@@ -161,5 +161,5 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         : `${bad} row${bad === 1 ? ' was' : 's were'} not sent by this run`;
     throw new SrsError(summary.failed || summary.unknown ? 'api' : 'invalid_input', ExitCode.failure, `${what}: ${parts.join(', ')}`);
   }
-  if (queryProblem) throw queryProblem.afterTheWork(`the import is done (${summary.created} created)`);
+  if (queryProblem) throw queryProblem.afterTheWork(summary.dryRun ? 'the dry run is done (nothing was sent)' : `the import is done (${summary.created} created)`);
 }
