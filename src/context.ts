@@ -181,7 +181,8 @@ export class Context {
     // The key in the environment is masked from the start: a check of the arguments or of an --ids-file can fail
     // (and quote what it was given) before the settings are read.
     this.addSecret(env.SRS_API_KEY);
-    const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+    // TERM=dumb shows escape codes as text (chalk and ora switch off for it on their own; srs sets both itself).
+    const noColor = (env.NO_COLOR !== undefined && env.NO_COLOR !== '') || env.TERM === 'dumb';
     this.color = io.stdoutIsTTY && globals.color !== false && !noColor;
     this.stderrColor = io.stderrIsTTY && globals.color !== false && !noColor;
     this.debugEnabled = !!globals.debug || truthy(env.SRS_DEBUG);

@@ -29,7 +29,8 @@ export async function run(): Promise<void> {
       stderr: process.stderr,
       stdin: process.stdin,
       stdoutIsTTY: !!out.isTTY,
-      stderrIsTTY: !!process.stderr.isTTY,
+      // A dumb terminal (Emacs' shell, some CI consoles) shows cursor moves as text: no spinner, no redrawn progress line.
+      stderrIsTTY: !!process.stderr.isTTY && process.env.TERM !== 'dumb',
       stdinIsTTY: !!process.stdin.isTTY,
       columns: out.columns,
       exitsAfter: true,

@@ -102,6 +102,13 @@ describe('hidden columns', () => {
 });
 
 describe('a real pseudo-terminal at 80 columns', () => {
+  pty.it('TERM=dumb (Emacs\' shell): a table, without colour, spinner or cursor codes, which such a terminal shows as text', async () => {
+    const { code, out } = await onTerminal(['scorecards', 'ls'], { ...h.env, TERM: 'dumb' }, { cols: 80 });
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/^ID\s+NAME/m);
+    expect(out).not.toMatch(/\u001b/);
+  });
+
   pty.it('scorecards ls, score calc --breakdown entries and ref sources keep every id whole (util-linux script)', async () => {
     // No COLUMNS: the width comes from the terminal itself. NO_COLOR keeps the spinner off the captured screen.
     const run = async (args: string[]): Promise<string> => (await onTerminal(args, { ...h.env, NO_COLOR: '1', TERM: 'xterm' }, { cols: 80 })).out;
