@@ -66,9 +66,11 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   const bar = (v: number | null) => paintDiverging(divergingBar(v, L.half, g), v, colour, g);
 
   const row = (indent: number, name: string, weight: string, score: number | null, entries: string, flag: string, label: string) =>
-    `${' '.repeat(indent)}${pad(fitText(name, L.name + 2 - indent, g), L.name + 2 - indent)} ${pad(weight, 6, 'right')} ${pad(fmt(score), 6, 'right')}  ${bar(score)}  ${pad(entries, L.entries)}${flag}${L.label ? `  ${label}` : ''}`.trimEnd();
-  const header = (title: string, weightHeader = 'WEIGHT', last = 'ENTRIES') =>
-    paint.bold(`${pad(title, L.name + 2)} ${pad(weightHeader, 6, 'right')} ${pad('SCORE', 6, 'right')}  ${divergingScale(L.half)}  ${last}`.trimEnd());
+    // The flag (" !") always takes its two cells, so that the labels line up under their heading.
+    `${' '.repeat(indent)}${pad(fitText(name, L.name + 2 - indent, g), L.name + 2 - indent)} ${pad(weight, 6, 'right')} ${pad(fmt(score), 6, 'right')}  ${bar(score)}  ${pad(entries, L.entries)}${flag || '  '}${L.label ? `  ${label}` : ''}`.trimEnd();
+  // The title is cut like the names under it: a longer one pushed WEIGHT, SCORE and the scale off their columns.
+  const header = (title: string, weightHeader = 'WEIGHT', last = 'ENTRIES', label = true) =>
+    paint.bold(`${pad(fitText(title, L.name + 2, g), L.name + 2)} ${pad(weightHeader, 6, 'right')} ${pad('SCORE', 6, 'right')}  ${divergingScale(L.half)}  ${pad(last, L.entries)}  ${L.label && label ? '  LABEL' : ''}`.trimEnd());
   const paramRow = (p: ExplainedParameter) =>
     row(4, clean(p.name, p.policyParameterId), weightText(p.weight), p.score, count(p.entries, 'entry'), p.expiringEntries ? ` ${paint.yellow('!')}` : '', p.label);
 
@@ -78,7 +80,7 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   lines.push(`${paint.bold('Supplier')} ${x.supplierId}  ${paint.dim(`as of ${x.asOf}`)}${risk ? `  ${risk}` : ''}`);
   for (const c of x.conflicts) lines.push(paint.yellow(`! conflicting result: ${sanitizeForTerminal(c)}; srs cannot tell which copy counts, so no copy's score is shown`));
   lines.push('');
-  lines.push(header('', '', 'LABEL'));
+  lines.push(header('', '', 'LABEL', false));
   lines.push(paint.bold(row(0, 'Overall score', '', x.score.value, x.score.label, '', '')));
   lines.push(row(2, 'from data sources', '', x.score.dataSourcesScore, scoreText(x.score.dataSourcesScore), '', ''));
   lines.push(row(2, 'from policy parameters', '', x.score.policyParametersScore, scoreText(x.score.policyParametersScore), '', ''));

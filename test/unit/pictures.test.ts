@@ -177,6 +177,19 @@ describe('renderScorePicture', () => {
     }
   });
 
+  it('headings stay over their columns at any width (a long title is cut like the names), and wide pictures head the LABEL column', () => {
+    for (const width of [60, 62, 70, 80, 130]) {
+      const lines = renderScorePicture(explanation(), { glyphs: UNICODE, paint: plain, width }).split('\n');
+      const heading = lines.find((l) => l.startsWith('SCORECARD'))!;
+      const row = lines.find((l) => /^ {4}GHG emissions/.test(l) || /^ {4}GHG emi/.test(l))!;
+      // The 0 of the scale sits over the axis of every bar, and WEIGHT ends where the weights end.
+      expect(heading.indexOf(' 0 ') + 1, `${width}:\n${heading}\n${row}`).toBe(row.indexOf('│'));
+      expect(heading.indexOf('WEIGHT') + 'WEIGHT'.length, `${width}`).toBe(row.indexOf(' 5 ') + 2);
+      if (width >= 120) expect(heading.indexOf('LABEL'), `${width}`).toBe(row.lastIndexOf('  ') + 2);
+      else expect(heading).not.toContain('LABEL');
+    }
+  });
+
   it('in ASCII is pure ASCII', () => {
     const text = renderScorePicture(explanation(), { glyphs: ASCII, paint: plain, width: 80 });
     expect(/^[\x20-\x7e\n]*$/.test(text)).toBe(true);
