@@ -40,13 +40,17 @@ export function totalsPerYear(reports: ReadonlyArray<{ fromDate?: string | null;
   return { totals, skipped, unreadable };
 }
 
-const number = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 1 });
+/** One decimal, or two significant digits for a total so small that one decimal would print 0 beside a visible bar. */
+const number = (v: number) => (v !== 0 && Math.abs(v) < 0.05 ? String(Number(v.toPrecision(2))) : v.toLocaleString('en-US', { maximumFractionDigits: 1 }));
 
 /** The chart: a title line, then "YEAR  bar  total unit (n reports)" per year, in `width` columns. */
 export function renderYearBars(totals: YearTotal[], g: Glyphs, width: number, paint: { bold(s: string): string }): string {
   if (!totals.length) return '';
+  // Scaled to the largest size: a negative total (the document types a value only as a number) is drawn by its size
+  // in another glyph, with its sign in the number (it had no bar at all, and a chart of negatives was empty).
   const max = new Map<string, number>();
-  for (const t of totals) max.set(t.unit, Math.max(max.get(t.unit) ?? 0, t.total));
+  for (const t of totals) max.set(t.unit, Math.max(max.get(t.unit) ?? 0, Math.abs(t.total)));
+  const negative = g.full === '#' ? '-' : '░';
   const texts = totals.map((t) => `${number(t.total)} ${sanitizeForTerminal(t.unit)}`.trim());
   const textW = Math.max(...texts.map(textWidth));
   const barW = Math.max(10, Math.min(50, width - 6 - 2 - textW - 2));
@@ -56,10 +60,13 @@ export function renderYearBars(totals: YearTotal[], g: Glyphs, width: number, pa
   const lines: string[] = [];
   for (const unit of units) {
     if (lines.length) lines.push('');
-    lines.push(paint.bold(units.length > 1 ? `Totals per year (${sanitizeForTerminal(unit) || 'no unit'})` : 'Totals per year'));
+    const anyNegative = totals.some((t) => t.unit === unit && t.total < 0);
+    const legend = anyNegative ? ` ${negative} below zero` : '';
+    lines.push(paint.bold(units.length > 1 ? `Totals per year (${sanitizeForTerminal(unit) || 'no unit'})${legend}` : `Totals per year${legend}`));
     totals.forEach((t, i) => {
       if (t.unit !== unit) return;
-      const bar = magnitudeBar(t.total, max.get(t.unit)!, barW, g);
+      const size = magnitudeBar(Math.abs(t.total), max.get(t.unit)!, barW, g);
+      const bar = t.total < 0 ? negative.repeat(textWidth(size)) : size;
       lines.push(`${String(t.year).padEnd(6)}${pad(bar, barW)}  ${fitText(pad(texts[i]!, textW, 'right'), Math.max(10, width - 8 - barW), g)}`.trimEnd());
     });
   }

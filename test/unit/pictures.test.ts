@@ -113,6 +113,25 @@ describe('emission totals per year', () => {
     const one = renderYearBars(totalsPerYear(reports).totals.filter((t) => t.unit === 'tCO2e'), UNICODE, 60, { bold: (s) => s });
     expect(one.split('\n')[0]).toBe('Totals per year');
   });
+
+  it('draws a negative total by its size in its own glyph, named in the title; a tiny total is not printed as 0', () => {
+    const signed = [
+      { fromDate: '2021-01-01T00:00:00Z', value: 500, unit: 't' },
+      { fromDate: '2021-06-01T00:00:00Z', value: -800, unit: 't' },
+      { fromDate: '2022-01-01T00:00:00Z', value: 300, unit: 't' },
+      { fromDate: '2023-01-01T00:00:00Z', value: 0.001, unit: 't' },
+    ];
+    const lines = renderYearBars(totalsPerYear(signed).totals, UNICODE, 60, { bold: (s) => s }).trimEnd().split('\n');
+    expect(lines[0]).toBe('Totals per year ░ below zero');
+    // -300 is the largest size: it fills the bar; 300 the same length in the other glyph.
+    const fill = (l: string) => /^\d{4} +([█░]+)/.exec(l)?.[1]?.length ?? 0;
+    expect(lines[1]).toMatch(/^2021 +░+ +-300 t$/);
+    expect(lines[2]).toMatch(/^2022 +█+ +300 t$/);
+    expect(fill(lines[1]!)).toBe(fill(lines[2]!));
+    expect(lines[3]).toMatch(/^2023 +▏ +0\.001 t$/);
+    const ascii = renderYearBars(totalsPerYear(signed).totals, ASCII, 60, { bold: (s) => s });
+    expect(ascii).toMatch(/^2021 +-+ +-300 t$/m);
+  });
 });
 
 const explanation = (over: Partial<Explanation> = {}): Explanation => ({
