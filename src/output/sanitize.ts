@@ -16,10 +16,13 @@ const C0 = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 /**
  * Bidirectional and invisible formatting characters: the embeddings and overrides
  * (U+202A-U+202E), the isolates (U+2066-U+2069), the marks LRM, RLM and ALM
- * (U+200E, U+200F, U+061C). They are shown as visible escapes (\u202e), so the
- * text reads in its stored order and the user can see something was there.
+ * (U+200E, U+200F, U+061C), and the characters that are nothing but invisible (zero width space U+200B,
+ * word joiner U+2060, zero width no-break space U+FEFF: cli-table3 counts each as a cell, so a name holding
+ * one shifted every later column). They are shown as visible escapes (\u202e), so the text reads in its
+ * stored order and the user can see something was there. (The zero width joiners U+200C and U+200D are left:
+ * scripts and emoji need them.)
  */
-const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060\ufeff]/g;
 /** Unicode line and paragraph separators, which some terminals break lines at. */
 const SEPARATORS = /[\u2028\u2029]/g;
 

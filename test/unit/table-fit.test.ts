@@ -98,6 +98,12 @@ describe('tables fitted by priority', () => {
     expect(hiddenNote(['A VERY LONG HEADER THAT CANNOT FIT AT ALL'], 60)).toBe('hid 1 column to fit 60 columns; --wide shows every column');
     expect(displayWidth(hiddenNote(what, 30))).toBeLessThanOrEqual(30);
   });
+  it('a name holding invisible characters (zero width space, word joiner, BOM) does not shift the columns after it', async () => {
+    const named = [{ id: ID, name: 'Zero\u200bWidth\u2060Co\ufeff', groupName: 'G', score: 1 }, { id: ID, name: 'Plain Co', groupName: 'G', score: 2 }];
+    const out = lines(await horizontalTable(named, cols.slice(0, 4), opts(120)));
+    expect(new Set(out.slice(1).map((l) => displayWidth(l))).size, out.join('\n')).toBe(1);
+    expect(out[1]).toContain('Zero\\u200bWidth\\u2060Co\\ufeff');
+  });
   it('at 120 columns: more columns come back', async () => {
     const out = await horizontalTable(rows, cols, opts(120));
     expect(lines(out)[0]).toMatch(/^ID\s+NAME\s+GROUP\s+SCORE$/);
