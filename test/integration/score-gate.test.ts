@@ -168,6 +168,8 @@ describe('3. numbers', () => {
     writeFileSync(now, JSON.stringify({ items: [item(s, 0.6)] }));
     const r = await runSrs(['score', 'check', '--from', now, '--allow-undigested', '--baseline', base, '--max-drop', '0.5'], offline);
     expect(r.code, r.stderr).toBe(0);
+    // A baseline without a digest or a recorded service is used, but never silently.
+    expect(r.stderr).toContain(`warning: --baseline ${base} carries no digest and records no service (a format-1 bundle or a raw response): whether it was altered, and which service its scores came from, cannot be checked`);
     writeFileSync(now, JSON.stringify({ items: [item(s, 0.599)] }));
     const f = await runSrs(['score', 'check', '--from', now, '--allow-undigested', '--baseline', base, '--max-drop', '0.5'], offline);
     expect(f.code).toBe(3);

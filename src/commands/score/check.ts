@@ -65,6 +65,12 @@ export function checkBaselineService(baseline: ServiceOf, run: ServiceOf, what: 
   }
 }
 
+/** A baseline without a digest or a recorded service (format 1, a raw response) is used, but never silently. */
+function warnUnrecordedBaseline(service: ServiceOf, opts: Opts, warnings: string[]): void {
+  if (service.recorded !== false) return;
+  warnings.push(`--baseline ${String(opts.baseline)} carries no digest and records no service (a format-1 bundle or a raw response): whether it was altered, and which service its scores came from, cannot be checked`);
+}
+
 /**
  * The baseline's overall scores (null: no data then), read as a stream from a
  * bundle of either format or a raw response. A format-2 baseline whose digest
@@ -261,6 +267,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
   const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()), (o, service) => {
     checkBaselineFilters(o, calculatedWith(filters), `--baseline ${String(opts.baseline)}`);
     baselineService = service;
+    warnUnrecordedBaseline(service, opts, warnings);
   });
   // A minimum for a parameter this run's own --policy-parameter filter leaves out could never be checked
   // (with --allow-no-data it passed having evaluated nothing): refused before anything is sent.
@@ -306,6 +313,7 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()), (o, service) => {
     baselineOptions = o;
     baselineService = service;
+    warnUnrecordedBaseline(service, opts, warnings);
   });
   const verify = opts.verify !== false;
   const vo = await verifyOptions(ctx, file, opts, what);
