@@ -446,6 +446,16 @@ describe('12. evidence that records unknown suppliers, and a check that cannot e
     expect(r.stderr).toMatch(/^::error title=srs score check::.*bundle altered/m);
   });
 
+  it('a usage error found once the check has started (an unknown --min-parameter) reaches JUnit, the step summary and an annotation alike', async () => {
+    const junit = join(h.home, 'gate-usage.xml');
+    const summary = join(h.home, 'summary-usage.md');
+    const r = await h.run(['score', 'check', a!, '--min-parameter', '01fcprzw40d1df5n5dt7fc57nx=0', '--junit', junit], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code).toBe(2);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<error message="[^"]*--min-parameter/);
+    expect(readFileSync(summary, 'utf8')).toMatch(/### srs score check: not evaluated\n\n.*--min-parameter/);
+    expect(r.stderr).toMatch(/^::error title=srs score check::.*--min-parameter/m);
+  });
+
   it('the SCORE column shows the digits that make the verdict beside --min visibly right', async () => {
     const scored = readFileSync(bundle, 'utf8')
       .split('\n')

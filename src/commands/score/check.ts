@@ -383,7 +383,7 @@ function writeJunit(file: string, xml: string): void {
 }
 
 /** The JUnit file, step summary and annotation of a check that could not evaluate (see junitRunError). */
-function reportRunError(ctx: Context, opts: Opts, message: string, started: number, { junitOnly = false } = {}): void {
+function reportRunError(ctx: Context, opts: Opts, message: string, started: number): void {
   const text = ctx.redact(oneLine(message));
   if (typeof opts.junit === 'string') {
     try {
@@ -392,8 +392,8 @@ function reportRunError(ctx: Context, opts: Opts, message: string, started: numb
       ctx.warn((e as Error).message);
     }
   }
-  // A usage error is already one line on stderr; the JUnit file is replaced so that it no longer says "did not finish".
-  if (junitOnly) return;
+  // Whatever stopped the check (a usage error found once the run had started too): JUnit, the step summary and the
+  // annotation say the same, as CI shows each in its own place (a usage error wrote JUnit alone).
   appendStepSummary(ctx, summaryRunError(text));
   if (ctx.env.GITHUB_ACTIONS === 'true') ctx.io.stderr.write(annotationRunError(text) + '\n');
 }
@@ -427,8 +427,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     }
   } catch (e) {
     // A check that could not evaluate still reports, where CI looks: JUnit, the step summary, an annotation.
-    if (e instanceof UsageError) reportRunError(ctx, opts, e.message, started, { junitOnly: true });
-    else if (e instanceof SrsError) reportRunError(ctx, opts, e.message, started);
+    if (e instanceof SrsError) reportRunError(ctx, opts, e.message, started);
     throw e;
   }
 
