@@ -187,6 +187,20 @@ describe('evidence bundle and offline recompute', () => {
     expect(loose.code).toBe(0);
   });
 
+  it('a bundle without its header line, or with another kind of header, is named as such (not "not valid JSON at position 914")', async () => {
+    const lines = readFileSync(bundlePath, 'utf8').trimEnd().split('\n');
+    const headless = join(h.home, 'headless.jsonl');
+    writeFileSync(headless, lines.slice(1).join('\n') + '\n');
+    const r = await runSrs(['score', 'recompute', headless, '--verify'], baseEnv(h.home + '/offline'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the lines of an srs score bundle without its header line \(the first line is a "request" record/);
+    const foreign = join(h.home, 'foreign.jsonl');
+    writeFileSync(foreign, [JSON.stringify({ ...JSON.parse(lines[0]!), kind: 'other.bundle' }), ...lines.slice(1)].join('\n') + '\n');
+    const f = await runSrs(['score', 'recompute', foreign, '--verify'], baseEnv(h.home + '/offline'));
+    expect(f.code).toBe(2);
+    expect(f.stderr).toContain('its first line is a header of kind "other.bundle", not "srs.score-bundle"');
+  });
+
   it('check --from gates on srs\'s recomputation: a value nudged within the tolerance verifies, but cannot cross a --min', async () => {
     const records = readBundle(bundlePath);
     const victim = records.find((r) => r.t === 'result' && (r.item as Item).score.value !== null)!.item as Item;

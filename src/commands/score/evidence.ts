@@ -286,6 +286,15 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
   if (head && typeof head === 'object' && (head as { kind?: unknown }).kind === BUNDLE_KIND && typeof (head as { bundleVersion?: unknown }).bundleVersion === 'number' && (head as { bundleVersion: number }).bundleVersion > BUNDLE_VERSION) {
     throw invalid(name, `a format-${(head as { bundleVersion: number }).bundleVersion} bundle: this srs reads formats 1 and ${BUNDLE_VERSION}; upgrade srs`);
   }
+  // JSON Lines whose first line is a record of a bundle, or a header of another kind: said as such, not as
+  // "not valid JSON (... position 914)" once the lines are read as one document.
+  const rec = head && typeof head === 'object' && !Array.isArray(head) ? (head as { t?: unknown; kind?: unknown }) : undefined;
+  if (rec && typeof rec.t === 'string' && ['request', 'scorecard', 'result', 'error', 'end'].includes(rec.t)) {
+    throw invalid(name, `the lines of an srs score bundle without its header line (the first line is a "${rec.t}" record, not {"kind":"${BUNDLE_KIND}",...}): the file was cut or edited; save the evidence again with score calc --save`);
+  }
+  if (rec && typeof rec.kind === 'string' && rec.kind !== BUNDLE_KIND && 'bundleVersion' in rec) {
+    throw invalid(name, `its first line is a header of kind ${JSON.stringify(rec.kind)}, not ${JSON.stringify(BUNDLE_KIND)}: not an srs score bundle`);
+  }
   // Format 1 or a raw response: one JSON document, read whole.
   const parts: Buffer[] = [first.value];
   let size = first.value.length;
