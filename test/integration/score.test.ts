@@ -187,6 +187,23 @@ describe('evidence bundle and offline recompute', () => {
     expect(loose.code).toBe(0);
   });
 
+  it('content added after the end record, under a new end record with a forged digest, stops at the header: no row reads as agreeing first', async () => {
+    const records = readBundle(bundlePath);
+    const more = records.filter((r) => r.t === 'result').slice(0, 3);
+    const appended = join(h.home, 'appended.jsonl');
+    writeBundle(appended, [...records, ...more, structuredClone(records.at(-1)!)], { redigest: true });
+    const r = await runSrs(['score', 'recompute', appended, '--verify', '-o', 'json'], baseEnv(h.home + '/offline'));
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('content was added after an end record (the file holds 2 end records)');
+    const html = join(h.home, 'appended.html');
+    const rep = await runSrs(['score', 'report', appended, '--html', html], baseEnv(h.home + '/offline'));
+    expect(rep.code).toBe(3);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('<b>Digest:</b> <span class="bad">does not match the content</span>');
+    expect(page).toContain('content was added after an end record');
+  });
+
   it('a bundle without its header line, or with another kind of header, is named as such (not "not valid JSON at position 914")', async () => {
     const lines = readFileSync(bundlePath, 'utf8').trimEnd().split('\n');
     const headless = join(h.home, 'headless.jsonl');

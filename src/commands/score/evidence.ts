@@ -138,10 +138,13 @@ export interface FileDigest {
   declaredSuppliers: number | null;
   /** Lines that are result or error records, as srs writes them. */
   suppliers: number;
+  /** Lines that are end records, as srs writes them: more than one means content was added after an end record. */
+  ends: number;
 }
 
 const RESULT_START = Buffer.from('{"t":"result"');
 const ERROR_START = Buffer.from('{"t":"error"');
+const END_START = Buffer.from('{"t":"end"');
 
 /**
  * Counts the lines that start as srs writes a result or an error record
@@ -152,6 +155,7 @@ const ERROR_START = Buffer.from('{"t":"error"');
  */
 export class RecordCounter {
   count = 0;
+  ends = 0;
   #head: Buffer[] = [];
   #headLength = 0;
   #atLineStart = true;
@@ -175,6 +179,7 @@ export class RecordCounter {
       if (this.#headLength < RESULT_START.length && pos !== nl) return; // the chunk ended within the line's first bytes
       const head = Buffer.concat(this.#head);
       if (head.equals(RESULT_START) || head.subarray(0, ERROR_START.length).equals(ERROR_START)) this.count++;
+      else if (head.subarray(0, END_START.length).equals(END_START)) this.ends++;
       this.#head = [];
       this.#headLength = 0;
       this.#atLineStart = false;
@@ -237,7 +242,7 @@ export async function digestOfFile(ctx: Context, file: string, what: string): Pr
       declared = null;
     }
   }
-  return { computed: hash.digest('hex'), declared, declaredSuppliers, suppliers: counter.count };
+  return { computed: hash.digest('hex'), declared, declaredSuppliers, suppliers: counter.count, ends: counter.ends };
 }
 
 function parseLine<T>(schema: z.ZodMiniType<T>, value: unknown, where: string): T {

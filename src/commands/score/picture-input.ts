@@ -166,7 +166,9 @@ export async function inputFromBundle(ctx: Context, file: string, opts: Opts): P
   if (format === 2) {
     const declared = vo.digestFirst ? vo.digestFirst.declared : (end?.declared?.digest ?? null);
     const computed = vo.digestFirst ? vo.digestFirst.computed : (end?.computed ?? null);
-    if (declared !== null && declared === computed) digest = { state: 'verified', algorithm: DIGEST_ALGORITHM, value: declared, note: 'the content matches the digest recorded when it was saved' };
+    const addedAfterEnd = (vo.digestFirst?.ends ?? 0) > 1 || end?.afterEnd !== undefined;
+    if (addedAfterEnd) digest = { state: 'mismatch', algorithm: DIGEST_ALGORITHM, ...(declared !== null ? { value: declared } : {}), note: 'content was added after an end record: what follows it is not what was saved' };
+    else if (declared !== null && declared === computed) digest = { state: 'verified', algorithm: DIGEST_ALGORITHM, value: declared, note: 'the content matches the digest recorded when it was saved' };
     else digest = { state: 'mismatch', algorithm: DIGEST_ALGORITHM, ...(declared !== null ? { value: declared } : {}), note: declared === null ? 'the end record with the digest is missing: the file was cut short or edited' : `the content hashes to ${computed ?? '?'}: the file was changed after it was saved` };
   }
   const { namesFromScorecards } = await import('../../api/names.js');

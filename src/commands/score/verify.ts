@@ -134,6 +134,8 @@ export class EvidenceVerifier {
     const d = this.opts.digestFirst;
     if (ev.format === 2 && d) {
       if (d.declared === null) this.find('altered', 'its last line is not the end record with the digest (the file was cut short, edited, or something was added after the end record)');
+      // An end record before the last line: content was added after it (and a new end record forged over all of it).
+      else if (d.ends > 1) this.find('altered', `content was added after an end record (the file holds ${d.ends} end records)`);
       else if (d.declared !== d.computed) this.find('altered', `its content does not match its digest (sha256 ${d.declared.slice(0, 12)}…, content ${d.computed.slice(0, 12)}…)`);
       // Counted in the same pass: a bundle cut or edited (digest recomputed, count not) stops here, before anything is printed.
       else if (d.declaredSuppliers !== null && d.declaredSuppliers !== d.suppliers) this.find('altered', supplierCount(d.declaredSuppliers, d.suppliers));
