@@ -19,7 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function onTerminal(args: string[]): string[] {
   const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
   const out = execFileSync('script', ['-qec', [process.execPath, BIN, ...args].map(quote).join(' '), '/dev/null'], {
-    env: { PATH: process.env.PATH ?? '', HOME: dir, SRS_CONFIG_DIR: join(dir, 'config'), SRS_DATA_DIR: join(dir, 'data'), TERM: 'dumb' },
+    env: { PATH: process.env.PATH ?? '', HOME: dir, SRS_CONFIG_DIR: join(dir, 'config'), SRS_DATA_DIR: join(dir, 'data'), TERM: 'xterm', NO_COLOR: '1' },
     encoding: 'utf8',
     timeout: 60_000,
   });

@@ -57,7 +57,7 @@ describe('BundleWriter and readEvidence', () => {
     const end = JSON.parse(lines.at(-1)!) as { suppliers: number; digest: { value: string } };
     expect(end.suppliers).toBe(3);
     expect(end.digest.value).toBe(createHash('sha256').update(lines.slice(0, -1).join('\n') + '\n').digest('hex'));
-    expect(await digestOfFile(ctx, path, 'test')).toEqual({ computed: end.digest.value, declared: end.digest.value, declaredSuppliers: 3, suppliers: 3 });
+    expect(await digestOfFile(ctx, path, 'test')).toEqual({ computed: end.digest.value, declared: end.digest.value, declaredSuppliers: 3, suppliers: 3, ends: 1 });
 
     const evs = await events(path);
     expect(evs[0]).toMatchObject({ t: 'header', format: BUNDLE_VERSION, asOf: '2025-01-01' });
@@ -123,7 +123,7 @@ describe('BundleWriter and readEvidence', () => {
     const digest = createHash('sha256').update(body).digest('hex');
     const path = join(dir, 'boundary.jsonl');
     writeFileSync(path, body + JSON.stringify({ t: 'end', suppliers: 1, digest: { algorithm: 'sha256', value: digest } }) + '\n');
-    expect(await digestOfFile(ctx, path, 'test')).toEqual({ computed: digest, declared: digest, declaredSuppliers: 1, suppliers: 1 });
+    expect(await digestOfFile(ctx, path, 'test')).toEqual({ computed: digest, declared: digest, declaredSuppliers: 1, suppliers: 1, ends: 1 });
     expect((await events(path)).at(-1)).toMatchObject({ declared: { digest }, computed: digest });
 
     const one = join(dir, 'one-line.json');
