@@ -133,8 +133,11 @@ export function createEmulatorServer(opts: ServerOptions): Server {
     let path = '/';
     let query = new URLSearchParams();
     try {
-      const url = new URL(req.url ?? '/', 'http://emulator.invalid');
-      path = url.pathname;
+      // The request target is a path: "//host/v1/countries" read through new URL() lost "//host" and was answered as
+      // /v1/countries (a path the interface does not define). Parsed against the base as a path, it stays a path.
+      const target = req.url ?? '/';
+      const url = new URL(target.startsWith('//') ? `/.${target}` : target, 'http://emulator.invalid');
+      path = target.startsWith('//') ? target.split('?')[0]! : url.pathname;
       query = url.searchParams;
     } catch {
       path = (req.url ?? '/').split('?')[0] ?? '/';

@@ -637,7 +637,7 @@ describe('errors', () => {
   });
 
   it('404 for an unknown route', async () => {
-    for (const path of ['/v1/nothing', '/', '/v2/countries', '/v1/countries/', '/v1/suppliers/a/b/c', '/_emulator/nothing']) {
+    for (const path of ['/v1/nothing', '/', '/v2/countries', '/v1/countries/', '/v1/suppliers/a/b/c', '/_emulator/nothing', '//evil.example/v1/countries', '//v1/countries']) {
       expectError(await get(emu, path), 404);
     }
   });
