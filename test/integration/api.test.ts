@@ -129,6 +129,14 @@ describe('srs api GET', () => {
     expect(t.code).toBe(0);
     expect(t.stdout.split('\n')[0]).toMatch(/^code\s+hierarchyLevel$/);
     expect(t.stdout).toMatch(/\ssector$/m);
+    // A field that first appears on a later page (the sectors of page 1 have no parent): the table has its column,
+    // and CSV, streamed with the first page's columns, says which fields it left out.
+    const wide = await h.run(['api', 'GET', '/v1/standard-industries', '--paginate', '-f', 'subIndustriesOnly=false', '-f', 'perPage=1', '-o', 'table', '--wide']);
+    expect(wide.code).toBe(0);
+    expect(wide.stdout.split('\n')[0]).toMatch(/PARENT INDUSTRY CODE$/);
+    const csv = await h.run(['api', 'GET', '/v1/standard-industries', '--paginate', '-f', 'subIndustriesOnly=false', '-f', 'perPage=1', '-o', 'csv']);
+    expect(csv.code).toBe(0);
+    expect(csv.stderr).toContain('fields that first appear after page 1 are not in the CSV (its columns come from the first page): parentIndustryCode');
   });
 
   it('one page of a longer list says where the rest is; --paginate past --max-pages suggests no option api lacks', async () => {
@@ -194,6 +202,13 @@ describe('srs api errors', () => {
     const t = await h.run(['api', 'GET', '/v1/suppliers/does-not-exist', '-o', 'table']);
     expect(t.stderr.trim().split('\n')).toHaveLength(1);
     expect(t.stderr).toMatch(/^srs: /);
+    // A space or a letter outside ASCII in the path is percent-encoded: the service's 404, not a "network" failure retried.
+    for (const [path, sent] of [['/v1/suppliers/a b', '/v1/suppliers/a%20b'], ['/v1/suppliers/é', '/v1/suppliers/%C3%A9']]) {
+      const r = await h.run(['api', 'GET', path!, '--retries', '2']);
+      expect(r.code, path).toBe(1);
+      expect(r.stderr).toContain(`GET ${sent} failed with HTTP 404`);
+      expect(r.stderr).not.toMatch(/attempts|network/);
+    }
   });
 
   it('a rejected key exits 4', async () => {
@@ -209,6 +224,7 @@ describe('srs api errors', () => {
       [['api', 'PUT', '/v1/countries'], /method must be GET or POST \(got .*PUT/],
       [['api', 'DELETE', '/v1/suppliers/x'], /method must be GET or POST/],
       [['api', 'GET', 'v1/countries'], /path must start with \//],
+      [['api', 'GET', '//evil.example/v1/countries'], /path must name an endpoint, not start with \/\//],
       [['api', 'GET'], /missing required argument 'path'/],
       [['api', 'POST', '/v1/suppliers', '--input', '-', '-f', 'name=x'], /do not combine it with --field/],
       [['api', 'POST', '/v1/suppliers', '--paginate'], /--paginate .* does not apply to POST/],

@@ -62,7 +62,10 @@ export async function buildRequest(ctx: Context, args: string[], opts: Opts): Pr
   if (!rawPath.startsWith('/')) throw new UsageError(`path must start with / (for example /v1/countries), got "${rawPath}"`);
   if (rawPath.includes('#')) throw new UsageError(`path must not contain a fragment (#): "${rawPath}"`);
   const q = rawPath.indexOf('?');
-  const path = q >= 0 ? rawPath.slice(0, q) : rawPath;
+  // Characters a path may not hold as they are (a space, "é") are percent-encoded, as query values are: sent raw, a
+  // space failed locally as "invalid request path" and was retried as a network fault. %XX already there is kept.
+  const path = (q >= 0 ? rawPath.slice(0, q) : rawPath).replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (c) => encodeURIComponent(c));
+  if (path.startsWith('//')) throw new UsageError(`path must name an endpoint, not start with // (read as a host by some servers): "${rawPath}"`);
   if (!path.startsWith('/v1/')) ctx.warn(`${path} is outside /v1/, where every endpoint of the service lives; sending it anyway`);
 
   const query: Record<string, string> = {};
@@ -229,13 +232,26 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
     if (first.done) return;
     for await (const p of pages) for (const it of p.items) yield it;
   }
+  const columns = listColumns(firstItems, ctx.format);
+  const known = new Set(columns.map((c) => c.path));
+  const later = new Set<string>();
   async function* rows(): AsyncGenerator<unknown> {
-    for await (const it of items()) yield isRecord(it) ? it : { value: it };
+    for await (const it of items()) {
+      if (isRecord(it)) for (const k of Object.keys(it)) if (!known.has(k) && isScalar(it[k])) later.add(k);
+      yield isRecord(it) ? it : { value: it };
+    }
   }
   const machine = ctx.format === 'json' || ctx.format === 'ndjson';
-  const source = ctx.format === 'table' ? await ctx.withSpinner(`Fetching ${req.path}…`, () => collectTableRows(rows(), 'items')) : machine ? items() : rows();
-  // Streamed: the columns are those of the first page (every key its items have).
-  const n = await renderList(ctx.sink, source, listColumns(firstItems, ctx.format), ctx.renderOptions());
-  if (n === 0 && ctx.format === 'table') ctx.info('no items');
+  if (ctx.format === 'table') {
+    // A table has every row before it prints: its columns are those of every page.
+    const all = await ctx.withSpinner(`Fetching ${req.path}…`, () => collectTableRows(rows(), 'items'));
+    const n = await renderList(ctx.sink, all, listColumns(all, ctx.format), ctx.renderOptions());
+    if (n === 0) ctx.info('no items');
+    return;
+  }
+  // Streamed: the columns are those of the first page (every key its items have); fields that appear only later
+  // are not dropped in silence.
+  await renderList(ctx.sink, machine ? items() : rows(), columns, ctx.renderOptions());
+  if (later.size && ctx.format === 'csv') ctx.warn(`fields that first appear after page ${startPage} are not in the CSV (its columns come from the first page): ${[...later].slice(0, 5).join(', ')}${later.size > 5 ? ', …' : ''}; -o json or ndjson has every field`);
 }
 
