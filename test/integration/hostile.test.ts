@@ -364,3 +364,13 @@ describe('emission reports with timestamps the document allows', () => {
     expect(r.stderr).not.toContain('without a start date');
   });
 });
+
+describe('srs api -o json prints the body as received', () => {
+  it('a number past 2^53, a decimal written 1.50 and a repeated key come out as the service wrote them', async () => {
+    const body = '{"n":12345678901234567890,"f":1.50,"a":1,"a":2}';
+    scenario('asreceived', (_q, res) => json(res, 200, body));
+    const r = await srs('asreceived', ['api', 'GET', '/v1/anything', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(body + '\n');
+  });
+});

@@ -96,11 +96,16 @@ export async function buildRequest(ctx: Context, args: string[], opts: Opts): Pr
 
 /** Sends one request (with the transport's retries) and returns the parsed JSON answer; HTTP errors throw the usual typed errors. */
 export async function call(http: HttpTransport, req: ApiRequest, query: Query = req.query): Promise<unknown> {
+  return (await callRaw(http, req, query)).data;
+}
+
+/** call(), with the body's text as received beside its parse (-o json prints that text). */
+async function callRaw(http: HttpTransport, req: ApiRequest, query: Query = req.query): Promise<{ data: unknown; text: string }> {
   const args: SendArgs = { method: req.method, path: req.path, query, idempotent: req.idempotent };
   if (req.body !== undefined) args.body = req.body;
   const res = await http.sendWithRetry(args);
-  if (res.status === 204 && res.text.trim() === '') return undefined;
-  return parseResponse(req.method, req.path, res, AnyJson);
+  if (res.status === 204 && res.text.trim() === '') return { data: undefined, text: '' };
+  return { data: parseResponse(req.method, req.path, res, AnyJson), text: res.text };
 }
 
 const isRecord = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
@@ -138,8 +143,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (opts.paginate) return printAllPages(ctx, http, req);
 
   let data: unknown;
+  let text = '';
   try {
-    data = await ctx.withSpinner(`${req.method} ${req.path}…`, () => call(http, req));
+    ({ data, text } = await ctx.withSpinner(`${req.method} ${req.path}…`, () => callRaw(http, req)));
   } catch (e) {
     // A POST that may have reached the service without a usable answer has an unknown effect (a create may
     // exist): said as supplier create says it, never worded like a refusal that invites sending it again.
@@ -163,6 +169,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   // A --query sees the whole document in every format (README), and its answer is what is rendered: ndjson printed
   // `null` and csv an empty row where json printed the answer. --fields select fields of the items of a list in every
   // format (json applied them to the document: `{}`).
+  if (ctx.format === 'json' && !ro.fields && !ro.query && !ro.pretty) {
+    // The body as received: a number past 2^53 or a repeated key would change when parsed and printed again. Its
+    // text went through parsing (it is JSON), and is made safe for a terminal and masked like any output.
+    await ctx.sink.write(text.replace(/\s+$/, '') + '\n');
+    return;
+  }
   if (ctx.format === 'json' && !ro.fields) {
     await renderItem(ctx.sink, data, [], ro);
     return;
