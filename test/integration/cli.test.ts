@@ -764,6 +764,20 @@ describe('help', () => {
     expect(ok.stdout).toMatch(/^Usage: srs supplier get/);
   });
 
+  it('--query shapes emulator fixtures; --fields there, and either on score report (an HTML page), is refused, not ignored', async () => {
+    const q = await h.run(['emulator', 'fixtures', '--query', 'suppliers[0].id']);
+    expect(q.code).toBe(0);
+    expect(JSON.parse(q.stdout)).toMatch(/^[0-9a-z]{26}$/);
+    const f = await h.run(['emulator', 'fixtures', '--fields', 'suppliers.id']);
+    expect(f.code).toBe(2);
+    expect(f.stderr).toContain('--fields does not apply to emulator fixtures');
+    for (const flag of ['--query', '--fields']) {
+      const r = await h.run(['score', 'report', supplier.id, '--html', '-', flag, 'x']);
+      expect(r.code, flag).toBe(2);
+      expect(r.stderr).toContain(`${flag} does not apply to score report (it writes an HTML page)`);
+    }
+  });
+
   it('global options without a command are exit 2 "a command is needed" (help on stderr), not exit 0; srs alone and --help stay 0', async () => {
     for (const args of [['-o', 'json'], ['--sandbox'], ['-q']]) {
       const r = await h.run(args);

@@ -26,6 +26,8 @@ import { parseTolerance } from './recompute.js';
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   if (typeof opts.html !== 'string' || opts.html === '') throw new UsageError('--html FILE is required (the report to write; - for stdout)');
+  // The report is an HTML page: --query and --fields cannot shape it, and are refused rather than ignored in silence.
+  if (ctx.globals.query !== undefined || ctx.globals.fields !== undefined) throw new UsageError(`${ctx.globals.query !== undefined ? '--query' : '--fields'} does not apply to score report (it writes an HTML page); use score calc or score explain for data`);
   const withinDays = expiringDays(opts.expiringWithin);
   const tolerance = parseTolerance(opts.tolerance);
   const out = checkOutputFile('--html', opts.html, true);
