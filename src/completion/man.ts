@@ -28,13 +28,14 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['SRS_CATALOG', 'The local supplier catalog file (same as --catalog PATH); off turns it off (same as --no-catalog).'],
   ['SRS_EMULATOR_API_KEY', 'Key for srs emulator start.'],
   ['NO_COLOR', 'No colour, no spinners.'],
+  ['TERM', 'dumb: no colour, no spinners, no redrawn progress line.'],
 ];
 
 /** Exit codes (README, "Exit codes"): they never change meaning. */
 export const EXIT_STATUS: ReadonlyArray<readonly [string, string]> = [
   ['0', 'Success.'],
   ['1', 'API, network or runtime failure (including 404 and bad responses).'],
-  ['2', 'Usage error or invalid input; nothing was sent.'],
+  ['2', 'Usage error or invalid input: nothing was changed (mostly found before anything is sent; a --query that fails on the data of a read comes after it was read).'],
   ['3', 'A check failed (srs score check, srs score recompute --verify).'],
   ['4', 'Authentication missing or rejected.'],
   ['129', 'Hung up (SIGHUP: the terminal closed), in every command, handled like SIGTERM.'],
