@@ -201,9 +201,17 @@ export class Context {
     }
     // The sandbox is its own service: a base URL given with it (--base-url, or SRS_BASE_URL: a create went to the
     // sandbox with exit 0 while the variable named the real service) would be silently ignored.
-    const ignored = globals.baseUrl !== undefined ? `--base-url ${globals.baseUrl}` : env.SRS_BASE_URL ? `SRS_BASE_URL=${env.SRS_BASE_URL}` : undefined;
+    // So would a profile named for this run, which names a service too (a create meant for profile b went to the
+    // sandbox, exit 0). A key alone names no service: SRS_API_KEY is left unused.
+    const ignored =
+      globals.baseUrl !== undefined ? `--base-url ${globals.baseUrl}`
+      : env.SRS_BASE_URL ? `SRS_BASE_URL=${env.SRS_BASE_URL}`
+      : globals.profile !== undefined ? `--profile ${globals.profile}`
+      : env.SRS_PROFILE ? `SRS_PROFILE=${env.SRS_PROFILE}`
+      : undefined;
     if (this.sandbox && ignored) {
-      throw new UsageError(`${globals.sandbox ? '--sandbox' : 'SRS_SANDBOX'} talks to the local sandbox, so ${ignored} would be ignored: ${globals.baseUrl !== undefined ? 'drop' : 'unset'} one of them`);
+      const flag = globals.baseUrl !== undefined || globals.profile !== undefined;
+      throw new UsageError(`${globals.sandbox ? '--sandbox' : 'SRS_SANDBOX'} talks to the local sandbox, so ${ignored} would be ignored: ${flag ? 'drop' : 'unset'} one of them`);
     }
     this.format = (fmt as OutputFormat | undefined) ?? (io.stdoutIsTTY ? 'table' : 'json');
     const out = io.stdout;

@@ -113,6 +113,16 @@ describe('words a user writes for "off", and "-" where a file is written', () =>
     expect(odd.code).toBe(2);
     expect(odd.stderr).toMatch(/SRS_SANDBOX must be 1, true, yes or on .* not \\?"disabled\\?"/);
     expect(h.requests.length).toBe(sent);
+    // A profile named for the run names a service too: refused with the sandbox (a create meant for it went to the sandbox).
+    for (const [args, env, named] of [
+      [['--sandbox', '--profile', 'b', 'supplier', 'create', '--name', 'Meant For B'], {}, '--profile b'],
+      [['supplier', 'create', '--name', 'Meant For B'], { SRS_SANDBOX: '1', SRS_PROFILE: 'b' }, 'SRS_PROFILE=b'],
+    ] as const) {
+      const r = await h.run([...args], { env: { SRS_BASE_URL: undefined, ...env } });
+      expect(r.code, named).toBe(2);
+      expect(r.stderr).toContain(`talks to the local sandbox, so ${named} would be ignored`);
+    }
+    expect(h.requests.length).toBe(sent);
     // So for the other switches: SRS_QUIET=maybe was "on".
     for (const [name, value] of [['SRS_QUIET', 'maybe'], ['SRS_DEBUG', '2']] as const) {
       const before = h.requests.length;
