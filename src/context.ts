@@ -512,7 +512,16 @@ export class Context {
   /** The service and account this run talks to (the sandbox is its own target). Reads the settings; sends nothing. */
   async target(): Promise<Target> {
     const { SANDBOX_TARGET, targetFor } = await import('./api/target.js');
-    if (this.sandbox) return SANDBOX_TARGET;
+    if (this.sandbox) {
+      // The sandbox's state, by the identity it was made with: the catalog and journals of one sandbox state never
+      // answer for another (a deleted state, another user's data directory with a shared --catalog).
+      const path = await this.#sandboxStatePath();
+      const [{ StateDb }, { DEFAULT_SEED, DEFAULT_SUPPLIERS }] = await Promise.all([import('./emulator/state.js'), import('./emulator/index.js')]);
+      const state = StateDb.open(path, { seed: DEFAULT_SEED, suppliers: DEFAULT_SUPPLIERS });
+      const instance = state.instance;
+      state.close();
+      return instance ? { baseUrl: SANDBOX_TARGET.baseUrl, account: `sandbox-${instance.replace(/-/g, '').slice(0, 12)}` } : SANDBOX_TARGET;
+    }
     const s = await this.settings();
     if (!s.baseUrl) throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
     if (!s.apiKey) throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY (or try --sandbox)`);
@@ -560,23 +569,31 @@ export class Context {
     if (problem) throw new AuthError(`the API key from ${describeSource(s.apiKeySource, 'apiKey')} ${problem}; set it again (srs auth login, or SRS_API_KEY)`);
   }
 
+  #sandboxState: Promise<string> | undefined;
+
+  /** The sandbox's state file (DATA_DIR/sandbox-state.db), its directory made and an older JSON state migrated, once a run. */
+  #sandboxStatePath(): Promise<string> {
+    return (this.#sandboxState ??= (async () => {
+      const [{ privateDir }, { SANDBOX_STATE_FILE, migrateLegacySandboxState }] = await Promise.all([import('./util/fs.js'), import('./emulator/state.js')]);
+      const dir = dataDir(this.env);
+      privateDir(dir, !this.env.SRS_DATA_DIR);
+      const migrated = migrateLegacySandboxState(dir);
+      if (migrated) this.info(migrated);
+      return join(dir, SANDBOX_STATE_FILE);
+    })());
+  }
+
   async #makeClient(connections: number, longRun: boolean): Promise<ApiClient> {
     let baseUrl: string;
     let apiKey: string;
     if (this.sandbox) {
       // Never reads the config store: a stored profile's real key is never touched.
       const { startEmulator } = await import('./emulator/index.js');
-      const { privateDir } = await import('./util/fs.js');
-      const dir = dataDir(this.env);
-      privateDir(dir, !this.env.SRS_DATA_DIR);
       // node:crypto costs ~9 ms to load: only the sandbox needs it here.
       const { randomBytes } = await import('node:crypto');
       apiKey = randomBytes(24).toString('hex');
       this.addSecret(apiKey);
-      const { SANDBOX_STATE_FILE, migrateLegacySandboxState } = await import('./emulator/state.js');
-      const statePath = join(dir, SANDBOX_STATE_FILE);
-      const migrated = migrateLegacySandboxState(dir);
-      if (migrated) this.info(migrated);
+      const statePath = await this.#sandboxStatePath();
       const emu = await startEmulator({ port: 0, apiKey, statePath });
       this.onCleanup(() => emu.close());
       this.debug(`sandbox emulator on ${emu.url}, state in ${statePath}`);

@@ -18,6 +18,7 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { describeZodError } from '../api/contract.js';
 import type { SupplierRec } from './records.js';
@@ -122,15 +123,18 @@ export class StateDb {
   readonly path: string;
   readonly seed: number;
   readonly suppliers: number;
+  /** This state's identity (made when the file was created). */
+  readonly instance: string;
   readonly #db: Database;
   readonly #insert: ReturnType<Database['prepare']>;
   readonly #get: ReturnType<Database['prepare']>;
 
-  private constructor(path: string, db: Database, seed: number, suppliers: number) {
+  private constructor(path: string, db: Database, seed: number, suppliers: number, instance: string) {
     this.path = path;
     this.#db = db;
     this.seed = seed;
     this.suppliers = suppliers;
+    this.instance = instance;
     this.#insert = db.prepare('INSERT INTO suppliers (id, json) VALUES (?, ?) ON CONFLICT (id) DO NOTHING');
     this.#get = db.prepare('SELECT json FROM suppliers WHERE id = ?');
   }
@@ -159,6 +163,9 @@ export class StateDb {
       const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING');
       put.run('seed', String(defaults.seed));
       put.run('suppliers', String(defaults.suppliers));
+      // This state's own identity, made once: the sandbox's target (its catalog partition, its journals) is this
+      // state and no other (a deleted or another user's state was "the sandbox" too, and its catalog answered for it).
+      put.run('instance', randomUUID());
       const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>;
       return Object.fromEntries(rows.map((r) => [r.key, r.value]));
     });
@@ -168,7 +175,7 @@ export class StateDb {
       db.close();
       throw new Error(`emulator state file ${path} is corrupt (seed "${meta.seed}", suppliers "${meta.suppliers}"); delete it or point --state elsewhere`);
     }
-    return new StateDb(path, db, seed, suppliers);
+    return new StateDb(path, db, seed, suppliers, meta.instance ?? '');
   }
 
   /** Every created supplier, in id order. */

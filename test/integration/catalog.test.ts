@@ -4,7 +4,7 @@
  * killed with SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -658,6 +658,27 @@ describe('emulator and sandbox state on SQLite', () => {
     const again = await runSrs(['--sandbox', 'supplier', 'get', id, '-o', 'json'], env);
     expect(again.code).toBe(0);
     expect(again.stderr).not.toContain('migrated');
+  });
+
+  it('one sandbox\'s catalog never answers for another: two users sharing a --catalog, and a state deleted since', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'srs-sandbox-two-'));
+    const catalog = join(home, 'team.db');
+    writeFileSync(catalog, '');
+    const u1 = { ...baseEnv(join(home, 'u1')), NO_COLOR: '1' };
+    const u2 = { ...baseEnv(join(home, 'u2')), NO_COLOR: '1' };
+    const create = (env: Record<string, string>) => runSrs(['--sandbox', '--catalog', catalog, 'supplier', 'create', '--name', 'Team One', '--customer-id', 'T-1', '-o', 'json'], env, { timeoutMs: 60_000 });
+    expect((await create(u1)).code).toBe(0);
+    // u2's sandbox is another sandbox: T-1 is not "already created" there.
+    const second = await create(u2);
+    expect(second.code, second.stderr).toBe(0);
+    expect((await create(u1)).code).toBe(1); // u1's own sandbox: it is (exists)
+    // A deleted sandbox state is a new sandbox: its catalog starts empty, and the create goes through.
+    for (const f of readdirSync(join(home, 'u1', 'data')).filter((f) => f.startsWith('sandbox-state.db'))) rmSync(join(home, 'u1', 'data', f));
+    const fresh = await create(u1);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    const got = await runSrs(['--sandbox', '--catalog', catalog, 'supplier', 'get', '--customer-id', 'T-1', '-o', 'json'], u1);
+    expect(got.code, got.stderr).toBe(0);
+    expect(json<{ id: string }>(got).id).toBe(json<{ id: string }>(fresh).id);
   });
 
   it('kill -9 of `srs emulator start --state` mid-import loses no supplier it acknowledged', async () => {
