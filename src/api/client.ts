@@ -72,6 +72,11 @@ export class ApiClient {
 
   // ------------------------------------------------------------ suppliers
 
+  /** No more retries on this client, and every wait for one ends now (an import stopped by a signal). */
+  stopRetries(): void {
+    this.http.retry.stop();
+  }
+
   /** `onAttempt` hears of every attempt (the import's adaptive concurrency, src/import/limiter.ts). */
   async createSupplier(body: SupplierCreateRequest, onAttempt?: AttemptObserver) {
     const valid = isCheckedSupplierBody(body) ? body : validateRequest(SupplierCreateRequest, body, 'supplier');

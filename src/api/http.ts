@@ -384,6 +384,8 @@ export class HttpTransport {
         }
         this.#onRetry?.(`${e.reason}: retrying (attempt ${attempt + 2} of ${total})`);
         await policy.sleep(d.delayMs);
+        // Stopped while waiting (policy.stop()): nothing more is sent; the last failure stands.
+        if (policy.stopped) throw e.withNote(attemptsNote(attempt + 1, policy.now() - startedAt, STOPPED, e.code === 'timeout'));
         continue;
       }
       args.onAttempt?.(monotonicMs() - sentAt, res.status === 429 || res.status === 503 ? 'throttled' : 'ok');
@@ -404,6 +406,11 @@ export class HttpTransport {
       }
       this.#onRetry?.(`HTTP ${res.status}: retrying (attempt ${attempt + 2} of ${total})`);
       if (res.status !== 429) await policy.sleep(d.delayMs);
+      else await policy.gate.wait();
+      if (policy.stopped) {
+        res.attempts = attemptsNote(attempt + 1, policy.now() - startedAt, STOPPED, false);
+        return res;
+      }
     }
   }
 
@@ -577,11 +584,13 @@ export function duration(ms: number): string {
   return `${s < 10 ? Math.round(s * 10) / 10 : Math.round(s)} s`;
 }
 
+const STOPPED: Decision = { retry: false, delayMs: 0, reason: 'stopped by a signal', limit: 'stopped' };
+
 /** "4 attempts over 11 s; see --timeout, --retries", plus why retrying stopped early. */
 function attemptsNote(attempts: number, elapsedMs: number, d: Decision, timedOut: boolean): string {
-  const early = d.limit === 'time' ? ', retry time limit reached' : d.limit === 'budget' ? ', retry budget exhausted' : '';
+  const early = d.limit === 'time' ? ', retry time limit reached' : d.limit === 'budget' ? ', retry budget exhausted' : d.limit === 'stopped' ? ', not retried: stopped by a signal' : '';
   // --retries is worth naming only when it was a retry limit that stopped (a create that timed out is never resent).
-  const see = [timedOut ? '--timeout' : '', d.limit !== undefined ? '--retries' : ''].filter(Boolean).join(', ');
+  const see = [timedOut ? '--timeout' : '', d.limit !== undefined && d.limit !== 'stopped' ? '--retries' : ''].filter(Boolean).join(', ');
   return `${attempts} attempt${attempts === 1 ? '' : 's'} over ${duration(elapsedMs)}${early}${see ? `; see ${see}` : ''}`;
 }
 

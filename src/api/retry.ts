@@ -80,9 +80,11 @@ class PauseGate {
   #until = 0;
   readonly #now: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
-  constructor(now: () => number, sleep: (ms: number) => Promise<void>) {
+  readonly #stopped: () => boolean;
+  constructor(now: () => number, sleep: (ms: number) => Promise<void>, stopped: () => boolean = () => false) {
     this.#now = now;
     this.#sleep = sleep;
+    this.#stopped = stopped;
   }
   pauseFor(ms: number): void {
     this.#until = Math.max(this.#until, this.#now() + ms);
@@ -94,7 +96,7 @@ class PauseGate {
   wait(): Promise<void> | undefined {
     if (this.remainingMs === 0) return undefined;
     return (async () => {
-      for (let left = this.remainingMs; left > 0; left = this.remainingMs) await this.#sleep(left);
+      for (let left = this.remainingMs; left > 0 && !this.#stopped(); left = this.remainingMs) await this.#sleep(left);
     })();
   }
 }
@@ -105,8 +107,8 @@ export interface Decision {
   retry: boolean;
   delayMs: number;
   reason: string;
-  /** Why a retryable failure is not retried: no retries left, the retry time limit, or the shared budget. */
-  limit?: 'retries' | 'time' | 'budget';
+  /** Why a retryable failure is not retried: no retries left, the retry time limit, the shared budget, or stop(). */
+  limit?: 'retries' | 'time' | 'budget' | 'stopped';
 }
 
 export class RetryPolicy {
@@ -114,6 +116,9 @@ export class RetryPolicy {
   readonly budget: RetryBudget;
   readonly gate: PauseGate;
   readonly #o: Required<Omit<RetryOptions, 'retries' | 'budget'>>;
+  #stopped = false;
+  #onStop: () => void = () => undefined;
+  readonly #stop = new Promise<void>((resolve) => (this.#onStop = resolve));
 
   constructor(opts: RetryOptions = {}) {
     this.retries = opts.retries ?? 3;
@@ -127,7 +132,20 @@ export class RetryPolicy {
       now: opts.now ?? Date.now,
       sleep: opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
     };
-    this.gate = new PauseGate(this.#o.now, this.#o.sleep);
+    this.gate = new PauseGate(this.#o.now, (ms) => this.sleep(ms), () => this.#stopped);
+  }
+
+  /**
+   * No more retries, and every wait for one (a backoff, a Retry-After pause) ends at once: an import stopped by a
+   * signal sent new creates for up to 30 s after it (a row waiting out a 429 is not a request in flight).
+   */
+  stop(): void {
+    this.#stopped = true;
+    this.#onStop();
+  }
+
+  get stopped(): boolean {
+    return this.#stopped;
   }
 
   now(): number {
@@ -135,7 +153,7 @@ export class RetryPolicy {
   }
 
   sleep(ms: number): Promise<void> {
-    return this.#o.sleep(ms);
+    return this.#stopped ? Promise.resolve() : Promise.race([this.#o.sleep(ms), this.#stop]);
   }
 
   /**
@@ -149,6 +167,7 @@ export class RetryPolicy {
         : idempotent || failure.error.notSent;
     const what = failure.kind === 'status' ? `HTTP ${failure.status}` : failure.error.code;
     if (!retryable) return { retry: false, delayMs: 0, reason: `${what} is not retryable${idempotent ? '' : ' for a create'}` };
+    if (this.#stopped) return { retry: false, delayMs: 0, reason: `${what}: not retried (stopped by a signal)`, limit: 'stopped' };
     if (attempt >= this.retries) return { retry: false, delayMs: 0, reason: `${what}: no retries left (${this.retries})`, limit: 'retries' };
     let delay = backoffDelay(attempt, this.#o.baseDelayMs, this.#o.maxDelayMs, this.#o.random);
     if (failure.kind === 'status' && (failure.status === 429 || failure.status === 503) && failure.retryAfterMs !== undefined) {

@@ -372,6 +372,8 @@ class ImportRun {
     if (reason === 'interrupted') {
       this.interrupted = true;
       this.#input.destroy(); // unblocks a read waiting on a slow stdin
+      // A row waiting to retry its create is not a request in flight: it is not sent again after the signal.
+      this.#sender?.stopRetries();
     }
   }
 
@@ -618,8 +620,10 @@ class ImportRun {
   async finish(started: number): Promise<ImportResult> {
     const { d, p, o, input } = { d: this.#d, p: this.#p, o: this.#o, input: this.#input };
     const sender = this.#sender;
-    d.signal?.removeEventListener('abort', this.#onAbort);
+    // Heard until the last request is done: a signal while rows wait out a retry stops those retries, and the run
+    // ends as interrupted (exit 130), not as a complete import (exit 1, complete: true).
     await sender?.idle();
+    d.signal?.removeEventListener('abort', this.#onAbort);
     this.#progress?.stop();
     this.#counting?.abort();
     const complete = this.reachedEnd && !this.readError;

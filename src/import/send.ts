@@ -17,6 +17,8 @@ export type AttemptObserver = (latencyMs: number, kind: AttemptSample['kind']) =
 /** What the import needs from the API client. */
 export interface SupplierCreator {
   createSupplier(body: SupplierCreateRequest, onAttempt?: AttemptObserver): Promise<{ id: string }>;
+  /** No more retries, and every wait for one ends now (the import was stopped by a signal). */
+  stopRetries?(): void;
 }
 
 /** Created, or what classifyCreateFailure makes of the failure. */
@@ -53,6 +55,11 @@ export class Sender {
   readonly #afterDispatch: (() => void) | undefined;
   #sent = 0;
   #waiters: Array<() => void> = [];
+
+  /** A stop asked for (a signal): rows waiting to retry a create end with their last failure; none is sent again. */
+  stopRetries(): void {
+    this.#client.stopRetries?.();
+  }
   /** Requests taken this turn; they leave together at its end. */
   #queue: Queued[] = [];
   #error: unknown;

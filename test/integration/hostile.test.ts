@@ -5,6 +5,8 @@
  * and never the key.
  */
 import type { ServerResponse } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { json, useHostileServer, type Handler } from '../support/hostile-server.js';
@@ -372,5 +374,36 @@ describe('srs api -o json prints the body as received', () => {
     const r = await srs('asreceived', ['api', 'GET', '/v1/anything', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(body + '\n');
+  });
+});
+
+describe('Ctrl-C while an import waits out a 429', () => {
+  it('sends nothing more, ends the wait at once, and exits 130 (it resent creates for up to 30 s, then said complete, exit 1)', async () => {
+    let posts = 0;
+    scenario('import429', (q, res) => {
+      if (q.method === 'POST') {
+        posts++;
+        json(res, 429, { message: 'slow down' }, { 'retry-after': '20' });
+      } else json(res, 200, { items: [], pagination: { pageSize: 100 } });
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'srs-429-'));
+    const csv = join(dir, 'one.csv');
+    writeFileSync(csv, 'name,customerSupplierId\nWaiting Co,W-1\n');
+    const started = Date.now();
+    const r = await runSrs(['supplier', 'import', csv, '-o', 'json', '--no-catalog'], { ...hostile.env, SRS_BASE_URL: `${hostile.server.url}/s/import429` }, {
+      onSpawn: (kill) => {
+        const wait = setInterval(() => {
+          if (posts > 0) {
+            clearInterval(wait);
+            setTimeout(() => kill('SIGINT'), 300);
+          }
+        }, 20);
+      },
+      timeoutMs: 40_000,
+    });
+    expect(r.code, r.stderr).toBe(130);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(posts).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 0, failed: 1, unknown: 0 });
   });
 });

@@ -84,6 +84,16 @@ describe('retry decisions', () => {
     expect(p.budget.tokens).toBe(10);
     expect(p.decide({ kind: 'status', status: 500 }, 0, true, 0).retry).toBe(true);
   });
+  it('stop(): a wait for a retry ends at once, and nothing is retried after it', async () => {
+    const p = new RetryPolicy({ retries: 5, sleep: () => new Promise(() => undefined) }); // a wait that never ends by itself
+    const waiting = p.sleep(30_000);
+    p.gate.pauseFor(30_000);
+    const gate = p.gate.wait();
+    p.stop();
+    await waiting;
+    await gate;
+    expect(p.decide({ kind: 'status', status: 429 }, 0, false, 0)).toMatchObject({ retry: false, limit: 'stopped' });
+  });
   it('successes refund the budget, up to its capacity', () => {
     const b = new RetryBudget(10);
     expect(b.tryAcquire(false)).toBe(true);
