@@ -181,6 +181,8 @@ export class Context {
     // The key in the environment is masked from the start: a check of the arguments or of an --ids-file can fail
     // (and quote what it was given) before the settings are read.
     this.addSecret(env.SRS_API_KEY);
+    // A password in a base URL (user:password@host) is a secret too: error lines quote the URL.
+    for (const url of [globals.baseUrl, env.SRS_BASE_URL]) this.#addUrlPassword(url);
     // TERM=dumb shows escape codes as text (chalk and ora switch off for it on their own; srs sets both itself).
     const noColor = (env.NO_COLOR !== undefined && env.NO_COLOR !== '') || env.TERM === 'dumb';
     this.color = io.stdoutIsTTY && globals.color !== false && !noColor;
@@ -204,8 +206,9 @@ export class Context {
     // So would a profile named for this run, which names a service too (a create meant for profile b went to the
     // sandbox, exit 0). A key alone names no service: SRS_API_KEY is left unused.
     const ignored =
-      globals.baseUrl !== undefined ? `--base-url ${globals.baseUrl}`
-      : env.SRS_BASE_URL ? `SRS_BASE_URL=${env.SRS_BASE_URL}`
+      // Named, not quoted: a base URL may hold a password, and this refusal comes before srs knows its secrets.
+      globals.baseUrl !== undefined ? '--base-url'
+      : env.SRS_BASE_URL ? 'SRS_BASE_URL'
       : globals.profile !== undefined ? `--profile ${globals.profile}`
       : env.SRS_PROFILE ? `SRS_PROFILE=${env.SRS_PROFILE}`
       : undefined;
@@ -460,8 +463,21 @@ export class Context {
       ...(store.currentProfile !== undefined ? { currentProfile: store.currentProfile } : {}),
     });
     this.addSecret(s.apiKey);
+    this.#addUrlPassword(s.baseUrl ?? undefined);
     if (s.baseUrlNote) this.info(s.baseUrlNote);
     return s;
+  }
+
+  /** The password of a URL written user:password@host, masked like the key wherever srs prints the URL. */
+  #addUrlPassword(url: string | undefined): void {
+    const m = url === undefined ? null : /^[a-z][a-z0-9+.-]*:\/\/[^/@]*?:([^/@]+)@/i.exec(url.trim());
+    if (!m) return;
+    this.addSecret(m[1]);
+    try {
+      this.addSecret(decodeURIComponent(m[1]!));
+    } catch {
+      /* not percent-encoding: the raw spelling is masked */
+    }
   }
 
   timeoutMs(): number | undefined {

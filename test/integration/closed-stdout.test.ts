@@ -108,7 +108,7 @@ describe('words a user writes for "off", and "-" where a file is written', () =>
     const sent = h.requests.length;
     const both = await h.run(['supplier', 'create', '--name', 'Real Co', '--customer-id', 'REAL-2', '-o', 'json'], { env: { SRS_SANDBOX: '1' } });
     expect(both.code).toBe(2);
-    expect(both.stderr).toMatch(/SRS_SANDBOX talks to the local sandbox, so SRS_BASE_URL=.* would be ignored/);
+    expect(both.stderr).toMatch(/SRS_SANDBOX talks to the local sandbox, so SRS_BASE_URL would be ignored/);
     const odd = await h.run(['auth', 'status', '-o', 'json'], { env: { SRS_SANDBOX: 'disabled' } });
     expect(odd.code).toBe(2);
     expect(odd.stderr).toMatch(/SRS_SANDBOX must be 1, true, yes or on .* not \\?"disabled\\?"/);
@@ -123,6 +123,12 @@ describe('words a user writes for "off", and "-" where a file is written', () =>
       expect(r.stderr).toContain(`talks to the local sandbox, so ${named} would be ignored`);
     }
     expect(h.requests.length).toBe(sent);
+    // A password in a base URL is never printed: not in this refusal, not in the error for a URL that is no URL.
+    const secret = await h.run(['--sandbox', 'ref', 'countries'], { env: { SRS_BASE_URL: 'http://alice:hunter2pw@127.0.0.1:5520' } });
+    expect(secret.code).toBe(2);
+    const bad = await h.run(['ref', 'countries'], { env: { SRS_BASE_URL: 'http://alice:hunter2pw@127.0.0.1:99999' } });
+    expect(bad.code).not.toBe(0);
+    expect(secret.stderr + bad.stderr).not.toContain('hunter2pw');
     // So for the other switches: SRS_QUIET=maybe was "on".
     for (const [name, value] of [['SRS_QUIET', 'maybe'], ['SRS_DEBUG', '2']] as const) {
       const before = h.requests.length;
