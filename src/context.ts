@@ -104,6 +104,13 @@ export interface GlobalOptions {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** A sandbox state that cannot be opened: one line naming the file and the way out (there is no --state to point elsewhere). */
+function sandboxStateError(e: unknown, path: string): SrsError {
+  if (e instanceof SrsError) return e;
+  const message = ((e as Error).message ?? String(e)).replace(/;\s*delete it or point --state elsewhere$/, '');
+  return new SrsError('runtime', ExitCode.failure, `the sandbox cannot use its state ${path}: ${message}; move it away (or delete it) to start a new, empty sandbox`, { cause: e });
+}
+
 /** An environment flag is on unless unset, empty, 0 or false. */
 /** A boolean environment variable: unset, empty, 0, false, off, no and none are off (SRS_SANDBOX=off turned the sandbox on). */
 export const truthy = (v: string | undefined): boolean => v !== undefined && v.trim() !== '' && !isOffWord(v);
@@ -533,7 +540,12 @@ export class Context {
       // answer for another (a deleted state, another user's data directory with a shared --catalog).
       const path = await this.#sandboxStatePath();
       const [{ StateDb }, { DEFAULT_SEED, DEFAULT_SUPPLIERS }] = await Promise.all([import('./emulator/state.js'), import('./emulator/index.js')]);
-      const state = StateDb.open(path, { seed: DEFAULT_SEED, suppliers: DEFAULT_SUPPLIERS });
+      let state: ReturnType<typeof StateDb.open>;
+      try {
+        state = StateDb.open(path, { seed: DEFAULT_SEED, suppliers: DEFAULT_SUPPLIERS });
+      } catch (e) {
+        throw sandboxStateError(e, path);
+      }
       const instance = state.instance;
       state.close();
       return instance ? { baseUrl: SANDBOX_TARGET.baseUrl, account: `sandbox-${instance.replace(/-/g, '').slice(0, 12)}` } : SANDBOX_TARGET;
@@ -592,7 +604,7 @@ export class Context {
     return (this.#sandboxState ??= (async () => {
       const [{ privateDir }, { SANDBOX_STATE_FILE, migrateLegacySandboxState }] = await Promise.all([import('./util/fs.js'), import('./emulator/state.js')]);
       const dir = dataDir(this.env);
-      privateDir(dir, !this.env.SRS_DATA_DIR);
+      privateDir(dir, !this.env.SRS_DATA_DIR, 'data directory (set by SRS_DATA_DIR, else XDG_DATA_HOME)');
       const migrated = migrateLegacySandboxState(dir);
       if (migrated) this.info(migrated);
       return join(dir, SANDBOX_STATE_FILE);
@@ -610,7 +622,9 @@ export class Context {
       apiKey = randomBytes(24).toString('hex');
       this.addSecret(apiKey);
       const statePath = await this.#sandboxStatePath();
-      const emu = await startEmulator({ port: 0, apiKey, statePath });
+      const emu = await startEmulator({ port: 0, apiKey, statePath }).catch((e: unknown) => {
+        throw sandboxStateError(e, statePath);
+      });
       this.onCleanup(() => emu.close());
       this.debug(`sandbox emulator on ${emu.url}, state in ${statePath}`);
       baseUrl = emu.url;

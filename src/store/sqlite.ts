@@ -69,7 +69,12 @@ function loadSqlite(): typeof import('node:sqlite') {
 export function openDatabase(path: string, opts: OpenOptions): Database {
   const { DatabaseSync } = loadSqlite();
   if (path !== ':memory:') {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      throw new Error(`cannot make the directory of the ${opts.name} ${path} (${code}${code === 'ENOTDIR' || code === 'EEXIST' ? ': a file is in the way' : ''}): set SRS_DATA_DIR (or XDG_DATA_HOME) to a directory`, { cause: e });
+    }
   }
   // Only a file srs creates is made 0600 (and SQLite gives its -wal and -shm the file's mode). One that exists keeps
   // the mode its owner gave it: a team's shared catalog (--catalog, made 0666 by `touch` and chmod) was made 0600 at

@@ -2,6 +2,7 @@
 import { chmodSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { ExitCode, SrsError } from '../errors.js';
 
 let tmpCounter = 0;
 
@@ -41,8 +42,15 @@ export async function writeFileAtomic(path: string, text: string, opts: WriteFil
  * directory, tightened to 0700 when an older srs left it open; a directory the
  * user named (SRS_CONFIG_DIR) is theirs, and keeps its mode.
  */
-export function privateDir(path: string, ours: boolean): void {
-  const created = mkdirSync(path, { recursive: true, mode: 0o700 });
+export function privateDir(path: string, ours: boolean, what = 'directory'): void {
+  let created: string | undefined;
+  try {
+    created = mkdirSync(path, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    // A file in the way, a read-only disk: one line naming the directory and what sets it, not "unexpected error: ENOTDIR".
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new SrsError('runtime', ExitCode.failure, `cannot use ${path} as srs's ${what} (${code}${code === 'ENOTDIR' || code === 'EEXIST' ? ': a file is in the way' : ''})`);
+  }
   // The umask may also take bits away from the owner (umask 0277): give them back.
   if (created !== undefined || ours) {
     try {

@@ -4,7 +4,7 @@
  * killed with SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -679,6 +679,31 @@ describe('emulator and sandbox state on SQLite', () => {
     const got = await runSrs(['--sandbox', '--catalog', catalog, 'supplier', 'get', '--customer-id', 'T-1', '-o', 'json'], u1);
     expect(got.code, got.stderr).toBe(0);
     expect(json<{ id: string }>(got).id).toBe(json<{ id: string }>(fresh).id);
+  });
+
+  it('a data or config directory blocked by a file, or a sandbox state that is not one, is one line naming it (it was "unexpected error")', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'srs-blocked-'));
+    const file = join(home, 'a-file');
+    writeFileSync(file, 'not a directory');
+    const env = { ...baseEnv(home), NO_COLOR: '1' };
+    for (const [args, extra, what] of [
+      [['--sandbox', 'supplier', 'ls'], { SRS_DATA_DIR: undefined, XDG_DATA_HOME: file }, "data directory"],
+      [['auth', 'status'], { SRS_CONFIG_DIR: undefined, XDG_CONFIG_HOME: file }, 'config directory'],
+      [['supplier', 'ls'], { SRS_DATA_DIR: undefined, XDG_DATA_HOME: file, SRS_BASE_URL: 'http://127.0.0.1:9', SRS_API_KEY: 'blocked-key-0123' }, 'supplier catalog'],
+    ] as const) {
+      const r = await runSrs([...args], { ...env, ...extra });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr, args.join(' ')).toContain(what);
+      expect(r.stderr).toContain('a file is in the way');
+      expect(r.stderr).not.toMatch(/unexpected error/);
+    }
+    const data = join(home, 'data');
+    mkdirSync(data, { recursive: true });
+    writeFileSync(join(data, 'sandbox-state.db'), 'junk');
+    const broken = await runSrs(['--sandbox', 'ref', 'countries'], { ...env, SRS_DATA_DIR: data });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/^srs: the sandbox cannot use its state .*sandbox-state\.db: .*; move it away \(or delete it\) to start a new, empty sandbox\n$/);
+    expect(broken.stderr).not.toContain('--state');
   });
 
   it('kill -9 of `srs emulator start --state` mid-import loses no supplier it acknowledged', async () => {

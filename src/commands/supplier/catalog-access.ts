@@ -89,7 +89,8 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
     if (setting && setting.from !== 'default' && /not a database|is not a supplier catalog/.test((e as Error).message)) {
       throw new UsageError(`${setting.from} ${path} is not a supplier catalog (${(e as Error).message.replace(/^.*?: /, '')}); name the catalog file`);
     }
-    throw e;
+    // A catalog that cannot be opened (its directory cannot be made, a full disk): one line, never "unexpected error".
+    throw e instanceof SrsError ? e : new SrsError('runtime', ExitCode.failure, (e as Error).message, { cause: e });
   }
   closeWithRun(ctx, catalog);
   const known = catalog.knownPartition(target) !== undefined;

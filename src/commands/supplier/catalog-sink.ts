@@ -200,7 +200,12 @@ export async function openCatalogSink(
       return undefined; // a dry run needs no key; without one there is no target to look up
     }
     const { Catalog } = await import('../../store/catalog.js');
-    const catalog = Catalog.open(path, { redact: (s) => ctx.redact(s) });
+    let catalog: ReturnType<typeof Catalog.open>;
+    try {
+      catalog = Catalog.open(path, { redact: (s) => ctx.redact(s) });
+    } catch (e) {
+      throw e instanceof SrsError ? e : new SrsError('runtime', ExitCode.failure, (e as Error).message, { cause: e });
+    }
     closeWithRun(ctx, catalog);
     const partition = catalog.knownPartition(target);
     if (partition === undefined) return undefined;
