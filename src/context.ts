@@ -456,6 +456,10 @@ export class Context {
     const store = await this.configStore();
     const warning = store.permissionWarning();
     if (warning) this.warn(warning);
+    // A hand-edited active profile ("../x") is checked like --profile and SRS_PROFILE, naming the file.
+    const current = fromEnv.profileSource === 'flag' || fromEnv.profileSource === 'env' ? undefined : store.currentProfile;
+    const currentProblem = typeof current === 'string' && current.trim() !== '' ? profileNameProblem(current.trim()) : undefined;
+    if (currentProblem) throw new SrsError('runtime', ExitCode.failure, `config file ${store.path}: the active profile "${current}" is not a usable profile name (${currentProblem}); run "srs auth switch NAME" to choose a stored one`);
     const s = resolveSettings({
       flags,
       env: this.env,

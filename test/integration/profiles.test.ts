@@ -153,5 +153,15 @@ describe('profiles', () => {
     }
     expect((await runSrs(['auth', 'switch', 'default'], env)).code).toBe(0);
     expect((await runSrs(['ref', 'sources', '--limit', '1', '-o', 'json'], env)).code).toBe(0);
+    // A name no profile may have is checked like --profile, naming the file; auth switch repairs it too.
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), currentProfile: '../x' }));
+    const bad = await runSrs(['ref', 'sources'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/config file .*config\.json: the active profile "\.\.\/x" is not a usable profile name/);
+    const sw = await runSrs(['auth', 'switch', 'default'], { ...env, SRS_API_KEY: 'override-key-0123' });
+    expect(sw.code).toBe(0);
+    // An environment that still overrides the profile is said, not left to a rejected key later.
+    expect(sw.stderr).toContain('SRS_API_KEY is set in the environment and still overrides the API key of "default" in every command');
+    expect((await runSrs(['ref', 'sources', '--limit', '1', '-o', 'json'], env)).code).toBe(0);
   });
 });

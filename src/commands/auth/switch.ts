@@ -22,4 +22,8 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   ctx.stderr(before === name ? `"${name}" was already the active profile` : `Switched the active profile from "${before}" to "${name}"`);
   if (!store.getProfile(name)?.apiKey) ctx.warn(`profile "${name}" has no stored API key: run "srs auth login" (or set SRS_API_KEY)`);
   if (ctx.env.SRS_PROFILE) ctx.warn(`SRS_PROFILE=${ctx.env.SRS_PROFILE} is set in the environment and still chooses the profile of each command`);
+  // The profile's own URL and key are not what commands use while these are set: said, not left to a 401 later.
+  for (const v of ['SRS_BASE_URL', 'SRS_API_KEY'] as const) {
+    if (ctx.env[v]) ctx.warn(`${v} is set in the environment and still overrides the ${v === 'SRS_API_KEY' ? 'API key' : 'base URL'} of "${name}" in every command`);
+  }
 }
