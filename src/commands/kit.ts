@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { QueryError, UsageError } from '../errors.js';
 import type { Page } from '../api/paginate.js';
 import type { Column } from '../output/columns.js';
 import { collectTableRows } from '../output/bounded.js';
-import { renderList } from '../output/render.js';
+import { renderList, type RenderOptions } from '../output/render.js';
 import { count, singularOf } from '../util/plural.js';
 
 export type Opts = Record<string, unknown>;
@@ -233,4 +233,22 @@ export function requireArg(args: string[], i: number, name: string): string {
   const v = args[i];
   if (v === undefined || v.trim() === '') throw new UsageError(`missing ${name}`);
   return v;
+}
+
+/**
+ * Renders a command's result once its work is done (suppliers created, a verdict reached). A --query that fails on
+ * that data (a function given the wrong type) does not read as "usage, nothing done": the result is printed without
+ * --query and --fields, said on stderr (`shown`: "the summary is"), and the problem is returned, for the command to
+ * throw (QueryError.afterTheWork, exit 1) once its own outcome is reported.
+ */
+export async function renderAfterWork(ctx: Context, shown: string, render: (ro: RenderOptions) => Promise<unknown>): Promise<QueryError | undefined> {
+  try {
+    await render(ctx.renderOptions());
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof QueryError)) throw e;
+    ctx.warn(`${e.message}: ${shown} printed without it`);
+    await render({ ...ctx.renderOptions(), query: undefined, fields: undefined });
+    return e;
+  }
 }

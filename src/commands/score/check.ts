@@ -12,7 +12,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import type { ScoreResult } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { CheckFailedError, ExitCode, QueryError, SrsError, UsageError } from '../../errors.js';
+import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
@@ -20,7 +20,7 @@ import { digitsToShow, expiresBeforeIssue, todayUtc, type ScoreDifference } from
 import { isFailing } from '../../scoring/gate.js';
 import type { BaselineValue } from './evaluate.js';
 import { suggest } from '../../util/suggest.js';
-import { optString, type Opts } from '../kit.js';
+import { optString, renderAfterWork, type Opts } from '../kit.js';
 import { calculatedWith, checkBaselineFilters, checkFiltersMatch, checkFiltersStated, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
 import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, type Missing } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
@@ -449,15 +449,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   // A --query that fails on the results does not stand in for the verdict (it was exit 2, "not evaluated", in the
   // JUnit file too): the results are printed without it, and the verdict, the summary and JUnit follow as always.
-  let queryProblem: QueryError | undefined;
-  try {
-    await renderList(ctx.sink, results, columnsFor(rules), ctx.renderOptions());
-  } catch (e) {
-    if (!(e instanceof QueryError)) throw e;
-    queryProblem = e;
-    ctx.warn(`${e.message}: the results are printed without it`);
-    await renderList(ctx.sink, results, columnsFor(rules), { ...ctx.renderOptions(), query: undefined, fields: undefined });
-  }
+  const queryProblem = await renderAfterWork(ctx, 'the results are', (ro) => renderList(ctx.sink, results, columnsFor(rules), ro));
 
   const failing = results.filter((r) => isFailing(r.status));
   for (const r of results) {

@@ -12,7 +12,7 @@
  * 130/143 interrupted.
  */
 import type { Context } from '../../context.js';
-import { ExitCode, QueryError, SrsError, UsageError } from '../../errors.js';
+import { ExitCode, SrsError, UsageError } from '../../errors.js';
 import { DEFAULT_MAX_CONCURRENCY } from '../../import/limits.js';
 import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
@@ -27,7 +27,7 @@ async function catalogFiles(ctx: Context): Promise<Protected> {
 }
 import { importSummaryColumns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
-import { optString, requireArg, type Opts } from '../kit.js';
+import { optString, renderAfterWork, requireArg, type Opts } from '../kit.js';
 
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
@@ -109,15 +109,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   // A --query that fails on the summary: the summary is printed as it is, and the run exits 1 at the end (not 2,
   // "nothing sent", which would invite a second import), unless the import has its own failure to report.
-  let queryProblem: QueryError | undefined;
-  try {
-    await renderItem(ctx.sink, summary, importSummaryColumns(summary), ctx.renderOptions());
-  } catch (e) {
-    if (!(e instanceof QueryError)) throw e;
-    queryProblem = e;
-    ctx.warn(`${e.message}: the summary is printed without it`);
-    await renderItem(ctx.sink, summary, importSummaryColumns(summary), { ...ctx.renderOptions(), query: undefined, fields: undefined });
-  }
+  const queryProblem = await renderAfterWork(ctx, 'the summary is', (ro) => renderItem(ctx.sink, summary, importSummaryColumns(summary), ro));
   if (summary.exists > 0) {
     ctx.info(
       `${summary.exists} row${summary.exists === 1 ? '' : 's'} ${summary.dryRun ? 'would not be' : 'not'} sent: the supplier catalog knows ${summary.exists === 1 ? 'its' : 'their'} customerSupplierId as already created on this target` +
