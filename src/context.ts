@@ -111,7 +111,6 @@ function sandboxStateError(e: unknown, path: string): SrsError {
   return new SrsError('runtime', ExitCode.failure, `the sandbox cannot use its state ${path}: ${message}; move it away (or delete it) to start a new, empty sandbox`, { cause: e });
 }
 
-/** An environment flag is on unless unset, empty, 0 or false. */
 /** A boolean environment variable: unset, empty, 0, false, off, no and none are off (SRS_SANDBOX=off turned the sandbox on). */
 export const truthy = (v: string | undefined): boolean => v !== undefined && v.trim() !== '' && !isOffWord(v);
 
@@ -541,18 +540,20 @@ export class Context {
     const { SANDBOX_TARGET, targetFor } = await import('./api/target.js');
     if (this.sandbox) {
       // The sandbox's state, by the identity it was made with: the catalog and journals of one sandbox state never
-      // answer for another (a deleted state, another user's data directory with a shared --catalog).
-      const path = await this.#sandboxStatePath();
-      const [{ StateDb }, { DEFAULT_SEED, DEFAULT_SUPPLIERS }] = await Promise.all([import('./emulator/state.js'), import('./emulator/index.js')]);
-      let state: ReturnType<typeof StateDb.open>;
-      try {
-        state = StateDb.open(path, { seed: DEFAULT_SEED, suppliers: DEFAULT_SUPPLIERS });
-      } catch (e) {
-        throw sandboxStateError(e, path);
-      }
-      const instance = state.instance;
-      state.close();
-      return instance ? { baseUrl: SANDBOX_TARGET.baseUrl, account: `sandbox-${instance.replace(/-/g, '').slice(0, 12)}` } : SANDBOX_TARGET;
+      // answer for another (a deleted state, another user's data directory with a shared --catalog). Read once a run.
+      return (this.#sandboxTarget ??= (async () => {
+        const path = await this.#sandboxStatePath();
+        const [{ StateDb }, { DEFAULT_SEED, DEFAULT_SUPPLIERS }] = await Promise.all([import('./emulator/state.js'), import('./emulator/index.js')]);
+        let state: ReturnType<typeof StateDb.open>;
+        try {
+          state = StateDb.open(path, { seed: DEFAULT_SEED, suppliers: DEFAULT_SUPPLIERS });
+        } catch (e) {
+          throw sandboxStateError(e, path);
+        }
+        const instance = state.instance;
+        state.close();
+        return instance ? { baseUrl: SANDBOX_TARGET.baseUrl, account: `sandbox-${instance.replace(/-/g, '').slice(0, 12)}` } : SANDBOX_TARGET;
+      })());
     }
     const s = await this.settings();
     if (!s.baseUrl) throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
@@ -602,6 +603,7 @@ export class Context {
   }
 
   #sandboxState: Promise<string> | undefined;
+  #sandboxTarget: Promise<Target> | undefined;
 
   /** The sandbox's state file (DATA_DIR/sandbox-state.db), its directory made and an older JSON state migrated, once a run. */
   #sandboxStatePath(): Promise<string> {

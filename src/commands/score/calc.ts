@@ -41,8 +41,11 @@ export function calculateInOrder(client: ApiClient, requests: ScoreCalculationRe
   return inOrder(requests, concurrency, missing, (r) => client.calculateScores(r), leftOut);
 }
 
-/** calculateInOrder for -o json|ndjson with --fields, --query or pretty output: the results as received, nothing completed or left out. */
-/** The results as received, in request order, without those of suppliers the service does not know (or srs could not find out about), which go to `unknown`. */
+/**
+ * calculateInOrder for -o json|ndjson with --fields, --query or pretty output: the results as received (nothing
+ * completed), in request order, without those of suppliers the service does not know (or srs could not find out
+ * about), which go to `unknown`.
+ */
 async function* receivedInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing, unknown: Map<string, NoResult>): AsyncGenerator<ReceivedScoreResult> {
   const classify = classifierInTurn(client, concurrency, new RetryBudget());
   const fetch = async (r: ScoreCalculationRequest) => {
@@ -165,7 +168,7 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
         if (!notKnown.has(raw.ids[k]!)) out.add(bytes(k));
       }
     } else {
-      // As received: nothing completed (no null for an absent value) and nothing left out.
+      // As received: nothing completed (no null for an absent value); only the suppliers srs could not confirm left out.
       const { items } = received;
       for (const k of resultsInRequestOrder(request, items.map((it) => it.supplierId), missing, sameParsed(items))) {
         if (!notKnown.has(items[k]!.supplierId)) out.add(JSON.stringify(items[k]));
@@ -510,8 +513,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   // it runs on the whole document before rendering), so its answer does not depend on -o.
   const summaryRows = (ctx.format === 'table' || ctx.format === 'csv') && !ctx.renderOptions().query;
   const { breakdownRows, breakdownColumns, namesNeeded, summaryColumns, summaryRow } = await import('./view.js');
-  // Names for people (table, csv); JSON rows keep the service's ids only.
-  // JSON rows keep the service's ids only, unless --fields asks for a name (it was accepted and printed nothing).
+  // Names for people (table, csv); JSON rows keep the service's ids only, unless --fields asks for a name.
   const asksNames = typeof ctx.globals.fields === 'string' && /(dataSourceName|policyParameterName|scopeName)\b/.test(ctx.globals.fields);
   const names = breakdown && (ctx.format === 'table' || ctx.format === 'csv' || asksNames) ? await (await import('../names.js')).namesFor(ctx, client, namesNeeded(breakdown)) : undefined;
   if (typeof opts.save === 'string') {
