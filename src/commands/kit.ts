@@ -104,6 +104,16 @@ export function listFlags(opts: Opts): ListFlags {
   return f;
 }
 
+/** Whether the page a peek reads holds items; a page that could not be read leaves "more exist" the service's word. */
+async function holdsItems<T>(peek: Promise<IteratorResult<Page<T>, void>>): Promise<boolean> {
+  try {
+    const p = await peek;
+    return !p.done && p.value.items.length > 0;
+  } catch {
+    return true;
+  }
+}
+
 /**
  * Prints a paged list: every page by default, one page with --page, the first N
  * items with --limit. Items stream to the renderer as pages arrive.
@@ -154,27 +164,13 @@ export async function printPages<T>(
         if (flags.page !== undefined) {
           // The page the service names next may be past the end (an empty page naming yet another): read it before
           // saying "more on page N" (--page 3 of 3 pages pointed to page 4, page 4 to page 5, without end).
-          if (more && nextPage !== undefined && !cut) {
-            try {
-              const peek = await pages({ startPage: nextPage, ...(flags.perPage !== undefined ? { perPage: flags.perPage } : {}), maxPages: 1, pageLimit: 1 }).next();
-              more = !peek.done && peek.value.items.length > 0;
-            } catch {
-              /* the next page could not be read: "more exist" stays the service's word */
-            }
-          }
+          if (more && nextPage !== undefined && !cut) more = await holdsItems(pages({ startPage: nextPage, ...(flags.perPage !== undefined ? { perPage: flags.perPage } : {}), maxPages: 1, pageLimit: 1 }).next());
           return;
         }
         if (flags.limit !== undefined && n >= flags.limit) {
           // --limit ends at a page's end and the service names a next page, which may be past the end: read it
           // before saying "more exist" (12 of 12 categories said so).
-          if (more) {
-            try {
-              const peek = await walk.next();
-              more = !peek.done && peek.value.items.length > 0;
-            } catch {
-              /* the next page could not be read: "more exist" stays the service's word */
-            }
-          }
+          if (more) more = await holdsItems(walk.next());
           return;
         }
       }
