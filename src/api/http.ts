@@ -364,9 +364,18 @@ export class HttpTransport {
     const policy = this.retry;
     const startedAt = policy.now();
     const total = policy.retries + 1;
+    // The last failure, which stands when policy.stop() ends the waiting (an import stopped by a signal).
+    let last: { res: RawResponse } | { err: NetworkError } | undefined;
     for (let attempt = 0; ; attempt++) {
       const paused = policy.gate.wait();
       if (paused) await paused;
+      // Stopped while waiting (a backoff, another request's 429 pause): nothing more is sent, not even a first try.
+      if (policy.stopped) {
+        if (last === undefined) throw new NetworkError({ method: args.method, path: args.path, reason: 'not sent: stopped by a signal', notSent: true });
+        if ('err' in last) throw last.err.withNote(attemptsNote(attempt, policy.now() - startedAt, STOPPED, last.err.code === 'timeout'));
+        last.res.attempts = attemptsNote(attempt, policy.now() - startedAt, STOPPED, false);
+        return last.res;
+      }
       let res: RawResponse;
       const sentAt = args.onAttempt ? monotonicMs() : 0;
       try {
@@ -383,9 +392,8 @@ export class HttpTransport {
           throw e.withNote(attemptsNote(attempt + 1, policy.now() - startedAt, d, timedOut));
         }
         this.#onRetry?.(`${e.reason}: retrying (attempt ${attempt + 2} of ${total})`);
+        last = { err: e };
         await policy.sleep(d.delayMs);
-        // Stopped while waiting (policy.stop()): nothing more is sent; the last failure stands.
-        if (policy.stopped) throw e.withNote(attemptsNote(attempt + 1, policy.now() - startedAt, STOPPED, e.code === 'timeout'));
         continue;
       }
       args.onAttempt?.(monotonicMs() - sentAt, res.status === 429 || res.status === 503 ? 'throttled' : 'ok');
@@ -405,12 +413,8 @@ export class HttpTransport {
         return res;
       }
       this.#onRetry?.(`HTTP ${res.status}: retrying (attempt ${attempt + 2} of ${total})`);
+      last = { res };
       if (res.status !== 429) await policy.sleep(d.delayMs);
-      else await policy.gate.wait();
-      if (policy.stopped) {
-        res.attempts = attemptsNote(attempt + 1, policy.now() - startedAt, STOPPED, false);
-        return res;
-      }
     }
   }
 
