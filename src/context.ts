@@ -552,7 +552,7 @@ export class Context {
         }
         const instance = state.instance;
         state.close();
-        return instance ? { baseUrl: SANDBOX_TARGET.baseUrl, account: `sandbox-${instance.replace(/-/g, '').slice(0, 12)}` } : SANDBOX_TARGET;
+        return { baseUrl: SANDBOX_TARGET.baseUrl, account: `sandbox-${instance.replace(/-/g, '').slice(0, 12)}` };
       })());
     }
     const s = await this.settings();

@@ -175,7 +175,8 @@ export class StateDb {
       db.close();
       throw new Error(`emulator state file ${path} is corrupt (seed "${meta.seed}", suppliers "${meta.suppliers}"); delete it or point --state elsewhere`);
     }
-    return new StateDb(path, db, seed, suppliers, meta.instance ?? '');
+    // Made in the transaction above when the file had none: always there.
+    return new StateDb(path, db, seed, suppliers, meta.instance!);
   }
 
   /** Every created supplier, in id order. */

@@ -77,7 +77,6 @@ function readHolder(path: string): { holder: LockHolder | undefined; ino: number
   }
 }
 
-/** True when `pid` is no process on this machine (EPERM: it exists, owned by someone else). */
 /** Who holds the lock at `path`, and whether that run is gone (on this host); undefined when there is no lock. */
 export function lockHolder(path: string): { holder: LockHolder | undefined; gone: boolean } | undefined {
   const found = readHolder(path);
@@ -86,6 +85,7 @@ export function lockHolder(path: string): { holder: LockHolder | undefined; gone
   return { holder: h, gone: !!h && h.host === hostname() && processGone(h.pid) };
 }
 
+/** True when `pid` is no process on this machine (EPERM: it exists, owned by someone else). */
 function processGone(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
