@@ -47,11 +47,11 @@ export function calculateInOrder(client: ApiClient, requests: ScoreCalculationRe
  * about), which go to `unknown`.
  */
 async function* receivedInOrder(client: ApiClient, requests: ScoreCalculationRequest[], concurrency: number, missing: Missing, unknown: Map<string, NoResult>): AsyncGenerator<ReceivedScoreResult> {
-  const classify = classifierInTurn(client, concurrency, new RetryBudget());
+  const classify = classifierInTurn(client, concurrency);
   const fetch = async (r: ScoreCalculationRequest) => {
     const received = client.parseScoreCalculationReceived(await client.calculateScoresRaw(r));
     // Looked up before the batch is handed on, so `unknown` holds its suppliers by the time they come out.
-    for (const [id, why] of await classify(received.items.filter((it) => !hasScore(it)).map((it) => it.supplierId))) unknown.set(id, why);
+    for (const [id, why] of await classify(received.items)) unknown.set(id, why);
     return received;
   };
   for await (const it of inOrder(requests, concurrency, missing, fetch)) if (!unknown.has(it.supplierId)) yield it;
@@ -151,11 +151,11 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
   // and exit 1 in CSV, tables and --save), then its own bytes are printed.
   // A result without a score is looked up (GET /v1/suppliers/{id}) before its batch is printed: one for a supplier
   // the service does not know (or srs could not find out about) is left out, as it reads like "no data" (review round 16).
-  const classify = classifierInTurn(client, concurrency, new RetryBudget());
+  const classify = classifierInTurn(client, concurrency);
   const validated = async (r: ScoreCalculationRequest) => {
     const res = await client.calculateScoresRaw(r, bodies);
     const received = client.parseScoreCalculationReceived(res);
-    const notKnown = await classify(received.items.filter((it) => !hasScore(it)).map((it) => it.supplierId));
+    const notKnown = await classify(received.items);
     return { res, received, notKnown };
   };
   for await (const { res, received, notKnown } of mapOrdered(requests, concurrency, validated)) {
@@ -297,20 +297,21 @@ export function idlessScorecards(item: ScoreResult, cards: readonly Scorecard[])
  * "not_found"; any other failure (but a rejected key, which ends the run) is
  * "lookup_failed": srs could not find out, and says so.
  */
-export async function classifyNoScore(client: ApiClient, items: readonly ScoreResult[], concurrency: number): Promise<Map<string, NoResult>> {
-  return classifyIds(client, items.filter((i) => !hasScore(i)).map((i) => i.supplierId), concurrency);
+export async function classifyNoScore(client: ApiClient, items: ReadonlyArray<ScoreResult | ReceivedScoreResult>, concurrency: number, budget?: RetryBudget): Promise<Map<string, NoResult>> {
+  return classifyIds(client, items.filter((i) => !hasScore(i)).map((i) => i.supplierId), concurrency, budget);
 }
 
 /**
- * classifyIds for batches that come in concurrently, one batch's lookups after another's: at most `concurrency`
+ * classifyNoScore for batches that come in concurrently, one batch's lookups after another's: at most `concurrency`
  * lookups in flight in all (as when they all ran after the last batch), not `concurrency` per batch, which under
- * faults spent the shared retry budget that the batches themselves needed. They draw on a retry budget of their own
- * (`budget`): a lookup that gives up makes its supplier unknown, a batch that gives up ends the run.
+ * faults spent the shared retry budget that the batches themselves needed. They draw on a retry budget of their own:
+ * a lookup that gives up makes its supplier unknown, a batch that gives up ends the run.
  */
-function classifierInTurn(client: ApiClient, concurrency: number, budget: RetryBudget): (ids: readonly string[]) => Promise<Map<string, NoResult>> {
+function classifierInTurn(client: ApiClient, concurrency: number): (items: ReadonlyArray<ScoreResult | ReceivedScoreResult>) => Promise<Map<string, NoResult>> {
+  const budget = new RetryBudget();
   let turn: Promise<unknown> = Promise.resolve();
-  return (ids) => {
-    const mine = turn.then(() => classifyIds(client, ids, concurrency, budget));
+  return (items) => {
+    const mine = turn.then(() => classifyNoScore(client, items, concurrency, budget));
     turn = mine.catch(() => undefined);
     return mine;
   };
