@@ -244,16 +244,12 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
     if (first.done) return;
     for await (const p of pages) for (const it of p.items) yield it;
   }
-  const columns = listColumns(firstItems, ctx.format);
-  const known = new Set(columns.map((c) => c.path));
-  const later = new Set<string>();
-  async function* rows(): AsyncGenerator<unknown> {
+  async function* rows(onRecord?: (it: Record<string, unknown>) => void): AsyncGenerator<unknown> {
     for await (const it of items()) {
-      if (isRecord(it)) for (const k of Object.keys(it)) if (!known.has(k) && isScalar(it[k])) later.add(k);
+      if (isRecord(it)) onRecord?.(it);
       yield isRecord(it) ? it : { value: it };
     }
   }
-  const machine = ctx.format === 'json' || ctx.format === 'ndjson';
   if (ctx.format === 'table') {
     // A table has every row before it prints: its columns are those of every page.
     const all = await ctx.withSpinner(`Fetching ${req.path}…`, () => collectTableRows(rows(), 'items'));
@@ -261,9 +257,16 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
     if (n === 0) ctx.info('no items');
     return;
   }
+  const machine = ctx.format === 'json' || ctx.format === 'ndjson';
+  const columns = listColumns(firstItems, ctx.format);
+  const known = new Set(columns.map((c) => c.path));
+  const later = new Set<string>();
+  const noteLater = (it: Record<string, unknown>) => {
+    for (const k of Object.keys(it)) if (!known.has(k) && isScalar(it[k])) later.add(k);
+  };
   // Streamed: the columns are those of the first page (every key its items have); fields that appear only later
   // are not dropped in silence.
-  await renderList(ctx.sink, machine ? items() : rows(), columns, ctx.renderOptions());
+  await renderList(ctx.sink, machine ? items() : rows(noteLater), columns, ctx.renderOptions());
   if (later.size && ctx.format === 'csv') ctx.warn(`fields that first appear after page ${startPage} are not in the CSV (its columns come from the first page): ${[...later].slice(0, 5).join(', ')}${later.size > 5 ? ', …' : ''}; -o json or ndjson has every field`);
 }
 
