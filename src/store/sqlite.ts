@@ -9,7 +9,8 @@
  * migrated forward in one IMMEDIATE transaction; a file written by a newer srs (a higher version than
  * this build knows) is refused with a clear message rather than guessed at.
  */
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync } from 'node:fs';
+import { privateDir } from '../util/fs.js';
 import { dirname } from 'node:path';
 import type { DatabaseSync as DatabaseSyncType } from 'node:sqlite';
 import { createRequire } from 'node:module';
@@ -68,14 +69,8 @@ function loadSqlite(): typeof import('node:sqlite') {
 
 export function openDatabase(path: string, opts: OpenOptions): Database {
   const { DatabaseSync } = loadSqlite();
-  if (path !== ':memory:') {
-    try {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      throw new Error(`cannot make the directory of the ${opts.name} ${path} (${code}${code === 'ENOTDIR' || code === 'EEXIST' ? ': a file is in the way' : ''}): set SRS_DATA_DIR (or XDG_DATA_HOME) to a directory`, { cause: e });
-    }
-  }
+  // A directory that cannot be made is one line naming it (privateDir), never "unexpected error: ENOTDIR".
+  if (path !== ':memory:') privateDir(dirname(path), false, `directory for the ${opts.name} ${path}`);
   // Only a file srs creates is made 0600 (and SQLite gives its -wal and -shm the file's mode). One that exists keeps
   // the mode its owner gave it: a team's shared catalog (--catalog, made 0666 by `touch` and chmod) was made 0600 at
   // every open, and every other user of it was locked out ("unable to open database file").
