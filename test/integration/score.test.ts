@@ -220,18 +220,24 @@ describe('evidence bundle and offline recompute', () => {
 
   it('check --from gates on srs\'s recomputation: a value nudged within the tolerance verifies, but cannot cross a --min', async () => {
     const records = readBundle(bundlePath);
-    const victim = records.find((r) => r.t === 'result' && (r.item as Item).score.value !== null)!.item as Item;
-    const exact = victim.score.value!;
-    // Rounded to 9 decimals and nudged up by 9e-10: the reported value now reaches the next 1e-9 step.
-    const threshold = Math.round(exact * 1e9) / 1e9 + (exact * 1e9 - Math.floor(exact * 1e9) < 0.5 ? 1e-9 : 0);
-    victim.score.value = exact + 9e-10;
+    // A score whose 9-decimal rounding goes down, and which 9e-10 more takes to the next 1e-9 step.
+    const frac = (v: number) => v * 1e9 - Math.floor(v * 1e9);
+    const victim = records.map((r) => r.item as Item | undefined).find((it) => typeof it?.score.value === 'number' && frac(it.score.value) >= 0.1 && frac(it.score.value) < 0.5);
+    expect(victim, 'a bundle value that a 9e-10 nudge takes across a 1e-9 step').toBeDefined();
+    const exact = victim!.score.value!;
+    const threshold = Math.floor(exact * 1e9) / 1e9 + 1e-9;
+    expect(exact + 9e-10).toBeGreaterThanOrEqual(threshold);
+    victim!.score.value = exact + 9e-10;
     const nudged = join(h.home, 'nudged.jsonl');
     writeBundle(nudged, records, { redigest: true });
     const offline = baseEnv(h.home + '/offline');
     expect((await runSrs(['score', 'recompute', nudged, '--verify'], offline)).code).toBe(0);
-    const honest = await runSrs(['score', 'check', '--from', bundlePath, victim.supplierId, '--min', String(threshold)], offline);
-    const forged = await runSrs(['score', 'check', '--from', nudged, victim.supplierId, '--min', String(threshold)], offline);
-    expect(forged.code, forged.stderr).toBe(honest.code);
+    const honest = await runSrs(['score', 'check', '--from', bundlePath, '--min', String(threshold)], offline);
+    const forged = await runSrs(['score', 'check', '--from', nudged, '--min', String(threshold)], offline);
+    // The honest bundle fails the supplier; the nudged one, gated on the recomputation, fails it the same way.
+    expect(honest.code, honest.stderr).toBe(3);
+    expect(forged.code, forged.stderr).toBe(3);
+    expect(forged.stderr).toContain(`FAIL ${victim!.supplierId}:`);
   });
 
   it('check --from a bundle calculated with filters is refused unless the run states them (its scores are not overall scores)', async () => {
