@@ -126,8 +126,10 @@ describe('words a user writes for "off", and "-" where a file is written', () =>
     // A password in a base URL is never printed: not in this refusal, not in the error for a URL that is no URL.
     const secret = await h.run(['--sandbox', 'ref', 'countries'], { env: { SRS_BASE_URL: 'http://alice:hunter2pw@127.0.0.1:5520' } });
     expect(secret.code).toBe(2);
+    expect(secret.stderr).toContain('--sandbox talks to the local sandbox, so SRS_BASE_URL would be ignored');
     const bad = await h.run(['ref', 'countries'], { env: { SRS_BASE_URL: 'http://alice:hunter2pw@127.0.0.1:99999' } });
-    expect(bad.code).not.toBe(0);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('base URL "http://alice:****r2pw@127.0.0.1:99999" is not a URL');
     expect(secret.stderr + bad.stderr).not.toContain('hunter2pw');
     // So for the other switches: SRS_QUIET=maybe was "on".
     for (const [name, value] of [['SRS_QUIET', 'maybe'], ['SRS_DEBUG', '2']] as const) {
