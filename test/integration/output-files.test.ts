@@ -232,7 +232,8 @@ describe('output files that are links, devices or srs\'s own stdout (review roun
     const out = join(dir, 'both.txt');
     const fd = openSync(out, 'w');
     try {
-      const r = spawnSync(process.execPath, [BIN, 'score', 'calc', a!, '--save', out, '-o', 'json'], { env: h.env, stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+      // Synchronous (the emulator in this process cannot answer meanwhile): bounded, so that a regression fails, not hangs.
+      const r = spawnSync(process.execPath, [BIN, '--retries', '0', '--timeout', '2s', 'score', 'calc', a!, '--save', out, '-o', 'json'], { env: h.env, stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', timeout: 20_000 });
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(`--save ${out} is srs's standard output: name another file`);
     } finally {
