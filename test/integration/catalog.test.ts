@@ -661,9 +661,7 @@ describe('emulator and sandbox state on SQLite', () => {
   });
 
   it('one sandbox\'s catalog never answers for another: two users sharing a --catalog, and a state deleted since', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'srs-sandbox-two-'));
-    const catalog = join(home, 'team.db');
-    writeFileSync(catalog, '');
+    const { dir: home, path: catalog } = newCatalogFile('srs-sandbox-two-');
     const u1 = { ...baseEnv(join(home, 'u1')), NO_COLOR: '1' };
     const u2 = { ...baseEnv(join(home, 'u2')), NO_COLOR: '1' };
     const create = (env: Record<string, string>) => runSrs(['--sandbox', '--catalog', catalog, 'supplier', 'create', '--name', 'Team One', '--customer-id', 'T-1', '-o', 'json'], env, { timeoutMs: 60_000 });
