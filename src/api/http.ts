@@ -369,8 +369,9 @@ export class HttpTransport {
     for (let attempt = 0; ; attempt++) {
       const paused = policy.gate.wait();
       if (paused) await paused;
-      // Stopped while waiting (a backoff, another request's 429 pause): nothing more is sent, not even a first try.
-      if (policy.stopped) {
+      // Stopped while waiting (a backoff, another request's 429 pause): nothing more is sent, not even a first try
+      // that the pause held. A first try that did not wait is the run's last turn, in flight as the signal came.
+      if (policy.stopped && (attempt > 0 || paused)) {
         if (last === undefined) throw new NetworkError({ method: args.method, path: args.path, reason: 'not sent: stopped by a signal', notSent: true });
         if ('err' in last) throw last.err.withNote(attemptsNote(attempt, policy.now() - startedAt, STOPPED, last.err.code === 'timeout'));
         last.res.attempts = attemptsNote(attempt, policy.now() - startedAt, STOPPED, false);
