@@ -284,7 +284,7 @@ complete -c srs -n "__srs_at 'supplier find'" -l state -x -a 'created unknown' -
 # srs supplier import
 complete -c srs -n "__srs_at 'supplier import'" -l dry-run -d 'validate every row and print the summary; send nothing (no API key needed)'
 complete -c srs -n "__srs_at 'supplier import'" -l concurrency -x -d 'pin the requests in flight at N, 1 to 256 (default: adaptive, see below)'
-complete -c srs -n "__srs_at 'supplier import'" -l max-concurrency -x -d 'ceiling of the adaptive concurrency, 1 to 256'
+complete -c srs -n "__srs_at 'supplier import'" -l max-concurrency -x -d 'ceiling of the adaptive concurrency, 1 to 256 (default: 64)'
 complete -c srs -n "__srs_at 'supplier import'" -l encoding -x -d 'file encoding: auto (BOM, else UTF-8 if valid, else Windows-1252), utf-8, utf-16le, utf-16be, windows-1252, ...'
 complete -c srs -n "__srs_at 'supplier import'" -l delimiter -x -d 'field delimiter: , ; | or tab (default: detected from the header line)'
 complete -c srs -n "__srs_at 'supplier import'" -l map -x -d 'map a column to a field (or to "ignore"), e.g. --map "Lieferant=name"; repeatable'

@@ -195,6 +195,11 @@ describe('--concurrency above --max-concurrency', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/--concurrency 20 is above --max-concurrency 10/);
       expect(h.requests.length).toBe(sent);
+      // A ceiling given equal to its default is given all the same (Commander's default used to hide it).
+      const atDefault = await h.run(importArgs(f, '--concurrency', '100', '--max-concurrency', '64'));
+      expect(atDefault.code).toBe(2);
+      expect(atDefault.stderr).toMatch(/--concurrency 100 is above --max-concurrency 64/);
+      expect(h.requests.length).toBe(sent);
       const ok = await h.run(importArgs(f, '--concurrency', '10', '--max-concurrency', '10'));
       expect(ok.code, ok.stderr).toBe(0);
       // --concurrency alone goes up to 256, whatever the default ceiling of the adaptive limit (64).

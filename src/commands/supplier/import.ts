@@ -34,8 +34,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const file = requireArg(args, 0, 'FILE (a CSV file, or - for stdin)');
   // --concurrency pins the limit, --max-concurrency is the ceiling of an adaptive one: a pin above the ceiling is
   // one of the two ignored (the pin won, and the progress line showed it past the ceiling).
-  // (--max-concurrency has a default, 64: only one given explicitly, i.e. another value, can conflict.)
-  if (typeof opts.concurrency === 'number' && typeof opts.maxConcurrency === 'number' && opts.maxConcurrency !== DEFAULT_MAX_CONCURRENCY && opts.concurrency > opts.maxConcurrency) {
+  // (--max-concurrency is set only when given: its default, DEFAULT_MAX_CONCURRENCY, applies in runImport.)
+  if (typeof opts.concurrency === 'number' && typeof opts.maxConcurrency === 'number' && opts.concurrency > opts.maxConcurrency) {
     throw new UsageError(`--concurrency ${opts.concurrency} is above --max-concurrency ${opts.maxConcurrency}: --concurrency pins the requests in flight, --max-concurrency caps the adaptive limit; give one of them`);
   }
   const controller = new AbortController();
@@ -69,7 +69,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       },
       {
         // One keep-alive connection per request the limit can have in flight.
-        client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : typeof opts.maxConcurrency === 'number' ? opts.maxConcurrency : undefined, longRun: true }),
+        client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : typeof opts.maxConcurrency === 'number' ? opts.maxConcurrency : DEFAULT_MAX_CONCURRENCY, longRun: true }),
         sinks: async ({ dryRun, journalPath }) => {
           const { openCatalogSink } = await import('./catalog-sink.js');
           const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true, journalPath });

@@ -91,9 +91,10 @@ may or may not exist.`,
       .option('--dry-run', 'validate every row and print the summary; send nothing (no API key needed)')
       .addOption(new Option('--concurrency <n>', `pin the requests in flight at N, 1 to ${MAX_CONCURRENCY} (default: adaptive, see below)`).argParser(positiveInt('--concurrency', 1, MAX_CONCURRENCY)))
       .addOption(
-        new Option('--max-concurrency <n>', `ceiling of the adaptive concurrency, 1 to ${MAX_CONCURRENCY}`)
-          .argParser(positiveInt('--max-concurrency', 1, MAX_CONCURRENCY))
-          .default(DEFAULT_MAX_CONCURRENCY),
+        // No Commander default: a value given equal to the default (--max-concurrency 64 --concurrency 100) is still a conflict.
+        new Option('--max-concurrency <n>', `ceiling of the adaptive concurrency, 1 to ${MAX_CONCURRENCY} (default: ${DEFAULT_MAX_CONCURRENCY})`).argParser(
+          positiveInt('--max-concurrency', 1, MAX_CONCURRENCY),
+        ),
       )
       .addOption(new Option('--encoding <name>', 'file encoding: auto (BOM, else UTF-8 if valid, else Windows-1252), utf-8, utf-16le, utf-16be, windows-1252, ...').default('auto'))
       .option('--delimiter <char>', 'field delimiter: , ; | or tab (default: detected from the header line)')
