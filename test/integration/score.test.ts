@@ -33,6 +33,18 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** calc --save of the first 30 suppliers to bundlePath, run once by whichever test needs the bundle first (each runs alone with -t). */
+let saving: ReturnType<typeof h.run> | undefined;
+function saveBundle(): ReturnType<typeof h.run> {
+  saving ??= h.run(['score', 'calc', ...ids.slice(0, 30), '--save', bundlePath, '-o', 'json']);
+  return saving;
+}
+async function savedBundle(): Promise<string> {
+  const r = await saveBundle();
+  if (r.code !== 0) throw new Error(`score calc --save failed (exit ${r.code}): ${r.stderr}`);
+  return bundlePath;
+}
+
 describe('score calc', () => {
   it('any number of ids: batches of at most 100, merged in input order', async () => {
     const unknown = '01zzzzzzzzzzzzzzzzzzzzzzzz';
@@ -150,7 +162,7 @@ describe('score calc', () => {
 
 describe('evidence bundle and offline recompute', () => {
   it('calc --save, then recompute --verify exits 0 without any network', async () => {
-    const save = await h.run(['score', 'calc', ...ids.slice(0, 30), '--save', bundlePath, '-o', 'json']);
+    const save = await saveBundle();
     expect(save.code).toBe(0);
     const records = readBundle(bundlePath);
     expect(records[0]).toMatchObject({ kind: 'srs.score-bundle', bundleVersion: 2, asOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), modelVersion: expect.any(String) });
@@ -167,7 +179,7 @@ describe('evidence bundle and offline recompute', () => {
   });
 
   it('a bundle with one tampered value: "bundle altered" first; with the digest forged to match, "recomputation differs"', async () => {
-    const records = readBundle(bundlePath);
+    const records = readBundle(await savedBundle());
     const victim = records.find((r) => r.t === 'result' && (r.item as Item).score.value !== null)!.item as Item;
     victim.score.value = victim.score.value! + 0.25;
     const tampered = join(h.home, 'tampered.jsonl');
@@ -188,7 +200,7 @@ describe('evidence bundle and offline recompute', () => {
   });
 
   it('content added after the end record, under a new end record with a forged digest, stops at the header: no row reads as agreeing first', async () => {
-    const records = readBundle(bundlePath);
+    const records = readBundle(await savedBundle());
     const more = records.filter((r) => r.t === 'result').slice(0, 3);
     const appended = join(h.home, 'appended.jsonl');
     writeBundle(appended, [...records, ...more, structuredClone(records.at(-1)!)], { redigest: true });
@@ -205,7 +217,7 @@ describe('evidence bundle and offline recompute', () => {
   });
 
   it('a bundle without its header line, or with another kind of header, is named as such (not "not valid JSON at position 914")', async () => {
-    const lines = readFileSync(bundlePath, 'utf8').trimEnd().split('\n');
+    const lines = readFileSync(await savedBundle(), 'utf8').trimEnd().split('\n');
     const headless = join(h.home, 'headless.jsonl');
     writeFileSync(headless, lines.slice(1).join('\n') + '\n');
     const r = await runSrs(['score', 'recompute', headless, '--verify'], baseEnv(h.home + '/offline'));
@@ -219,7 +231,7 @@ describe('evidence bundle and offline recompute', () => {
   });
 
   it('check --from gates on srs\'s recomputation: a value nudged within the tolerance verifies, but cannot cross a --min', async () => {
-    const records = readBundle(bundlePath);
+    const records = readBundle(await savedBundle());
     // A score whose 9-decimal rounding goes down, and which 9e-10 more takes to the next 1e-9 step.
     const frac = (v: number) => v * 1e9 - Math.floor(v * 1e9);
     const victim = records.map((r) => r.item as Item | undefined).find((it) => typeof it?.score.value === 'number' && frac(it.score.value) >= 0.1 && frac(it.score.value) < 0.5);
@@ -348,7 +360,7 @@ describe('score check', () => {
   });
 
   it('--from a bundle offline, --baseline/--max-drop, JUnit XML and GitHub annotations', async () => {
-    const records = readBundle(bundlePath);
+    const records = readBundle(await savedBundle());
     const baseline = structuredClone(records);
     const victim = baseline.find((r) => r.t === 'result' && (r.item as Item).score.value !== null)!.item as Item;
     victim.score.value = victim.score.value! + 1;
