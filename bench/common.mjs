@@ -65,7 +65,9 @@ export function peakRss(cmd, args, opts = {}) {
     let lines = 0;
     let err = '';
     child.stdout.on('data', (d) => {
-      for (const b of d) if (b === 10) lines++;
+      // indexOf, not a loop over the bytes: that loop took 2.0 s of CPU for the 600 MB of `score calc --save -o ndjson`
+      // (25 ms this way), on a machine of 2 cores that srs and the emulator share with this process.
+      for (let i = d.indexOf(10); i !== -1; i = d.indexOf(10, i + 1)) lines++;
     });
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
