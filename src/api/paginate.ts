@@ -15,8 +15,9 @@
  *
  * A service whose pagination never ends (a nextPage that grows forever) is an
  * error, not a long wait: the walk fails with RunawayPaginationError (exit 1) when
- * - a page holds only items that earlier pages already held (a service that
- *   ignores the page number and sends the same items again), or
+ * - a page that names a next one holds only items that earlier pages already
+ *   held (a service that ignores the page number and sends the same items
+ *   again; a last page may repeat items, and ends the list), or
  * - the service still says there is more after `pageLimit` pages (--max-pages,
  *   default 10,000: a million items at 100 a page).
  */
@@ -92,9 +93,11 @@ export async function* paginate<T>(
     }
     emptyBefore = false;
     const next = nextPageAfter(page, res);
-    // A lone page (the first, naming no next one) has no earlier page to repeat and no later one to check: not
-    // remembered (hashing it was 3% of the CPU of score calc --save, one scorecards listing per supplier).
-    if (maxPages > 1 && !(n === 1 && next === undefined) && !seen.addPage(res.items)) {
+    // Only a page that names a next one can be a runaway's: the last page may repeat items of earlier ones (a
+    // service whose order is not stable) and ends the list all the same ("the pagination does not end" was false
+    // there). Not hashing the last page also spares a lone page (one scorecards listing per supplier in score
+    // calc --save: hashing it was 3% of its CPU).
+    if (maxPages > 1 && next !== undefined && !seen.addPage(res.items)) {
       throw new RunawayPaginationError(
         `${label}the pagination does not end: page ${fmt.format(page)} holds only items that earlier pages held (the service repeats itself); use --limit or --page to read part of the list`,
       );
