@@ -505,6 +505,10 @@ export function extractServiceMessage(text: string): string | undefined {
   };
   if (data && typeof data === 'object' && !Array.isArray(data)) {
     const o = data as Record<string, unknown>;
+    // A list of messages (NestJS's validation errors: {"message": ["perPage must not be greater than 100"], "error":
+    // "Bad Request"}) says more than the status name beside it.
+    const listed = Array.isArray(o.message) ? o.message.map(pick).filter((m): m is string => !!m) : [];
+    if (listed.length) return oneLine(listed.join('; ')).slice(0, 300);
     const direct = pick(o.message) ?? pick(o.error);
     if (direct) return oneLine(direct).slice(0, 300);
     if (Array.isArray(o.errors)) {

@@ -9,6 +9,10 @@ describe('service error messages', () => {
     expect(extractServiceMessage('{"error":"nope"}')).toBe('nope');
     expect(extractServiceMessage('{"error":{"message":"nested"}}')).toBe('nested');
     expect(extractServiceMessage('{"errors":[{"message":"a"},"b"]}')).toBe('a; b');
+    // A list of messages beside the status name (NestJS's validation errors): the messages, not "Bad Request".
+    expect(extractServiceMessage('{"message":["perPage must not be greater than 100","page must be a number"],"error":"Bad Request","statusCode":400}')).toBe(
+      'perPage must not be greater than 100; page must be a number',
+    );
     expect(extractServiceMessage('plain text\nfailure')).toBe('plain text failure');
     expect(extractServiceMessage('<html><title>502 Bad Gateway</title></html>')).toBe('HTML page: 502 Bad Gateway');
     expect(extractServiceMessage('')).toBeUndefined();
