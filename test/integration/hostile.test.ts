@@ -375,6 +375,18 @@ describe('srs api -o json prints the body as received', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(body + '\n');
   });
+
+  it('--paginate over 204 answers with no body names the status sent and the empty body (it said 200)', async () => {
+    scenario('nobody', (_q, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    const r = await srs('nobody', ['api', 'GET', '/v1/countries', '--paginate', '-o', 'json']);
+    expect(r.code).toBe(1);
+    const err = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: { status: number; message: string } };
+    expect(err.error.status).toBe(204);
+    expect(err.error.message).toContain('the answer has no body');
+  });
 });
 
 describe('Ctrl-C while an import waits out a 429', () => {

@@ -100,12 +100,12 @@ export async function call(http: HttpTransport, req: ApiRequest, query: Query = 
 }
 
 /** call(), with the body's text as received beside its parse (-o json prints that text). */
-async function callRaw(http: HttpTransport, req: ApiRequest, query: Query = req.query): Promise<{ data: unknown; text: string }> {
+async function callRaw(http: HttpTransport, req: ApiRequest, query: Query = req.query): Promise<{ data: unknown; text: string; status: number }> {
   const args: SendArgs = { method: req.method, path: req.path, query, idempotent: req.idempotent };
   if (req.body !== undefined) args.body = req.body;
   const res = await http.sendWithRetry(args);
-  if (res.status === 204 && res.text.trim() === '') return { data: undefined, text: '' };
-  return { data: parseResponse(req.method, req.path, res, AnyJson), text: res.text };
+  if (res.status === 204 && res.text.trim() === '') return { data: undefined, text: '', status: res.status };
+  return { data: parseResponse(req.method, req.path, res, AnyJson), text: res.text, status: res.status };
 }
 
 const isRecord = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
@@ -227,10 +227,11 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
   const perPage = wholeNumber('perPage', perPageField, 100);
   const pages = paginate(
     async (page, size) => {
-      const data = await call(http, req, { ...rest, page, perPage: size });
+      const { data, status } = await callRaw(http, req, { ...rest, page, perPage: size });
       const parsed = PageShape.safeParse(data);
       if (!parsed.success) {
-        throw new BadResponseError({ method: req.method, path: req.path, status: 200, reason: '--paginate needs a list answer {items: [...], pagination: {...}}' });
+        const got = data === undefined ? 'the answer has no body' : 'the answer is not one';
+        throw new BadResponseError({ method: req.method, path: req.path, status, reason: `--paginate needs a list answer {items: [...], pagination: {...}}; ${got}` });
       }
       return parsed.data;
     },
