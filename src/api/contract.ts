@@ -80,8 +80,11 @@ function contract<V extends View>(view: V, eager = false) {
    * integer), so 1.0 is page 1 and 2.5 is refused; the same for perPage, whose
    * value comes back as the integer pageSize.
    */
+  // z.int() refuses whole numbers past 2^53 too: page=9007199254740993 was told "page must be a whole number".
+  const wholeNumber = (name: string) =>
+    z.int({ error: (iss) => (Number.isInteger(iss.input) ? `${name} must be at most ${Number.MAX_SAFE_INTEGER} (2^53 - 1)` : `${name} must be a whole number`) });
   const PageQuery = z.object({
-    page: z.optional(z.number().check(z.int('page must be a whole number'), z.gte(1, 'page must be >= 1'))),
+    page: z.optional(z.number().check(wholeNumber('page'), z.gte(1, 'page must be >= 1'))),
     perPage: z.optional(z.number().check(z.int('perPage must be a whole number'), z.gte(1, 'perPage must be between 1 and 100'), z.lte(100, 'perPage must be between 1 and 100'))),
   });
 

@@ -388,6 +388,11 @@ describe('pagination', () => {
     expectError(await get(emu, '/v1/countries?perPage=2.5'), 400, 'perPage');
     expectError(await get(emu, '/v1/countries?page=0x2'), 400, 'page');
     expectError(await get(emu, '/v1/countries?page=Infinity'), 400, 'page');
+    // A whole number past 2^53 is one (it was told "must be a whole number"): refused for the bound it passes.
+    const huge = await get(emu, '/v1/countries?page=9007199254740993');
+    expectError(huge, 400, 'page');
+    expect(huge.json.error.message).toContain('page must be at most 9007199254740991');
+    expect((await get(emu, '/v1/countries?page=9007199254740991')).json.items).toEqual([]);
     // Unknown query parameters are not the document's business: ignored.
     expect((await get(emu, '/v1/countries?perPage=100&page=2&colour=blue')).json).toEqual(page2);
   });
