@@ -31,6 +31,7 @@ import { pipeline, Readable, Transform, type TransformCallback } from 'node:stre
 import { parse as csvParse, type Parser } from 'csv-parse';
 import iconv from 'iconv-lite';
 import { UsageError } from '../errors.js';
+import { compressionOf } from '../util/compression.js';
 
 export const PEEK_BYTES = 1024 * 1024;
 const CHUNK_BYTES = 16 * 1024;
@@ -246,18 +247,6 @@ function refuseUndefinedIn1252(name: string, sample: Buffer): void {
       );
     }
   }
-}
-
-/** The compressed formats an ERP export arrives in, by their magic bytes, with the command that decompresses to stdout. */
-const COMPRESSED: ReadonlyArray<{ name: string; cat: string; magic: readonly number[] }> = [
-  { name: 'gzip', cat: 'gunzip -c', magic: [0x1f, 0x8b, 0x08] },
-  { name: 'bzip2', cat: 'bzip2 -dc', magic: [0x42, 0x5a, 0x68] }, // "BZh", then a block size digit
-  { name: 'xz', cat: 'xz -dc', magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00] },
-  { name: 'zstd', cat: 'zstd -dc', magic: [0x28, 0xb5, 0x2f, 0xfd] },
-];
-
-function compressionOf(sample: Buffer): (typeof COMPRESSED)[number] | undefined {
-  return COMPRESSED.find((c) => sample.length >= c.magic.length && c.magic.every((b, i) => sample[i] === b) && (c.name !== 'bzip2' || (sample[3]! >= 0x31 && sample[3]! <= 0x39)));
 }
 
 /** Refuses workbooks and binary files up front, with a hint. */

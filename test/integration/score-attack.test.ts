@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
 import { onTerminal, pty } from '../support/terminal.js';
-import { runSrs, startWithBundle, type Harness } from './harness.js';
+import { BIN, runSrs, startWithBundle, type Harness } from './harness.js';
 
 type Rec = Record<string, unknown>;
 interface Entry {
@@ -613,5 +613,79 @@ describe('round 4. explain --from a bundle with two different results for one su
     expect(r.code, r.stderr).toBe(3);
     expect(r.stdout).toBe('');
     expect(err(r)).toContain('nothing was explained');
+  });
+});
+
+describe('round 5. what a new user reached past the gate', () => {
+  it('a baseline value off the -3..+3 scale is no value to compare with: unknown, not a pass of --max-drop', async () => {
+    const records = readBundle(bundle);
+    const first = items(records)[0]!;
+    const off = records.map((r) => (r.t === 'result' && (r.item as Item).supplierId === first.supplierId ? { ...r, item: { ...(r.item as Item), score: { ...(r.item as Item).score, value: -7 } } } : r));
+    const r = await runSrs(['score', 'check', first.supplierId, '--baseline', forge('base-off.jsonl', off), '--max-drop', '0', '-o', 'json'], h.env);
+    expect(r.code, r.stderr).toBe(3);
+    const [res] = JSON.parse(r.stdout) as Array<{ status: string; reasons: string[] }>;
+    expect(res!.status).toBe('unknown');
+    expect(res!.reasons.join(' ')).toContain("the baseline's score -7 is outside the scale -3..+3");
+  });
+
+  it('a bundle cut off mid-line is "bundle altered" (exit 3) to report, explain and check/recompute from stdin, not "not valid JSON" (exit 2)', async () => {
+    const text = readFileSync(bundle, 'utf8');
+    const lines = text.split('\n');
+    // Cut inside the last result line: the results before it are whole, the end record is gone.
+    const cutAt = lines.slice(0, -3).join('\n').length + 1 + Math.floor(lines.at(-3)!.length / 2);
+    const cut = join(h.home, 'cut.jsonl');
+    writeFileSync(cut, text.slice(0, cutAt));
+    const report = await runSrs(['score', 'report', cut, '--html', join(h.home, 'cut.html')], offline);
+    expect(report.code, report.stderr).toBe(3);
+    expect(report.stderr).toContain('bundle altered');
+    const explain = await runSrs(['score', 'explain', a!, '--from', cut], offline);
+    expect(explain.code, explain.stderr).toBe(3);
+    const check = await runSrs(['score', 'check', '--from', '-', '--min', '-3'], offline, { input: text.slice(0, cutAt) });
+    expect(check.code, check.stderr).toBe(3);
+    expect(check.stderr).toContain('bundle altered');
+    const recompute = await runSrs(['score', 'recompute', '-', '--verify'], offline, { input: text.slice(0, cutAt) });
+    expect(recompute.code, recompute.stderr).toBe(3);
+    // Cut before the first result: still altered, not "nothing to report".
+    writeFileSync(cut, text.slice(0, lines[0]!.length + 10));
+    const early = await runSrs(['score', 'report', cut, '--html', join(h.home, 'cut-early.html')], offline);
+    expect(early.code, early.stderr).toBe(3);
+    expect(early.stderr).toContain('bundle altered');
+    expect(existsSync(join(h.home, 'cut-early.html'))).toBe(false);
+  });
+
+  it('a gzipped bundle is named as such with the command that reads it, not binary noise', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const gz = join(h.home, 'evidence.jsonl.gz');
+    writeFileSync(gz, gzipSync(readFileSync(bundle)));
+    const r = await runSrs(['score', 'check', '--from', gz, '--min', '0'], offline);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${gz}: gzip-compressed: decompress it first (gunzip -c "${gz}" | srs ... -)`);
+    expect(r.stderr).not.toContain('\x1f');
+  });
+
+  it('--accept-model, --allow-undigested and --no-verify without --from are refused (exit 2), not ignored', async () => {
+    const r = await runSrs(['score', 'check', a!, '--min', '-3', '--accept-model', '9.9', '--allow-undigested'], h.env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--accept-model and --allow-undigested apply to --from BUNDLE only');
+  });
+
+  it('--junit or GITHUB_STEP_SUMMARY naming srs\'s own stdout is refused (exit 2): the results there were replaced or unreadable', async () => {
+    const out = join(h.home, 'results.json');
+    const { openSync, closeSync } = await import('node:fs');
+    const { spawnSync } = await import('node:child_process');
+    for (const [extra, env] of [[['--junit', out], {}], [[], { GITHUB_STEP_SUMMARY: out }]] as const) {
+      const fd = openSync(out, 'w');
+      try {
+        // Offline (--from) and synchronous: the refusal comes before anything is read or sent.
+        const r = spawnSync(process.execPath, [BIN, 'score', 'check', '--from', bundle, '--min', '-3', '-o', 'json', ...extra], { env: { ...offline, ...env }, stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', timeout: 20_000 });
+        expect(r.status, r.stderr).toBe(2);
+        expect(r.stderr).toContain("is srs's standard output, which carries the results");
+      } finally {
+        closeSync(fd);
+      }
+    }
+    // /dev/null as the JUnit file stays allowed (nothing there to lose).
+    const devnull = await runSrs(['score', 'check', '--from', bundle, '--min', '-3', '-o', 'json', '--junit', '/dev/null'], offline);
+    expect(devnull.code, devnull.stderr).toBe(0);
   });
 });

@@ -8,7 +8,7 @@
  * as GitHub annotations under GITHUB_ACTIONS=true, and in the step summary when
  * GITHUB_STEP_SUMMARY is set); stdout carries the results.
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import type { ScoreResult } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
@@ -16,7 +16,7 @@ import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.j
 import type { Column } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
-import { digitsToShow, expiresBeforeIssue, todayUtc, type ScoreDifference } from '../../scoring/index.js';
+import { digitsToShow, expiresBeforeIssue, isOffScale, todayUtc, type ScoreDifference } from '../../scoring/index.js';
 import { isFailing } from '../../scoring/gate.js';
 import type { BaselineValue } from './evaluate.js';
 import { suggest } from '../../util/suggest.js';
@@ -26,7 +26,7 @@ import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, type Miss
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
 import { contractError, digestOfFile, readEvidence } from './evidence.js';
 import { gatherIds } from './ids.js';
-import { checkNotAnInput, checkOutputFile } from './paths.js';
+import { checkNotAnInput, checkOutputFile, isStdout } from './paths.js';
 import { filesNoOutputMayReplace } from '../protect.js';
 import { annotationRunError, githubAnnotation, junitReport, junitRunError, markdownSummary, summaryRunError } from './junit.js';
 import { finiteNumber, MAX_EXPIRING_DAYS, optionalNumber } from './options.js';
@@ -103,7 +103,9 @@ export async function readBaseline(ctx: Context, file: string, onHeader: Baselin
       if (v !== null && v !== undefined && typeof v !== 'number') throw contractError(ev.item, `--baseline ${file} line ${ev.line}`) ?? new UsageError(`--baseline ${file} line ${ev.line}: the score is not a number`, { code: 'invalid_input' });
       const value = (v as number | null | undefined) ?? null;
       const had = baseline.get(ev.item.supplierId);
-      if (!baseline.has(ev.item.supplierId)) baseline.set(ev.item.supplierId, value);
+      // A value off the -3..+3 scale is no score to compare with (a baseline of -7 let any drop pass).
+      if (isOffScale(value)) baseline.set(ev.item.supplierId, { unknown: `the baseline's score ${value} is outside the scale -3..+3 (line ${ev.line})` });
+      else if (!baseline.has(ev.item.supplierId)) baseline.set(ev.item.supplierId, value);
       else if (had !== value) baseline.set(ev.item.supplierId, { unknown: `the baseline holds different results for it (line ${ev.line})` });
     } else if (ev.t === 'error') {
       records++;
@@ -409,7 +411,17 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     checkOutputFile('--junit', opts.junit, false, true);
     checkNotAnInput('--junit', opts.junit, inputs, kept);
   }
-  if (summary) checkNotAnInput('GITHUB_STEP_SUMMARY', summary, { ...inputs, '--junit': optString(opts.junit) }, kept);
+  if (summary) {
+    checkNotAnInput('GITHUB_STEP_SUMMARY', summary, { ...inputs, '--junit': optString(opts.junit) }, kept);
+    // Appended after the results, it made -o json unreadable: the summary goes to a file of its own.
+    let st: Stats | undefined;
+    try {
+      st = statSync(summary);
+    } catch {
+      /* not there yet: appended to a new file */
+    }
+    if (st && isStdout(st)) throw new UsageError(`GITHUB_STEP_SUMMARY=${summary} is srs's standard output, which carries the results: point it at a file, or unset it`);
+  }
   // Until the verdict is written, the JUnit file says the check has not finished: a run that is cancelled or
   // killed (a CI timeout), or stopped by a usage error, must not leave an earlier run's passing report in place.
   if (typeof opts.junit === 'string') writeJunit(opts.junit, junitRunError('the check did not finish (it was stopped, or is still running)', { timestamp: ctx.now().toISOString(), seconds: 0 }));
@@ -422,7 +434,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       if (args.length || opts.idsFile !== undefined) throw new UsageError('--from checks a saved bundle offline; do not also give supplier ids');
       rules = await fromBundle(ctx, opts.from, opts, results, warnings);
     } else {
-      if (opts.verify === false) throw new UsageError('--no-verify applies to --from BUNDLE only');
+      // Options of a bundle's verification, given without a bundle: refused, not ignored.
+      const given = [opts.verify === false && '--no-verify', opts.acceptModel !== undefined && '--accept-model', opts.allowUndigested !== undefined && '--allow-undigested'].filter((o) => o !== false);
+      if (given.length) throw new UsageError(`${given.join(' and ')} ${given.length > 1 ? 'apply' : 'applies'} to --from BUNDLE only`);
       rules = await fromService(ctx, args, opts, results, warnings);
     }
   } catch (e) {

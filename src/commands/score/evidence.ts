@@ -25,6 +25,7 @@ import type { Context } from '../../context.js';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
 import { serialiseOnce } from '../../output/serialised.js';
 import { BUNDLE_KIND, bundleCommonFields, parseBundleOrResponse, type BundleOptions as BundleOptionsT } from './bundle.js';
+import { compressionOf } from '../../util/compression.js';
 
 /** The format `score calc --save` writes. Format 1 is still read. */
 export const BUNDLE_VERSION = 2;
@@ -283,6 +284,9 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
     head = JSON.parse(first.value.toString('utf8').replace(/^\uFEFF/, ''));
   } catch {
     head = undefined;
+    // A compressed bundle (evidence.jsonl.gz kept as a CI artefact) is named as such, not as binary noise in "not valid JSON".
+    const compressed = compressionOf(first.value);
+    if (compressed) throw invalid(name, `${compressed.name}-compressed: decompress it first${file === '-' ? '' : ` (${compressed.cat} ${JSON.stringify(file)} | srs ... -)`}`);
   }
   if (head && typeof head === 'object' && (head as { kind?: unknown }).kind === BUNDLE_KIND && (head as { bundleVersion?: unknown }).bundleVersion === BUNDLE_VERSION) {
     yield* readFormat2(head, first.value, lines, name, opts.digest !== false, maxLine);
@@ -411,9 +415,11 @@ async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash:
   }
   const end = EndLine.safeParse(endRec);
   if (!end.success) {
-    // Not an end record: the file was cut short (or edited). Hash it and report it as altered.
+    // Not an end record: the file was cut short (or edited). Hash it and report it as altered. A last line that is
+    // not JSON at all is a line cut short (head -c, a copy that stopped): no record to read, and the finding is the
+    // missing end record (exit 3), not "not valid JSON" (exit 2).
     hash?.update(pending.line);
-    yield* handle(pending.line, pending.n);
+    if (endRec !== undefined) yield* handle(pending.line, pending.n);
     yield { t: 'end', declared: null, computed: hash ? hash.digest('hex') : null };
     return;
   }

@@ -50,6 +50,14 @@ export function checkOutputFile(option: string, path: string, dash = false, inPl
   const problem = fileTargetProblem(path);
   if (problem) throw new UsageError(`${option} ${path}: ${problem}; name a file in an existing directory`);
   if (inPlace) {
+    let st: Stats | undefined;
+    try {
+      st = statSync(path);
+    } catch {
+      /* not there yet */
+    }
+    // A device or a link is written as it is, but not srs's own stdout: the results there were replaced by the file.
+    if (st && isStdout(st)) throw new UsageError(`${option} ${path} is srs's standard output, which carries the results: name another file`);
     checkWritableDir(option, path);
     return path;
   }
@@ -87,6 +95,26 @@ export function checkOutputFile(option: string, path: string, dash = false, inPl
   }
   checkWritableDir(option, target);
   return target;
+}
+
+/** Whether `st` is the file, pipe or device srs's stdout (fd 1) writes to. */
+export function isStdout(st: Stats): boolean {
+  try {
+    const out = fstatSync(1);
+    return out.dev === st.dev && out.ino === st.ino && (out.isFile() || out.isFIFO() || out.isSocket() || (out.isCharacterDevice() && !isNullDevice(out)));
+  } catch {
+    return false;
+  }
+}
+
+/** /dev/null is every process's stdout now and then: writing the report there is no loss. */
+function isNullDevice(st: Stats): boolean {
+  try {
+    const n = statSync('/dev/null');
+    return n.dev === st.dev && n.ino === st.ino;
+  } catch {
+    return false;
+  }
 }
 
 function checkWritableDir(option: string, path: string): void {

@@ -65,6 +65,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   // Nothing to report is not a report (an empty bundle, or one of recorded errors only): the same rule as recompute --verify and check --from.
   if (!input.items.length) {
+    // A bundle cut short before its first result is an altered bundle first (exit 3), as it is to check and recompute.
+    if (fromBundle && input.trust.digest.state === 'mismatch') throw new CheckFailedError(`bundle altered: ${input.trust.digest.note}; no report was written`);
     const recorded = input.errors.size ? ` (${count(input.errors.size, 'supplier')} recorded without a result, unknown)` : '';
     throw new SrsError('runtime', ExitCode.failure, `nothing to report: ${fromBundle ? `${args[0] === '-' ? 'stdin' : args[0]} holds no supplier result` : 'no supplier was scored'}${recorded}; no report was written (save scores with srs score calc ID... --save FILE)`);
   }
