@@ -218,6 +218,35 @@ describe('scorecards without an id (the document does not mark it required)', ()
   });
 });
 
+describe('scorecards srs\'s model cannot take as they are (a negative weight, another item type, a parameter twice)', () => {
+  it('make the supplier unknown in calc --save (which saved a bundle its own --verify refused, exit 2), explain and report', async () => {
+    const result = { supplierId: KNOWN, score: { value: 1, dataSourcesScore: { value: 1 }, policyParametersScore: { value: 1 } }, dataSourceScores: [], policyParameterScores: [] };
+    const pp = (id: string, weight: number) => ({ type: 'policy_parameter_item', policyParameter: { id, name: 'P', policyCategoryName: 'C' }, weight });
+    const card = (items: unknown[]) => ({ id: '01hcard0000000000000000000', name: 'Card', groupName: 'G', organizationId: 'o', createdAt: '2026-01-01T00:00:00.000Z', createdBy: 'u', score: 1, weight: 1, items });
+    const cases: Array<[string, unknown[], RegExp]> = [
+      ['negweight', [pp('01hpp00000000000000000000a', -1)], /gives parameter 01hpp00000000000000000000a the weight -1 \(a finite number >= 0 is expected\)/],
+      ['othertype', [pp('01hpp00000000000000000000a', 1), { type: 'category_item', weight: 3 }], /holds an item of type "category_item" \(srs knows policy_parameter_item\)/],
+      ['twice', [pp('01hpp00000000000000000000a', 1), pp('01hpp00000000000000000000a', 2)], /lists parameter 01hpp00000000000000000000a twice/],
+    ];
+    for (const [name, items, why] of cases) {
+      const env = scoringService(`unusable-${name}`, result, [card(items)]);
+      const dir = mkdtempSync(join(tmpdir(), `srs-${name}-`));
+      const save = await runSrs(['score', 'calc', KNOWN, '--save', join(dir, 'b.jsonl'), '-o', 'json'], env);
+      expect(save.code, `${name}: ${save.stderr}`).toBe(1);
+      expect(save.stderr, name).toMatch(why);
+      expect(save.stderr, name).toContain(`UNKNOWN ${KNOWN}: scorecard 01hcard0000000000000000000`);
+      const explain = await runSrs(['score', 'explain', KNOWN], env);
+      expect(explain.code, name).toBe(1);
+      expect(explain.stderr, name).toMatch(why);
+      const report = await runSrs(['score', 'report', KNOWN, '--html', join(dir, 'r.html')], env);
+      expect(report.code, name).toBe(1);
+      // The bundle records why, and its check is not a verdict on a value srs could not take.
+      const check = await runSrs(['score', 'check', '--from', join(dir, 'b.jsonl'), '--min', '-3'], env);
+      expect(check.code, `${name}: ${check.stderr}`).toBe(3);
+    }
+  });
+});
+
 describe("the interface's own example answer to a create", () => {
   it.runIf(existsSync(SPEC_EXAMPLES))('is taken although its id is not a ULID (ids are opaque strings): created, exit 0, in create and import', async () => {
     const example = JSON.parse(readFileSync(join(SPEC_EXAMPLES, 'create-supplier.response.json'), 'utf8')) as { id: string };

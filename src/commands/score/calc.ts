@@ -276,18 +276,36 @@ export interface NoResult {
 }
 
 /**
- * A supplier whose scorecards include some without an id (the document does not mark the id required): evidence
- * cannot record them, so its score cannot be recomputed, and srs blamed the service ("recomputation differs", exit 3).
- * It is unknown instead, saying why.
+ * A supplier whose scorecards srs's model cannot take as they are: it is unknown, saying why, rather than saved as
+ * evidence that its own verification then refuses, or explains without a part of a scorecard.
+ * - Scorecards without an id (the document does not mark the id required): evidence cannot record them, so the
+ *   score cannot be recomputed, and srs blamed the service ("recomputation differs", exit 3).
+ * - An item of a type other than policy_parameter_item ("other values of type: not shown"), or without a
+ *   parameter id: the model does not know what it weighs, and left it out without a word.
+ * - A weight that is not a finite number >= 0, or a parameter listed twice in one scorecard: `calc --save` saved
+ *   the bundle, and `recompute --verify` refused it as invalid input (exit 2).
  */
-export function idlessScorecards(item: ScoreResult, cards: readonly Scorecard[]): NoResult | undefined {
-  const n = cards.filter((c) => typeof c.id !== 'string' || c.id === '').length;
-  if (!n) return undefined;
+export function unusableScorecards(item: ScoreResult, cards: readonly Scorecard[]): NoResult | undefined {
+  if (!cards.length) return undefined;
   // Scorecards weigh the overall score and the parameters' aggregate: without either there is nothing they decide.
   const num = (v: unknown) => typeof v === 'number';
   if (!num(item.score?.value) && !num(item.score?.policyParametersScore?.value)) return undefined;
   const supplierId = item.supplierId;
-  return { code: 'lookup_failed', message: `the service sent ${n === 1 ? 'a scorecard' : `${n} scorecards`} without an id for supplier ${supplierId}: srs cannot record ${n === 1 ? 'it' : 'them'} as evidence, so it cannot explain or verify this supplier's score` };
+  const n = cards.filter((c) => typeof c.id !== 'string' || c.id === '').length;
+  if (n) return { code: 'lookup_failed', message: `the service sent ${n === 1 ? 'a scorecard' : `${n} scorecards`} without an id for supplier ${supplierId}: srs cannot record ${n === 1 ? 'it' : 'them'} as evidence, so it cannot explain or verify this supplier's score` };
+  const cannot = (why: string): NoResult => ({ code: 'lookup_failed', message: `${why}: srs's model cannot take it, so it cannot explain or verify the score of supplier ${supplierId}` });
+  for (const card of cards) {
+    const seen = new Set<string>();
+    for (const it of card.items ?? []) {
+      if (it.type !== 'policy_parameter_item') return cannot(`scorecard ${card.id} holds an item ${typeof it.type === 'string' ? `of type ${JSON.stringify(it.type)}` : 'without a type'} (srs knows policy_parameter_item)`);
+      const pid = it.policyParameter?.id;
+      if (typeof pid !== 'string' || pid === '') return cannot(`scorecard ${card.id} holds an item without a policy parameter id`);
+      if (it.weight !== undefined && it.weight !== null && !(Number.isFinite(it.weight) && it.weight >= 0)) return cannot(`scorecard ${card.id} gives parameter ${pid} the weight ${String(it.weight)} (a finite number >= 0 is expected)`);
+      if (seen.has(pid)) return cannot(`scorecard ${card.id} lists parameter ${pid} twice`);
+      seen.add(pid);
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -414,8 +432,8 @@ async function* calculateAndSave(
     for (const it of items) leftOut(it);
     const [cards, noResult] = await Promise.all([mapConcurrent(items, inner, (it) => scorecardsOf(client, it.supplierId)), classifyNoScore(client, items, inner)]);
     items.forEach((it, k) => {
-      const idless = noResult.has(it.supplierId) ? undefined : idlessScorecards(it, cards[k]!);
-      if (idless) noResult.set(it.supplierId, idless);
+      const unusable = noResult.has(it.supplierId) ? undefined : unusableScorecards(it, cards[k]!);
+      if (unusable) noResult.set(it.supplierId, unusable);
     });
     return { request, items, cards, noResult, received };
   };

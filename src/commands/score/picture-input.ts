@@ -16,7 +16,7 @@ import { compareScores, isOffScale, rebuildFromScoreResult, scoreSupplier, Scori
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, checkFiltersMatch, toScoringScorecard, type BundleOptions } from './bundle.js';
-import { calculate, classifyNoScore, filtersFrom, idlessScorecards, scorecardsOf, withMissing, type Missing, type NoResult } from './calc.js';
+import { calculate, classifyNoScore, filtersFrom, unusableScorecards, scorecardsOf, withMissing, type Missing, type NoResult } from './calc.js';
 import type { DigestCheck } from '../../output/html-report.js';
 import { count } from '../../util/plural.js';
 import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
@@ -80,8 +80,8 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
     ...(filters.policyParameterIds ? { policyParameterIds: filters.policyParameterIds } : {}),
   });
   for (const it of items) {
-    const idless = unknown.has(it.supplierId) ? undefined : idlessScorecards(it, cards.get(it.supplierId) ?? []);
-    if (idless) unknown.set(it.supplierId, idless);
+    const unusable = unknown.has(it.supplierId) ? undefined : unusableScorecards(it, cards.get(it.supplierId) ?? []);
+    if (unusable) unknown.set(it.supplierId, unusable);
   }
   const cardsFor = (id: string) => cards.get(id) ?? [];
   let values = 0;
