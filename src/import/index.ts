@@ -267,6 +267,7 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
   const lock = !p.dryRun && p.journalPath !== undefined ? JournalLock.acquire(p.journalPath, { now: p.now, warn: d.warn }) : undefined;
   try {
     const input = await openStage(o, d, p);
+    for (const w of input.warnings) d.warn(w);
     const run = new ImportRun(o, d, p, input);
     try {
       await run.open();

@@ -88,6 +88,8 @@ export interface InputFile {
   encodingSource: EncodingSource;
   /** The input started with a byte order mark. */
   bom: boolean;
+  /** What the reader noticed and the user should hear before anything is sent (a forced encoding that garbles). */
+  warnings: string[];
   delimiter: string;
   delimiterSource: 'detected' | 'flag' | 'sep-line';
   /** Line ending of the header line (for files written back in the input's own shape). */
@@ -399,6 +401,21 @@ export class InvalidUtf8Error extends Error {
  * split across chunks are handled) with an InvalidUtf8Error. Counts physical
  * lines (CRLF, CR or LF) as it goes, to name the line of the bad byte.
  */
+/** Drops the first `n` bytes of a stream (a byte order mark that the decoder after it would read as text). */
+class SkipBytes extends Transform {
+  #left: number;
+  constructor(n: number) {
+    super({ highWaterMark: CHUNK_BYTES });
+    this.#left = n;
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    if (this.#left === 0) return cb(null, chunk);
+    const drop = Math.min(this.#left, chunk.length);
+    this.#left -= drop;
+    cb(null, chunk.subarray(drop));
+  }
+}
+
 class Utf8Check extends Transform {
   #carry: Buffer = Buffer.alloc(0);
   #offset = 0;
@@ -736,21 +753,41 @@ export async function openInput(path: string, opts: ReadOptions = {}): Promise<I
 async function openParsed(name: string, src: Source, forcedEncoding: string | undefined, forcedDelimiter: string | undefined, opts: ReadOptions): Promise<InputFile> {
   if (src.sample.length === 0) throw new UsageError(`${name} is empty: expected a CSV file with a header line`, { code: 'invalid_input' });
   let det: Detected;
+  let skipBytes = 0;
   if (forcedEncoding) {
     const s = src.sample;
+    const utf8Bom = s[0] === 0xef && s[1] === 0xbb && s[2] === 0xbf;
     const bom =
-      (forcedEncoding === 'utf-8' && s[0] === 0xef && s[1] === 0xbb && s[2] === 0xbf) ||
+      (forcedEncoding === 'utf-8' && utf8Bom) ||
       (forcedEncoding.startsWith('utf-16') && ((s[0] === 0xff && s[1] === 0xfe) || (s[0] === 0xfe && s[1] === 0xff)));
     det = { encoding: forcedEncoding, source: 'flag', bom };
+    // A UTF-8 BOM before text in a single-byte encoding (what srs's own advice leads to: "the bytes after the
+    // BOM are not UTF-8 ... --encoding windows-1252"): the three bytes are the mark, not "ï»¿" glued to the first
+    // header, which lost that column (customerSupplierId not sent, exit 0).
+    if (utf8Bom && !forcedEncoding.startsWith('utf-')) skipBytes = 3;
   } else {
     det = detectEncoding(src.sample, src.complete);
+  }
+  if (skipBytes) det.bom = true;
+  const warnings: string[] = [];
+  if (forcedEncoding && !forcedEncoding.startsWith('utf-')) {
+    // Text that is valid UTF-8 and not ASCII is UTF-8 (single-byte text is almost never valid UTF-8 by chance):
+    // read as asked, each byte of "ß" becomes a character ("GieÃŸerei"), and the names were stored so, exit 0.
+    const body = src.sample.subarray(skipBytes);
+    const upto = src.complete ? body.length : utf8CompleteEnd(body);
+    if (!isAscii(body.subarray(0, upto)) && isUtf8(body.subarray(0, upto))) {
+      const example = /\S*[^\x00-\x7f]\S*/.exec(body.subarray(0, upto).toString('utf8'))?.[0]?.slice(0, 40);
+      warnings.push(
+        `${name} reads as UTF-8${example ? ` ("${example}")` : ''}, but --encoding ${forcedEncoding} decodes each byte as a character of its own: such names would be stored garbled${example ? ` ("${iconv.decode(Buffer.from(example, 'utf8'), forcedEncoding)}")` : ''}; drop --encoding unless that is what the file holds`,
+      );
+    }
   }
   refuseBinary(name, src.sample, det.encoding, src.complete);
   if (det.source === 'bom') checkBom(name, src.sample, det.encoding, src.complete);
   if (det.source === 'detected' && det.encoding === 'windows-1252') refuseUndefinedIn1252(name, src.sample);
 
   // Decode the sample once, for the delimiter and the line ending.
-  const sampleText = iconv.decode(src.sample.subarray(0, 256 * 1024), det.encoding).replace(/^\uFEFF/, '');
+  const sampleText = iconv.decode(src.sample.subarray(skipBytes, 256 * 1024), det.encoding).replace(/^\uFEFF/, '');
   const firstLine = /^[^\r\n]*/.exec(sampleText.replace(/^[\r\n]+/, ''))?.[0] ?? '';
   const sepLine = /^sep=(.)$/i.exec(firstLine);
   let delimiter: string;
@@ -784,6 +821,7 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
   });
 
   const stages: Array<NodeJS.ReadableStream | NodeJS.WritableStream> = [src.stream];
+  if (skipBytes) stages.push(new SkipBytes(skipBytes));
   if (det.encoding === 'utf-8') {
     if (det.source !== 'flag') stages.push(new Utf8Check());
   } else {
@@ -927,6 +965,7 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
     encoding: det.encoding,
     encodingSource: det.source,
     bom: det.bom,
+    warnings,
     delimiter,
     delimiterSource,
     eol,

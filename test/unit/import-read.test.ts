@@ -168,6 +168,24 @@ describe('openInput', () => {
     await expect(openInput(file(be), { encoding: 'latin1' })).rejects.toThrow(/try --encoding utf-16be\)/);
   });
 
+  it('a UTF-8 BOM before Windows-1252 text, read with the --encoding srs advises: the BOM is dropped, not glued to the first header', async () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), iconv.encode('Vendor No;Name;Country\nBM-7;Müller AG;DEU\n', 'windows-1252')]);
+    await expect(openInput(file(bytes))).rejects.toThrow(/pass its real one with --encoding windows-1252/);
+    const input = await openInput(file(bytes), { encoding: 'windows-1252' });
+    expect(input.header).toEqual(['Vendor No', 'Name', 'Country']);
+    expect(input.bom).toBe(true);
+    expect(await all(input)).toEqual([[2, ['BM-7', 'Müller AG', 'DEU']]]);
+  });
+
+  it('a single-byte --encoding over text that is valid UTF-8 (not ASCII) warns, with what the names would become', async () => {
+    const utf8 = await openInput(file('name,country\nRhein Gießerei GmbH,DEU\n'), { encoding: 'windows-1252' });
+    expect(utf8.warnings).toEqual([expect.stringContaining('reads as UTF-8 ("Gießerei"), but --encoding windows-1252 decodes each byte as a character of its own: such names would be stored garbled ("GieÃŸerei")')]);
+    const cp = await openInput(file(iconv.encode('name,country\nRhein Gießerei GmbH,DEU\n', 'windows-1252')), { encoding: 'windows-1252' });
+    expect(cp.warnings).toEqual([]);
+    const ascii = await openInput(file('name,country\nPlain,DEU\n'), { encoding: 'latin1' });
+    expect(ascii.warnings).toEqual([]);
+  });
+
   it('honours an Excel "sep=" line and a forced delimiter', async () => {
     const a = await openInput(file('sep=|\nname|country\nA|DEU\n'));
     expect([a.delimiter, a.delimiterSource, a.headerLine]).toEqual(['|', 'sep-line', 2]);
