@@ -235,7 +235,9 @@ export class Catalog {
    * The partition of a target, creating it when needed. A new account at a base URL the catalog
    * knows is checked against each known partition of that URL (one GET of an id recorded there,
    * newest partition first), stopping at the first that the new key can read: that partition is
-   * linked. Only a supplier srs created there proves the account: one it merely read (READ_SOURCE)
+   * linked. A key the catalog knows under another base URL is checked the same way against that URL's
+   * partition: a supplier srs created there, readable here, makes this URL another spelling of that
+   * service ('same-service'). Only a supplier srs created there proves the account: one it merely read (READ_SOURCE)
    * may be readable by every account (public or seeded data), and would link strangers. When none
    * can be read, the account gets a partition of its own. `check` throws when the
    * service's answer proves nothing (network, 5xx): nothing is stored then, and the error goes up.
@@ -253,6 +255,7 @@ export class Catalog {
       .all(READ_SOURCE, target.baseUrl) as Array<{ partition_id: number; sample: string | null; unsure: number }>;
     let linked: { partition: number; checked: string } | undefined;
     let checkedOther: string | undefined;
+    let aliasOf: string | undefined;
     for (const c of candidates) {
       if (!c.sample) continue;
       if ((await check(c.sample)) === 'same') {
@@ -260,6 +263,29 @@ export class Catalog {
         break;
       }
       checkedOther ??= c.sample;
+    }
+    // The same key under another base URL (localhost and 127.0.0.1, a host name and its address, a proxy): when
+    // the service here knows a supplier srs created there, it is the same service, and one partition (one lock,
+    // one memory of customer ids) serves both spellings. Two partitions let an import through each spelling
+    // create every row again, exit 0. An id it does not know (404) means another service: a partition of its own.
+    if (!linked) {
+      const elsewhere = this.#db
+        .prepare(
+          `SELECT DISTINCT t.partition_id AS partition_id, t.base_url AS base_url,
+                  (SELECT supplier_id FROM suppliers s WHERE s.partition_id = t.partition_id AND s.supplier_id IS NOT NULL AND s.state = 'created' AND s.source <> ? ORDER BY s.seq DESC LIMIT 1) AS sample
+             FROM targets t WHERE t.account = ? AND t.base_url <> ? ORDER BY t.partition_id DESC`,
+        )
+        .all(READ_SOURCE, target.account, target.baseUrl) as Array<{ partition_id: number; base_url: string; sample: string | null }>;
+      const tried = new Set<number>();
+      for (const c of elsewhere) {
+        if (!c.sample || tried.has(c.partition_id)) continue;
+        tried.add(c.partition_id);
+        if ((await check(c.sample)) === 'same') {
+          linked = { partition: c.partition_id, checked: c.sample };
+          aliasOf = c.base_url;
+          break;
+        }
+      }
     }
     // A partition that holds only unknown attempts (a key rotated after an outage, before anything was created)
     // cannot be checked: its attempts may be this account's, and a new partition would let them be sent again.
@@ -281,7 +307,7 @@ export class Catalog {
       let how: string;
       if (linked) {
         partition = linked.partition;
-        how = assumed ? 'assumed' : 'linked';
+        how = assumed ? 'assumed' : aliasOf !== undefined ? 'same-service' : 'linked';
       } else {
         partition = Number(this.#db.prepare('INSERT INTO partitions (base_url, created_at) VALUES (?, ?)').run(target.baseUrl, now).lastInsertRowid);
         how = checkedOther ? 'new-account' : 'first';
@@ -294,12 +320,12 @@ export class Catalog {
   }
 
   /** How a target joined its partition (for messages and tests). */
-  link(target: Target): { partition: number; how: 'first' | 'new-account' | 'linked' | 'assumed'; checkedId: string | null } | undefined {
-    const row = this.#db.prepare('SELECT partition_id, how, checked_id FROM targets WHERE base_url = ? AND account = ?').get(target.baseUrl, target.account) as
-      | { partition_id: number; how: string; checked_id: string | null }
-      | undefined;
+  link(target: Target): { partition: number; how: 'first' | 'new-account' | 'linked' | 'assumed' | 'same-service'; checkedId: string | null; firstBaseUrl: string } | undefined {
+    const row = this.#db
+      .prepare('SELECT t.partition_id, t.how, t.checked_id, p.base_url AS first_base_url FROM targets t JOIN partitions p ON p.id = t.partition_id WHERE t.base_url = ? AND t.account = ?')
+      .get(target.baseUrl, target.account) as { partition_id: number; how: string; checked_id: string | null; first_base_url: string } | undefined;
     if (!row) return undefined;
-    return { partition: row.partition_id, how: row.how as 'first' | 'new-account' | 'linked' | 'assumed', checkedId: row.checked_id };
+    return { partition: row.partition_id, how: row.how as 'first' | 'new-account' | 'linked' | 'assumed' | 'same-service', checkedId: row.checked_id, firstBaseUrl: row.first_base_url };
   }
 
   /**

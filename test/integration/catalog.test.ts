@@ -13,7 +13,7 @@ import { startEmulator, type StartedEmulator } from '../../src/emulator/index.js
 import { StateDb } from '../../src/emulator/state.js';
 import { CatalogEntrySchema } from '../../src/schema/registry.js';
 import * as z from 'zod/mini';
-import { assertBuilt, baseEnv, BIN, runSrs, startHarness, withHarness, type Harness, type RunResult } from './harness.js';
+import { assertBuilt, baseEnv, BIN, runSrs, startHarness, storedIds, withHarness, type Harness, type RunResult } from './harness.js';
 
 interface Entry {
   id: string | null;
@@ -90,6 +90,36 @@ describe('import and the catalog', () => {
     const again = await h.run(['supplier', 'import', f1, '--journal', join(h.home, 'again.journal'), '--allow-existing', '-o', 'json']);
     expect(again.code, again.stderr).toBe(0);
     expect(json<{ created: number; exists: number }>(again)).toMatchObject({ created: 30, exists: 0 });
+  });
+
+  it('the same service as localhost and as 127.0.0.1: one catalog partition, so the second spelling creates nothing again (it created every row, exit 0)', async () => {
+    const k = await startHarness({ admin: true });
+    try {
+      const rows = Array.from({ length: 10 }, (_, i): [string, string, string] => [`Alias Co ${i}`, 'DEU', `AL-${i}`]);
+      const f1 = csvFile(k.home, 'alias-a.csv', rows);
+      const f2 = csvFile(k.home, 'alias-b.csv', rows);
+      const first = await k.run(['supplier', 'import', f1, '-o', 'json']);
+      expect(first.code, first.stderr).toBe(0);
+      expect(json<{ created: number }>(first).created).toBe(10);
+      const viaLocalhost = k.emu.url.replace('127.0.0.1', 'localhost');
+      expect(viaLocalhost).not.toBe(k.emu.url);
+      const second = await k.run(['supplier', 'import', f2, '-o', 'json'], { env: { SRS_BASE_URL: viaLocalhost } });
+      expect(second.code, second.stderr).toBe(0);
+      expect(json<{ created: number; exists: number }>(second)).toMatchObject({ created: 0, exists: 10 });
+      expect(second.stderr).toMatch(/http:\/\/localhost:\d+ holds supplier \w+ that srs created through http:\/\/127\.0\.0\.1:\d+ with this key: the same service/);
+      expect([...(await storedIds(k, 'AL-')).values()].every((n) => n === 1)).toBe(true);
+      // Another service (a fresh emulator) under a new address with the same key keeps a partition of its own.
+      const other = await startHarness({ admin: true, apiKey: k.env.SRS_API_KEY! });
+      try {
+        const third = await k.run(['supplier', 'import', csvFile(k.home, 'alias-c.csv', rows), '-o', 'json'], { env: { SRS_BASE_URL: other.emu.url.replace('127.0.0.1', 'localhost') } });
+        expect(third.code, third.stderr).toBe(0);
+        expect(json<{ created: number }>(third).created).toBe(10);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await k.close();
+    }
   });
 
   it('two imports of overlapping files started together: the second stops at once (exit 2, naming the first), nothing is created twice', async () => {

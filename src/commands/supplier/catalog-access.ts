@@ -21,7 +21,7 @@ export interface OpenCatalog {
 /** The one key-rotation check: can this run's key read a supplier recorded under another key at the same base URL? */
 export function sameAccountCheck(ctx: Context, target: Target): SameAccountCheck {
   return async (supplierId) => {
-    ctx.debug(`catalog: a new key for ${target.baseUrl}; checking once whether it can read supplier ${supplierId} recorded under another key`);
+    ctx.debug(`catalog: a new key or address for ${target.baseUrl}; checking once whether it can read supplier ${supplierId} recorded under another`);
     const client = await ctx.client();
     try {
       await client.getSupplier(supplierId);
@@ -31,7 +31,7 @@ export function sameAccountCheck(ctx: Context, target: Target): SameAccountCheck
       throw new SrsError(
         'runtime',
         ExitCode.failure,
-        `cannot tell whether this API key belongs to the account the supplier catalog knows at ${target.baseUrl} (GET of supplier ${supplierId}: ${(e as Error).message}); try again, or run with --no-catalog`,
+        `cannot tell whether the supplier catalog's records apply to this API key at ${target.baseUrl} (GET of supplier ${supplierId}: ${(e as Error).message}); try again, or run with --no-catalog`,
         { cause: e },
       );
     }
@@ -95,7 +95,11 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
   closeWithRun(ctx, catalog);
   const known = catalog.knownPartition(target) !== undefined;
   const partition = await catalog.resolvePartition(target, sameAccountCheck(ctx, target));
-  if (!known && catalog.link(target)?.how === 'assumed') {
+  const link = known ? undefined : catalog.link(target);
+  if (link?.how === 'same-service') {
+    ctx.info(`${target.baseUrl} holds supplier ${link.checkedId} that srs created through ${link.firstBaseUrl} with this key: the same service, so the catalog's records (and its lock) are shared by both addresses`);
+  }
+  if (link?.how === 'assumed') {
     ctx.warn(`this API key is new to the catalog at ${target.baseUrl}, which holds only attempts with an unknown outcome under an earlier key: they cannot prove whose account they belong to, so they are taken as this account's (not sent again without --retry-unknown)`);
   }
   return { catalog, partition, target };
