@@ -1,6 +1,7 @@
 /**
  * Files that no output of a command may replace, whatever option names them: the supplier catalog (the one this
- * run uses and the default one, each with its SQLite companions) and the config file, which holds the API keys.
+ * run uses and the default one, each with its SQLite companions), the sandbox's state and the config file, which
+ * holds the API keys.
  * A `score calc --save` over the catalog destroyed 1,502 entries with exit 0 (the import already refused it for
  * --report, --failed and --journal). Shared by the commands that write files; see checkNotAnInput.
  */
@@ -21,6 +22,11 @@ export async function filesNoOutputMayReplace(ctx: Context): Promise<Protected> 
   for (const p of catalogs) {
     out.push([p, 'the supplier catalog'], [`${p}-wal`, "the supplier catalog's write-ahead log"], [`${p}-shm`, "the supplier catalog's shared memory file"]);
   }
+  // The sandbox's state (everything created in the sandbox): an import's --report over it left a sandbox that
+  // could not start. The name is emulator/state.ts's SANDBOX_STATE_FILE (not imported: it loads zod; a test
+  // checks they agree).
+  const state = join(dataDir(ctx.env), 'sandbox-state.db');
+  out.push([state, "the sandbox's state"], [`${state}-wal`, "the sandbox state's write-ahead log"], [`${state}-shm`, "the sandbox state's shared memory file"]);
   // Not config/store.js: it loads conf, whose exit handlers take over Ctrl-C (see config/paths.ts).
   const { defaultConfigDir } = await import('../config/paths.js');
   out.push([join(ctx.env.SRS_CONFIG_DIR || defaultConfigDir(), 'config.json'), "srs's config file (it holds the API keys)"]);

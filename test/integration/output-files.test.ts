@@ -9,6 +9,7 @@ import { closeSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, op
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
+import { SANDBOX_STATE_FILE } from '../../src/emulator/state.js';
 import { BIN, runSrs, startHarness, startWithBundle, type Harness } from './harness.js';
 
 let h: Harness;
@@ -97,6 +98,15 @@ describe('an output file that is an input or a file srs keeps is refused (exit 2
     mkdirSync(join(h.home, 'config'), { recursive: true });
     writeFileSync(config, JSON.stringify({ profiles: {} }));
     await refused(['score', 'calc', a!, '--save', config], h.env, config, /is srs's config file \(it holds the API keys\)/);
+    // The sandbox's state (every supplier created in the sandbox): an import's --report over it broke the sandbox.
+    const sandboxed = await h.run(['--sandbox', 'supplier', 'create', '--name', 'Sandbox Kept Ltd', '-o', 'json'], { env: { SRS_BASE_URL: undefined, SRS_API_KEY: undefined } });
+    expect(sandboxed.code, sandboxed.stderr).toBe(0);
+    const state = join(h.env.SRS_DATA_DIR!, SANDBOX_STATE_FILE);
+    expect(existsSync(state)).toBe(true);
+    const csv = join(h.home, 'to-report.csv');
+    writeFileSync(csv, 'name,country\nReported Ltd,DEU\n');
+    await refused(['supplier', 'import', csv, '--dry-run', '--report', state], h.env, state, /--report .*sandbox-state\.db is the sandbox's state/);
+    await refused(['score', 'calc', a!, '--save', state], h.env, state, /is the sandbox's state/);
   });
 });
 
