@@ -23,6 +23,7 @@
  * Rows after that point were not read: a re-run with the same command picks up
  * where this one stopped.
  */
+import { lstatSync, realpathSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ExitCode, SrsError, UsageError } from '../errors.js';
@@ -141,9 +142,20 @@ export interface ImportResult {
   concurrency?: { mode: 'fixed' | 'adaptive'; peak: number; final: number; throttled: number } | undefined;
 }
 
-/** `<file>.srs-journal`; none for stdin, a FIFO, /dev/stdin or a process substitution (read once: --journal names one). */
+/**
+ * `<file>.srs-journal`; none for stdin, a FIFO, /dev/stdin or a process substitution (read once: --journal names one).
+ * A symbolic link's journal is its target's: a re-run through a link (or a link's re-run through the file) found no
+ * journal and created every row without a customerSupplierId again, exit 0.
+ */
 export function defaultJournalPath(file: string): string | undefined {
-  return isStreamPath(file) || underDev(file) ? undefined : file + JOURNAL_SUFFIX;
+  if (isStreamPath(file) || underDev(file)) return undefined;
+  let real = file;
+  try {
+    if (lstatSync(file).isSymbolicLink()) real = realpathSync(file);
+  } catch {
+    /* not there: the open says so */
+  }
+  return real + JOURNAL_SUFFIX;
 }
 
 /** /dev/stdin redirected from a regular file, /dev/fd/N: devices, never a place for a journal. */

@@ -4,7 +4,7 @@
  * could make a row be skipped; the emulator's admin route lists what was
  * stored. The built srs against a real emulator.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import iconv from 'iconv-lite';
 import { join } from 'node:path';
@@ -271,6 +271,26 @@ describe('a journal that records no row sent (every row was invalid)', () => {
       expect(again.stderr).toContain('records no row sent');
       expect(summary(again)).toMatchObject({ created: 2, invalid: 0 });
       expect([...(await storedIds(h, 'AB-')).values()]).toEqual([1, 1]);
+    });
+  });
+});
+
+describe('a re-run through a symbolic link to the file', () => {
+  it('finds the file\'s journal: rows without a customerSupplierId are skipped, not created again (they were, exit 0)', async () => {
+    await withHarness({ admin: true }, async (h) => {
+      const f = file('noid.csv', 'name,country\nNoId Alpha,USA\nNoId Beta,USA\n');
+      const link = join(scratch.path, 'noid-link.csv');
+      symlinkSync(f, link);
+      const first = await h.run(importArgs(f));
+      expect(first.code, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout)).toMatchObject({ created: 2 });
+      const again = await h.run(importArgs(link));
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, skipped: 2 });
+      expect(existsSync(`${link}.srs-journal`)).toBe(false);
+      const res = await fetch(`${h.emu.url}/_emulator/suppliers`, { headers: { 'x-api-key': h.env.SRS_API_KEY! } });
+      const stored = ((await res.json()) as Array<{ name: string }>).filter((s) => s.name.startsWith('NoId '));
+      expect(stored).toHaveLength(2);
     });
   });
 });
