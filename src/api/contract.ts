@@ -26,6 +26,9 @@
  */
 import * as z from 'zod/mini';
 
+/** An address as RFC 5322/6531 allow it, loosely: something, one @, a domain (a name in any script, or [an address literal]), no spaces outside a quoted local part. */
+const EMAIL_SHAPE = /^(?:"[^"]+"|[^\s@"]+)@(?:[^\s@\[\]]+|\[[^\s\]]+\])$/u;
+
 /**
  * The characters an RFC 3986 URI is written with (a scheme, then unreserved, reserved and %-escapes):
  * `new URL()`, behind z.url, also takes "https://example.com/a b" (it encodes the space), which a
@@ -104,7 +107,9 @@ function contract<V extends View>(view: V, eager = false) {
   const Contact = lazy(() => wire
     ? z.looseObject({ email: z.optional(z.string()), firstName: z.optional(z.string()), lastName: z.optional(z.string()) })
     : z.object({
-      email: z.optional(z.email('expected an email address')),
+      // The document types email as a string: only what cannot be an address ("not-an-email", "n/a") is refused.
+      // z.email() also refused jürgen@example.de, "john doe"@example.com and jane@localhost, which the service takes.
+      email: z.optional(z.string().check(z.regex(EMAIL_SHAPE, 'expected an email address (local-part@domain)'))),
       firstName: z.optional(z.string().check(z.maxLength(255))),
       lastName: z.optional(z.string().check(z.maxLength(255))),
     }));

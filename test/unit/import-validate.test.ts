@@ -89,6 +89,19 @@ describe('row -> request', () => {
     expect(r).toEqual({ ok: false, field: 'name', message: 'name (column "Name"): name must not be empty' });
   });
 
+  it('takes every address the document allows (email is a string): international, quoted, address literals; refuses what is none', () => {
+    const emailHeader = ['name', 'email'];
+    for (const email of ['jürgen@rhein-giesserei.de', 'josé@example.com', 'jane@例え.jp', '"john doe"@example.com', 'a@[127.0.0.1]', 'jane@localhost']) {
+      const r = validateRow(['Mail Co', email], shapeOf(emailHeader));
+      expect(r.ok, email).toBe(true);
+    }
+    for (const email of ['not-an-email', 'n/a', 'a@', '@example.com', 'a b@example.com', 'a@b@c']) {
+      const r = validateRow(['Mail Co', email], shapeOf(emailHeader));
+      expect(r.ok, email).toBe(false);
+      if (!r.ok) expect(r.message).toContain('expected an email address');
+    }
+  });
+
   it('names the file column of a failing field, and every failing field', () => {
     const r = validateRow(['', 'XX', 'nope', '', '', 'bad', '', '', ''], shapeOf(header));
     expect(r.ok).toBe(false);
