@@ -387,6 +387,20 @@ describe('errors', () => {
     expect(r.stdout + r.stderr).not.toContain('secretAAAA');
   });
 
+  it('auth status does not call a base URL fine that every command refuses: it shows the status, then exits 2 in their words', async () => {
+    const cases: Array<[string | undefined, RegExp]> = [
+      ['ftp://x', /base URL "ftp:\/\/x" must start with https:\/\/ or http:\/\//],
+      ['http://example.com', /refusing to send the API key over plain http to example\.com/],
+      [undefined, /no base URL for profile "default"/],
+    ];
+    for (const [url, why] of cases) {
+      const r = await h.run(['auth', 'status', '-o', 'json'], { env: { SRS_BASE_URL: url, SRS_API_KEY: 'abcdefghijkl' } });
+      expect(r.code, String(url)).toBe(2);
+      expect(JSON.parse(r.stdout), String(url)).toMatchObject({ keySource: 'SRS_API_KEY' });
+      expect(JSON.parse(r.stderr).error.message, String(url)).toMatch(why);
+    }
+  });
+
   it('output that cannot be written (stdout on a full disk) is one line and exit 1, never a stack trace; a created supplier is named', async () => {
     const full = openSync('/dev/full', 'w');
     try {

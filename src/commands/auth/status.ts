@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { DEFAULT_PROFILE, describeSource, keyProblem, maskKey, type AuthStatus, type ProfileStatus } from '../../config/resolve.js';
-import { AuthError } from '../../errors.js';
+import { AuthError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
 import { renderItem, renderList } from '../../output/render.js';
 import type { Opts } from '../kit.js';
@@ -56,6 +56,10 @@ export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<v
   // The same refusal every other command gives (exit 4): a status that says "fine" for a key no command will send is a false "ok".
   const problem = keyProblem(s.apiKey);
   if (problem) throw new AuthError(`the API key from ${describeSource(s.apiKeySource, 'apiKey')} ${problem}; no command will send it: set it again (srs auth login, or SRS_API_KEY)`);
+  // Likewise a base URL every command refuses (none, not http(s), plain http to another host): the same exit 2 and words.
+  if (!s.baseUrl) throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
+  const { checkBaseUrl } = await import('../../api/http.js');
+  checkBaseUrl(s.baseUrl, !!ctx.globals.insecureHttp);
 }
 
 const statusColumns: Column[] = [
