@@ -22,6 +22,11 @@ export async function run(): Promise<void> {
     }
     stdoutFailed ??= e;
   });
+  // stderr into a reader that has gone (`srs ... 2>&1 | head -1`) or that cannot be written: the notes and
+  // warnings are lost, and nothing can say so (there is nowhere left to say it). The exit code stays the
+  // command's own: without a listener the EPIPE was an uncaught 'error' event, a stack trace and exit 1 that
+  // replaced score check's verdict (3 or 0).
+  process.stderr.on('error', () => undefined);
   let code = await main(
     process.argv.slice(2),
     {

@@ -26,6 +26,15 @@ describe('a reader that has gone', () => {
     expect(r.code).toBe(3);
   });
 
+  it('stderr gone too (2>&1 | head -1): score check keeps its verdict, a reader exits 0 (an uncaught EPIPE on stderr was exit 1)', async () => {
+    const failing = await h.run(['score', 'check', ...ids, '--min', '0', '-o', 'table'], { closeStdout: true, closeStderr: true });
+    expect(failing.code).toBe(3);
+    const passing = await h.run(['score', 'check', ...ids.slice(0, 3), '--min', '-3', '--allow-no-data', '-o', 'table'], { closeStdout: true, closeStderr: true });
+    expect(passing.code).toBe(0);
+    const reader = await h.run(['ref', 'countries', '--limit', '3', '-o', 'csv'], { closeStdout: true, closeStderr: true });
+    expect(reader.code).toBe(0);
+  });
+
   it('does not hide suppliers score calc could not score', async () => {
     const r = await h.run(['score', 'calc', ...ids.slice(0, 5), '01zzzzzzzzzzzzzzzzzzzzzzzz', '-o', 'ndjson'], { closeStdout: true });
     expect(r.stderr).toMatch(/UNKNOWN 01zzzzzzzzzzzzzzzzzzzzzzzz/);

@@ -34,6 +34,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Close the read end of the child's stdout at once: a reader that has gone (`srs ... | true`); every write meets EPIPE. */
   closeStdout?: boolean;
+  /** The same for stderr (`srs ... 2>&1 | head -1`: both go into a reader that has gone). */
+  closeStderr?: boolean;
 }
 
 export function assertBuilt(): void {
@@ -65,7 +67,8 @@ export function runSrs(args: string[], env: Record<string, string | undefined>, 
     let stderr = '';
     if (opts.closeStdout) child.stdout.destroy();
     else child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    if (opts.closeStderr) child.stderr.destroy();
+    else child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
