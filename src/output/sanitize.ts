@@ -78,5 +78,6 @@ export function guardCsvCell(s: string): string {
  * inside strings, where \uXXXX is the same character: the document is unchanged, its display is safe.
  */
 export function escapeJsonForTerminal(s: string): string {
-  return s.replace(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u2028\u2029]/g, escapeBidi);
+  // The same invisible characters as BIDI (zero width space, word joiner, zero width no-break space among them).
+  return s.replace(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060\ufeff\u2028\u2029]/g, escapeBidi);
 }
