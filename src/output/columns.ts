@@ -33,6 +33,8 @@ export interface Column {
   group?: boolean;
   /** A field CSV carries and tables leave out (CSV keeps every scalar field of the resource; a table fits a terminal). */
   csvOnly?: boolean;
+  /** A list a table draws as text, left out of CSV, which gives its count (`path.length`, a csvOnly column) instead. */
+  tableOnly?: boolean;
 }
 
 const num = (digits: number) => (v: unknown): string => (typeof v === 'number' ? v.toFixed(digits) : v === null || v === undefined ? '' : String(v));
@@ -120,6 +122,7 @@ export const columns = {
     ...supplierColumns,
     // Either part may be absent or null (the document marks neither required): shown as "—", never "undefined".
     text('customFields', 'CUSTOM FIELDS', {
+      tableOnly: true,
       format: (v) =>
         Array.isArray(v)
           ? v
@@ -127,12 +130,14 @@ export const columns = {
               .join('; ')
           : '',
     }),
+    col('customFields.length', 'CUSTOM FIELDS', { align: 'right', kind: 'number', csvOnly: true }),
   ],
   /** One data entry (data-entry get): the list columns plus its news event. */
   dataEntryDetail: [
     ...dataEntryColumns,
     text('newsEvent.summary', 'SUMMARY'),
-    text('newsEvent.articles', 'ARTICLES', { format: (v) => (Array.isArray(v) ? v.map((a: { title?: string; url?: string }) => a.title ?? a.url ?? '').join('; ') : '') }),
+    text('newsEvent.articles', 'ARTICLES', { tableOnly: true, format: (v) => (Array.isArray(v) ? v.map((a: { title?: string; url?: string }) => a.title ?? a.url ?? '').join('; ') : '') }),
+    col('newsEvent.articles.length', 'ARTICLES', { align: 'right', kind: 'number', csvOnly: true }),
   ],
   dataSource: [
     id('id', 'ID'),

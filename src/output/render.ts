@@ -76,7 +76,7 @@ export async function renderItem(sink: Sink, item: unknown, columns: Column[], o
     case 'ndjson':
       return sink.write(JSON.stringify(item) + '\n');
     case 'csv':
-      await renderCsv(sink, once(item), opts.fields ?? columns, opts);
+      await renderCsv(sink, once(item), opts.fields ?? forCsv(columns), opts);
       return;
     case 'table':
       return sink.write(await (await import('./table.js')).verticalTable(item, opts.fields ?? forTables(columns), opts));
@@ -122,7 +122,7 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
       return n;
     }
     case 'csv':
-      return renderCsv(sink, items, opts.fields ?? columns, opts);
+      return renderCsv(sink, items, opts.fields ?? forCsv(columns), opts);
     case 'table': {
       const rows: unknown[] = [];
       for await (const it of items) rows.push(it);
@@ -135,6 +135,11 @@ export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Ite
 /** A table's columns: those that CSV alone carries (a spreadsheet keeps every field; a terminal has 80 columns) left out. */
 function forTables(columns: Column[]): Column[] {
   return columns.some((c) => c.csvOnly) ? columns.filter((c) => !c.csvOnly) : columns;
+}
+
+/** CSV's columns: a list a table draws as text (customFields, articles) is given as its count instead (its csvOnly twin). */
+function forCsv(columns: Column[]): Column[] {
+  return columns.some((c) => c.tableOnly) ? columns.filter((c) => !c.tableOnly) : columns;
 }
 
 /** With --query, --fields selects the fields of each item the query sees, whatever the format. */

@@ -124,6 +124,22 @@ describe('reads in every format', () => {
     expect(n.stdout.trimEnd().split('\n')).toHaveLength(rows.length - 1);
   });
 
+  it('supplier get and data-entry get in csv: a nested list is its count (customFields.length, newsEvent.articles.length), not JSON text', async () => {
+    const s = await h.run(['supplier', 'get', supplier.id, '-o', 'csv']);
+    expect(s.code, s.stderr).toBe(0);
+    const [sHead, sRow] = parseCsv(s.stdout) as string[][];
+    expect(sHead).toContain('customFields.length');
+    expect(sHead).not.toContain('customFields');
+    const detail = json((await h.run(['supplier', 'get', supplier.id, '-o', 'json'])).stdout) as { customFields?: unknown[] };
+    expect(sRow![sHead!.indexOf('customFields.length')]).toBe(String(detail.customFields?.length ?? ''));
+    const d = await h.run(['data-entry', 'get', entry.id, '-o', 'csv']);
+    expect(d.code, d.stderr).toBe(0);
+    const [dHead, dRow] = parseCsv(d.stdout) as string[][];
+    expect(dHead).toContain('newsEvent.articles.length');
+    expect(dHead).not.toContain('newsEvent.articles');
+    expect(dRow!.join(',')).not.toContain('[{');
+  });
+
   it('news ls, with --data-entry narrowing to that entry', async () => {
     const all = await h.run(['news', 'ls', supplier.id, '-o', 'json']);
     expect(all.code).toBe(0);
