@@ -5,10 +5,10 @@
  * shell builtins, so completing a value never waits on the network; the files
  * are refreshed whenever `srs ref countries` / `srs ref industries` succeeds.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dataDir, type Env } from '../context.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { makeDirs, writeFileAtomic } from '../util/fs.js';
 
 export const CACHE_NAMES = ['countries', 'industries'] as const;
 export type CacheName = (typeof CACHE_NAMES)[number];
@@ -83,7 +83,7 @@ export async function readCache(env: Env, name: CacheName): Promise<CacheEntry[]
 
 /** Writes a cache file atomically: a temporary file in the same directory, then a rename over the old one. */
 export async function writeCache(env: Env, name: CacheName, entries: Iterable<CacheEntry>): Promise<string> {
-  await mkdir(cacheDir(env), { recursive: true, mode: 0o700 });
+  makeDirs(cacheDir(env), 0o700); // not mkdir's recursive: see makeDirs
   const file = cachePath(env, name);
   await writeFileAtomic(file, formatCache(entries), { mode: 0o644 });
   return file;

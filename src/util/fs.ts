@@ -37,6 +37,31 @@ export async function writeFileAtomic(path: string, text: string, opts: WriteFil
 }
 
 /**
+ * mkdir -p, one level at a time; returns the first directory it created. Not mkdirSync's own `recursive`: where
+ * the parent exists and the directory still cannot be made with ENOENT (under /proc), Node's recursive mkdir
+ * tries the parent and the directory again forever, at full CPU and deaf to SIGTERM (Node 24.21:
+ * SRS_CONFIG_DIR=/proc/x made `srs auth status` hang). test/unit/private-dir.test.ts fails if this comes back.
+ */
+export function makeDirs(path: string, mode: number): string | undefined {
+  const abs = resolve(path);
+  try {
+    if (statSync(abs).isDirectory()) return undefined;
+  } catch {
+    /* not there yet */
+  }
+  const parent = dirname(abs);
+  const first = parent !== abs ? makeDirs(parent, mode) : undefined;
+  try {
+    mkdirSync(abs, { mode });
+  } catch (e) {
+    // Made meanwhile by another process: fine when it is a directory.
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(abs).isDirectory()) throw e;
+    return first;
+  }
+  return first ?? abs;
+}
+
+/**
  * Creates a directory 0700 (mkdir's mode is only ever narrowed by the umask, so
  * this holds under any umask that lets the owner in). `ours`: srs's own default
  * directory, tightened to 0700 when an older srs left it open; a directory the
@@ -45,7 +70,7 @@ export async function writeFileAtomic(path: string, text: string, opts: WriteFil
 export function privateDir(path: string, ours: boolean, what = 'directory'): void {
   let created: string | undefined;
   try {
-    created = mkdirSync(path, { recursive: true, mode: 0o700 });
+    created = makeDirs(path, 0o700);
   } catch (e) {
     // A file in the way, a read-only disk: one line naming the directory and what sets it, not "unexpected error: ENOTDIR".
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;

@@ -4,7 +4,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -401,6 +401,13 @@ describe('errors', () => {
     expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'auth' });
     expect(JSON.parse(r.stderr).error.message).toMatch(/^the API key from SRS_API_KEY contains whitespace, a line break or a control character; no command will send it/);
     expect(r.stdout + r.stderr).not.toContain('secretAAAA');
+  });
+
+  it.runIf(existsSync('/proc/self'))('a config directory that cannot be made (under /proc) is exit 1 at once: Node\'s recursive mkdir looped there forever, deaf to SIGTERM', async () => {
+    const r = await h.run(['auth', 'status'], { env: { SRS_CONFIG_DIR: '/proc/srs-cannot-exist/config' }, timeoutMs: 10_000 });
+    expect(r.signal, 'hung: killed after 10 s').toBeNull();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot use \/proc\/srs-cannot-exist\/config as srs's config directory .*\(ENOENT\)/);
   });
 
   it('auth status does not call a base URL fine that every command refuses: it shows the status, then exits 2 in their words', async () => {
