@@ -327,6 +327,17 @@ describe('supplier create', () => {
     expect(json(g.stdout)).toMatchObject({ id: created.id, name: 'Embudo Valley Organics', countryIso3Code: 'USA' });
   });
 
+  it('trims its flags as an import trims its cells: a blank --name is refused (exit 2, nothing sent), " Padded " is sent as "Padded"', async () => {
+    const before = h.requests.length;
+    const blank = await h.run(['supplier', 'create', '--name', '   ', '-o', 'json']);
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain('name must not be empty');
+    expect(h.requests.length).toBe(before);
+    const padded = await h.run(['supplier', 'create', '--name', ' Padded Trim Ltd ', '--customer-id', ' PAD-TRIM-1 ', '--country', ' deu ', '-o', 'json']);
+    expect(padded.code, padded.stderr).toBe(0);
+    expect(json(padded.stdout)).toMatchObject({ name: 'Padded Trim Ltd', customerSupplierId: 'PAD-TRIM-1', countryIso3Code: 'DEU' });
+  });
+
   it('from a JSON file and from stdin', async () => {
     const file = join(h.home, 'body.json');
     writeFileSync(file, JSON.stringify({ name: 'From File GmbH', countryIso3Code: 'DEU' }));

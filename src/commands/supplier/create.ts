@@ -24,14 +24,16 @@ export function parseContact(spec: string): NonNullable<SupplierCreateRequest['c
 export function bodyFromFlags(opts: Opts): SupplierCreateRequest {
   const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? (v as string[]) : undefined);
   const body: Record<string, unknown> = {};
-  if (typeof opts.name === 'string') body.name = opts.name;
-  if (typeof opts.country === 'string') body.countryIso3Code = opts.country;
-  if (typeof opts.website === 'string') body.website = opts.website;
+  // Trimmed as an import trims its cells (the same schema, the same rule): --name "   " created a supplier named
+  // "   " that the import refuses, and " Padded " was sent as typed.
+  if (typeof opts.name === 'string') body.name = opts.name.trim();
+  if (typeof opts.country === 'string') body.countryIso3Code = opts.country.trim();
+  if (typeof opts.website === 'string') body.website = opts.website.trim();
   // "30202010;30202030" as in an import's cell: the code check's own message offers that form.
   if (strings(opts.industry)) body.industryCodes = strings(opts.industry)!.flatMap((v) => v.split(';').map((c) => c.trim()).filter((c) => c !== ''));
   if (strings(opts.category)) body.categoryIds = strings(opts.category);
   if (strings(opts.contact)) body.contacts = strings(opts.contact)!.map(parseContact);
-  if (typeof opts.customerId === 'string') body.customerSupplierId = opts.customerId;
+  if (typeof opts.customerId === 'string') body.customerSupplierId = opts.customerId.trim();
   if (body.name === undefined) throw new UsageError('--name is required (or give the whole body with --json FILE)');
   return body as SupplierCreateRequest;
 }
