@@ -360,7 +360,7 @@ describe('supplier create', () => {
       [['--name', 'A', '--customer-id', 'c'.repeat(256)], /customerSupplierId/],
       [['--country', 'DEU'], /--name is required/],
       [['--name', 'Two\nLines Ltd'], /name contains a line break/],
-      [['--name', 'A', '--customer-id', 'V1\r'], /customerSupplierId contains a line break/],
+      [['--name', 'A', '--customer-id', 'V\r1'], /customerSupplierId contains a line break/],
     ];
     for (const [args, pattern] of cases) {
       const before = h.requests.length;
