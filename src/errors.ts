@@ -117,8 +117,10 @@ export class NetworkError extends SrsError {
   readonly notSent: boolean;
   /** What went wrong, without the request ("connection refused (...)"). */
   readonly reason: string;
-  readonly #args: { method: string; path: string; reason: string; notSent: boolean; timeout?: boolean; cause?: unknown; detail?: string };
-  constructor(args: { method: string; path: string; reason: string; notSent: boolean; timeout?: boolean; cause?: unknown; detail?: string }) {
+  /** A failure that another attempt cannot mend (a certificate srs does not trust, a TLS handshake with a plain-http port): not retried. */
+  readonly permanent: boolean;
+  readonly #args: { method: string; path: string; reason: string; notSent: boolean; timeout?: boolean; permanent?: boolean; cause?: unknown; detail?: string };
+  constructor(args: { method: string; path: string; reason: string; notSent: boolean; timeout?: boolean; permanent?: boolean; cause?: unknown; detail?: string }) {
     super(args.timeout ? 'timeout' : 'network', ExitCode.failure, `${args.method} ${args.path}: ${args.reason}`, {
       cause: args.cause,
       ...(args.detail !== undefined ? { detail: args.detail } : {}),
@@ -128,6 +130,7 @@ export class NetworkError extends SrsError {
     this.path = args.path;
     this.notSent = args.notSent;
     this.reason = args.reason;
+    this.permanent = args.permanent === true;
     this.#args = args;
   }
 

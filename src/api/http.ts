@@ -321,7 +321,7 @@ export class HttpTransport {
             reject(new NetworkError({ method: args.method, path: args.path, reason: `response body: ${info.reason}`, notSent: false, timeout: info.timeout, cause: e }));
           } else {
             trace?.(`<- ${display} ${info.reason} (${ms(started)})`);
-            reject(new NetworkError({ method: args.method, path: args.path, reason: info.reason, notSent: info.notSent, timeout: info.timeout, cause: e }));
+            reject(new NetworkError({ method: args.method, path: args.path, reason: info.reason, notSent: info.notSent, timeout: info.timeout, permanent: info.permanent === true, cause: e }));
           }
         },
       };
@@ -384,6 +384,7 @@ export class HttpTransport {
       } catch (e) {
         if (!(e instanceof NetworkError)) throw e;
         args.onAttempt?.(monotonicMs() - sentAt, e.code === 'timeout' ? 'timeout' : 'error');
+        if (e.permanent) throw e; // the same on every attempt: said at once
         const d = policy.decide({ kind: 'network', error: e }, attempt, idempotent, startedAt, args.budget);
         this.#trace?.(`   ${args.method} ${args.path}: ${d.reason}`);
         if (!d.retry) {
@@ -541,6 +542,8 @@ interface NetInfo {
   /** The request provably never reached the service. */
   notSent: boolean;
   timeout: boolean;
+  /** Another attempt cannot mend it (see NetworkError.permanent). */
+  permanent?: boolean;
 }
 
 function classifyNetworkError(e: unknown): NetInfo {
@@ -567,17 +570,27 @@ function classifyNetworkError(e: unknown): NetInfo {
     case 'EADDRNOTAVAIL':
       return { reason: `host unreachable (${code}; check the base URL and the network)`, notSent: true, timeout: false };
     case 'EPROTO':
-      return { reason: 'TLS failure (EPROTO): is the base URL\'s scheme right? (https for a TLS service, http for a plain one)', notSent: true, timeout: false };
+      return { reason: 'TLS failure (EPROTO): is the base URL\'s scheme right? (https for a TLS service, http for a plain one)', notSent: true, timeout: false, permanent: true };
+    // Certificates: the same answer on every attempt (it retried 4 times), and the reason says what to do.
     case 'CERT_HAS_EXPIRED':
+      return { reason: `TLS failure (${code}): the service's certificate has expired; tell its operator`, notSent: true, timeout: false, permanent: true };
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return { reason: `TLS failure (${code}): the certificate is not for this host name; check the base URL`, notSent: true, timeout: false, permanent: true };
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'SELF_SIGNED_CERT_IN_CHAIN':
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-    case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return { reason: `TLS failure (${code})`, notSent: true, timeout: false };
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+    case 'UNABLE_TO_GET_ISSUER_CERT':
+      return {
+        reason: `TLS failure (${code}): the service's certificate is not signed by an authority Node trusts; behind a company proxy or with a private CA, set NODE_EXTRA_CA_CERTS to its certificate file (PEM)`,
+        notSent: true,
+        timeout: false,
+        permanent: true,
+      };
     default:
       if (e instanceof RequestAbortedError) return { reason: 'request aborted', notSent: false, timeout: false };
       // OpenSSL's own text ("...:error:0A00010B:SSL routines:...wrong version number") says little to a user.
-      if (code.startsWith('ERR_SSL_')) return { reason: `TLS failure (${code}): is the base URL's scheme right? (https for a TLS service, http for a plain one)`, notSent: true, timeout: false };
+      if (code.startsWith('ERR_SSL_')) return { reason: `TLS failure (${code}): is the base URL's scheme right? (https for a TLS service, http for a plain one)`, notSent: true, timeout: false, permanent: true };
       return { reason: oneLine(err?.message ?? String(e)) || 'network error', notSent: false, timeout: false };
   }
 }

@@ -171,6 +171,9 @@ export const CATALOG_ROWS_BETWEEN =
   'SELECT seq, customer_supplier_id AS cid FROM suppliers WHERE +partition_id = ? AND seq > ? AND seq < ? AND customer_supplier_id IS NOT NULL';
 
 const SELECT = 'SELECT supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source FROM suppliers';
+/** resolvePartition's answer to a reader for an address it would have to ask about: no entries (no partition has this id). */
+export const UNRESOLVED_PARTITION = -1;
+
 export class Catalog {
   readonly path: string;
   readonly #db: Database;
@@ -242,7 +245,7 @@ export class Catalog {
    * can be read, the account gets a partition of its own. `check` throws when the
    * service's answer proves nothing (network, 5xx): nothing is stored then, and the error goes up.
    */
-  async resolvePartition(target: Target, check: SameAccountCheck): Promise<number> {
+  async resolvePartition(target: Target, check: SameAccountCheck, opts: { otherAddresses?: boolean } = {}): Promise<number> {
     const known = this.knownPartition(target);
     if (known !== undefined) return known;
     const candidates = this.#db
@@ -276,10 +279,11 @@ export class Catalog {
              FROM targets t WHERE t.account = ? AND t.base_url <> ? ORDER BY t.partition_id DESC`,
         )
         .all(READ_SOURCE, target.account, target.baseUrl) as Array<{ partition_id: number; base_url: string; sample: string | null }>;
-      const tried = new Set<number>();
-      for (const c of elsewhere) {
-        if (!c.sample || tried.has(c.partition_id)) continue;
-        tried.add(c.partition_id);
+      const askable = elsewhere.filter((c): c is typeof c & { sample: string } => c.sample !== null && elsewhere.findIndex((d) => d.partition_id === c.partition_id) === elsewhere.indexOf(c));
+      // A command that only reads the catalog (supplier ls, find) does not ask the service: nothing is recorded
+      // under this address yet, and a partition made now would stop the next import from asking.
+      if (askable.length && opts.otherAddresses === false) return UNRESOLVED_PARTITION;
+      for (const c of askable) {
         if ((await check(c.sample)) === 'same') {
           linked = { partition: c.partition_id, checked: c.sample };
           aliasOf = c.base_url;

@@ -103,6 +103,12 @@ describe('import and the catalog', () => {
       expect(json<{ created: number }>(first).created).toBe(10);
       const viaLocalhost = k.emu.url.replace('127.0.0.1', 'localhost');
       expect(viaLocalhost).not.toBe(k.emu.url);
+      // A reader of the catalog asks nothing (offline) and records nothing: the import after it still asks.
+      const sent = k.requests.length;
+      const ls = await k.run(['supplier', 'ls', '-o', 'json'], { env: { SRS_BASE_URL: viaLocalhost } });
+      expect(ls.code, ls.stderr).toBe(0);
+      expect(JSON.parse(ls.stdout)).toEqual([]);
+      expect(k.requests.length).toBe(sent);
       const second = await k.run(['supplier', 'import', f2, '-o', 'json'], { env: { SRS_BASE_URL: viaLocalhost } });
       expect(second.code, second.stderr).toBe(0);
       expect(json<{ created: number; exists: number }>(second)).toMatchObject({ created: 0, exists: 10 });

@@ -94,7 +94,9 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
   }
   closeWithRun(ctx, catalog);
   const known = catalog.knownPartition(target) !== undefined;
-  const partition = await catalog.resolvePartition(target, sameAccountCheck(ctx, target));
+  // A reader (`required`: supplier ls, find, get --customer-id) works offline: it does not ask the service whether
+  // this address is another spelling of one the catalog knows, and sees no entries until a create or import has.
+  const partition = await catalog.resolvePartition(target, sameAccountCheck(ctx, target), { otherAddresses: !required });
   const link = known ? undefined : catalog.link(target);
   if (link?.how === 'same-service') {
     ctx.info(`${target.baseUrl} holds supplier ${link.checkedId} that srs created through ${link.firstBaseUrl} with this key: the same service, so the catalog's records (and its lock) are shared by both addresses`);

@@ -33,7 +33,8 @@ export function bodyFromFlags(opts: Opts): SupplierCreateRequest {
   if (strings(opts.industry)) body.industryCodes = strings(opts.industry)!.flatMap((v) => v.split(';').map((c) => c.trim()).filter((c) => c !== ''));
   if (strings(opts.category)) body.categoryIds = strings(opts.category);
   if (strings(opts.contact)) body.contacts = strings(opts.contact)!.map(parseContact);
-  if (typeof opts.customerId === 'string') body.customerSupplierId = opts.customerId.trim();
+  // Trimmed further down, with a note (--json bodies too), so that the catalog knows it again.
+  if (typeof opts.customerId === 'string') body.customerSupplierId = opts.customerId;
   if (body.name === undefined) throw new UsageError('--name is required (or give the whole body with --json FILE)');
   return body as SupplierCreateRequest;
 }
