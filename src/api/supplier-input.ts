@@ -3,11 +3,12 @@
  * validated before anything is sent. It is the contract's SupplierCreateRequest
  * with the rules the contract leaves loose made exact:
  * - countryIso3Code: trimmed and upper-cased, then exactly 3 letters AND a real
- *   ISO 3166-1 alpha-3 code (the cca3 codes of the npm package world-countries,
- *   the same list the emulator serves);
+ *   ISO 3166-1 alpha-3 code (the cca3 codes of the npm package world-countries
+ *   whose status is officially-assigned: 249, without Kosovo's user-assigned
+ *   UNK; the same list the emulator serves);
  * - website: a URI with an http or https scheme (a website; `javascript:` or
  *   `mailto:` URIs are refused);
- * - contacts[].email: well-formed (the contract's z.email()).
+ * - contacts[].email: the shape of an address (the contract's EMAIL_SHAPE).
  * `srs supplier create` and `srs supplier import` (dry run and real run) all
  * validate with this one schema. Its output is a valid SupplierCreateRequest.
  *
@@ -32,19 +33,25 @@ function loadCountryCodes(): CountryCodes {
   const text = readFileSync(file, 'utf8');
   const iso3 = new Set<string>();
   const byIso2 = new Map<string, string>();
-  // Each country object carries "cca2" before "cca3"; pair them up without parsing 1.4 MB of JSON.
+  // Each country object carries "cca2", then "cca3", then "status"; pair them up without parsing 1.4 MB of JSON.
   let pending2: string | undefined;
-  for (const m of text.matchAll(/"cca([23])"\s*:\s*"([A-Za-z]{2,3})"/g)) {
-    const value = m[2]!.toUpperCase();
-    if (m[1] === '2') {
-      pending2 = value;
-    } else {
-      iso3.add(value);
-      if (pending2 !== undefined) byIso2.set(pending2, value);
-      pending2 = undefined;
+  let pending3: string | undefined;
+  for (const m of text.matchAll(/"(cca2|cca3|status)"\s*:\s*"([^"]*)"/g)) {
+    const value = m[2]!;
+    if (m[1] === 'cca2') {
+      pending2 = value.toUpperCase();
+    } else if (m[1] === 'cca3') {
+      pending3 = value.toUpperCase();
+    } else if (pending3 !== undefined) {
+      // ISO 3166-1 codes only: Kosovo's UNK is user-assigned, and a service that checks the standard refuses it.
+      if (value === 'officially-assigned') {
+        iso3.add(pending3);
+        if (pending2 !== undefined) byIso2.set(pending2, pending3);
+      }
+      pending2 = pending3 = undefined;
     }
   }
-  if (iso3.size < 200) throw new Error(`world-countries: expected about 250 country codes in ${file}, found ${iso3.size}`);
+  if (iso3.size < 200) throw new Error(`world-countries: expected about 249 country codes in ${file}, found ${iso3.size}`);
   return { iso3, byIso2 };
 }
 

@@ -39,7 +39,9 @@ const worldCountries: WorldCountry[] = Array.isArray(rawCountries) ? rawCountrie
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** ISO 3166-1 (the interface's countryIso3Code): the 249 officially assigned codes, not Kosovo's user-assigned UNK. */
 export const COUNTRIES: readonly CountryRec[] = worldCountries
+  .filter((c) => c.status === 'officially-assigned')
   .map((c) => ({
     iso3Code: c.cca3,
     iso2Code: c.cca2,

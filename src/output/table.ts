@@ -29,6 +29,8 @@ export interface TableOptions {
   paintHeader?: ((s: string) => string) | undefined;
   /** Masks secrets in a cell before it is cut to width (Context.redact). */
   redact?: ((s: string) => string) | undefined;
+  /** The columns --fields named (the user's choice: none is hidden for being a URL). */
+  fields?: Column[] | undefined;
 }
 
 /** What a table shows for a value the service left out or sent as null (CSV leaves the cell empty). */
@@ -76,7 +78,9 @@ export function inferKind(path: string, values: readonly unknown[]): ColumnKind 
   const present = values.filter((v) => v !== null && v !== undefined && v !== '');
   if (present.length > 0 && present.every((v) => typeof v === 'number' || typeof v === 'boolean')) return 'number';
   if (present.length > 0 && present.every((v) => typeof v === 'string' && /^[0-9a-hjkmnp-tv-z]{26}$/i.test(v))) return 'id';
-  if (present.length > 0 && present.every((v) => typeof v === 'string' && /^https?:\/\/\S+$/.test(v))) return 'url';
+  // A URL, or a list of them (--fields articles.url): never cut.
+  const isUrl = (v: unknown): boolean => typeof v === 'string' && /^https?:\/\/\S+$/.test(v);
+  if (present.length > 0 && present.every((v) => isUrl(v) || (Array.isArray(v) && v.length > 0 && v.every(isUrl)))) return 'url';
   return 'text';
 }
 
@@ -132,6 +136,13 @@ export function hiddenNote(what: string[], width: number): string {
     const line = named(k, '; --wide shows every column');
     if (displayWidth(line) <= width) return line;
   }
+  // A header with its explanation ("TYPE (policy_parameter_item in every row)") may be what does not fit: the
+  // headers alone say more than a bare count.
+  const bare = what.map((w) => w.replace(/ \(.*\)$/, ''));
+  if (bare.some((b, i) => b !== what[i])) {
+    const short = hiddenNote(bare, width);
+    if (!/^hid \d+ columns?\b/.test(short)) return short;
+  }
   const n = `${what.length} column${what.length === 1 ? '' : 's'}`;
   for (const line of [`hid ${n} to fit ${width} columns; --wide shows every column`, `hid ${n}; --wide shows every column`]) if (displayWidth(line) <= width) return line;
   return `hid ${n}; see --wide`;
@@ -150,7 +161,8 @@ export async function horizontalTable(rows: unknown[], cols: Column[], opts: Tab
   const constant = cols.map((c, ci) => !!c.hideIfConstant && rows.length > 1 && cells.every((r) => r[ci] === cells[0]![ci]));
   const fit = fitColumns(
     // A column with no curated kind that holds URLs (srs api, --query) is hidden before text is cut: a cut URL is useless.
-    cols.map((c, i) => ({ natural: natural[i]!, flexible: kinds[i] === 'text', hide: c.hide ?? (c.kind === undefined && kinds[i] === 'url' ? 100 : undefined), constant: constant[i] })),
+    // Columns named with --fields are the user's choice: none of them is hidden for being a URL.
+    cols.map((c, i) => ({ natural: natural[i]!, flexible: kinds[i] === 'text', hide: c.hide ?? (c.kind === undefined && kinds[i] === 'url' && !opts.fields ? 100 : undefined), constant: constant[i] })),
     opts.width,
     GAP,
     !!opts.wide,
@@ -198,12 +210,12 @@ async function groupedTable(rows: unknown[], cols: Column[], opts: TableOptions)
 /**
  * One record as FIELD  value lines. Values of text fields are cut to the
  * terminal width; ids, codes, dates, numbers and states never are (a longer
- * line wraps instead).
+ * line wraps instead). --wide cuts nothing (it cut a supplier's long name all the same).
  */
 export async function verticalTable(item: unknown, cols: Column[], opts: TableOptions): Promise<string> {
   const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
   const rows = cols.map((c) => [c.header, tableCell(getPath(item, c.path), item, c, opts)] as [string, string]);
-  if (opts.width !== undefined && opts.width > 0) {
+  if (opts.width !== undefined && opts.width > 0 && !opts.wide) {
     const headW = naturalWidths(undefined, rows, 2)[0]!;
     const budget = Math.max(opts.width - headW - GAP, 10);
     rows.forEach((r, i) => {

@@ -173,6 +173,8 @@ export const CATALOG_ROWS_BETWEEN =
 const SELECT = 'SELECT supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source FROM suppliers';
 /** resolvePartition's answer to a reader for an address it would have to ask about: no entries (no partition has this id). */
 export const UNRESOLVED_PARTITION = -1;
+/** How many other addresses of the same key (same scheme and port) a new address is checked against, newest first. */
+const MAX_OTHER_ADDRESSES = 3;
 
 export class Catalog {
   readonly path: string;
@@ -267,7 +269,7 @@ export class Catalog {
       }
       checkedOther ??= c.sample;
     }
-    // The same key under another base URL (localhost and 127.0.0.1, a host name and its address, a proxy): when
+    // The same key under another base URL (localhost and 127.0.0.1, a host name and its address): when
     // the service here knows a supplier srs created there, it is the same service, and one partition (one lock,
     // one memory of customer ids) serves both spellings. Two partitions let an import through each spelling
     // create every row again, exit 0. An id it does not know (404) means another service: a partition of its own.
@@ -279,7 +281,21 @@ export class Catalog {
              FROM targets t WHERE t.account = ? AND t.base_url <> ? ORDER BY t.partition_id DESC`,
         )
         .all(READ_SOURCE, target.account, target.baseUrl) as Array<{ partition_id: number; base_url: string; sample: string | null }>;
-      const askable = elsewhere.filter((c): c is typeof c & { sample: string } => c.sample !== null && elsewhere.findIndex((d) => d.partition_id === c.partition_id) === elsewhere.indexOf(c));
+      // Only addresses with the same scheme and port (localhost:5742 and 127.0.0.1:5742; a host name and its
+      // address), the newest few: a key used with many local emulators, each on a port of its own, would
+      // otherwise cost one request per emulator ever met at every new one.
+      const sameDoor = (u: string): boolean => {
+        try {
+          const a = new URL(u);
+          const b = new URL(target.baseUrl);
+          return a.protocol === b.protocol && a.port === b.port;
+        } catch {
+          return false;
+        }
+      };
+      const askable = elsewhere
+        .filter((c): c is typeof c & { sample: string } => c.sample !== null && sameDoor(c.base_url) && elsewhere.findIndex((d) => d.partition_id === c.partition_id) === elsewhere.indexOf(c))
+        .slice(0, MAX_OTHER_ADDRESSES);
       // A command that only reads the catalog (supplier ls, find) does not ask the service: nothing is recorded
       // under this address yet, and a partition made now would stop the next import from asking.
       if (askable.length && opts.otherAddresses === false) return UNRESOLVED_PARTITION;

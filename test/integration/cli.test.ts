@@ -170,20 +170,20 @@ describe('reads in every format', () => {
     expect(t.stdout).toMatch(/^TYPE\s+news_event$/m);
   });
 
-  it('ref countries: all 250 across pages, in every format', async () => {
+  it('ref countries: all 249 across pages, in every format', async () => {
     const j = await h.run(['ref', 'countries', '-o', 'json']);
     const countries = json(j.stdout) as Array<{ iso3Code: string }>;
-    expect(countries).toHaveLength(250);
-    expect(new Set(countries.map((c) => c.iso3Code)).size).toBe(250);
+    expect(countries).toHaveLength(249);
+    expect(new Set(countries.map((c) => c.iso3Code)).size).toBe(249);
     const n = await h.run(['ref', 'countries', '-o', 'ndjson']);
-    expect(n.stdout.trimEnd().split('\n')).toHaveLength(250);
+    expect(n.stdout.trimEnd().split('\n')).toHaveLength(249);
     const c = await h.run(['ref', 'countries', '-o', 'csv', '--fields', 'iso3Code,commonName']);
     const rows = parseCsv(c.stdout) as string[][];
-    expect(rows).toHaveLength(251);
+    expect(rows).toHaveLength(250);
     expect(rows).toContainEqual(['DEU', 'Germany']);
     const t = await h.run(['ref', 'countries', '-o', 'table']);
     expect(t.stdout.split('\n')[0]).toMatch(/^ISO3\s+ISO2\s+NAME\s+OFFICIAL NAME\s+REGION$/);
-    expect(t.stdout.trimEnd().split('\n')).toHaveLength(251);
+    expect(t.stdout.trimEnd().split('\n')).toHaveLength(250);
   });
 
   // The build leaves undici's fallback HTTP parsers out of the bundle (scripts/build.mjs):
@@ -197,7 +197,7 @@ describe('reads in every format', () => {
     const r = await h.run(['ref', 'countries', '-o', 'json'], { env: { ...env, NODE_DEBUG: 'module' } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`node_modules/undici/lib/${file}`);
-    expect(json(r.stdout)).toHaveLength(250);
+    expect(json(r.stdout)).toHaveLength(249);
   });
 
   it('ref industries: sub-industries by default, every level with --all-levels', async () => {
@@ -221,7 +221,7 @@ describe('reads in every format', () => {
     expect(json(l.stdout)).toHaveLength(7);
     expect(l.stderr).toMatch(/first 7 countries; more exist/);
     const p = await h.run(['ref', 'countries', '--page', '3', '--per-page', '100', '-o', 'json']);
-    expect(json(p.stdout)).toHaveLength(50);
+    expect(json(p.stdout)).toHaveLength(49);
     const p2 = await h.run(['ref', 'countries', '--page', '1', '--per-page', '10', '-o', 'ndjson']);
     expect(p2.stdout.trimEnd().split('\n')).toHaveLength(10);
     expect(p2.stderr).toMatch(/--page 2/);
@@ -266,7 +266,7 @@ describe('--query (JMESPath)', () => {
     const t = await h.run(['ref', 'countries', '--query', "[?iso3Code=='DEU' || iso3Code=='FRA'].{code: iso3Code, name: commonName}", '-o', 'table']);
     expect(t.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/^CODE\s+NAME$/), expect.stringMatching(/^DEU\s+Germany$/), expect.stringMatching(/^FRA\s+France$/)]);
     const n = await h.run(['ref', 'countries', '--query', 'length(@)', '-o', 'ndjson']);
-    expect(n.stdout).toBe('250\n');
+    expect(n.stdout).toBe('249\n');
     const one = await h.run(['supplier', 'get', supplier.id, '--query', 'name', '-o', 'json']);
     expect(JSON.parse(one.stdout)).toBe(supplier.name);
   });

@@ -524,7 +524,7 @@ describe('output streams', () => {
     const file = copyToTmp('invalid-countries.csv', dir);
     const r = await srs(['supplier', 'import', file, '--dry-run', '-o', 'table'], {});
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/INVALID\s+4/);
+    expect(r.stdout).toMatch(/INVALID\s+5/);
     expect(r.stderr).toContain('line 3: invalid [C-2]: countryIso3Code (column "iso3"): "DE" is not an ISO 3166-1 alpha-3 country code (did you mean DEU?)');
   });
 });

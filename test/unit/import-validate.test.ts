@@ -7,11 +7,13 @@ import { hash64 } from '../../src/import/hash.js';
 import { FirstLineTable, listSeparator, rowShape, rowToBody, RowValidator, validateRow } from '../../src/import/validate.js';
 
 describe('SupplierInput', () => {
-  it('has exactly the cca3 codes of world-countries', () => {
-    const wc = createRequire(import.meta.url)('world-countries') as Array<{ cca3: string }>;
-    expect([...iso3CountryCodes()].sort()).toEqual(wc.map((c) => c.cca3).sort());
+  it('has exactly the officially assigned (ISO 3166-1) cca3 codes of world-countries: 249, not Kosovo\'s user-assigned UNK', () => {
+    const wc = createRequire(import.meta.url)('world-countries') as Array<{ cca3: string; status: string }>;
+    expect([...iso3CountryCodes()].sort()).toEqual(wc.filter((c) => c.status === 'officially-assigned').map((c) => c.cca3).sort());
+    expect(iso3CountryCodes().size).toBe(249);
     expect(isIso3CountryCode('deu')).toBe(true);
     expect(isIso3CountryCode('XKX')).toBe(false);
+    expect(isIso3CountryCode('UNK')).toBe(false);
   });
 
   it('upper-cases and trims the country before checking it', () => {

@@ -97,6 +97,8 @@ describe('tables fitted by priority', () => {
     expect(hiddenNote(['CREATED', 'GROUP'], 80)).toBe('hid CREATED, GROUP to fit 80 columns; --wide shows every column');
     expect(hiddenNote(['A VERY LONG HEADER THAT CANNOT FIT AT ALL'], 60)).toBe('hid 1 column to fit 60 columns; --wide shows every column');
     expect(displayWidth(hiddenNote(what, 30))).toBeLessThanOrEqual(30);
+    // A constant column's explanation that is too long: the headers alone rather than a bare count.
+    expect(hiddenNote(['TYPE (policy_parameter_item in every row)', 'CATEGORY'], 80)).toBe('hid TYPE, CATEGORY to fit 80 columns; --wide shows every column');
   });
   it('a name holding invisible characters (zero width space, word joiner, BOM) does not shift the columns after it', async () => {
     const named = [{ id: ID, name: 'Zero\u200bWidth\u2060Co\ufeff', groupName: 'G', score: 1 }, { id: ID, name: 'Plain Co', groupName: 'G', score: 2 }];
@@ -128,6 +130,9 @@ describe('tables fitted by priority', () => {
     expect(displayWidth(nameLine!)).toBe(50);
     expect(nameLine!.endsWith('…')).toBe(true);
     expect(urlLine).toContain(item.url);
+    // --wide cuts nothing, in a detail view too.
+    const wide = await verticalTable(item, [{ path: 'id', header: 'ID' }, { path: 'name', header: 'NAME' }], opts(50, { wide: true }));
+    expect(lines(wide)[1]).toBe(`NAME  ${item.name}`);
   });
 });
 
@@ -138,5 +143,18 @@ describe('tables without curated kinds (srs api, --query)', () => {
     const out = await horizontalTable(rows, ['id', 'name', 'logoUrl', 'website'].map((k) => ({ path: k, header: k.toUpperCase() })), opts(80, { note: (m) => notes.push(m) }));
     expect(lines(out)).toEqual(['ID                          NAME', `${ID}  Northwind ESG Ratings`]);
     expect(notes).toEqual(['hid WEBSITE, LOGOURL to fit 80 columns; --wide shows every column']);
+  });
+
+  it('columns named with --fields are not hidden for being URLs, and a list of URLs is never cut', async () => {
+    const rows = [{ id: ID, name: 'Northwind ESG Ratings', logoUrl: 'https://assets.example/logos/northwind-esg-ratings-with-a-long-file-name.png' }];
+    const fields = ['name', 'logoUrl'].map((k) => ({ path: k, header: k.toUpperCase() }));
+    const notes: string[] = [];
+    const out = await horizontalTable(rows, fields, opts(60, { fields, note: (m) => notes.push(m) }));
+    expect(out).toContain(rows[0]!.logoUrl);
+    expect(notes).toEqual([]);
+    const news = [{ id: ID, articles: [{ url: 'https://supplychaindispatch.example/2026/09/silverline-glassworks-publishes-first-report' }] }];
+    const urlCols = ['id', 'articles.url'].map((k) => ({ path: k, header: k.toUpperCase() }));
+    const listed = await horizontalTable(news, urlCols, opts(60, { fields: urlCols }));
+    expect(listed).toContain(news[0]!.articles[0]!.url);
   });
 });
