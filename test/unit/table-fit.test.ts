@@ -117,6 +117,15 @@ describe('tables fitted by priority', () => {
     expect(out).toContain('2023-09-22 14:13:42 UTC');
     expect(out).toContain(ID);
   });
+  it('cuts emoji whole (cli-table3 cut a surrogate pair in half: "😀😀\\uFFFD…")', async () => {
+    for (const width of [40, 41, 42, 43]) {
+      const out = await horizontalTable([{ id: ID, name: '😀'.repeat(30) }], cols.slice(0, 2), opts(width));
+      expect(out).not.toMatch(/\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+      expect(out).toMatch(/😀…/);
+      for (const l of lines(out)) expect(displayWidth(l)).toBeLessThanOrEqual(width);
+    }
+  });
+
   it('counts wide characters as two cells', async () => {
     const out = await horizontalTable([{ id: ID, name: '株式会社'.repeat(20) }], cols.slice(0, 2), opts(60));
     for (const l of lines(out)) expect(displayWidth(l)).toBeLessThanOrEqual(60);
