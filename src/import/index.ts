@@ -258,7 +258,7 @@ async function openOwnSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: Inp
   }
   const cells = { csvRaw: !!o.csvRaw, redact: d.redact };
   if (o.report !== undefined) opened.push(new ReportSink(`--report ${o.report}`, new ReportWriter(o.report, cells)));
-  if (o.failed !== undefined) opened.push(new FailedSink(`--failed ${o.failed}`, new FailedWriter(o.failed, input, cells)));
+  if (o.failed !== undefined) opened.push(new FailedSink(`--failed ${o.failed}`, new FailedWriter(o.failed, input, cells), o.failed, input.name, d.warn));
 }
 
 /** Stage "validate" keeps the cells of a row only when --failed wants them. */

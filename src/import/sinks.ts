@@ -187,9 +187,34 @@ export class ReportSink extends FileSink<ReportWriter> {
 
 /** --failed FILE: the failed and invalid rows, in the input's own shape, in line order. */
 export class FailedSink extends FileSink<FailedWriter> {
+  readonly #warn: (m: string) => void;
+  readonly #file: string;
+  readonly #input: string;
+  /** Rows that failed to send and carry no customerSupplierId: nothing but the journal tells them apart. */
+  #unmarked = 0;
+
+  constructor(name: string, w: FailedWriter, file: string, input: string, warn: (m: string) => void) {
+    super(name, w);
+    this.#file = file;
+    this.#input = input;
+    this.#warn = warn;
+  }
+
   record(r: Recorded): boolean {
     const o = r.outcome;
     if (!o.fields || (o.state !== 'failed' && o.state !== 'invalid')) return true;
+    if (o.state === 'failed' && !o.customerSupplierId) this.#unmarked++;
     return this.w.write(o.fields);
+  }
+
+  override close(): Promise<void> {
+    // Two ways to send them again, each safe alone: importing the --failed file, or running the input again (its
+    // journal resends failed rows). Both, one after the other, created a row without a customerSupplierId twice.
+    if (this.#unmarked) {
+      this.#warn(
+        `${this.#file} holds ${this.#unmarked} row${this.#unmarked === 1 ? '' : 's'} without a customerSupplierId that failed to send: import ${this.#file}, or run ${this.#input} again, not both (a run of ${this.#input} resends its failed rows, and nothing tells a row without a customerSupplierId from its copy)`,
+      );
+    }
+    return super.close();
   }
 }

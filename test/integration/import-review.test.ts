@@ -294,3 +294,14 @@ describe('a re-run through a symbolic link to the file', () => {
     });
   });
 });
+
+describe('a --failed file of rows without a customerSupplierId', () => {
+  it('says to import it or re-run the input, not both (both created those rows twice)', async () => {
+    const f = file('fix.csv', 'name,country\nFix Alpha Ltd,DEU\nFix Beta Ltd,DEU\n');
+    const failed = join(scratch.path, 'fix.failed.csv');
+    const r = await runSrs(importArgs(f, '--failed', failed, '--retries', '0'), { ...baseEnv(join(scratch.path, 'home-fix')), SRS_BASE_URL: `http://127.0.0.1:${await closedPort()}`, SRS_API_KEY: 'fix-key-0123456789' });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ failed: 2, created: 0 });
+    expect(r.stderr).toContain(`${failed} holds 2 rows without a customerSupplierId that failed to send: import ${failed}, or run ${f} again, not both`);
+  });
+});
