@@ -9,8 +9,9 @@
  * 3. only then is long text cut: a text column shorter than its fair share of
  *    what is left keeps its width, the others share the rest equally, and
  *    what is left over goes back to them in order.
- * When even the whole columns do not fit, the line is left longer than the
- * terminal: a wrapped line can still be copied, a cut id cannot.
+ * When even the whole columns (with the text at its narrowest) do not fit, the
+ * line is left longer than the terminal, text whole: a wrapped line can still be
+ * copied, a cut id cannot.
  */
 
 export interface FitColumn {
@@ -58,7 +59,10 @@ export function fitColumns(cols: readonly FitColumn[], width: number | undefined
   const fixed = shown.filter((i) => !cols[i]!.flexible).reduce((a, i) => a + cols[i]!.natural, 0);
   const flex = shown.filter((i) => cols[i]!.flexible);
   // --wide: every column at its natural width (cutting names to 5 characters kept the line too wide all the same).
-  if (!wide && total(shown) > width && flex.length > 0) {
+  // So too when the whole columns with the text at its narrowest still overflow: the line wraps either way, and
+  // cut names (a 60-character customer id left "Long …" in a 114-wide row) lose what a person needs for nothing.
+  const narrowest = fixed + flex.reduce((a, i) => a + Math.min(cols[i]!.natural, MIN_TEXT_WIDTH), 0) + gap * Math.max(0, shown.length - 1);
+  if (!wide && total(shown) > width && flex.length > 0 && narrowest <= width) {
     let avail = budget - fixed;
     let pending = flex.slice();
     // Short text keeps its natural width when it is under its fair share.
