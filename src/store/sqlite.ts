@@ -91,7 +91,7 @@ export function openDatabase(path: string, opts: OpenOptions): Database {
         }
       }
     }
-    db.exec('PRAGMA journal_mode = WAL');
+    walMode(db, opts.busyTimeoutMs ?? 10_000);
     db.exec(`PRAGMA synchronous = ${opts.synchronous ?? 'NORMAL'}`);
     db.exec('PRAGMA foreign_keys = ON');
     migrate(db, path, opts);
@@ -113,6 +113,27 @@ export function openDatabase(path: string, opts: OpenOptions): Database {
     throw new StoreError(`cannot use the ${opts.name} at ${path}: ${(e as Error).message}`, { cause: e });
   }
   return db;
+}
+
+/**
+ * Turns WAL on, waiting for other processes as a write would. The switch reads the file (a shared lock) and
+ * then needs it exclusively; SQLite answers SQLITE_BUSY at once, without the busy handler, when waiting could
+ * deadlock with another connection doing the same. Processes that opened one new catalog (or sandbox state)
+ * together then failed with "database is locked" in well under the 10 s busy timeout (two tests of
+ * test/integration/catalog.test.ts under the loaded full suite, 2026-11-24; not reproduced idle, 60 runs).
+ */
+function walMode(db: Database, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (e) {
+      if (!/database is locked|SQLITE_BUSY/i.test((e as Error).message) || Date.now() >= deadline) throw e;
+      Atomics.wait(nap, 0, 0, wait);
+    }
+  }
 }
 
 function userVersion(db: Database): number {
