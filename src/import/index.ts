@@ -23,8 +23,8 @@
  * Rows after that point were not read: a re-run with the same command picks up
  * where this one stopped.
  */
-import { lstatSync, realpathSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
+import { accessSync, constants, lstatSync, realpathSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ExitCode, SrsError, UsageError } from '../errors.js';
 import { guardCsvCell } from '../output/sanitize.js';
@@ -151,9 +151,14 @@ export function defaultJournalPath(file: string): string | undefined {
   if (isStreamPath(file) || underDev(file)) return undefined;
   let real = file;
   try {
-    if (lstatSync(file).isSymbolicLink()) real = realpathSync(file);
+    if (lstatSync(file).isSymbolicLink()) {
+      real = realpathSync(file);
+      // A target in a directory this user cannot write (a read-only share): the journal stays beside the link, as
+      // before, rather than a run that cannot take its lock.
+      accessSync(dirname(real), constants.W_OK);
+    }
   } catch {
-    /* not there: the open says so */
+    real = file; // not there (the open says so), or the target's directory is not writable
   }
   return real + JOURNAL_SUFFIX;
 }

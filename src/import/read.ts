@@ -401,6 +401,17 @@ export class InvalidUtf8Error extends Error {
  * split across chunks are handled) with an InvalidUtf8Error. Counts physical
  * lines (CRLF, CR or LF) as it goes, to name the line of the bad byte.
  */
+/** Whether an encoding gives one character per byte (windows-1252, latin1, cp850; not shift_jis, utf-32 or utf-7). */
+function singleByte(encoding: string): boolean {
+  // UTF-8 and CESU-8 also give 256 characters for 256 bytes (each stray byte a U+FFFD).
+  if (/utf|cesu|ucs/i.test(encoding)) return false;
+  try {
+    return iconv.decode(Buffer.from(Array.from({ length: 256 }, (_, i) => i)), encoding).length === 256;
+  } catch {
+    return false;
+  }
+}
+
 /** Drops the first `n` bytes of a stream (a byte order mark that the decoder after it would read as text). */
 class SkipBytes extends Transform {
   #left: number;
@@ -764,13 +775,13 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
     // A UTF-8 BOM before text in a single-byte encoding (what srs's own advice leads to: "the bytes after the
     // BOM are not UTF-8 ... --encoding windows-1252"): the three bytes are the mark, not "ï»¿" glued to the first
     // header, which lost that column (customerSupplierId not sent, exit 0).
-    if (utf8Bom && !forcedEncoding.startsWith('utf-')) skipBytes = 3;
+    if (utf8Bom && singleByte(forcedEncoding)) skipBytes = 3;
   } else {
     det = detectEncoding(src.sample, src.complete);
   }
   if (skipBytes) det.bom = true;
   const warnings: string[] = [];
-  if (forcedEncoding && !forcedEncoding.startsWith('utf-')) {
+  if (forcedEncoding && singleByte(forcedEncoding)) {
     // Text that is valid UTF-8 and not ASCII is UTF-8 (single-byte text is almost never valid UTF-8 by chance):
     // read as asked, each byte of "ß" becomes a character ("GieÃŸerei"), and the names were stored so, exit 0.
     const body = src.sample.subarray(skipBytes);

@@ -255,9 +255,11 @@ export class Catalog {
         `SELECT p.id AS partition_id,
                 (SELECT supplier_id FROM suppliers s WHERE s.partition_id = p.id AND s.supplier_id IS NOT NULL AND s.state = 'created' AND s.source <> ? ORDER BY s.seq DESC LIMIT 1) AS sample,
                 EXISTS (SELECT 1 FROM suppliers s WHERE s.partition_id = p.id AND s.state = 'unknown') AS unsure
-           FROM partitions p WHERE p.base_url = ? ORDER BY p.id DESC`,
+           FROM partitions p WHERE p.base_url = ? OR p.id IN (SELECT partition_id FROM targets WHERE base_url = ?) ORDER BY p.id DESC`,
       )
-      .all(READ_SOURCE, target.baseUrl) as Array<{ partition_id: number; sample: string | null; unsure: number }>;
+      // Every partition this address belongs to: its own, and one it joined as another spelling of a service (a key
+      // rotated at the second spelling found nothing there and started an empty partition).
+      .all(READ_SOURCE, target.baseUrl, target.baseUrl) as Array<{ partition_id: number; sample: string | null; unsure: number }>;
     let linked: { partition: number; checked: string } | undefined;
     let checkedOther: string | undefined;
     let aliasOf: string | undefined;
@@ -274,36 +276,14 @@ export class Catalog {
     // one memory of customer ids) serves both spellings. Two partitions let an import through each spelling
     // create every row again, exit 0. An id it does not know (404) means another service: a partition of its own.
     if (!linked) {
-      const elsewhere = this.#db
-        .prepare(
-          `SELECT DISTINCT t.partition_id AS partition_id, t.base_url AS base_url,
-                  (SELECT supplier_id FROM suppliers s WHERE s.partition_id = t.partition_id AND s.supplier_id IS NOT NULL AND s.state = 'created' AND s.source <> ? ORDER BY s.seq DESC LIMIT 1) AS sample
-             FROM targets t WHERE t.account = ? AND t.base_url <> ? ORDER BY t.partition_id DESC`,
-        )
-        .all(READ_SOURCE, target.account, target.baseUrl) as Array<{ partition_id: number; base_url: string; sample: string | null }>;
-      // Only addresses with the same scheme and port (localhost:5742 and 127.0.0.1:5742; a host name and its
-      // address), the newest few: a key used with many local emulators, each on a port of its own, would
-      // otherwise cost one request per emulator ever met at every new one.
-      const sameDoor = (u: string): boolean => {
-        try {
-          const a = new URL(u);
-          const b = new URL(target.baseUrl);
-          return a.protocol === b.protocol && a.port === b.port;
-        } catch {
-          return false;
-        }
-      };
-      const askable = elsewhere
-        .filter((c): c is typeof c & { sample: string } => c.sample !== null && sameDoor(c.base_url) && elsewhere.findIndex((d) => d.partition_id === c.partition_id) === elsewhere.indexOf(c))
-        .slice(0, MAX_OTHER_ADDRESSES);
-      // A command that only reads the catalog (supplier ls, find) does not ask the service: nothing is recorded
-      // under this address yet, and a partition made now would stop the next import from asking.
-      if (askable.length && opts.otherAddresses === false) return UNRESOLVED_PARTITION;
-      for (const c of askable) {
-        if ((await check(c.sample)) === 'same') {
-          linked = { partition: c.partition_id, checked: c.sample };
-          aliasOf = c.base_url;
-          break;
+      const askable = this.#otherAddresses(target);
+      if (opts.otherAddresses !== false) {
+        for (const c of askable) {
+          if ((await check(c.sample)) === 'same') {
+            linked = { partition: c.partition_id, checked: c.sample };
+            aliasOf = c.base_url;
+            break;
+          }
         }
       }
     }
@@ -318,6 +298,10 @@ export class Catalog {
         assumed = true;
       }
     }
+    // A command that only reads the catalog (supplier ls, find, get --customer-id) records no new target: a partition
+    // made by a reader would stop the next writer from asking whether this address is another spelling of one the
+    // catalog knows (it would go straight to the reader's empty partition).
+    if (!linked && opts.otherAddresses === false) return UNRESOLVED_PARTITION;
     const now = this.#now().toISOString();
     return transaction(this.#db, () => {
       // Another process may have placed this target while this one asked the service.
@@ -337,6 +321,40 @@ export class Catalog {
         .run(target.baseUrl, target.account, partition, now, how, linked?.checked || checkedOther || null);
       return partition;
     });
+  }
+
+  /**
+   * Partitions of this key at other addresses with the same scheme and port, newest first, each with a supplier
+   * srs created there to ask about: the addresses that may be other spellings of this one.
+   */
+  #otherAddresses(target: Target): Array<{ partition_id: number; base_url: string; sample: string }> {
+    const elsewhere = this.#db
+      .prepare(
+        `SELECT DISTINCT t.partition_id AS partition_id, t.base_url AS base_url,
+                (SELECT supplier_id FROM suppliers s WHERE s.partition_id = t.partition_id AND s.supplier_id IS NOT NULL AND s.state = 'created' AND s.source <> ? ORDER BY s.seq DESC LIMIT 1) AS sample
+           FROM targets t WHERE t.account = ? AND t.base_url <> ? ORDER BY t.partition_id DESC`,
+      )
+      .all(READ_SOURCE, target.account, target.baseUrl) as Array<{ partition_id: number; base_url: string; sample: string | null }>;
+    // Only addresses with the same scheme and port (localhost:5742 and 127.0.0.1:5742; a host name and its
+    // address), the newest few: a key used with many local emulators, each on a port of its own, would
+    // otherwise cost one request per emulator ever met at every new one.
+    const sameDoor = (u: string): boolean => {
+      try {
+        const a = new URL(u);
+        const b = new URL(target.baseUrl);
+        return a.protocol === b.protocol && a.port === b.port;
+      } catch {
+        return false;
+      }
+    };
+    return elsewhere
+      .filter((c): c is typeof c & { sample: string } => c.sample !== null && sameDoor(c.base_url) && elsewhere.findIndex((d) => d.partition_id === c.partition_id) === elsewhere.indexOf(c))
+      .slice(0, MAX_OTHER_ADDRESSES);
+  }
+
+  /** The other addresses this key is known at that a create or import here would ask about (for a reader's note). */
+  otherAddressesOf(target: Target): string[] {
+    return this.#otherAddresses(target).map((c) => c.base_url);
   }
 
   /** How a target joined its partition (for messages and tests). */

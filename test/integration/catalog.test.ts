@@ -520,7 +520,9 @@ describe('a catalog that cannot be written', () => {
   it('stops a create before it is sent (its attempt is recorded ahead), exit 1 naming the file; --no-catalog sends it', async () => {
     const h = await startHarness({ admin: true });
     try {
-      expect((await h.run(['supplier', 'ls', '-o', 'json'])).code).toBe(0); // the catalog and this target exist
+      // The catalog and this target exist (a read recorded; `supplier ls` alone records no target).
+      const seeded = (JSON.parse((await h.run(['emulator', 'fixtures', '-o', 'json'])).stdout) as { suppliers: Array<{ id: string }> }).suppliers[0]!.id;
+      expect((await h.run(['supplier', 'get', seeded, '-o', 'json'])).code).toBe(0);
       const { statSync } = await import('node:fs');
       expect(statSync(join(h.home, 'data', 'catalog.db-wal')).size).toBeGreaterThan(36 * 1024);
       // Under `ulimit -f 36` the catalog's WAL (already past 36 KiB: nothing checkpoints it) cannot grow: its next write fails (EFBIG), as on a full disk.
@@ -533,9 +535,9 @@ describe('a catalog that cannot be written', () => {
       const id = json<{ id: string }>(r).id;
       expect((await adminSuppliers(h.emu)).filter((s) => s.customerSupplierId === 'W-1')).toHaveLength(1);
       // Reading it records it.
-      expect(json<Entry[]>(await h.run(['supplier', 'ls', '-o', 'json']))).toEqual([]);
+      expect(json<Entry[]>(await h.run(['supplier', 'ls', '-o', 'json'])).map((e) => e.id)).toEqual([seeded]);
       expect((await h.run(['supplier', 'get', id, '-o', 'json'])).code).toBe(0);
-      expect(json<Entry[]>(await h.run(['supplier', 'ls', '-o', 'json'])).map((e) => e.id)).toEqual([id]);
+      expect(json<Entry[]>(await h.run(['supplier', 'ls', '-o', 'json'])).map((e) => e.id).sort()).toEqual([seeded, id].sort());
     } finally {
       await h.close();
     }
@@ -627,6 +629,39 @@ describe('key rotation', () => {
       const f = csvFile(dir, 'k.csv', [['Kept Across Keys', 'DEU', 'K-1']]);
       const imp = await run('other-account-key-99', ['supplier', 'import', f, '-o', 'json']);
       expect(json<{ created: number; exists: number }>(imp)).toMatchObject({ created: 1, exists: 0 });
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+describe('one service under two spellings (localhost and 127.0.0.1), and what readers and rotated keys do there', () => {
+  it('a reader first records nothing there; a key rotated at the second spelling finds what was created through it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'srs-spellings-'));
+    const state = join(dir, 'state.db');
+    const env = { ...baseEnv(dir), NO_COLOR: '1' };
+    let emu: StartedEmulator = await startEmulator({ port: 0, apiKey: 'first-key-0123456789', statePath: state });
+    const port = emu.port;
+    const a = `http://127.0.0.1:${port}`;
+    const b = `http://localhost:${port}`;
+    const run = (url: string, key: string, args: string[]) => runSrs(args, { ...env, SRS_BASE_URL: url, SRS_API_KEY: key });
+    try {
+      // A reader at B before anything exists: nothing recorded for B (a partition made now would stop the import's question).
+      expect(json<Entry[]>(await run(b, 'first-key-0123456789', ['supplier', 'ls', '-o', 'json']))).toEqual([]);
+      const viaA = await run(a, 'first-key-0123456789', ['supplier', 'import', csvFile(dir, 'a.csv', [['Spelled Once', 'DEU', 'SP-1']]), '-o', 'json']);
+      expect(json<{ created: number }>(viaA).created).toBe(1);
+      // A reader at B now: still nothing shown there, and a note saying where this key's records are.
+      const reader = await run(b, 'first-key-0123456789', ['supplier', 'ls', '-o', 'json']);
+      expect(json<Entry[]>(reader)).toEqual([]);
+      expect(reader.stderr).toContain(`the supplier catalog knows this key at ${a}, not yet at ${b}`);
+      const viaB = await run(b, 'first-key-0123456789', ['supplier', 'import', csvFile(dir, 'b.csv', [['Spelled Once', 'DEU', 'SP-1'], ['Spelled Twice', 'DEU', 'SP-2']]), '-o', 'json']);
+      expect(json<{ created: number; exists: number }>(viaB)).toMatchObject({ created: 1, exists: 1 });
+      await emu.close();
+      // The key rotated, used at B: B's records (in A's partition) are found, nothing is created again.
+      emu = await startEmulator({ port, apiKey: 'second-key-0123456789', statePath: state });
+      const rotated = await run(b, 'second-key-0123456789', ['supplier', 'import', csvFile(dir, 'c.csv', [['Spelled Once', 'DEU', 'SP-1'], ['Spelled Twice', 'DEU', 'SP-2']]), '-o', 'json']);
+      expect(rotated.code, rotated.stderr).toBe(0);
+      expect(json<{ created: number; exists: number }>(rotated)).toMatchObject({ created: 0, exists: 2 });
     } finally {
       await emu.close();
     }

@@ -184,6 +184,9 @@ describe('openInput', () => {
     expect(cp.warnings).toEqual([]);
     const ascii = await openInput(file('name,country\nPlain,DEU\n'), { encoding: 'latin1' });
     expect(ascii.warnings).toEqual([]);
+    // A multi-byte encoding does not decode "each byte as a character": not this warning.
+    const sjis = await openInput(file('name,country\nRhein Gießerei GmbH,DEU\n'), { encoding: 'shift_jis' });
+    expect(sjis.warnings).toEqual([]);
   });
 
   it('honours an Excel "sep=" line and a forced delimiter', async () => {

@@ -79,7 +79,7 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
     return undefined;
   }
   const target = await ctx.target();
-  const { Catalog } = await import('../../store/catalog.js');
+  const { Catalog, UNRESOLVED_PARTITION } = await import('../../store/catalog.js');
   let catalog: Catalog;
   try {
     catalog = Catalog.open(path, { redact: (s) => ctx.redact(s) });
@@ -97,6 +97,11 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
   // A reader (`required`: supplier ls, find, get --customer-id) works offline: it does not ask the service whether
   // this address is another spelling of one the catalog knows, and sees no entries until a create or import has.
   const partition = await catalog.resolvePartition(target, sameAccountCheck(ctx, target), { otherAddresses: !required });
+  if (partition === UNRESOLVED_PARTITION) {
+    const others = catalog.otherAddressesOf(target);
+    // The reader shows nothing here; say where this key's records are, and what links the two.
+    if (others.length) ctx.info(`the supplier catalog knows this key at ${others.join(', ')}, not yet at ${target.baseUrl}: if it is the same service, a supplier create, supplier import or supplier get ID through this address links them`);
+  }
   const link = known ? undefined : catalog.link(target);
   if (link?.how === 'same-service') {
     ctx.info(`${target.baseUrl} holds supplier ${link.checkedId} that srs created through ${link.firstBaseUrl} with this key: the same service, so the catalog's records (and its lock) are shared by both addresses`);
