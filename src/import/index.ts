@@ -87,8 +87,8 @@ export interface SinkContext {
 }
 
 export interface ImportDeps {
-  /** Called once before the first row of a real run; never in a dry run. */
-  client: () => Promise<SupplierCreator>;
+  /** Called once before the first row of a real run, with the most requests the run can have in flight; never in a dry run. */
+  client: (maxInFlight: number) => Promise<SupplierCreator>;
   /**
    * Further sinks (a catalog), opened after the journal: their check() runs
    * after the journal's, their record() sees every outcome. Called in dry runs
@@ -410,7 +410,7 @@ class ImportRun {
     if (!p.dryRun) {
       const limiter = new ConcurrencyLimiter({ max: p.concurrency ?? p.maxConcurrency, fixed: p.concurrency });
       this.#sender = new Sender(
-        await d.client(),
+        await d.client(p.concurrency ?? p.maxConcurrency),
         limiter,
         () => this.#beforeSend(),
         () => this.#afterSend(),

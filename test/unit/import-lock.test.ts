@@ -125,7 +125,7 @@ describe('runImport and the lock', () => {
     const calls = { n: 0 };
     const d = deps(calls);
     let sawLock = false;
-    const inner = await d.client();
+    const inner = await d.client(8);
     d.client = async () => ({
       createSupplier: async (b) => {
         sawLock ||= existsSync(file + '.srs-journal.lock');

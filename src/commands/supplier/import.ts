@@ -13,7 +13,6 @@
  */
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
-import { DEFAULT_MAX_CONCURRENCY } from '../../import/limits.js';
 import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
 import { problemLine } from '../../import/report.js';
@@ -69,7 +68,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       },
       {
         // One keep-alive connection per request the limit can have in flight.
-        client: () => ctx.client({ connections: typeof opts.concurrency === 'number' ? opts.concurrency : typeof opts.maxConcurrency === 'number' ? opts.maxConcurrency : DEFAULT_MAX_CONCURRENCY, longRun: true }),
+        client: (maxInFlight) => ctx.client({ connections: maxInFlight, longRun: true }),
         sinks: async ({ dryRun, journalPath }) => {
           const { openCatalogSink } = await import('./catalog-sink.js');
           const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true, journalPath });
