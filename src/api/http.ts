@@ -574,6 +574,14 @@ function classifyNetworkError(e: unknown): NetInfo {
     // Certificates: the same answer on every attempt (it retried 4 times), and the reason says what to do.
     case 'CERT_HAS_EXPIRED':
       return { reason: `TLS failure (${code}): the service's certificate has expired; tell its operator`, notSent: true, timeout: false, permanent: true };
+    case 'CERT_NOT_YET_VALID':
+    case 'CERT_REVOKED':
+    case 'CERT_REJECTED':
+    case 'CERT_UNTRUSTED':
+    case 'CERT_SIGNATURE_FAILURE':
+    case 'INVALID_CA':
+    case 'INVALID_PURPOSE':
+      return { reason: `TLS failure (${code}): the service's certificate is not acceptable; check the base URL, or tell its operator`, notSent: true, timeout: false, permanent: true };
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return { reason: `TLS failure (${code}): the certificate is not for this host name; check the base URL`, notSent: true, timeout: false, permanent: true };
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':

@@ -834,7 +834,8 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
   const stages: Array<NodeJS.ReadableStream | NodeJS.WritableStream> = [src.stream];
   if (skipBytes) stages.push(new SkipBytes(skipBytes));
   if (det.encoding === 'utf-8') {
-    if (det.source !== 'flag') stages.push(new Utf8Check());
+    // Checked when forced too: --encoding utf-8 over bytes that are not UTF-8 stored U+FFFD in names, exit 0.
+    stages.push(new Utf8Check());
   } else {
     stages.push(iconv.decodeStream(det.encoding, { stripBOM: true }) as unknown as NodeJS.ReadWriteStream);
   }

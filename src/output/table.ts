@@ -55,12 +55,20 @@ export function displayWidth(s: string): number {
   return /^[\x20-\x7e]*$/.test(s) ? s.length : stringWidth(s);
 }
 
+let segmenter: Intl.Segmenter | undefined;
+function* graphemes(s: string): Generator<string> {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  for (const { segment } of segmenter.segment(s)) yield segment;
+}
+
 /** Cuts text to a display width, ending in "…" when anything was cut. */
 export function cutToWidth(s: string, width: number): string {
   if (displayWidth(s) <= width) return s;
   let out = '';
   let w = 0;
-  for (const ch of s) {
+  // Whole grapheme clusters (an emoji ZWJ sequence, a letter with a combining accent): cut by code point, a family
+  // of four lost two people and kept a dangling joiner. ASCII needs no segmenter (ICU's first use costs ~10 ms).
+  for (const ch of /^[\x20-\x7e]*$/.test(s) ? s : graphemes(s)) {
     const cw = displayWidth(ch);
     if (w + cw > width - 1) break;
     out += ch;

@@ -177,6 +177,11 @@ describe('openInput', () => {
     expect(await all(input)).toEqual([[2, ['BM-7', 'Müller AG', 'DEU']]]);
   });
 
+  it('--encoding utf-8 over bytes that are not UTF-8 stops at the line, as detected UTF-8 does (it stored U+FFFD, exit 0)', async () => {
+    const bytes = Buffer.concat([Buffer.from('customerSupplierId,name,country\nBE3,Gie'), Buffer.from([0xdf]), Buffer.from('erei,DEU\n')]);
+    await expect((async () => all(await openInput(file(bytes), { encoding: 'utf-8' })))()).rejects.toThrow(/line 2 is not valid UTF-8 \(byte 0xDF/);
+  });
+
   it('a single-byte --encoding over text that is valid UTF-8 (not ASCII) warns, with what the names would become', async () => {
     const utf8 = await openInput(file('name,country\nRhein Gießerei GmbH,DEU\n'), { encoding: 'windows-1252' });
     expect(utf8.warnings).toEqual([expect.stringContaining('reads as UTF-8 ("Gießerei"), but --encoding windows-1252 decodes each byte as a character of its own: such names would be stored garbled ("GieÃŸerei")')]);

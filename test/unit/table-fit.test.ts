@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitColumns, MIN_TEXT_WIDTH } from '../../src/output/fit.js';
 import type { RenderOptions } from '../../src/output/render.js';
-import { displayWidth, hiddenNote, horizontalTable, inferKind, verticalTable } from '../../src/output/table.js';
+import { cutToWidth, displayWidth, hiddenNote, horizontalTable, inferKind, verticalTable } from '../../src/output/table.js';
 import type { Column } from '../../src/output/columns.js';
 
 const ID = '01hayktg1aw59w0ksytab77nmm';
@@ -126,6 +126,17 @@ describe('tables fitted by priority', () => {
       expect(out).not.toMatch(/\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
       expect(out).toMatch(/😀…/);
       for (const l of lines(out)) expect(displayWidth(l)).toBeLessThanOrEqual(width);
+    }
+  });
+
+  it('cuts whole grapheme clusters: an emoji ZWJ sequence is kept or dropped whole, never left with a dangling joiner', () => {
+    const family = '\u{1F469}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}';
+    for (let width = 9; width <= 21; width++) {
+      const cut = cutToWidth(`Famille ${family.repeat(6)} Ltd`, width);
+      expect(cut.endsWith('…')).toBe(true);
+      expect(cut).not.toMatch(/\u200D…$/);
+      const kept = cut.slice(0, -1).replace(/^Famille ?/, '').trimEnd();
+      expect(kept.length % family.length, `width ${width}: ${JSON.stringify(cut)}`).toBe(0);
     }
   });
 
