@@ -171,6 +171,17 @@ export const CATALOG_ROWS_BETWEEN =
   'SELECT seq, customer_supplier_id AS cid FROM suppliers WHERE +partition_id = ? AND seq > ? AND seq < ? AND customer_supplier_id IS NOT NULL';
 
 const SELECT = 'SELECT supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source FROM suppliers';
+/** Two base URLs with the same scheme and port: perhaps one service under two host names (localhost, 127.0.0.1). */
+function sameSchemeAndPort(a: string, b: string): boolean {
+  try {
+    const x = new URL(a);
+    const y = new URL(b);
+    return x.protocol === y.protocol && x.port === y.port;
+  } catch {
+    return false;
+  }
+}
+
 /** resolvePartition's answer to a reader for an address it would have to ask about: no entries (no partition has this id). */
 export const UNRESOLVED_PARTITION = -1;
 /** How many other addresses of the same key (same scheme and port) a new address is checked against, newest first. */
@@ -249,7 +260,21 @@ export class Catalog {
    */
   async resolvePartition(target: Target, check: SameAccountCheck, opts: { otherAddresses?: boolean } = {}): Promise<number> {
     const known = this.knownPartition(target);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      if (opts.otherAddresses === false || this.#holdsAttempts(known)) return known;
+      // A partition in which srs has created or attempted nothing (a `supplier get` made it, or an import whose
+      // rows all failed) may be a second spelling met before the first one held anything to ask with: asked
+      // again, and moved to the first one's partition when it is the same service (each spelling kept its own
+      // partition, and an import through each created every row).
+      for (const c of this.#otherAddresses(target)) {
+        if (c.partition_id === known) continue;
+        if ((await check(c.sample)) === 'same') {
+          this.#db.prepare(`UPDATE targets SET partition_id = ?, how = 'same-service', checked_id = ? WHERE base_url = ? AND account = ?`).run(c.partition_id, c.sample, target.baseUrl, target.account);
+          return c.partition_id;
+        }
+      }
+      return known;
+    }
     const candidates = this.#db
       .prepare(
         `SELECT p.id AS partition_id,
@@ -298,6 +323,15 @@ export class Catalog {
         assumed = true;
       }
     }
+    // So too another spelling of this key (same scheme and port) that holds only unknown attempts: an import whose
+    // every answer was lost through 127.0.0.1 was sent again, in full, through localhost.
+    if (!linked && opts.otherAddresses !== false) {
+      const unsure = this.#unsureOtherAddress(target);
+      if (unsure !== undefined) {
+        linked = { partition: unsure, checked: '' };
+        assumed = true;
+      }
+    }
     // A command that only reads the catalog (supplier ls, find, get --customer-id) records no new target: a partition
     // made by a reader would stop the next writer from asking whether this address is another spelling of one the
     // catalog knows (it would go straight to the reader's empty partition).
@@ -338,18 +372,30 @@ export class Catalog {
     // Only addresses with the same scheme and port (localhost:5742 and 127.0.0.1:5742; a host name and its
     // address), the newest few: a key used with many local emulators, each on a port of its own, would
     // otherwise cost one request per emulator ever met at every new one.
-    const sameDoor = (u: string): boolean => {
-      try {
-        const a = new URL(u);
-        const b = new URL(target.baseUrl);
-        return a.protocol === b.protocol && a.port === b.port;
-      } catch {
-        return false;
-      }
-    };
     return elsewhere
-      .filter((c): c is typeof c & { sample: string } => c.sample !== null && sameDoor(c.base_url) && elsewhere.findIndex((d) => d.partition_id === c.partition_id) === elsewhere.indexOf(c))
+      .filter((c): c is typeof c & { sample: string } => c.sample !== null && sameSchemeAndPort(c.base_url, target.baseUrl) && elsewhere.findIndex((d) => d.partition_id === c.partition_id) === elsewhere.indexOf(c))
       .slice(0, MAX_OTHER_ADDRESSES);
+  }
+
+  /** Whether srs created or attempted anything in a partition (a supplier it only read does not count). */
+  #holdsAttempts(partition: number): boolean {
+    return !!this.#db
+      .prepare(`SELECT 1 FROM suppliers WHERE partition_id = ? AND (state = 'unknown' OR (state = 'created' AND source <> ?)) LIMIT 1`)
+      .get(partition, READ_SOURCE);
+  }
+
+  /** The newest partition of this key at another address with the same scheme and port that holds unknown attempts and nothing created. */
+  #unsureOtherAddress(target: Target): number | undefined {
+    const rows = this.#db
+      .prepare(
+        `SELECT DISTINCT t.partition_id AS partition_id, t.base_url AS base_url FROM targets t
+          WHERE t.account = ? AND t.base_url <> ?
+            AND EXISTS (SELECT 1 FROM suppliers s WHERE s.partition_id = t.partition_id AND s.state = 'unknown')
+            AND NOT EXISTS (SELECT 1 FROM suppliers s WHERE s.partition_id = t.partition_id AND s.state = 'created' AND s.source <> ?)
+          ORDER BY t.partition_id DESC`,
+      )
+      .all(target.account, target.baseUrl, READ_SOURCE) as Array<{ partition_id: number; base_url: string }>;
+    return rows.find((r) => sameSchemeAndPort(r.base_url, target.baseUrl))?.partition_id;
   }
 
   /** The other addresses this key is known at that a create or import here would ask about (for a reader's note). */

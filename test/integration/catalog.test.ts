@@ -668,6 +668,47 @@ describe('one service under two spellings (localhost and 127.0.0.1), and what re
   });
 });
 
+describe('one service under two spellings, the second met before the first held anything', () => {
+  it('a supplier get through B first, then imports through A and B: B joins A (it created every row again)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'srs-spellings-get-'));
+    const emu = await startEmulator({ port: 0, apiKey: 'get-first-key-0123456789' });
+    const a = `http://127.0.0.1:${emu.port}`;
+    const b = `http://localhost:${emu.port}`;
+    const run = (url: string, args: string[]) => runSrs(args, { ...baseEnv(dir), SRS_BASE_URL: url, SRS_API_KEY: 'get-first-key-0123456789' });
+    try {
+      const seeded = (JSON.parse((await run(a, ['emulator', 'fixtures', '-o', 'json'])).stdout) as { suppliers: Array<{ id: string }> }).suppliers[0]!.id;
+      expect((await run(b, ['supplier', 'get', seeded, '-o', 'json'])).code).toBe(0);
+      const rows: Array<[string, string, string]> = [['Got First A', 'DEU', 'GF-1'], ['Got First B', 'DEU', 'GF-2']];
+      expect(json<{ created: number }>(await run(a, ['supplier', 'import', csvFile(dir, 'a.csv', rows), '-o', 'json'])).created).toBe(2);
+      const viaB = await run(b, ['supplier', 'import', csvFile(dir, 'b.csv', rows), '-o', 'json']);
+      expect(viaB.code, viaB.stderr).toBe(0);
+      expect(json<{ created: number; exists: number }>(viaB)).toMatchObject({ created: 0, exists: 2 });
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('an import whose every answer was lost through A: the same rows through B are unknown, not sent again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'srs-spellings-lost-'));
+    const state = join(dir, 'state.db');
+    let emu: StartedEmulator = await startEmulator({ port: 0, apiKey: 'lost-key-0123456789', statePath: state, faults: { failAfterCommitRate: 1 } });
+    const port = emu.port;
+    const run = (url: string, args: string[]) => runSrs(args, { ...baseEnv(dir), SRS_BASE_URL: url, SRS_API_KEY: 'lost-key-0123456789' });
+    try {
+      const rows: Array<[string, string, string]> = [['Lost A', 'DEU', 'LO-1'], ['Lost B', 'DEU', 'LO-2']];
+      const viaA = await run(`http://127.0.0.1:${port}`, ['supplier', 'import', csvFile(dir, 'a.csv', rows), '--retries', '0', '-o', 'json']);
+      expect(json<{ unknown: number }>(viaA).unknown).toBe(2);
+      await emu.close();
+      emu = await startEmulator({ port, apiKey: 'lost-key-0123456789', statePath: state });
+      const viaB = await run(`http://localhost:${port}`, ['supplier', 'import', csvFile(dir, 'b.csv', rows), '-o', 'json']);
+      expect(json<{ created: number; unknown: number }>(viaB)).toMatchObject({ created: 0, unknown: 2 });
+      expect(viaB.stderr).toContain('it may be the same service under another name');
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
 describe('a catalog written by a newer srs', () => {
   it('is refused with a clear message before anything is sent', async () => {
     const h = await startHarness();

@@ -106,7 +106,9 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
   if (link?.how === 'same-service') {
     ctx.info(`${target.baseUrl} holds supplier ${link.checkedId} that srs created through ${link.firstBaseUrl} with this key: the same service, so the catalog's records (and its lock) are shared by both addresses`);
   }
-  if (link?.how === 'assumed') {
+  if (link?.how === 'assumed' && link.firstBaseUrl !== target.baseUrl) {
+    ctx.warn(`${target.baseUrl} is new to the supplier catalog, which knows this key at ${link.firstBaseUrl} only by attempts with an unknown outcome: it may be the same service under another name, so they are taken as this address's too (not sent again without --retry-unknown)`);
+  } else if (link?.how === 'assumed') {
     ctx.warn(`this API key is new to the catalog at ${target.baseUrl}, which holds only attempts with an unknown outcome under an earlier key: they cannot prove whose account they belong to, so they are taken as this account's (not sent again without --retry-unknown)`);
   }
   return { catalog, partition, target };
