@@ -171,12 +171,15 @@ export const CATALOG_ROWS_BETWEEN =
   'SELECT seq, customer_supplier_id AS cid FROM suppliers WHERE +partition_id = ? AND seq > ? AND seq < ? AND customer_supplier_id IS NOT NULL';
 
 const SELECT = 'SELECT supplier_id, name, customer_supplier_id, country, state, recorded_at, seen_at, source FROM suppliers';
-/** Two base URLs with the same scheme and port: perhaps one service under two host names (localhost, 127.0.0.1). */
-function sameSchemeAndPort(a: string, b: string): boolean {
+/**
+ * Two base URLs that differ in their host name only: perhaps one service under two names (localhost, 127.0.0.1).
+ * Another scheme, port or path is another service (a gateway routes by path).
+ */
+function sameButHost(a: string, b: string): boolean {
   try {
     const x = new URL(a);
     const y = new URL(b);
-    return x.protocol === y.protocol && x.port === y.port;
+    return x.protocol === y.protocol && x.port === y.port && x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '');
   } catch {
     return false;
   }
@@ -184,7 +187,7 @@ function sameSchemeAndPort(a: string, b: string): boolean {
 
 /** resolvePartition's answer to a reader for an address it would have to ask about: no entries (no partition has this id). */
 export const UNRESOLVED_PARTITION = -1;
-/** How many other addresses of the same key (same scheme and port) a new address is checked against, newest first. */
+/** How many other addresses of the same key (same scheme, port and path) a new address is checked against, newest first. */
 const MAX_OTHER_ADDRESSES = 3;
 
 export class Catalog {
@@ -323,7 +326,7 @@ export class Catalog {
         assumed = true;
       }
     }
-    // So too another spelling of this key (same scheme and port) that holds only unknown attempts: an import whose
+    // So too another spelling of this key (same scheme, port and path) that holds only unknown attempts: an import whose
     // every answer was lost through 127.0.0.1 was sent again, in full, through localhost.
     if (!linked && opts.otherAddresses !== false) {
       const unsure = this.#unsureOtherAddress(target);
@@ -358,7 +361,7 @@ export class Catalog {
   }
 
   /**
-   * Partitions of this key at other addresses with the same scheme and port, newest first, each with a supplier
+   * Partitions of this key at other addresses with the same scheme, port and path, newest first, each with a supplier
    * srs created there to ask about: the addresses that may be other spellings of this one.
    */
   #otherAddresses(target: Target): Array<{ partition_id: number; base_url: string; sample: string }> {
@@ -369,11 +372,11 @@ export class Catalog {
            FROM targets t WHERE t.account = ? AND t.base_url <> ? ORDER BY t.partition_id DESC`,
       )
       .all(READ_SOURCE, target.account, target.baseUrl) as Array<{ partition_id: number; base_url: string; sample: string | null }>;
-    // Only addresses with the same scheme and port (localhost:5742 and 127.0.0.1:5742; a host name and its
+    // Only addresses with the same scheme, port and path (localhost:5742 and 127.0.0.1:5742; a host name and its
     // address), the newest few: a key used with many local emulators, each on a port of its own, would
     // otherwise cost one request per emulator ever met at every new one.
     return elsewhere
-      .filter((c): c is typeof c & { sample: string } => c.sample !== null && sameSchemeAndPort(c.base_url, target.baseUrl) && elsewhere.findIndex((d) => d.partition_id === c.partition_id) === elsewhere.indexOf(c))
+      .filter((c): c is typeof c & { sample: string } => c.sample !== null && sameButHost(c.base_url, target.baseUrl) && elsewhere.findIndex((d) => d.partition_id === c.partition_id) === elsewhere.indexOf(c))
       .slice(0, MAX_OTHER_ADDRESSES);
   }
 
@@ -384,7 +387,7 @@ export class Catalog {
       .get(partition, READ_SOURCE);
   }
 
-  /** The newest partition of this key at another address with the same scheme and port that holds unknown attempts and nothing created. */
+  /** The newest partition of this key at another address with the same scheme, port and path that holds unknown attempts and nothing created. */
   #unsureOtherAddress(target: Target): number | undefined {
     const rows = this.#db
       .prepare(
@@ -395,7 +398,7 @@ export class Catalog {
           ORDER BY t.partition_id DESC`,
       )
       .all(target.account, target.baseUrl, READ_SOURCE) as Array<{ partition_id: number; base_url: string }>;
-    return rows.find((r) => sameSchemeAndPort(r.base_url, target.baseUrl))?.partition_id;
+    return rows.find((r) => sameButHost(r.base_url, target.baseUrl))?.partition_id;
   }
 
   /** The other addresses this key is known at that a create or import here would ask about (for a reader's note). */
