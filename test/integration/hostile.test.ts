@@ -254,6 +254,18 @@ describe('score calc -o json|ndjson passes results through only when the body is
     expect(r.stdout).toBe(`{"supplierId":"${A}","score":{"value":1.50}}\n{"supplierId":"${B}","score":{"value":2e0},"note":"caf\\u00e9"}\n`);
   });
 
+  it('an id without a result has a row of its own in CSV and tables, marked unknown, in input order (it had none), with --save too', async () => {
+    const raw = JSON.stringify({ items: [result(A, 1), result(B, 2)] });
+    scenario('norow', (q, res) => (q.method === 'POST' ? json(res, 200, raw) : q.url?.includes('/v1/scorecards') ? json(res, 200, { items: [], pagination: { pageSize: 100 } }) : json(res, 200, { item: { id: A, name: 'Known' } })));
+    for (const extra of [[], ['--save', join(hostile.env.HOME!, 'norow.jsonl')]]) {
+      const r = await srs('norow', ['score', 'calc', A, C, B, '-o', 'csv', ...extra]);
+      expect(r.code, r.stderr).toBe(1);
+      const rows = r.stdout.trimEnd().split('\n').slice(1).map((l) => l.split(','));
+      expect(rows.map((c) => c[0]), extra.join(' ')).toEqual([A, C, B]);
+      expect(rows[1]![2], extra.join(' ')).toBe('unknown');
+    }
+  });
+
   it('a chunked body without a content-length: the same results', async () => {
     const body = JSON.stringify({ items: [result(A, 1), result(B, 2)] });
     scenario('scorechunked', (_q, res) => {

@@ -1,4 +1,4 @@
-import { leftOutOf, type ReceivedScoreResult, type ScoreCalculationRequest, type ScoreResult, type Scorecard } from '../../api/contract.js';
+import { completeScoreResult, leftOutOf, type ReceivedScoreResult, type ScoreCalculationRequest, type ScoreResult, type Scorecard } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import { RetryBudget } from '../../api/retry.js';
 import type { Context } from '../../context.js';
@@ -449,6 +449,8 @@ async function* calculateAndSave(
           unknown++;
           unknownOut.set(id, { code: 'lookup_failed', message: k });
           await writer.error(id, ids.includes(id) ? 'conflicting_results' : 'no_result', k);
+          // A row of its own in tables and CSV, marked unknown (the JSON paths leave unknown suppliers out).
+          yield { item: noResultItem(id), received: undefined };
           continue;
         }
         const item = items[k]!;
@@ -569,14 +571,27 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   });
 
   if (breakdown) emptyBreakdown(ctx, breakdown, await renderList(ctx.sink, breakdownRows(items.filter((it) => !unknown.has(it.supplierId)), breakdown, names), breakdownColumns[breakdown], ctx.renderOptions()));
-  else if (summaryRows) await renderList(ctx.sink, items.map((it) => marked(summaryRow(it), unknown)), summaryColumns, ctx.renderOptions());
-  else await renderList(ctx.sink, items.filter((it) => !unknown.has(it.supplierId)), [], ctx.renderOptions());
+  else if (summaryRows) {
+    // Every id in input order, one without a usable result too (none, or several that differ): marked unknown, as
+    // the README says (a spreadsheet built from the CSV silently had fewer rows than ids).
+    const byId = new Map(items.map((it) => [it.supplierId, it] as const));
+    const rows = [...new Set(ids)].flatMap((id) => {
+      const it = byId.get(id) ?? (missing.has(id) ? noResultItem(id) : undefined);
+      return it ? [marked(summaryRow(it), unknown)] : [];
+    });
+    await renderList(ctx.sink, rows, summaryColumns, ctx.renderOptions());
+  } else await renderList(ctx.sink, items.filter((it) => !unknown.has(it.supplierId)), [], ctx.renderOptions());
   failOnUnknown(ctx, unknown, ids.length);
 }
 
 /** An empty breakdown table printed nothing at all, not even a header: it says so, as the other lists do. */
 function emptyBreakdown(ctx: Context, breakdown: Breakdown, rows: number): void {
   if (rows === 0 && ctx.format === 'table') ctx.info(`no ${breakdown === 'sources' ? 'data sources' : breakdown === 'parameters' ? 'policy parameters' : 'data entries'} in the results`);
+}
+
+/** A stand-in result for an id without a usable one, for its (unknown) summary row: nothing but the id. */
+function noResultItem(supplierId: string): ScoreResult {
+  return completeScoreResult({ supplierId });
 }
 
 /** Ids the service returned no result for join the unknown ones. */
