@@ -653,6 +653,20 @@ describe('round 5. what a new user reached past the gate', () => {
     expect(existsSync(join(h.home, 'cut-early.html'))).toBe(false);
   });
 
+  it('report of a bundle with a score off the scale: exit 1, no report (it drew a full +3 bar in the 2.5-3.0 bin), verified or not', async () => {
+    const records = readBundle(bundle);
+    const first = items(records)[0]!;
+    const off = records.map((r) => (r.t === 'result' && (r.item as Item).supplierId === first.supplierId ? { ...r, item: { ...(r.item as Item), score: { ...(r.item as Item).score, value: 3.5 } } } : r));
+    const forged = forge('off-scale.jsonl', off);
+    for (const extra of [[], ['--no-verify']]) {
+      const html = join(h.home, `off-scale${extra.length}.html`);
+      const r = await runSrs(['score', 'report', forged, '--html', html, ...extra], offline);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`supplier ${first.supplierId} cannot be explained: its score 3.5 is outside the scale -3..+3`);
+      expect(existsSync(html)).toBe(false);
+    }
+  });
+
   it('a gzipped bundle is named as such with the command that reads it, not binary noise', async () => {
     const { gzipSync } = await import('node:zlib');
     const gz = join(h.home, 'evidence.jsonl.gz');

@@ -9,12 +9,12 @@ import { CheckFailedError, SrsError, ExitCode, UsageError } from '../../errors.j
 import { renderItem, renderList } from '../../output/render.js';
 import type { Column } from '../../output/columns.js';
 import { requireArg, type Opts } from '../kit.js';
-import { fixed2, isOffScale } from '../../scoring/index.js';
+import { fixed2 } from '../../scoring/index.js';
 import { describeFilters } from './bundle.js';
 import { filtersFrom } from './calc.js';
 import { checkId } from './ids.js';
 import { DEFAULT_EXPIRING_DAYS, explain, type Explanation } from './explanation.js';
-import { inputFromBundle, inputFromService, type PictureInput } from './picture-input.js';
+import { inputFromBundle, inputFromService, offScaleScore, type PictureInput } from './picture-input.js';
 import { DEFAULT_TOLERANCE, MAX_EXPIRING_DAYS } from './options.js';
 
 /** --expiring-within: whole days from 0 to MAX_EXPIRING_DAYS. */
@@ -75,7 +75,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     throw new SrsError('not_found', ExitCode.failure, typeof opts.from === 'string' ? `--from: the bundle holds no score for supplier ${id}${why ? ` (${why})` : ''}` : `the service returned no score for supplier ${id}`);
   }
   // A score off the -3..+3 scale cannot be explained (README): it was drawn as a full +3 bar, exit 0.
-  const off = [item.score?.value, ...(item.policyParameterScores ?? []).map((p) => p.score?.value), ...(item.dataSourceScores ?? []).map((d) => d.score?.value)].find(isOffScale);
+  const off = offScaleScore(item);
   if (off !== undefined) throw new SrsError('bad_response', ExitCode.failure, `the result for supplier ${id} holds the score ${String(off)}, outside the scale -3..+3: srs cannot explain it (srs score calc ${id} -o json shows what was sent)`);
   // Filtered scores are partial: said before the picture (the report says it in its header).
   const filters = describeFilters(input.options, (fid) => input.names.parameters.get(fid) ?? input.names.dataSources.get(fid) ?? fid);

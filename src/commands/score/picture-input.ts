@@ -95,7 +95,7 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
     if (unknown.has(item.supplierId)) continue;
     // A score off the -3..+3 scale is the service's answer, not srs's arithmetic: it cannot be explained (exit 1),
     // where "recomputation differs" (exit 3) blamed the comparison.
-    const off = [item.score?.value, ...(item.policyParameterScores ?? []).map((p) => p.score?.value)].find(isOffScale);
+    const off = offScaleScore(item);
     if (off !== undefined) throw new SrsError('bad_response', ExitCode.failure, `the service's result for supplier ${item.supplierId} cannot be explained or verified: its score ${String(off)} is outside the scale -3..+3`);
     const rebuilt = rebuildFromScoreResult(item);
     for (const c of rebuilt.conflicts) conflicts.push(`supplier ${item.supplierId}: ${c}`);
@@ -136,6 +136,11 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
       checked: ['conflicting entries', 'recomputation'],
     },
   };
+}
+
+/** A score in a result that is off the -3..+3 scale (overall, a parameter's or a data source's): it cannot be explained. */
+export function offScaleScore(item: ScoreResult): number | undefined {
+  return [item.score?.value, ...(item.policyParameterScores ?? []).map((p) => p.score?.value), ...(item.dataSourceScores ?? []).map((d) => d.score?.value)].find(isOffScale);
 }
 
 /**

@@ -21,7 +21,7 @@ import { expiringDays } from './explain.js';
 import { gatherIds } from './ids.js';
 import { checkNotAnInput, checkOutputFile } from './paths.js';
 import { filesNoOutputMayReplace } from '../protect.js';
-import { inputFromBundle, inputFromService, type PictureInput } from './picture-input.js';
+import { inputFromBundle, inputFromService, offScaleScore, type PictureInput } from './picture-input.js';
 import { parseTolerance } from './recompute.js';
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
@@ -48,6 +48,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const file = args[0]!;
     input = await inputFromBundle(ctx, file, opts);
     source = file === '-' ? 'a bundle read from stdin' : `the bundle ${basename(file)}`;
+    // As online: a score off the -3..+3 scale cannot be explained (it was drawn as a full bar, in the wrong bin).
+    for (const item of input.items) {
+      const off = offScaleScore(item);
+      if (off !== undefined) throw new SrsError('bad_response', ExitCode.failure, `the bundle's result for supplier ${item.supplierId} cannot be explained: its score ${String(off)} is outside the scale -3..+3; no report was written`);
+    }
   } else {
     const ids = await gatherIds(ctx, args, opts.idsFile);
     const concurrency = typeof opts.concurrency === 'number' ? opts.concurrency : DEFAULT_CONCURRENCY;
