@@ -667,6 +667,19 @@ describe('round 5. what a new user reached past the gate', () => {
     }
   });
 
+  it('a mistyped --data-source or --policy-parameter is exit 2 with a suggestion in calc, explain and report too (all "no data", exit 0)', async () => {
+    const records = readBundle(bundle);
+    const source = items(records).flatMap((it) => it.dataSourceScores.map((d) => d.dataSourceId))[0]!;
+    const typo = source.slice(0, -4) + 'zzzz';
+    for (const args of [['score', 'calc', a!, '-o', 'csv'], ['score', 'explain', a!], ['score', 'report', a!, '--html', join(h.home, 'typo.html')]]) {
+      const sent = h.requests.length;
+      const r = await runSrs([...args, '--data-source', typo], h.env);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(`--data-source "${typo}" is no data source of the service`);
+      expect(h.requests.slice(sent).some((l) => l.startsWith('POST /v1/score-calculation')), args.join(' ')).toBe(false);
+    }
+  });
+
   it('a gzipped bundle is named as such with the command that reads it, not binary noise', async () => {
     const { gzipSync } = await import('node:zlib');
     const gz = join(h.home, 'evidence.jsonl.gz');

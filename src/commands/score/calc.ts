@@ -14,6 +14,7 @@ import { checkId, gatherIds } from './ids.js';
 import { checkNotAnInput, checkOutputFile } from './paths.js';
 import { filesNoOutputMayReplace } from '../protect.js';
 import { count } from '../../util/plural.js';
+import { suggest } from '../../util/suggest.js';
 import { existsSync } from 'node:fs';
 
 export const BATCH_SIZE = 100;
@@ -519,6 +520,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     if (problem) throw new UsageError(problem);
   }
   const client = await ctx.client({ connections: concurrency });
+  await checkFilterIds(client, filters, () => scorecardParameterIds(client));
   if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
     // Scripts get each result as soon as its batch (and every earlier one) is in.
     const render = ctx.renderOptions();
@@ -587,6 +589,31 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
 /** An empty breakdown table printed nothing at all, not even a header: it says so, as the other lists do. */
 function emptyBreakdown(ctx: Context, breakdown: Breakdown, rows: number): void {
   if (rows === 0 && ctx.format === 'table') ctx.info(`no ${breakdown === 'sources' ? 'data sources' : breakdown === 'parameters' ? 'policy parameters' : 'data entries'} in the results`);
+}
+
+/** The policy parameter ids of every scorecard of the service (GET /v1/scorecards, every page). */
+export async function scorecardParameterIds(client: ApiClient): Promise<Set<string>> {
+  const known = new Set<string>();
+  for await (const page of client.listScorecards()) for (const card of page.items) for (const it of card.items ?? []) if (typeof it.policyParameter?.id === 'string') known.add(it.policyParameter.id);
+  return known;
+}
+
+/**
+ * Exit 2 for a --data-source the service does not list, or a --policy-parameter no scorecard of it contains: a
+ * typo there left every supplier without data (check, calc, explain and report alike).
+ */
+export async function checkFilterIds(client: ApiClient, filters: { dataSourceIds?: string[] | undefined; policyParameterIds?: string[] | undefined }, parameters: () => Promise<Set<string>>): Promise<void> {
+  if (filters.dataSourceIds?.length) {
+    const known = new Set<string>();
+    for await (const page of client.listDataSources()) for (const s of page.items) if (typeof s.id === 'string') known.add(s.id);
+    const bad = filters.dataSourceIds.find((id) => !known.has(id));
+    if (bad) throw new UsageError(`--data-source "${bad}" is no data source of the service${suggest(bad, known)}; srs ref sources lists them`);
+  }
+  if (filters.policyParameterIds?.length) {
+    const known = await parameters();
+    const bad = filters.policyParameterIds.find((id) => !known.has(id));
+    if (bad) throw new UsageError(`--policy-parameter "${bad}" is in no scorecard of the service${suggest(bad, known)}; srs scorecards get ID lists a scorecard's parameters with their ids (srs scorecards ls gives the scorecard ids)`);
+  }
 }
 
 /** A stand-in result for an id without a usable one, for its (unknown) summary row: nothing but the id. */

@@ -22,7 +22,7 @@ import type { BaselineValue } from './evaluate.js';
 import { suggest } from '../../util/suggest.js';
 import { optString, renderAfterWork, type Opts } from '../kit.js';
 import { calculatedWith, checkBaselineFilters, checkFiltersMatch, checkFiltersStated, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
-import { calculate, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, type Missing } from './calc.js';
+import { calculate, checkFilterIds, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, scorecardParameterIds, type Missing } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
 import { contractError, digestOfFile, readEvidence } from './evidence.js';
 import { gatherIds } from './ids.js';
@@ -200,28 +200,6 @@ function checkParameterIds(rules: CheckRules, known: Set<string>): void {
   throw new UsageError(
     `--min-parameter: ${unknown.map((id) => `"${id}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} in no scorecard of this run and scored for no supplier${suggest(first, known)}; srs scorecards get ID lists a scorecard's parameters with their ids (srs scorecards ls gives the scorecard ids)`,
   );
-}
-
-/** The policy parameter ids of every scorecard of the service (GET /v1/scorecards, every page). */
-async function scorecardParameterIds(client: ApiClient): Promise<Set<string>> {
-  const known = new Set<string>();
-  for await (const page of client.listScorecards()) for (const card of page.items) for (const it of card.items ?? []) if (typeof it.policyParameter?.id === 'string') known.add(it.policyParameter.id);
-  return known;
-}
-
-/** Exit 2 for a --data-source the service does not list, or a --policy-parameter no scorecard of it contains. */
-async function checkFilterIds(client: ApiClient, filters: { dataSourceIds?: string[] | undefined; policyParameterIds?: string[] | undefined }, parameters: () => Promise<Set<string>>): Promise<void> {
-  if (filters.dataSourceIds?.length) {
-    const known = new Set<string>();
-    for await (const page of client.listDataSources()) for (const s of page.items) if (typeof s.id === 'string') known.add(s.id);
-    const bad = filters.dataSourceIds.find((id) => !known.has(id));
-    if (bad) throw new UsageError(`--data-source "${bad}" is no data source of the service${suggest(bad, known)}; srs ref sources lists them`);
-  }
-  if (filters.policyParameterIds?.length) {
-    const known = await parameters();
-    const bad = filters.policyParameterIds.find((id) => !known.has(id));
-    if (bad) throw new UsageError(`--policy-parameter "${bad}" is in no scorecard of the service${suggest(bad, known)}; srs scorecards get ID lists a scorecard's parameters with their ids (srs scorecards ls gives the scorecard ids)`);
-  }
 }
 
 const parametersOf = (item: ScoreResult, into: Set<string>) => {

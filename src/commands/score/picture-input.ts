@@ -16,7 +16,7 @@ import { compareScores, isOffScale, rebuildFromScoreResult, scoreSupplier, Scori
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, checkFiltersMatch, toScoringScorecard, type BundleOptions } from './bundle.js';
-import { calculate, classifyNoScore, filtersFrom, unusableScorecards, scorecardsOf, withMissing, type Missing, type NoResult } from './calc.js';
+import { calculate, checkFilterIds, classifyNoScore, scorecardParameterIds, filtersFrom, unusableScorecards, scorecardsOf, withMissing, type Missing, type NoResult } from './calc.js';
 import type { DigestCheck } from '../../output/html-report.js';
 import { count } from '../../util/plural.js';
 import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
@@ -56,6 +56,8 @@ export interface PictureInput {
 /** A fresh calculation: the results, the scorecards of each supplier and the names, then every value recomputed. */
 export async function inputFromService(ctx: Context, client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, tolerance: number): Promise<PictureInput> {
   const asOf = todayUtc(ctx.now());
+  // A mistyped filter gave a confident all-"no data" picture: exit 2 with a suggestion, as score check does.
+  await checkFilterIds(client, filters, () => scorecardParameterIds(client));
   const { namesWithoutSpinner } = await import('../names.js');
   const missing: Missing = new Map();
   // One spinner for both (ora warns of concurrent spinners, twice): the scores and the names still load in parallel.
