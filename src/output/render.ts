@@ -260,20 +260,38 @@ async function renderCsv(sink: Sink, items: AsyncIterable<unknown> | Iterable<un
   };
   let n = 0;
   let batch: string[][] = [];
+  // Rows also leave when the producer pauses (a page on its way): CSV streams as JSON and NDJSON do (Batcher), and
+  // a listing stopped by Ctrl-C keeps what it had read (it wrote every 500 rows, and a slow list held them all).
+  let timer: ReturnType<typeof setImmediate> | undefined;
+  let failed: unknown;
+  const takeBatch = (): string[][] => {
+    if (timer) clearImmediate(timer);
+    timer = undefined;
+    const b = batch;
+    batch = [];
+    return b;
+  };
   try {
     for await (const it of items) {
+      if (failed !== undefined) throw failed;
       batch.push(cols.map((c) => cell(getPath(it, c.path))));
       n++;
-      if (batch.length >= 500) {
-        await write(batch);
-        batch = [];
-      }
+      if (batch.length >= 500) await write(takeBatch());
+      else
+        timer ??= setImmediate(() => {
+          timer = undefined;
+          write(takeBatch()).catch((e: unknown) => {
+            failed ??= e;
+          });
+        });
     }
   } catch (e) {
     // The source failed: the rows it gave are printed, not lost.
-    if (batch.length) await write(batch);
+    const rest = takeBatch();
+    if (rest.length) await write(rest);
     throw e;
   }
-  await write(batch);
+  if (failed !== undefined) throw failed;
+  await write(takeBatch());
   return n;
 }

@@ -161,3 +161,29 @@ describe('words a user writes for "off", and "-" where a file is written', () =>
     expect(h.requests.length).toBe(sent);
   });
 });
+
+describe('CSV streams as JSON and NDJSON do', () => {
+  it('rows of a page are written while the next page is on its way: Ctrl-C keeps them (it kept none of a slow list)', async () => {
+    const { startHarness: start } = await import('./harness.js');
+    const slow = await start({ faults: { latency: 400 } });
+    try {
+      const r = await slow.run(['ref', 'countries', '--per-page', '50', '-o', 'csv'], {
+        onSpawn: (kill) => {
+          const wait = setInterval(() => {
+            if (slow.requests.some((l) => l.startsWith('GET /v1/countries'))) {
+              clearInterval(wait);
+              // The first page is in; the second is on its way (400 ms): its rows have been written by now.
+              setTimeout(() => kill('SIGINT'), 200);
+            }
+          }, 10);
+        },
+      });
+      expect(r.code).toBe(130);
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines[0]).toBe('iso3Code,iso2Code,commonName,officialName,regionName');
+      expect(lines.length).toBeGreaterThanOrEqual(51);
+    } finally {
+      await slow.close();
+    }
+  });
+});
