@@ -93,11 +93,13 @@ export async function* paginate<T>(
     }
     emptyBefore = false;
     const next = nextPageAfter(page, res);
-    // Only a page that names a next one can be a runaway's: the last page may repeat items of earlier ones (a
-    // service whose order is not stable) and ends the list all the same ("the pagination does not end" was false
-    // there). Not hashing the last page also spares a lone page (one scorecards listing per supplier in score
-    // calc --save: hashing it was 3% of its CPU).
-    if (maxPages > 1 && next !== undefined && !seen.addPage(res.items)) {
+    // Only a page that names a next one can be a runaway's: a last page that repeats earlier items ends the list
+    // all the same ("the pagination does not end" was false there). A lone page (the first, naming no next one)
+    // is not hashed (one scorecards listing per supplier in score calc --save: hashing it was 3% of its CPU).
+    if (maxPages > 1 && !(n === 1 && next === undefined) && !seen.addPage(res.items)) {
+      // A last page of items printed already (a service that answers a page past the end with its last page, or
+      // an unstable order): nothing new, and the list has ended; printed again, they were duplicates, exit 0.
+      if (next === undefined) return;
       throw new RunawayPaginationError(
         `${label}the pagination does not end: page ${fmt.format(page)} holds only items that earlier pages held (the service repeats itself); use --limit or --page to read part of the list`,
       );
