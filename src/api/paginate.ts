@@ -113,7 +113,7 @@ export async function* paginate<T>(
       const peek = await fetchPage(next, perPage);
       if (peek.items.length === 0) return;
       throw new RunawayPaginationError(
-        `${label}the service still names a next page after ${fmt.format(n)} pages (${fmt.format(items)} items), the --max-pages limit: raise --max-pages if the list is really that long${opts.limitHint === false ? '' : ', or use --limit'}`,
+        `${label}the service still names a next page after ${fmt.format(n)} page${n === 1 ? '' : 's'} (${fmt.format(items)} item${items === 1 ? '' : 's'}), the --max-pages limit: raise --max-pages if the list is really that long${opts.limitHint === false ? '' : ', or use --limit'}`,
       );
     }
     page = next;

@@ -149,6 +149,13 @@ describe('srs api GET', () => {
     expect(capped.stderr).not.toMatch(/--limit/);
   });
 
+  it('--paginate from a page the query names says that the pages before it are not read', async () => {
+    const r = await h.run(['api', 'GET', '/v1/countries?page=3', '--paginate', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(49);
+    expect(r.stderr).toContain('--paginate starts at page 3 (page=3 in the query): the pages before it are not read');
+  });
+
   it('--paginate on a non-list answer is a bad response (exit 1)', async () => {
     const r = await h.run(['api', 'GET', `/v1/suppliers/${supplier.id}`, '--paginate']);
     expect(r.code).toBe(1);

@@ -179,6 +179,9 @@ describe('paginate: pagination that never ends', () => {
     await expect(async () => {
       for await (const _ of paginate(endlessAlike, { perPage: 2, pageLimit: 5 })) n++;
     }).rejects.toThrow('the service still names a next page after 5 pages');
+    await expect(async () => {
+      for await (const _ of paginate(endlessAlike, { perPage: 2, pageLimit: 1 })) n++;
+    }).rejects.toThrow('the service still names a next page after 1 page (2 items)');
   });
 
   it('fails after pageLimit pages when the service still says there is more, having yielded every page read', async () => {

@@ -225,6 +225,8 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
   const { page: pageField, perPage: perPageField, ...rest } = req.query;
   const startPage = wholeNumber('page', pageField, 1);
   const perPage = wholeNumber('perPage', perPageField, 100);
+  // "Every page" from the one the query names: said, not left to be noticed in a shorter list.
+  if (startPage > 1) ctx.info(`--paginate starts at page ${startPage} (page=${startPage} in the query): the pages before it are not read; leave page out to read them all`);
   const pages = paginate(
     async (page, size) => {
       const { data, status } = await callRaw(http, req, { ...rest, page, perPage: size });
