@@ -37,7 +37,14 @@ export class InterruptedError extends SrsError {
 }
 
 const graceful = new Set<(sig: StopSignal) => void>();
+const beforeHardExit = new Set<() => void>();
 let received: StopSignal | undefined;
+
+/** Registers what must run before a second signal ends the process at once (a progress line to end); returns a remover. */
+export function onHardExit(fn: () => void): () => void {
+  beforeHardExit.add(fn);
+  return () => beforeHardExit.delete(fn);
+}
 
 /** Registers a graceful stop for the first signal; returns a function that removes it. */
 export function onInterrupt(stop: (sig: StopSignal) => void): () => void {
@@ -56,6 +63,13 @@ export function installSignalHandlers(exit: (code: number) => void): void {
     if (first && graceful.size > 0) {
       for (const stop of [...graceful]) stop(sig);
       return;
+    }
+    for (const fn of [...beforeHardExit]) {
+      try {
+        fn();
+      } catch {
+        /* leaving at once all the same */
+      }
     }
     exit(signalExitCode(sig));
   };

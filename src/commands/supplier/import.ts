@@ -13,7 +13,7 @@
  */
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
-import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
+import { InterruptedError, onHardExit, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
 import { problemLine } from '../../import/report.js';
 import { catalogPathOf } from './catalog-access.js';
@@ -46,6 +46,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     controller.abort();
   };
   const offSignal = onInterrupt(onSignal);
+  // A second signal ends the process at once: the progress line it was drawing is ended, so the next prompt does not
+  // land on it, and the rows in flight are named for what they are.
+  // (A terminal only: a script reading stderr for a JSON error sees nothing new.)
+  const offHardExit = onHardExit(() => {
+    if (ctx.io.stderrIsTTY) ctx.io.stderr.write(`\nsrs: ${stoppedBy}: quit at once: rows in flight have an unknown outcome; run the same command again to find out\n`);
+  });
   let result: ImportResult;
   try {
     result = await runImport(
@@ -94,6 +100,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     );
   } finally {
     offSignal();
+    offHardExit();
   }
 
   const { summary } = result;
