@@ -396,11 +396,6 @@ export class InvalidUtf8Error extends Error {
   }
 }
 
-/**
- * Passes bytes through, failing at the first invalid UTF-8 sequence (sequences
- * split across chunks are handled) with an InvalidUtf8Error. Counts physical
- * lines (CRLF, CR or LF) as it goes, to name the line of the bad byte.
- */
 /** Whether an encoding gives one character per byte (windows-1252, latin1, cp850; not shift_jis, utf-32 or utf-7). */
 function singleByte(encoding: string): boolean {
   // UTF-8 and CESU-8 also give 256 characters for 256 bytes (each stray byte a U+FFFD).
@@ -427,6 +422,11 @@ class SkipBytes extends Transform {
   }
 }
 
+/**
+ * Passes bytes through, failing at the first invalid UTF-8 sequence (sequences
+ * split across chunks are handled) with an InvalidUtf8Error. Counts physical
+ * lines (CRLF, CR or LF) as it goes, to name the line of the bad byte.
+ */
 class Utf8Check extends Transform {
   #carry: Buffer = Buffer.alloc(0);
   #offset = 0;
@@ -765,6 +765,7 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
   if (src.sample.length === 0) throw new UsageError(`${name} is empty: expected a CSV file with a header line`, { code: 'invalid_input' });
   let det: Detected;
   let skipBytes = 0;
+  const oneBytePerChar = forcedEncoding !== undefined && singleByte(forcedEncoding);
   if (forcedEncoding) {
     const s = src.sample;
     const utf8Bom = s[0] === 0xef && s[1] === 0xbb && s[2] === 0xbf;
@@ -775,13 +776,13 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
     // A UTF-8 BOM before text in a single-byte encoding (what srs's own advice leads to: "the bytes after the
     // BOM are not UTF-8 ... --encoding windows-1252"): the three bytes are the mark, not "ï»¿" glued to the first
     // header, which lost that column (customerSupplierId not sent, exit 0).
-    if (utf8Bom && singleByte(forcedEncoding)) skipBytes = 3;
+    if (utf8Bom && oneBytePerChar) skipBytes = 3;
   } else {
     det = detectEncoding(src.sample, src.complete);
   }
   if (skipBytes) det.bom = true;
   const warnings: string[] = [];
-  if (forcedEncoding && singleByte(forcedEncoding)) {
+  if (forcedEncoding && oneBytePerChar) {
     // Text that is valid UTF-8 and not ASCII is UTF-8 (single-byte text is almost never valid UTF-8 by chance):
     // read as asked, each byte of "ß" becomes a character ("GieÃŸerei"), and the names were stored so, exit 0.
     const body = src.sample.subarray(skipBytes);

@@ -107,8 +107,8 @@ async function table(head: string[] | undefined, rows: string[][], aligns: Array
       wordWrap: false,
       truncate: '…',
     });
-    // Cells are cut here, by code point and display width: cli-table3's own cut split an emoji's surrogate
-    // pair (a name of 😀 printed "😀😀\uFFFD…").
+    // Cells are cut here (cutToWidth: whole grapheme clusters, by display width): cli-table3's own cut split an
+    // emoji's surrogate pair (a name of 😀 printed "😀😀\uFFFD…").
     for (const r of rows.slice(i, i + TABLE_CHUNK_ROWS)) t.push(r.map((cell, ci) => (widths[ci] !== undefined && cell.length > widths[ci]! / 2 && displayWidth(cell) > widths[ci]! ? cutToWidth(cell, widths[ci]!) : cell)));
     const text = t.toString();
     if (text) out += text.split('\n').map((l) => l.trimEnd()).join('\n') + '\n';

@@ -40,7 +40,7 @@ export async function writeFileAtomic(path: string, text: string, opts: WriteFil
  * mkdir -p, one level at a time; returns the first directory it created. Not mkdirSync's own `recursive`: where
  * the parent exists and the directory still cannot be made with ENOENT (under /proc), Node's recursive mkdir
  * tries the parent and the directory again forever, at full CPU and deaf to SIGTERM (Node 24.21:
- * SRS_CONFIG_DIR=/proc/x made `srs auth status` hang). test/unit/private-dir.test.ts fails if this comes back.
+ * SRS_CONFIG_DIR=/proc/x made `srs auth status` hang). test/integration/cli.test.ts (under /proc) fails if this comes back.
  */
 export function makeDirs(path: string, mode: number): string | undefined {
   const abs = resolve(path);
