@@ -15,6 +15,7 @@ import { dirname } from 'node:path';
 import type { DatabaseSync as DatabaseSyncType } from 'node:sqlite';
 import { createRequire } from 'node:module';
 import { SrsError, ExitCode } from '../errors.js';
+import { sleepSync } from '../util/sleep.js';
 
 export type Database = DatabaseSyncType;
 
@@ -75,9 +76,10 @@ export function openDatabase(path: string, opts: OpenOptions): Database {
   // the mode its owner gave it: a team's shared catalog (--catalog, made 0666 by `touch` and chmod) was made 0600 at
   // every open, and every other user of it was locked out ("unable to open database file").
   const fresh = path !== ':memory:' && !existsSync(path);
+  const busyTimeoutMs = opts.busyTimeoutMs ?? 10_000;
   let db: Database;
   try {
-    db = new DatabaseSync(path, { timeout: opts.busyTimeoutMs ?? 10_000 });
+    db = new DatabaseSync(path, { timeout: busyTimeoutMs });
   } catch (e) {
     throw new StoreError(`cannot open the ${opts.name} at ${path}: ${(e as Error).message}`, { cause: e });
   }
@@ -91,7 +93,7 @@ export function openDatabase(path: string, opts: OpenOptions): Database {
         }
       }
     }
-    walMode(db, opts.busyTimeoutMs ?? 10_000);
+    walMode(db, busyTimeoutMs);
     db.exec(`PRAGMA synchronous = ${opts.synchronous ?? 'NORMAL'}`);
     db.exec('PRAGMA foreign_keys = ON');
     migrate(db, path, opts);
@@ -124,14 +126,13 @@ export function openDatabase(path: string, opts: OpenOptions): Database {
  */
 function walMode(db: Database, timeoutMs: number): void {
   const deadline = Date.now() + timeoutMs;
-  const nap = new Int32Array(new SharedArrayBuffer(4));
   for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
     try {
       db.exec('PRAGMA journal_mode = WAL');
       return;
     } catch (e) {
       if (!/database is locked|SQLITE_BUSY/i.test((e as Error).message) || Date.now() >= deadline) throw e;
-      Atomics.wait(nap, 0, 0, wait);
+      sleepSync(wait);
     }
   }
 }

@@ -18,6 +18,7 @@
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
+import { sleepSync } from './sleep.js';
 
 export const LOCK_SUFFIX = '.lock';
 
@@ -203,13 +204,12 @@ export class JournalLock {
    */
   static takeWaitingSync(path: string, opts: Parameters<typeof JournalLock.take>[1] & { waitMs: number }): JournalLock {
     const deadline = Date.now() + opts.waitMs;
-    const nap = new Int32Array(new SharedArrayBuffer(4));
     for (;;) {
       try {
         return JournalLock.take(path, opts);
       } catch (e) {
         if (!(e instanceof LockHeldError) || Date.now() >= deadline) throw e;
-        Atomics.wait(nap, 0, 0, 25);
+        sleepSync(25);
       }
     }
   }
