@@ -269,14 +269,10 @@ export class Catalog {
       // rows all failed) may be a second spelling met before the first one held anything to ask with: asked
       // again, and moved to the first one's partition when it is the same service (each spelling kept its own
       // partition, and an import through each created every row).
-      for (const c of this.#otherAddresses(target)) {
-        if (c.partition_id === known) continue;
-        if ((await check(c.sample)) === 'same') {
-          this.#db.prepare(`UPDATE targets SET partition_id = ?, how = 'same-service', checked_id = ? WHERE base_url = ? AND account = ?`).run(c.partition_id, c.sample, target.baseUrl, target.account);
-          return c.partition_id;
-        }
-      }
-      return known;
+      const same = await this.#sameServiceElsewhere(target, check, known);
+      if (!same) return known;
+      this.#db.prepare(`UPDATE targets SET partition_id = ?, how = 'same-service', checked_id = ? WHERE base_url = ? AND account = ?`).run(same.partition_id, same.sample, target.baseUrl, target.account);
+      return same.partition_id;
     }
     const candidates = this.#db
       .prepare(
@@ -303,16 +299,11 @@ export class Catalog {
     // the service here knows a supplier srs created there, it is the same service, and one partition (one lock,
     // one memory of customer ids) serves both spellings. Two partitions let an import through each spelling
     // create every row again, exit 0. An id it does not know (404) means another service: a partition of its own.
-    if (!linked) {
-      const askable = this.#otherAddresses(target);
-      if (opts.otherAddresses !== false) {
-        for (const c of askable) {
-          if ((await check(c.sample)) === 'same') {
-            linked = { partition: c.partition_id, checked: c.sample };
-            aliasOf = c.base_url;
-            break;
-          }
-        }
+    if (!linked && opts.otherAddresses !== false) {
+      const same = await this.#sameServiceElsewhere(target, check);
+      if (same) {
+        linked = { partition: same.partition_id, checked: same.sample };
+        aliasOf = same.base_url;
       }
     }
     // A partition that holds only unknown attempts (a key rotated after an outage, before anything was created)
@@ -399,6 +390,14 @@ export class Catalog {
       )
       .all(target.account, target.baseUrl, READ_SOURCE) as Array<{ partition_id: number; base_url: string }>;
     return rows.find((r) => sameButHost(r.base_url, target.baseUrl))?.partition_id;
+  }
+
+  /** The first other address of this key (#otherAddresses; `except` a partition) whose created supplier reads here: the same service. */
+  async #sameServiceElsewhere(target: Target, check: SameAccountCheck, except?: number): Promise<{ partition_id: number; base_url: string; sample: string } | undefined> {
+    for (const c of this.#otherAddresses(target)) {
+      if (c.partition_id !== except && (await check(c.sample)) === 'same') return c;
+    }
+    return undefined;
   }
 
   /** The other addresses this key is known at that a create or import here would ask about (for a reader's note). */
