@@ -157,25 +157,31 @@ function selector(opts: RenderOptions): ((item: unknown) => unknown) | undefined
 }
 
 /**
- * Collects output into ~64 KiB writes. A batch is also flushed whenever the
- * source has to wait (the next page is being fetched), so NDJSON consumers see
- * each page as soon as it arrives.
+ * Collects output into large writes (~64 KiB of JSON text, 500 CSV rows). A batch is also flushed whenever the
+ * source has to wait (the next page is being fetched), so NDJSON and CSV consumers see each page as soon as it
+ * arrives, and a listing stopped by Ctrl-C keeps what it had read.
  */
-class Batcher {
-  #parts: string[] = [];
+class Batcher<P = string> {
+  #parts: P[] = [];
   #size = 0;
   #timer: ReturnType<typeof setImmediate> | undefined;
   /** A failed write of a flush nobody awaited (the producer's pause): given to the next add or flush. */
   #failed: unknown;
   readonly #sink: Sink;
-  constructor(sink: Sink) {
+  readonly #text: (parts: P[]) => string;
+  readonly #limit: number;
+  readonly #sizeOf: (part: P) => number;
+  constructor(sink: Sink, shape?: { text: (parts: P[]) => string; limit: number; sizeOf: (part: P) => number }) {
     this.#sink = sink;
+    this.#text = shape?.text ?? ((parts) => parts.join(''));
+    this.#limit = shape?.limit ?? 65536;
+    this.#sizeOf = shape?.sizeOf ?? ((part) => (part as string).length);
   }
-  async add(s: string): Promise<void> {
+  async add(part: P): Promise<void> {
     if (this.#failed !== undefined) throw this.#failed;
-    this.#parts.push(s);
-    this.#size += s.length;
-    if (this.#size >= 65536) return this.flush();
+    this.#parts.push(part);
+    this.#size += this.#sizeOf(part);
+    if (this.#size >= this.#limit) return this.flush();
     // Flush when the producer pauses (awaiting network): the macrotask runs only then.
     this.#timer ??= setImmediate(() => {
       this.#timer = undefined;
@@ -191,10 +197,10 @@ class Batcher {
       this.#timer = undefined;
     }
     if (!this.#parts.length) return;
-    const chunk = this.#parts.join('');
+    const chunk = this.#text(this.#parts);
     this.#parts = [];
     this.#size = 0;
-    await this.#sink.write(chunk);
+    if (chunk) await this.#sink.write(chunk);
   }
 }
 
@@ -253,45 +259,25 @@ async function renderCsv(sink: Sink, items: AsyncIterable<unknown> | Iterable<un
   // The header goes with the first rows, or at the end of an empty list: a listing whose first page
   // failed prints nothing, as in the other formats (a lone header would look like a valid empty list).
   let header: string | undefined = stringify([cols.map((c) => c.path)]);
-  const write = async (rows: string[][]): Promise<void> => {
-    const text = (header ?? '') + (rows.length ? stringify(rows) : '');
+  const text = (rows: string[][]): string => {
+    const t = (header ?? '') + (rows.length ? stringify(rows) : '');
     header = undefined;
-    if (text) await sink.write(text);
+    return t;
   };
+  const out = new Batcher<string[]>(sink, { text, limit: 500, sizeOf: () => 1 });
   let n = 0;
-  let batch: string[][] = [];
-  // Rows also leave when the producer pauses (a page on its way): CSV streams as JSON and NDJSON do (Batcher), and
-  // a listing stopped by Ctrl-C keeps what it had read (it wrote every 500 rows, and a slow list held them all).
-  let timer: ReturnType<typeof setImmediate> | undefined;
-  let failed: unknown;
-  const takeBatch = (): string[][] => {
-    if (timer) clearImmediate(timer);
-    timer = undefined;
-    const b = batch;
-    batch = [];
-    return b;
-  };
   try {
     for await (const it of items) {
-      if (failed !== undefined) throw failed;
-      batch.push(cols.map((c) => cell(getPath(it, c.path))));
+      await out.add(cols.map((c) => cell(getPath(it, c.path))));
       n++;
-      if (batch.length >= 500) await write(takeBatch());
-      else
-        timer ??= setImmediate(() => {
-          timer = undefined;
-          write(takeBatch()).catch((e: unknown) => {
-            failed ??= e;
-          });
-        });
     }
   } catch (e) {
     // The source failed: the rows it gave are printed, not lost.
-    const rest = takeBatch();
-    if (rest.length) await write(rest);
+    await out.flush();
     throw e;
   }
-  if (failed !== undefined) throw failed;
-  await write(takeBatch());
+  await out.flush();
+  // An empty list: the header alone, at its end (nothing was batched to carry it).
+  if (header !== undefined && n === 0) await sink.write(text([]));
   return n;
 }
