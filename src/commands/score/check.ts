@@ -8,7 +8,7 @@
  * as GitHub annotations under GITHUB_ACTIONS=true, and in the step summary when
  * GITHUB_STEP_SUMMARY is set); stdout carries the results.
  */
-import { appendFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import type { ScoreResult } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
@@ -392,13 +392,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (summary) {
     checkNotAnInput('GITHUB_STEP_SUMMARY', summary, { ...inputs, '--junit': optString(opts.junit) }, kept);
     // Appended after the results, it made -o json unreadable: the summary goes to a file of its own.
-    let st: Stats | undefined;
-    try {
-      st = statSync(summary);
-    } catch {
-      /* not there yet: appended to a new file */
-    }
-    if (st && isStdout(st)) throw new UsageError(`GITHUB_STEP_SUMMARY=${summary} is srs's standard output, which carries the results: point it at a file, or unset it`);
+    if (isStdout(summary)) throw new UsageError(`GITHUB_STEP_SUMMARY=${summary} is srs's standard output, which carries the results: point it at a file, or unset it`);
   }
   // Until the verdict is written, the JUnit file says the check has not finished: a run that is cancelled or
   // killed (a CI timeout), or stopped by a usage error, must not leave an earlier run's passing report in place.

@@ -50,14 +50,8 @@ export function checkOutputFile(option: string, path: string, dash = false, inPl
   const problem = fileTargetProblem(path);
   if (problem) throw new UsageError(`${option} ${path}: ${problem}; name a file in an existing directory`);
   if (inPlace) {
-    let st: Stats | undefined;
-    try {
-      st = statSync(path);
-    } catch {
-      /* not there yet */
-    }
     // A device or a link is written as it is, but not srs's own stdout: the results there were replaced by the file.
-    if (st && isStdout(st)) throw new UsageError(`${option} ${path} is srs's standard output, which carries the results: name another file`);
+    if (isStdout(path)) throw new UsageError(`${option} ${path} is srs's standard output, which carries the results: name another file`);
     checkWritableDir(option, path);
     return path;
   }
@@ -97,9 +91,10 @@ export function checkOutputFile(option: string, path: string, dash = false, inPl
   return target;
 }
 
-/** Whether `st` is the file, pipe or device srs's stdout (fd 1) writes to. */
-export function isStdout(st: Stats): boolean {
+/** Whether `path` (a link followed) is the file, pipe or device srs's stdout (fd 1) writes to; false when it is not there. */
+export function isStdout(path: string): boolean {
   try {
+    const st = statSync(path);
     const out = fstatSync(1);
     return out.dev === st.dev && out.ino === st.ino && (out.isFile() || out.isFIFO() || out.isSocket() || (out.isCharacterDevice() && !isNullDevice(out)));
   } catch {
