@@ -585,9 +585,11 @@ describe('round 4. a baseline that has no comparable value for a supplier', () =
     (raised.item as Item).score.value = 3;
     twice.splice(twice.length - 1, 0, raised);
     const twiceBase = forge('base-twice.jsonl', twice);
-    const r2 = await runSrs(['score', 'check', first.supplierId, '--baseline', twiceBase, '--max-drop', '0.1', '-o', 'json'], h.env);
+    // From stdin (digest-checked, not recomputed): the supplier is unknown. From a file, recomputation refuses it all (below).
+    const r2 = await runSrs(['score', 'check', first.supplierId, '--baseline', '-', '--max-drop', '0.1', '-o', 'json'], { ...h.env }, { input: readFileSync(twiceBase) });
     expect(r2.code, r2.stderr).toBe(3);
     expect((JSON.parse(r2.stdout) as Array<{ status: string }>)[0]!.status).toBe('unknown');
+    expect(r2.stderr).toContain('not recomputed (stdin can be read once)');
     // The end record counting other suppliers than the baseline holds: altered.
     const miscounted = forge('base-count.jsonl', twice, { count: false });
     const r3 = await runSrs(['score', 'check', first.supplierId, '--baseline', miscounted, '--max-drop', '0.1'], h.env);
@@ -598,6 +600,29 @@ describe('round 4. a baseline that has no comparable value for a supplier', () =
     const r4 = await runSrs(['score', 'check', first.supplierId, '--baseline', empty, '--max-drop', '0.1'], h.env);
     expect(r4.code).toBe(1);
     expect(err(r4)).toContain('holds no supplier: there is nothing to compare with');
+  });
+});
+
+describe('round 6. a forged baseline whose digest was recomputed', () => {
+  it('is recomputed from its own entries: a raised value, a dropped entry or a conflicting entry fails the gate (exit 3), nothing compared', async () => {
+    const records = readBundle(bundle);
+    const first = items(records)[0]!;
+    // The finding: a baseline value raised to +3 (digest recomputed) let any drop... no: let a real drop hide, or any value pass.
+    const lowered = records.map((r) => (r.t === 'result' && (r.item as Item).supplierId === first.supplierId ? { ...r, item: { ...(r.item as Item), score: { ...(r.item as Item).score, value: -3 } } } : r));
+    const base = forge('base-lowered.jsonl', lowered);
+    const r = await runSrs(['score', 'check', first.supplierId, '--baseline', base, '--max-drop', '0', '-o', 'json'], h.env);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(err(r)).toContain(`baseline not verified: recomputation differs`);
+    expect(err(r)).toContain(`--baseline ${base}; nothing was compared`);
+    // The same refusal with --from: the baseline is checked as the bundle is.
+    const from = await runSrs(['score', 'check', '--from', bundle, '--baseline', base, '--max-drop', '0'], offline);
+    expect(from.code, from.stderr).toBe(3);
+    expect(err(from)).toContain('baseline not verified: recomputation differs');
+    // An untouched baseline still compares, and passes against itself.
+    const same = await runSrs(['score', 'check', '--from', bundle, '--baseline', bundle, '--max-drop', '0'], offline);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stderr).not.toContain('baseline not verified');
   });
 });
 
@@ -621,7 +646,8 @@ describe('round 5. what a new user reached past the gate', () => {
     const records = readBundle(bundle);
     const first = items(records)[0]!;
     const off = records.map((r) => (r.t === 'result' && (r.item as Item).supplierId === first.supplierId ? { ...r, item: { ...(r.item as Item), score: { ...(r.item as Item).score, value: -7 } } } : r));
-    const r = await runSrs(['score', 'check', first.supplierId, '--baseline', forge('base-off.jsonl', off), '--max-drop', '0', '-o', 'json'], h.env);
+    // From stdin (not recomputed, so the value itself is what is judged); from a file, recomputation refuses it first.
+    const r = await runSrs(['score', 'check', first.supplierId, '--baseline', '-', '--max-drop', '0', '-o', 'json'], h.env, { input: readFileSync(forge('base-off.jsonl', off)) });
     expect(r.code, r.stderr).toBe(3);
     const [res] = JSON.parse(r.stdout) as Array<{ status: string; reasons: string[] }>;
     expect(res!.status).toBe('unknown');

@@ -24,12 +24,12 @@ import { optString, renderAfterWork, type Opts } from '../kit.js';
 import { calculatedWith, checkBaselineFilters, checkFiltersMatch, checkFiltersStated, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
 import { calculate, checkFilterIds, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, scorecardParameterIds, type Missing } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
-import { contractError, digestOfFile, readEvidence } from './evidence.js';
+import { contractError, digestOfFile, readEvidence, type FileDigest } from './evidence.js';
 import { gatherIds } from './ids.js';
 import { checkNotAnInput, checkOutputFile, isStdout } from './paths.js';
 import { filesNoOutputMayReplace } from '../protect.js';
 import { annotationRunError, githubAnnotation, junitReport, junitRunError, markdownSummary, summaryRunError } from './junit.js';
-import { finiteNumber, MAX_EXPIRING_DAYS, optionalNumber } from './options.js';
+import { DEFAULT_TOLERANCE, finiteNumber, MAX_EXPIRING_DAYS, optionalNumber } from './options.js';
 import { count } from '../../util/plural.js';
 
 const minOption = finiteNumber('--min');
@@ -79,7 +79,7 @@ function warnUnrecordedBaseline(service: ServiceOf, opts: Opts, warnings: string
  * has no value for (an error record) or two different values for cannot be
  * compared: unknown (BaselineUnknown). A baseline of no supplier is refused.
  */
-export async function readBaseline(ctx: Context, file: string, onHeader: BaselineHeaderListener = () => undefined): Promise<Map<string, BaselineValue>> {
+export async function readBaseline(ctx: Context, file: string, onHeader: BaselineHeaderListener = () => undefined, warn: (message: string) => void = (m) => ctx.warn(m)): Promise<Map<string, BaselineValue>> {
   const baseline = new Map<string, BaselineValue>();
   let records = 0;
   const d = file === '-' ? undefined : await digestOfFile(ctx, file, '--baseline');
@@ -113,7 +113,34 @@ export async function readBaseline(ctx: Context, file: string, onHeader: Baselin
     }
   }
   if (baseline.size === 0) throw new SrsError('runtime', ExitCode.failure, `--baseline ${file === '-' ? 'stdin' : file} holds no supplier: there is nothing to compare with`);
+  if (format2) await recomputeBaseline(ctx, file, d, warn);
   return baseline;
+}
+
+/**
+ * A format-2 baseline is recomputed from its own entries and scorecards, as `--from` is: its digest only shows that
+ * nothing changed after it was written, and a forged baseline with a recomputed digest (a value raised so that any
+ * drop passed) was used as it was. Values that differ from srs's recomputation, conflicting entries or a supplier
+ * missing from it fail the gate (exit 3); a baseline of another model version cannot be recomputed and is used as
+ * recorded, saying so. Read from stdin, it can be read only once: digest-checked, not recomputed, saying so.
+ */
+async function recomputeBaseline(ctx: Context, file: string, digestFirst: FileDigest | undefined, warn: (message: string) => void): Promise<void> {
+  if (file === '-') {
+    warn('--baseline - (stdin) was checked against its digest but not recomputed (stdin can be read once): give it as a file to have its values recomputed');
+    return;
+  }
+  const { verifyEvidence } = await import('./recompute.js');
+  const what = `--baseline ${file}`;
+  const v = await verifyEvidence(ctx, file, { tolerance: DEFAULT_TOLERANCE, overrides: {}, today: todayUtc(ctx.now()), digestFirst, what, warn: () => undefined }, () => undefined);
+  const findings = v.findings();
+  const model = findings.find((f) => f.kind === 'model');
+  // Another model version may well recompute other values: then only what no model explains is fatal.
+  const fatal = findings.filter((f) => f.kind !== 'model' && f.kind !== 'undigested' && !(model && f.kind === 'differs'));
+  if (fatal.length) {
+    for (const f of fatal.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
+    throw new CheckFailedError(`baseline not verified: ${fatal[0]!.message} (${what}; nothing was compared)`);
+  }
+  if (model) warn(`${what}: ${model.message}; its values were not recomputed and are used as recorded`);
 }
 
 /** A --min-parameter for a parameter that the --policy-parameter filters (`kept`) leave out: exit 2, nothing checked. */
@@ -149,7 +176,7 @@ function withRecomputed(item: ScoreResult, rows: readonly ScoreDifference[]): Sc
  * --baseline was calculated with (null: no record), as soon as its header is
  * read, to refuse one calculated with other filters than this run's.
  */
-export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaselineHeader?: BaselineHeaderListener): Promise<CheckRules> {
+export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaselineHeader?: BaselineHeaderListener, warn?: (message: string) => void): Promise<CheckRules> {
   const minParameter = new Map<string, number>();
   for (const spec of (opts.minParameter as string[] | undefined) ?? []) {
     const m = /^(.+)=(.+)$/.exec(spec);
@@ -177,7 +204,7 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaseli
   if ((maxDrop === undefined) !== (opts.baseline === undefined)) throw new UsageError('--baseline FILE and --max-drop N go together');
   if (opts.baselineStrict && opts.baseline === undefined) throw new UsageError('--baseline-strict needs --baseline FILE and --max-drop N');
   if (maxDrop !== undefined && typeof opts.baseline === 'string') {
-    rules.baseline = await readBaseline(ctx, opts.baseline, onBaselineHeader);
+    rules.baseline = await readBaseline(ctx, opts.baseline, onBaselineHeader, warn);
     rules.maxDrop = maxDrop;
   }
   // --require-score is accepted for old pipelines: failing on no score is the default now.
@@ -248,7 +275,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
     checkBaselineFilters(o, calculatedWith(filters), `--baseline ${String(opts.baseline)}`);
     baselineService = service;
     warnUnrecordedBaseline(service, opts, warnings);
-  });
+  }, (m) => warnings.push(m));
   // A minimum for a parameter this run's own --policy-parameter filter leaves out could never be checked
   // (with --allow-no-data it passed having evaluated nothing): refused before anything is sent.
   checkMinParametersKept(rules, filters.policyParameterIds);
@@ -294,7 +321,7 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
     baselineOptions = o;
     baselineService = service;
     warnUnrecordedBaseline(service, opts, warnings);
-  });
+  }, (m) => warnings.push(m));
   const verify = opts.verify !== false;
   const vo = await verifyOptions(ctx, file, opts, what);
   // Under verification an altered, undigested or other-model bundle stops at its header (verifyEvidence).
