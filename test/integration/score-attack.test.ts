@@ -585,11 +585,13 @@ describe('round 4. a baseline that has no comparable value for a supplier', () =
     (raised.item as Item).score.value = 3;
     twice.splice(twice.length - 1, 0, raised);
     const twiceBase = forge('base-twice.jsonl', twice);
-    // From stdin (digest-checked, not recomputed): the supplier is unknown. From a file, recomputation refuses it all (below).
-    const r2 = await runSrs(['score', 'check', first.supplierId, '--baseline', '-', '--max-drop', '0.1', '-o', 'json'], { ...h.env }, { input: readFileSync(twiceBase) });
-    expect(r2.code, r2.stderr).toBe(3);
-    expect((JSON.parse(r2.stdout) as Array<{ status: string }>)[0]!.status).toBe('unknown');
-    expect(r2.stderr).toContain('not recomputed (stdin can be read once)');
+    // Verified, a supplier listed twice (one copy raised) conflicts: the whole baseline is refused (file or stdin alike).
+    for (const [file, input] of [[twiceBase, undefined], ['-', readFileSync(twiceBase)]] as const) {
+      const r2 = await runSrs(['score', 'check', first.supplierId, '--baseline', file, '--max-drop', '0.1', '-o', 'json'], h.env, input ? { input } : {});
+      expect(r2.code, r2.stderr).toBe(3);
+      expect(r2.stdout).toBe('');
+      expect(err(r2)).toContain(`baseline not verified: conflicting entries: supplier ${first.supplierId} is listed more than once`);
+    }
     // The end record counting other suppliers than the baseline holds: altered.
     const miscounted = forge('base-count.jsonl', twice, { count: false });
     const r3 = await runSrs(['score', 'check', first.supplierId, '--baseline', miscounted, '--max-drop', '0.1'], h.env);
@@ -619,6 +621,18 @@ describe('round 6. a forged baseline whose digest was recomputed', () => {
     const from = await runSrs(['score', 'check', '--from', bundle, '--baseline', base, '--max-drop', '0'], offline);
     expect(from.code, from.stderr).toBe(3);
     expect(err(from)).toContain('baseline not verified: recomputation differs');
+    // From stdin, verified in the same one pass.
+    const piped = await runSrs(['score', 'check', first.supplierId, '--baseline', '-', '--max-drop', '0'], h.env, { input: readFileSync(base) });
+    expect(piped.code, piped.stderr).toBe(3);
+    expect(err(piped)).toContain('baseline not verified: recomputation differs');
+    // Relabelled as another model version (digest recomputed): refused unless accepted, and then recomputed all the same.
+    const relabelled = forge('base-model.jsonl', lowered.map((r) => (r.kind === 'srs.score-bundle' ? { ...r, modelVersion: '0.0.1' } : r)));
+    const model = await runSrs(['score', 'check', first.supplierId, '--baseline', relabelled, '--max-drop', '0'], h.env);
+    expect(model.code, model.stderr).toBe(3);
+    expect(err(model)).toContain('baseline not verified: model version differs');
+    const accepted = await runSrs(['score', 'check', first.supplierId, '--baseline', relabelled, '--accept-model', '0.0.1', '--max-drop', '0'], h.env);
+    expect(accepted.code, accepted.stderr).toBe(3);
+    expect(err(accepted)).toContain('baseline not verified: recomputation differs');
     // An untouched baseline still compares, and passes against itself.
     const same = await runSrs(['score', 'check', '--from', bundle, '--baseline', bundle, '--max-drop', '0'], offline);
     expect(same.code, same.stderr).toBe(0);
@@ -646,8 +660,10 @@ describe('round 5. what a new user reached past the gate', () => {
     const records = readBundle(bundle);
     const first = items(records)[0]!;
     const off = records.map((r) => (r.t === 'result' && (r.item as Item).supplierId === first.supplierId ? { ...r, item: { ...(r.item as Item), score: { ...(r.item as Item).score, value: -7 } } } : r));
-    // From stdin (not recomputed, so the value itself is what is judged); from a file, recomputation refuses it first.
-    const r = await runSrs(['score', 'check', first.supplierId, '--baseline', '-', '--max-drop', '0', '-o', 'json'], h.env, { input: readFileSync(forge('base-off.jsonl', off)) });
+    // Without a digest (taken with --allow-undigested, so not recomputed), the value itself is what is judged.
+    const raw = join(h.home, 'base-off.json');
+    writeFileSync(raw, JSON.stringify({ items: items(off) }));
+    const r = await runSrs(['score', 'check', first.supplierId, '--baseline', raw, '--allow-undigested', '--max-drop', '0', '-o', 'json'], h.env);
     expect(r.code, r.stderr).toBe(3);
     const [res] = JSON.parse(r.stdout) as Array<{ status: string; reasons: string[] }>;
     expect(res!.status).toBe('unknown');
@@ -719,7 +735,10 @@ describe('round 5. what a new user reached past the gate', () => {
   it('--accept-model, --allow-undigested and --no-verify without --from are refused (exit 2), not ignored', async () => {
     const r = await runSrs(['score', 'check', a!, '--min', '-3', '--accept-model', '9.9', '--allow-undigested'], h.env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--accept-model and --allow-undigested apply to --from BUNDLE only');
+    expect(r.stderr).toContain('--accept-model and --allow-undigested apply to --from BUNDLE or --baseline FILE only');
+    const nv = await runSrs(['score', 'check', a!, '--min', '-3', '--no-verify'], h.env);
+    expect(nv.code).toBe(2);
+    expect(nv.stderr).toContain('--no-verify applies to --from BUNDLE only (a --baseline is always verified)');
   });
 
   it('--junit or GITHUB_STEP_SUMMARY naming srs\'s own stdout is refused (exit 2): the results there were replaced or unreadable', async () => {

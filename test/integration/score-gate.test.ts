@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
 import { ROOT, baseEnv, runSrs, startHarness, type Harness } from './harness.js';
+import { writeConsistent } from '../support/consistent-bundle.js';
 
 type Rec = Record<string, unknown>;
 interface Entry {
@@ -106,10 +107,17 @@ describe('2. baseline', () => {
     const records = readBundle(bundlePath);
     const [a, b, c] = scored(records);
     const baseline = structuredClone(records);
-    // In the baseline, b had no data and c was not there at all; a had a score; the run's a now has none.
-    const items = results(baseline);
-    items.find((i) => i.supplierId === b!.supplierId)!.score.value = null;
-    const basePath = forge('baseline.jsonl', baseline.filter((r) => !(r.t === 'result' && (r.item as Item).supplierId === c!.supplierId)));
+    // In the baseline, b had no data (no entries) and c was not there at all (neither asked for nor answered); a had a
+    // score. The baseline is recomputed by the gate, so its values are srs's recomputation of its entries.
+    const bItem = results(baseline).find((i) => i.supplierId === b!.supplierId)!;
+    for (const d of bItem.dataSourceScores) d.dataPoints.dataEntries = [];
+    for (const p of bItem.policyParameterScores) p.dataPoints.dataEntries = [];
+    const withoutC = baseline
+      .filter((r) => !(r.t === 'result' && (r.item as Item).supplierId === c!.supplierId))
+      .map((r) => (r.t === 'request' ? { ...r, request: { ...(r.request as { supplierIds: string[] }), supplierIds: (r.request as { supplierIds: string[] }).supplierIds.filter((id) => id !== c!.supplierId) } } : r));
+    const basePath = join(h.home, 'baseline.jsonl');
+    await writeConsistent(basePath, withoutC, offline);
+    expect(results(readBundle(basePath)).find((i) => i.supplierId === b!.supplierId)!.score.value).toBeNull();
     const run = await h.run(['score', 'check', a!.supplierId, b!.supplierId, c!.supplierId, '--baseline', basePath, '--max-drop', '3', '-o', 'json']);
     expect(run.code, run.stderr).toBe(0);
     const rows = JSON.parse(run.stdout) as Array<{ supplierId: string; status: string }>;
@@ -168,8 +176,12 @@ describe('3. numbers', () => {
     writeFileSync(now, JSON.stringify({ items: [item(s, 0.6)] }));
     const r = await runSrs(['score', 'check', '--from', now, '--allow-undigested', '--baseline', base, '--max-drop', '0.5'], offline);
     expect(r.code, r.stderr).toBe(0);
-    // A baseline without a digest or a recorded service is used, but never silently.
-    expect(r.stderr).toContain(`warning: --baseline ${base} carries no digest and records no service (a format-1 bundle or a raw response): whether it was altered, and which service its scores came from, cannot be checked`);
+    // A baseline without a digest or a recorded service is used with --allow-undigested, but never silently.
+    expect(r.stderr).toContain(`warning: --baseline ${base} carries no digest and records no service (a format-1 bundle or a raw response), taken with --allow-undigested: whether it was altered, and which service its scores came from, cannot be checked`);
+    // Without --allow-undigested (here, --from a digested bundle) it is refused as --from would refuse it: exit 3.
+    const refused = await runSrs(['score', 'check', '--from', bundlePath, '--baseline', base, '--max-drop', '0.5', '--allow-no-data'], offline);
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(err(refused)).toContain('baseline not verified: cannot verify: a raw score-calculation response carries no digest');
     writeFileSync(now, JSON.stringify({ items: [item(s, 0.599)] }));
     const f = await runSrs(['score', 'check', '--from', now, '--allow-undigested', '--baseline', base, '--max-drop', '0.5'], offline);
     expect(f.code).toBe(3);
@@ -285,7 +297,11 @@ describe('5. formats', () => {
     expect(r.stderr).toMatch(/recomputed 4 suppliers/);
     const check = await runSrs(['score', 'check', '--from', v1, '--allow-undigested', '--min', '-3', '--allow-no-data'], offline);
     expect(check.code, check.stderr).toBe(0);
-    const base = await runSrs(['score', 'check', '--from', bundlePath, '--baseline', v1, '--max-drop', '6', '--allow-no-data', '-o', 'json'], offline);
+    // As a baseline it is verified as --from is: refused without --allow-undigested (exit 3), used with it.
+    const refused = await runSrs(['score', 'check', '--from', bundlePath, '--baseline', v1, '--max-drop', '6', '--allow-no-data'], offline);
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(err(refused)).toContain('baseline not verified: cannot verify: a format-1 bundle carries no digest');
+    const base = await runSrs(['score', 'check', '--from', bundlePath, '--baseline', v1, '--allow-undigested', '--max-drop', '6', '--allow-no-data', '-o', 'json'], offline);
     expect(base.code, base.stderr).toBe(0);
     expect((JSON.parse(base.stdout) as Array<{ status: string }>).filter((x) => x.status === 'new').length).toBeGreaterThan(0);
   });

@@ -24,7 +24,7 @@ import { optString, renderAfterWork, type Opts } from '../kit.js';
 import { calculatedWith, checkBaselineFilters, checkFiltersMatch, checkFiltersStated, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
 import { calculate, checkFilterIds, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, scorecardParameterIds, type Missing } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
-import { contractError, digestOfFile, readEvidence, type FileDigest } from './evidence.js';
+import { contractError, digestOfFile, type EvidenceEvent } from './evidence.js';
 import { gatherIds } from './ids.js';
 import { checkNotAnInput, checkOutputFile, isStdout } from './paths.js';
 import { filesNoOutputMayReplace } from '../protect.js';
@@ -65,27 +65,53 @@ export function checkBaselineService(baseline: ServiceOf, run: ServiceOf, what: 
   }
 }
 
-/** A baseline without a digest or a recorded service (format 1, a raw response) is used, but never silently. */
+/** A baseline without a digest or a recorded service (format 1, a raw response), taken with --allow-undigested, is used, but never silently. */
 function warnUnrecordedBaseline(service: ServiceOf, opts: Opts, warnings: string[]): void {
   if (service.recorded !== false) return;
-  warnings.push(`--baseline ${String(opts.baseline)} carries no digest and records no service (a format-1 bundle or a raw response): whether it was altered, and which service its scores came from, cannot be checked`);
+  warnings.push(`--baseline ${String(opts.baseline)} carries no digest and records no service (a format-1 bundle or a raw response), taken with --allow-undigested: whether it was altered, and which service its scores came from, cannot be checked`);
+}
+
+/** How a --baseline is verified: as a --from bundle is (--accept-model, --allow-undigested apply to both). */
+export interface BaselineReading {
+  acceptModel?: string | undefined;
+  allowUndigested?: boolean;
 }
 
 /**
  * The baseline's overall scores (null: no data then), read as a stream from a
- * bundle of either format or a raw response. A format-2 baseline whose digest
- * does not match, or whose end record counts other suppliers than it holds, was
- * altered: the gate fails rather than compare with it. A supplier the baseline
- * has no value for (an error record) or two different values for cannot be
- * compared: unknown (BaselineUnknown). A baseline of no supplier is refused.
+ * bundle of either format or a raw response, and verified in the same pass as
+ * a `--from` bundle is: a digest is only proof that nothing changed after it
+ * was written (anyone can recompute one), so a format-2 baseline is recomputed
+ * from its own entries and scorecards. A baseline whose digest does not match,
+ * whose end record counts other suppliers than it holds, whose values differ
+ * from the recomputation, whose entries conflict, that leaves out a supplier it
+ * asked for, or of another model version (unless --accept-model) fails the gate
+ * (exit 3) rather than being compared with. One without a digest (format 1, a
+ * raw response) is refused unless --allow-undigested, and is then used as
+ * recorded. A supplier the baseline has no value for (an error record) or two
+ * different values for cannot be compared: unknown (BaselineUnknown). A
+ * baseline of no supplier is refused.
  */
-export async function readBaseline(ctx: Context, file: string, onHeader: BaselineHeaderListener = () => undefined, warn: (message: string) => void = (m) => ctx.warn(m)): Promise<Map<string, BaselineValue>> {
+export async function readBaseline(ctx: Context, file: string, onHeader: BaselineHeaderListener = () => undefined, reading: BaselineReading = {}): Promise<Map<string, BaselineValue>> {
   const baseline = new Map<string, BaselineValue>();
   let records = 0;
+  const name = file === '-' ? 'stdin' : file;
   const d = file === '-' ? undefined : await digestOfFile(ctx, file, '--baseline');
   const trusted = !!d && d.declared !== null && d.declared === d.computed;
   let format2 = false;
-  for await (const ev of readEvidence(ctx, file, '--baseline', { digest: !d })) {
+  const { verifyEvidence } = await import('./recompute.js');
+  const vo = {
+    tolerance: DEFAULT_TOLERANCE,
+    acceptModel: reading.acceptModel,
+    allowUndigested: !!reading.allowUndigested,
+    overrides: {},
+    today: todayUtc(ctx.now()),
+    digestFirst: d,
+    what: `--baseline ${name}`,
+    // The baseline's own notes (expiry before issue, inferred scores) are the run's business, not this gate's.
+    warn: () => undefined,
+  };
+  const observe = (ev: EvidenceEvent): void => {
     if (ev.t === 'header') format2 = ev.format === 2;
     if (ev.t === 'header' && format2 && d && !trusted) throw new CheckFailedError(`baseline altered: ${file}'s content does not match its digest (or its end record is missing)`);
     if (ev.t === 'header') onHeader(ev.options, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format === 2 });
@@ -111,36 +137,17 @@ export async function readBaseline(ctx: Context, file: string, onHeader: Baselin
       records++;
       baseline.set(ev.supplierId, { unknown: `the baseline has no score for it (${ev.code}: ${ev.message})` });
     }
+  };
+  const v = await verifyEvidence(ctx, file, vo, () => undefined, observe);
+  // Evidence without a digest, taken with --allow-undigested, is used as recorded: anyone could have written its
+  // values and entries alike, so a recomputation that differs (a raw response weighs every parameter 1) says nothing.
+  const findings = v.findings().filter((f) => !(v.undigested && f.kind === 'differs'));
+  if (findings.length) {
+    for (const f of findings.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
+    throw new CheckFailedError(`baseline not verified: ${findings[0]!.message} (--baseline ${name}; nothing was compared)`);
   }
-  if (baseline.size === 0) throw new SrsError('runtime', ExitCode.failure, `--baseline ${file === '-' ? 'stdin' : file} holds no supplier: there is nothing to compare with`);
-  if (format2) await recomputeBaseline(ctx, file, d, warn);
+  if (baseline.size === 0) throw new SrsError('runtime', ExitCode.failure, `--baseline ${name} holds no supplier: there is nothing to compare with`);
   return baseline;
-}
-
-/**
- * A format-2 baseline is recomputed from its own entries and scorecards, as `--from` is: its digest only shows that
- * nothing changed after it was written, and a forged baseline with a recomputed digest (a value raised so that any
- * drop passed) was used as it was. Values that differ from srs's recomputation, conflicting entries or a supplier
- * missing from it fail the gate (exit 3); a baseline of another model version cannot be recomputed and is used as
- * recorded, saying so. Read from stdin, it can be read only once: digest-checked, not recomputed, saying so.
- */
-async function recomputeBaseline(ctx: Context, file: string, digestFirst: FileDigest | undefined, warn: (message: string) => void): Promise<void> {
-  if (file === '-') {
-    warn('--baseline - (stdin) was checked against its digest but not recomputed (stdin can be read once): give it as a file to have its values recomputed');
-    return;
-  }
-  const { verifyEvidence } = await import('./recompute.js');
-  const what = `--baseline ${file}`;
-  const v = await verifyEvidence(ctx, file, { tolerance: DEFAULT_TOLERANCE, overrides: {}, today: todayUtc(ctx.now()), digestFirst, what, warn: () => undefined }, () => undefined);
-  const findings = v.findings();
-  const model = findings.find((f) => f.kind === 'model');
-  // Another model version may well recompute other values: then only what no model explains is fatal.
-  const fatal = findings.filter((f) => f.kind !== 'model' && f.kind !== 'undigested' && !(model && f.kind === 'differs'));
-  if (fatal.length) {
-    for (const f of fatal.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
-    throw new CheckFailedError(`baseline not verified: ${fatal[0]!.message} (${what}; nothing was compared)`);
-  }
-  if (model) warn(`${what}: ${model.message}; its values were not recomputed and are used as recorded`);
 }
 
 /** A --min-parameter for a parameter that the --policy-parameter filters (`kept`) leave out: exit 2, nothing checked. */
@@ -176,7 +183,7 @@ function withRecomputed(item: ScoreResult, rows: readonly ScoreDifference[]): Sc
  * --baseline was calculated with (null: no record), as soon as its header is
  * read, to refuse one calculated with other filters than this run's.
  */
-export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaselineHeader?: BaselineHeaderListener, warn?: (message: string) => void): Promise<CheckRules> {
+export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaselineHeader?: BaselineHeaderListener): Promise<CheckRules> {
   const minParameter = new Map<string, number>();
   for (const spec of (opts.minParameter as string[] | undefined) ?? []) {
     const m = /^(.+)=(.+)$/.exec(spec);
@@ -204,7 +211,7 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaseli
   if ((maxDrop === undefined) !== (opts.baseline === undefined)) throw new UsageError('--baseline FILE and --max-drop N go together');
   if (opts.baselineStrict && opts.baseline === undefined) throw new UsageError('--baseline-strict needs --baseline FILE and --max-drop N');
   if (maxDrop !== undefined && typeof opts.baseline === 'string') {
-    rules.baseline = await readBaseline(ctx, opts.baseline, onBaselineHeader, warn);
+    rules.baseline = await readBaseline(ctx, opts.baseline, onBaselineHeader, { acceptModel: optString(opts.acceptModel), allowUndigested: !!opts.allowUndigested });
     rules.maxDrop = maxDrop;
   }
   // --require-score is accepted for old pipelines: failing on no score is the default now.
@@ -275,7 +282,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
     checkBaselineFilters(o, calculatedWith(filters), `--baseline ${String(opts.baseline)}`);
     baselineService = service;
     warnUnrecordedBaseline(service, opts, warnings);
-  }, (m) => warnings.push(m));
+  });
   // A minimum for a parameter this run's own --policy-parameter filter leaves out could never be checked
   // (with --allow-no-data it passed having evaluated nothing): refused before anything is sent.
   checkMinParametersKept(rules, filters.policyParameterIds);
@@ -321,7 +328,7 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
     baselineOptions = o;
     baselineService = service;
     warnUnrecordedBaseline(service, opts, warnings);
-  }, (m) => warnings.push(m));
+  });
   const verify = opts.verify !== false;
   const vo = await verifyOptions(ctx, file, opts, what);
   // Under verification an altered, undigested or other-model bundle stops at its header (verifyEvidence).
@@ -433,9 +440,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       if (args.length || opts.idsFile !== undefined) throw new UsageError('--from checks a saved bundle offline; do not also give supplier ids');
       rules = await fromBundle(ctx, opts.from, opts, results, warnings);
     } else {
-      // Options of a bundle's verification, given without a bundle: refused, not ignored.
-      const given = [opts.verify === false && '--no-verify', opts.acceptModel !== undefined && '--accept-model', opts.allowUndigested !== undefined && '--allow-undigested'].filter((o) => o !== false);
-      if (given.length) throw new UsageError(`${given.join(' and ')} ${given.length > 1 ? 'apply' : 'applies'} to --from BUNDLE only`);
+      // Options of a bundle's verification, given without a bundle: refused, not ignored. A --baseline is verified as
+      // a --from bundle is, so --accept-model and --allow-undigested apply to it too; --no-verify does not.
+      if (opts.verify === false) throw new UsageError('--no-verify applies to --from BUNDLE only (a --baseline is always verified)');
+      const given = [opts.acceptModel !== undefined && '--accept-model', opts.allowUndigested !== undefined && '--allow-undigested'].filter((o) => o !== false);
+      if (given.length && opts.baseline === undefined) throw new UsageError(`${given.join(' and ')} ${given.length > 1 ? 'apply' : 'applies'} to --from BUNDLE or --baseline FILE only`);
       rules = await fromService(ctx, args, opts, results, warnings);
     }
   } catch (e) {

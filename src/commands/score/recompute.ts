@@ -15,7 +15,7 @@ import type { Column } from '../../output/columns.js';
 import { todayUtc, type ScoreDifference, type ScoringScorecard } from '../../scoring/index.js';
 import * as z from 'zod/mini';
 import { readJsonInput, type Opts } from '../kit.js';
-import { scoringOverrides, toScoringScorecard } from './bundle.js';
+import { describeFilters, scoringOverrides, toScoringScorecard } from './bundle.js';
 import { digestOfFile, readEvidence, type EvidenceEvent } from './evidence.js';
 import { DEFAULT_TOLERANCE, finiteNumber } from './options.js';
 import { count } from '../../util/plural.js';
@@ -220,8 +220,10 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const recorded = v.errors.size ? `, ${v.errors.size} recorded without a result (unknown)` : '';
   // Under --verify the verdict comes first: a summary of agreeing values must not read as verified when it is not.
   const verdict = !opts.verify ? '' : findings.length ? 'NOT VERIFIED: ' : v.undigested ? 'verified without a digest (--allow-undigested): ' : 'verified: ';
+  // A filtered bundle's values are those of its filters: said, so they do not pass for the suppliers' whole scores.
+  const filtered = describeFilters(v.options);
   ctx.info(
-    `${verdict}recomputed ${count(v.suppliers, 'supplier')}${recorded} as of ${v.asOf} (mode ${v.options.mode}, claim weight ${v.options.claimWeight}): ${v.values - v.valuesDiffering} of ${count(v.values, 'value')} agree within ${vo.tolerance}${opts.verify && findings.length ? `; the evidence does not verify (${findings.map((f) => f.message.split(':')[0]).join(', ')}; below)` : ''}`,
+    `${verdict}recomputed ${count(v.suppliers, 'supplier')}${recorded} as of ${v.asOf} (mode ${v.options.mode}, claim weight ${v.options.claimWeight}${filtered ? `; calculated with ${filtered}` : ''}): ${v.values - v.valuesDiffering} of ${count(v.values, 'value')} agree within ${vo.tolerance}${opts.verify && findings.length ? `; the evidence does not verify (${findings.map((f) => f.message.split(':')[0]).join(', ')}; below)` : ''}`,
   );
   if (!findings.length) return;
   if (opts.verify) {
