@@ -369,6 +369,13 @@ describe('round 3, 12. a baseline calculated with other filters than this run is
     // (A filtered bundle is gated with its filters stated: its scores are not overall scores.)
     const sameFrom = await runSrs(['score', 'check', '--from', filtered, '--policy-parameter', pp, '--baseline', filtered, '--max-drop', '0'], offline);
     expect(sameFrom.code, sameFrom.stderr).toBe(0);
+    // recompute --verify of the filtered bundle says so: its values are not the suppliers' whole scores.
+    const verified = await runSrs(['score', 'recompute', filtered, '--verify'], offline);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.stderr).toContain(`verified: recomputed 2 suppliers`);
+    expect(verified.stderr).toContain(`; calculated with only policy parameter ${pp})`);
+    const whole = await runSrs(['score', 'recompute', bundle, '--verify'], offline);
+    expect(whole.stderr).not.toContain('calculated with');
   });
 });
 
