@@ -193,6 +193,18 @@ describe('import and the catalog', () => {
       expect(JSON.parse(readFileSync(join(data, lock), 'utf8'))).toMatchObject({ pid: dead.pid, journal: dead.journal });
       expect((await k.run(['supplier', 'import', b, '-o', 'json'])).code).toBe(2);
       writeFileSync(a, original);
+      // Its journal deleted (or emptied), the killed import cannot repair the catalog: refused too, saying so (it took the
+      // lock over and created the killed run's last batch again, exit 0). The lock stays the killed run's.
+      const journal = readFileSync(`${a}.srs-journal`);
+      for (const gone of ['deleted', 'emptied']) {
+        if (gone === 'deleted') rmSync(`${a}.srs-journal`);
+        else writeFileSync(`${a}.srs-journal`, '');
+        const noJournal = await k.run(['supplier', 'import', a, '-o', 'json']);
+        expect(noJournal.code, noJournal.stderr).toBe(2);
+        expect(errorOf(noJournal).message).toContain(`its journal ${a}.srs-journal is gone (deleted or emptied), so nothing can repair the catalog`);
+        expect(JSON.parse(readFileSync(join(data, lock), 'utf8'))).toMatchObject({ pid: dead.pid, journal: dead.journal });
+      }
+      writeFileSync(`${a}.srs-journal`, journal);
       // The killed import itself takes it over (with a warning), and then the other run goes ahead.
       const again = await k.run(['supplier', 'import', a, '-o', 'json']);
       expect(again.code, again.stderr).toBe(0);

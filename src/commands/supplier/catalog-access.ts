@@ -3,7 +3,7 @@
  * --catalog / SRS_CATALOG / the data directory, the partition of this run's target (asking the
  * service once when a new key meets a known base URL), closed when the command ends.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { otherAccountStatus, type Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
 import { realpathSync } from 'node:fs';
@@ -149,8 +149,14 @@ export function takeTargetLock(ctx: Context, open: OpenCatalog, me: { what: stri
     releaseOnExit: false,
     waitMs,
     beforeTakeOver: (h) => {
-      if (!h?.what?.startsWith(IMPORT_WHAT) || (h.journal !== undefined && h.journal === mine)) return;
-      const rerun = h.journal
+      if (!h?.what?.startsWith(IMPORT_WHAT)) return;
+      // The same import again repairs the catalog from its journal, if that journal is still there: deleted (or emptied)
+      // after a kill -9, the re-run took the lock over, found the catalog behind, and created the last batch again.
+      const journalGone = h.journal !== undefined && !hasContent(h.journal);
+      if (h.journal !== undefined && h.journal === mine && !journalGone) return;
+      const rerun = journalGone
+        ? `its journal ${h.journal} is gone (deleted or emptied), so nothing can repair the catalog: check the service for what it created (srs supplier ls), then delete ${path}`
+        : h.journal
         ? `run it again first (its journal ${h.journal} repairs the catalog: the same file with --journal ${h.journal}), or, once you have checked the service, delete ${path}`
         : `it had no journal: check the service for what it created, then delete ${path}`;
       throw new UsageError(
@@ -169,10 +175,21 @@ export function incompleteNote(ctx: Context, open: OpenCatalog): void {
   const h = held?.holder;
   if (!h?.what?.startsWith(IMPORT_WHAT)) return;
   if (held!.gone) {
-    const rerun = h.journal ? `run it again (the same file with --journal ${h.journal}): its journal repairs the catalog` : `it had no journal: check the service for what it created`;
+    const rerun = h.journal && !hasContent(h.journal)
+      ? `its journal ${h.journal} is gone: check the service for what it created`
+      : h.journal ? `run it again (the same file with --journal ${h.journal}): its journal repairs the catalog` : `it had no journal: check the service for what it created`;
     ctx.warn(`${h.what} (process ${h.pid}, started ${h.started}) ended without writing its last outcomes to this catalog: suppliers it created may be missing below; ${rerun}`);
   } else {
     ctx.warn(`${h.what} (process ${h.pid}) is running: the catalog lists what it has recorded so far`);
+  }
+}
+
+/** Whether a file exists and holds anything (a journal that can repair the catalog). */
+function hasContent(path: string): boolean {
+  try {
+    return statSync(path).size > 0;
+  } catch {
+    return false;
   }
 }
 
