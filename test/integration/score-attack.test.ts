@@ -115,6 +115,64 @@ describe('6. FAIL and UNKNOWN lines are one line each, whatever the service sent
   });
 });
 
+describe('round 6. parts of a result that srs left out never pass a rule they feed', () => {
+  it('parameters without a policyParameterId: --max-risk and a missing --min-parameter are unknown; calc --save records the supplier unknown', async () => {
+    const base = await viaProxy(['score', 'check', a!, '--max-risk', 'High', '-o', 'json']);
+    expect(base.code, base.stderr).toBe(0);
+    const params = (JSON.parse((await viaProxy(['score', 'calc', a!, '-o', 'json'])).stdout) as Item[])[0]!.policyParameterScores;
+    const kept = params.find((p) => typeof p.score.value === 'number')!.policyParameterId;
+    // The finding: the parameters with a risk level lost their ids (the spec marks no field required); the rest stays.
+    rewrite = (body) => {
+      for (const it of body.items) for (const p of it.policyParameterScores) if (p.policyParameterId !== kept && p.dataPoints.risk?.riskLevel) delete (p as Partial<Param>).policyParameterId;
+    };
+    try {
+      const risk = await viaProxy(['score', 'check', a!, '--max-risk', 'High', '-o', 'json']);
+      expect(risk.code, risk.stderr).toBe(3);
+      const [res] = JSON.parse(risk.stdout) as Array<{ status: string; reasons: string[] }>;
+      expect(res!.status).toBe('unknown');
+      expect(res!.reasons.join(' ')).toMatch(/the service's result has \d+ policy parameter scores without a policyParameterId, which srs left out/);
+      expect(res!.reasons.join(' ')).toContain('so --max-risk High cannot be checked');
+      // A named parameter that is not there may be one of those left out: unknown, even with --allow-no-data.
+      const missing = params.find((p) => p.policyParameterId !== kept && p.dataPoints.risk?.riskLevel)?.policyParameterId;
+      if (missing) {
+        const mp = await viaProxy(['score', 'check', a!, '--min-parameter', `${missing}=-3`, '--allow-no-data', '-o', 'json']);
+        expect(mp.code, mp.stderr).toBe(3);
+        expect((JSON.parse(mp.stdout) as Array<{ status: string }>)[0]!.status).toBe('unknown');
+      }
+      const saved = join(h.home, 'left-out.jsonl');
+      const save = await viaProxy(['score', 'calc', a!, '--save', saved, '-o', 'json']);
+      expect(save.code, save.stderr).not.toBe(0);
+      expect(err(save)).toContain(`the service's result for supplier ${a} is incomplete (policy parameter scores without a policyParameterId`);
+      expect(err(save)).toContain('srs cannot record it as evidence');
+    } finally {
+      rewrite = undefined;
+    }
+  });
+
+  it('entries without an id: --expiring-within is unknown, not a pass', async () => {
+    const base = await viaProxy(['score', 'check', a!, '--expiring-within', '0', '-o', 'json']);
+    expect(base.code, base.stderr).toBe(0);
+    rewrite = (body) => {
+      for (const it of body.items) {
+        for (const d of it.dataSourceScores) for (const e of d.dataPoints.dataEntries) delete (e as Partial<Entry>).id;
+        for (const p of it.policyParameterScores) for (const e of p.dataPoints.dataEntries) delete (e as Partial<Entry>).id;
+      }
+    };
+    try {
+      const r = await viaProxy(['score', 'check', a!, '--expiring-within', '0', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(3);
+      const [res] = JSON.parse(r.stdout) as Array<{ status: string; reasons: string[] }>;
+      expect(res!.status).toBe('unknown');
+      expect(res!.reasons.join(' ')).toContain('so --expiring-within 0 cannot be checked');
+      // The overall score is the service's own, untouched by what was left out: --min still gates on it.
+      const min = await viaProxy(['score', 'check', a!, '--min', '-3']);
+      expect(min.code, min.stderr).toBe(0);
+    } finally {
+      rewrite = undefined;
+    }
+  });
+});
+
 describe('7. the bundle records the base URL without credentials or query', () => {
   it('SRS_BASE_URL with user:password@ and ?query: neither reaches the bundle', async () => {
     const port = new URL(h.emu.url).port;

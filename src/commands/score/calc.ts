@@ -286,6 +286,20 @@ export interface NoResult {
  * - A weight that is not a finite number >= 0, or a parameter listed twice in one scorecard: `calc --save` saved
  *   the bundle, and `recompute --verify` refused it as invalid input (exit 2).
  */
+/**
+ * A result with entries or parameter scores that srs left out (no id, no data source, no isClaim: leftOutOf) cannot
+ * be recomputed from what a bundle records: `calc --save` said "saved", and the bundle then failed verification as
+ * "recomputation differs", blaming the service's numbers for what srs had dropped. Such a supplier is unknown.
+ */
+function unrecordable(item: ScoreResult): NoResult | undefined {
+  const parts = leftOutOf(item).filter((l) => /^(data entries without|data source scores without|policy parameter scores without)/.test(l));
+  if (!parts.length) return undefined;
+  return {
+    code: 'lookup_failed',
+    message: `the service's result for supplier ${item.supplierId} is incomplete (${parts.join('; ')}): srs cannot record it as evidence, so it cannot explain or verify this supplier's score (srs score calc ${item.supplierId} -o json shows what the service sent)`,
+  };
+}
+
 export function unusableScorecards(item: ScoreResult, cards: readonly Scorecard[]): NoResult | undefined {
   if (!cards.length) return undefined;
   // Scorecards weigh the overall score and the parameters' aggregate: without either there is nothing they decide.
@@ -433,7 +447,7 @@ async function* calculateAndSave(
     for (const it of items) leftOut(it);
     const [cards, noResult] = await Promise.all([mapConcurrent(items, inner, (it) => scorecardsOf(client, it.supplierId)), classifyNoScore(client, items, inner)]);
     items.forEach((it, k) => {
-      const unusable = noResult.has(it.supplierId) ? undefined : unusableScorecards(it, cards[k]!);
+      const unusable = noResult.has(it.supplierId) ? undefined : (unrecordable(it) ?? unusableScorecards(it, cards[k]!));
       if (unusable) noResult.set(it.supplierId, unusable);
     });
     return { request, items, cards, noResult, received };

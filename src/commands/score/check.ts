@@ -9,7 +9,7 @@
  * GITHUB_STEP_SUMMARY is set); stdout carries the results.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
-import type { ScoreResult } from '../../api/contract.js';
+import { leftOutOf, type ScoreResult } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.js';
@@ -346,7 +346,8 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
       parametersOf(item, seen);
       // Verified, the gate takes srs's own recomputation: a value nudged within the tolerance (1e-9) verified and
       // yet crossed a threshold that the reported value is compared with at 9 decimals.
-      results.push(evaluate(verify ? withRecomputed(item, rows) : item, rules));
+      // What srs left out of the result is known of the item read, not of the copy with recomputed values.
+      results.push(evaluate(verify ? withRecomputed(item, rows) : item, rules, leftOutOf(item)));
       // Inverted validity windows are warned about by verifyEvidence itself (from the model's warnings).
     },
     // Filters the bundle was not calculated with would be silently ignored: refused at its header.

@@ -5,7 +5,7 @@
  * rounded to COMPARE_DIGITS (9) decimals; messages show as many digits as the
  * verdict needs to be visibly right.
  */
-import type { ScoreResult } from '../../api/contract.js';
+import { leftOutOf, type ScoreResult } from '../../api/contract.js';
 import { comparable, digitsToShow, duplicatedScores, isOffScale, normalizeDate, showNumber } from '../../scoring/index.js';
 import type { CheckResult, CheckStatus } from '../../scoring/gate.js';
 import { RISK_LEVELS_HELP, riskRank, supplierRiskLevel, unrecognisedRiskLevels } from './bundle.js';
@@ -40,7 +40,27 @@ const noValue = (v: number | null | undefined): v is null | undefined => v === n
 /** Where to look when srs cannot tell: what the service sent for the supplier. */
 const seeWhat = (id: string) => `srs score calc ${id} -o json shows what the service sent`;
 
-export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
+/**
+ * What the parts of a result that srs left out (leftOutOf: a parameter score without its policyParameterId, a data
+ * entry without an id, ...) keep a rule from seeing: the rule cannot pass on what remains. A parameter with risk
+ * High and no id passed --max-risk Medium; entries without an id that expire soon passed --expiring-within.
+ */
+function lostFor(leftOut: readonly string[]): { entries: string | undefined; parameters: string | undefined; risk: string | undefined } {
+  const find = (...parts: string[]) => leftOut.find((l) => parts.some((p) => l.startsWith(p)));
+  return {
+    entries: find('data entries without an id', 'data source scores without', 'policy parameter scores without'),
+    parameters: find('policy parameter scores without'),
+    risk: find('policy parameter scores without', 'risk entries without', 'risk indicators without'),
+  };
+}
+
+export function evaluate(item: ScoreResult, rules: CheckRules, leftOut: readonly string[] = leftOutOf(item)): CheckResult {
+  const lost = lostFor(leftOut);
+  // leftOutOf says "policy parameter scores without a policyParameterId, left out: 3".
+  const cannot = (rule: string, part: string) => {
+    const m = /^(.*?)(?:, left out)?: (\d+)$/.exec(part);
+    return `the service's result has ${m ? `${m[2]} ${m[1]}` : part}, which srs left out, so ${rule} cannot be checked (${seeWhat(item.supplierId)})`;
+  };
   const fails: string[] = [];
   const noData: string[] = [];
   const notes: string[] = [];
@@ -64,7 +84,9 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
     if (duplicated.length) break;
     const p = item.policyParameterScores?.find((x) => x.policyParameterId === pid);
     const v = p?.score?.value;
-    if (noValue(v)) noData.push(`parameter ${pid} has no score`);
+    // Not found, it may be one of the parameter scores left out for having no id.
+    if (!p && lost.parameters) unknowns.push(cannot(`--min-parameter ${pid}`, lost.parameters));
+    else if (noValue(v)) noData.push(`parameter ${pid} has no score`);
     else if (comparable(v) < comparable(min)) fails.push(belowMessage(`parameter ${pid} score`, v, min));
   }
 
@@ -72,7 +94,9 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
   if (rules.maxRisk !== undefined) {
     // The document allows any string: a level srs does not know could be above any known one.
     const strange = unrecognisedRiskLevels(item);
-    if (strange.length) {
+    const above = risk !== null && !strange.length && riskRank(risk)! > riskRank(rules.maxRisk)!;
+    if (lost.risk && !above) unknowns.push(cannot(`--max-risk ${rules.maxRisk}`, lost.risk));
+    else if (strange.length) {
       unknowns.push(`risk level ${strange.map((l) => JSON.stringify(l)).join(', ')} is not one srs knows (${RISK_LEVELS_HELP}), so --max-risk ${rules.maxRisk} cannot be checked (srs score explain ${item.supplierId} shows each parameter's risk)`);
     } else if (risk === null) noData.push('no risk level (--max-risk cannot be checked)');
     // Every level is a known one here (no strange ones): ranked.
@@ -98,6 +122,7 @@ export function evaluate(item: ScoreResult, rules: CheckRules): CheckResult {
     for (const ds of item.dataSourceScores ?? []) for (const e of ds.dataPoints.dataEntries) consider(e.id, e.expiryDate);
     for (const p of item.policyParameterScores ?? []) for (const e of p.dataPoints.dataEntries) consider(e.id, e.expiryDate);
     if (soonest) fails.push(`evidence expires within ${rules.expiringWithinDays} days (entry ${soonest.id} on ${soonest.date})`);
+    else if (lost.entries) unknowns.push(cannot(`--expiring-within ${rules.expiringWithinDays}`, lost.entries));
     else if (unreadable.length) unknowns.push(`an expiry date that is not a calendar date: ${unreadable.slice(0, 3).join(', ')}, so --expiring-within cannot be checked (${seeWhat(item.supplierId)})`);
   }
 
