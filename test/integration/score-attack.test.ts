@@ -149,6 +149,22 @@ describe('round 6. parts of a result that srs left out never pass a rule they fe
     }
   });
 
+  it('an empty risk level is one srs does not know: unknown under --max-risk, not ignored', async () => {
+    rewrite = (body) => {
+      for (const it of body.items) for (const p of it.policyParameterScores) if (p.dataPoints.risk) p.dataPoints.risk.riskLevel = '';
+    };
+    try {
+      const r = await viaProxy(['score', 'check', a!, '--max-risk', 'High', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(3);
+      const [res] = JSON.parse(r.stdout) as Array<{ status: string; riskLevel: string; reasons: string[] }>;
+      expect(res!.status).toBe('unknown');
+      expect(res!.riskLevel).toBe('"" (unrecognised)');
+      expect(res!.reasons.join(' ')).toContain('risk level "" is not one srs knows');
+    } finally {
+      rewrite = undefined;
+    }
+  });
+
   it('entries without an id: --expiring-within is unknown, not a pass', async () => {
     const base = await viaProxy(['score', 'check', a!, '--expiring-within', '0', '-o', 'json']);
     expect(base.code, base.stderr).toBe(0);

@@ -333,7 +333,8 @@ export function unrecognisedRiskLevels(item: ScoreResult): string[] {
   const out = new Set<string>();
   for (const p of item.policyParameterScores ?? []) {
     const level = p.dataPoints?.risk?.riskLevel ?? null;
-    if (level && riskRank(level) === undefined) out.add(level);
+    // An empty level is a level srs does not know, not "no risk": ignored, a High parameter sent as "" passed --max-risk.
+    if (level !== null && riskRank(level) === undefined) out.add(level);
   }
   return [...out];
 }
@@ -348,12 +349,12 @@ export function unrecognisedRiskLevels(item: ScoreResult): string[] {
  */
 export function supplierRiskLevel(item: ScoreResult): string | null {
   const strange = unrecognisedRiskLevels(item);
-  if (strange.length) return `${strange.join(', ')} ${UNRECOGNISED_RISK}`;
+  if (strange.length) return `${strange.map((l) => (l.trim() === '' ? JSON.stringify(l) : l)).join(', ')} ${UNRECOGNISED_RISK}`;
   let best: string | null = null;
   let bestRank = -1;
   for (const p of item.policyParameterScores ?? []) {
     const level = p.dataPoints?.risk?.riskLevel ?? null;
-    if (!level) continue;
+    if (level === null) continue;
     const r = riskRank(level)!;
     if (best === null || r > bestRank) {
       best = level;
