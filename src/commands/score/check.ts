@@ -16,7 +16,7 @@ import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.j
 import type { Column } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
-import { digitsToShow, expiresBeforeIssue, isOffScale, todayUtc, type ScoreDifference } from '../../scoring/index.js';
+import { comparable, digitsToShow, expiresBeforeIssue, isOffScale, showNumber, todayUtc, type ScoreDifference } from '../../scoring/index.js';
 import { isFailing } from '../../scoring/gate.js';
 import type { BaselineValue } from './evaluate.js';
 import { suggest } from '../../util/suggest.js';
@@ -35,6 +35,18 @@ import { count } from '../../util/plural.js';
 const minOption = finiteNumber('--min');
 const expiringWithinOption = finiteNumber('--expiring-within');
 const maxDropOption = finiteNumber('--max-drop', 0);
+
+/**
+ * A threshold finer than the 9 decimals scores are compared with would be read as another one (--min 1e-10 as 0,
+ * so a score of 0 passed it): refused, naming what it would be read as.
+ */
+function atComparedPrecision(flag: string, v: number, given: unknown): number {
+  const read = comparable(v);
+  if (read !== v && Math.abs(read - v) > Math.abs(v) * 1e-15) {
+    throw new UsageError(`${flag} ${String(given)} has more decimals than the 9 that scores are compared with (it would be read as ${showNumber(read, 9)}): give at most 9 decimals`);
+  }
+  return v;
+}
 
 /** Where a bundle's scores came from (its header's service: null where it records none). */
 export interface ServiceOf {
@@ -189,6 +201,7 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaseli
     const m = /^(.+)=(.+)$/.exec(spec);
     const v = m ? Number(m[2]) : NaN;
     if (!m || !Number.isFinite(v)) throw new UsageError(`--min-parameter takes ID=N, e.g. 01fb6pb5wmkmq6pdyqas1n2k3m=1.5 (got "${spec}")`);
+    atComparedPrecision('--min-parameter', v, spec);
     const id = m[1]!.trim();
     const before = minParameter.get(id);
     // Two minimums for one parameter: which one was meant nobody can tell (the last used to win, the looser one too).
@@ -197,7 +210,7 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaseli
   }
   const rules: CheckRules = { minParameter, allowNoData: !!opts.allowNoData, asOf };
   const min = optionalNumber(opts.min, minOption);
-  if (min !== undefined) rules.min = min;
+  if (min !== undefined) rules.min = atComparedPrecision('--min', min, opts.min);
   if (typeof opts.maxRisk === 'string') {
     if (riskRank(opts.maxRisk) === undefined) throw new UsageError(`--max-risk must be a risk level: ${RISK_LEVELS_HELP} (got "${opts.maxRisk}")`);
     rules.maxRisk = opts.maxRisk;
@@ -208,6 +221,7 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaseli
     rules.expiringWithinDays = d;
   }
   const maxDrop = optionalNumber(opts.maxDrop, maxDropOption);
+  if (maxDrop !== undefined) atComparedPrecision('--max-drop', maxDrop, opts.maxDrop);
   if ((maxDrop === undefined) !== (opts.baseline === undefined)) throw new UsageError('--baseline FILE and --max-drop N go together');
   if (opts.baselineStrict && opts.baseline === undefined) throw new UsageError('--baseline-strict needs --baseline FILE and --max-drop N');
   if (maxDrop !== undefined && typeof opts.baseline === 'string') {
