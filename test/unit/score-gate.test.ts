@@ -136,6 +136,17 @@ describe('GitHub step summary', () => {
     expect(md).toContain('- w &lt;b>');
   });
 
+  it('service text is text: no link, image or emphasis from a risk level, no code span broken by an id', () => {
+    const results = [
+      { supplierId: 'x`[y](https://evil.example)`', status: 'unknown' as const, score: null, riskLevel: null, reasons: ['risk level "[Approve: see runbook](https://example.invalid/x) ![i](https://example.invalid/p.png) *b* ~s~" is not one srs knows'] },
+    ];
+    const md = markdownSummary(results, { asOf: '2025-01-15', warnings: [] });
+    expect(md).toContain('\\[Approve: see runbook\\](https://example.invalid/x) !\\[i\\](https://example.invalid/p.png) \\*b\\* \\~s\\~');
+    expect(md).not.toMatch(/(^|[^\\])\[Approve/);
+    // The id stays inside its code span: a backtick in it is replaced, so the span cannot end early.
+    expect(md).toContain("| `x'[y](https://evil.example)'` | unknown |");
+  });
+
   it('says "all passed" only when every supplier passed: one without data (accepted) is not a pass', () => {
     const pass = { supplierId: 'a', status: 'pass' as const, score: 2, riskLevel: null, reasons: [] };
     const noData = { supplierId: 'b', status: 'no data' as const, score: null, riskLevel: null, reasons: ['no score'] };

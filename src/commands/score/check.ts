@@ -37,12 +37,13 @@ const expiringWithinOption = finiteNumber('--expiring-within');
 const maxDropOption = finiteNumber('--max-drop', 0);
 
 /**
- * A threshold finer than the 9 decimals scores are compared with would be read as another one (--min 1e-10 as 0,
- * so a score of 0 passed it): refused, naming what it would be read as.
+ * A threshold too fine for the 9 decimals scores are compared with would be read as another one (--min 1e-10 as 0,
+ * so a score of 0 passed it; 5e-10 as 1e-9): refused, naming what it would be read as. One that rounding moves by
+ * less than a millionth of itself (0.5531914893617021, a score pasted in) is compared at 9 decimals, as documented.
  */
 function atComparedPrecision(flag: string, v: number, given: unknown): number {
   const read = comparable(v);
-  if (read !== v && Math.abs(read - v) > Math.abs(v) * 1e-15) {
+  if (Math.abs(read - v) > Math.abs(v) * 1e-6) {
     throw new UsageError(`${flag} ${String(given)} has more decimals than the 9 that scores are compared with (it would be read as ${showNumber(read, 9)}): give at most 9 decimals`);
   }
   return v;

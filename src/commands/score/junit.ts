@@ -95,7 +95,14 @@ export const SUMMARY_WORST = 10;
 
 /** A Markdown cell: one line, pipes escaped, no HTML. */
 function cell(s: string): string {
-  return s.replace(/[\r\n]+/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;');
+  // Service text is text: a riskLevel "[Approve](https://…) ![i](…)" was a live link and image in the summary.
+  // Without [ and ] there is no link or image; without * _ ~ ` no emphasis or code span to hide text in.
+  return s.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]~|]/g, '\\$&').replace(/</g, '&lt;');
+}
+
+/** An id in a code span: a backtick in it (a forged bundle's) would end the span and let the rest render. */
+function code(s: string): string {
+  return `\`${s.replace(/[\r\n]+/g, ' ').replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
 }
 
 /**
@@ -119,7 +126,7 @@ export function markdownSummary(results: CheckResult[], opts: { asOf: string; wa
   if (failing.length) {
     const max = SUMMARY_FAILURES;
     lines.push('### Failing suppliers', '', '| supplier | status | score | reasons |', '|---|---|---:|---|');
-    for (const r of failing.slice(0, max)) lines.push(`| \`${cell(r.supplierId)}\` | ${r.status} | ${r.score === null ? '—' : String(r.score)} | ${cell(r.reasons.join('; '))} |`);
+    for (const r of failing.slice(0, max)) lines.push(`| ${code(r.supplierId)} | ${r.status} | ${r.score === null ? '—' : String(r.score)} | ${cell(r.reasons.join('; '))} |`);
     if (failing.length > max) lines.push('', `… and ${failing.length - max} more (see the JSON output or the JUnit report).`);
     lines.push('');
   }
@@ -127,7 +134,7 @@ export function markdownSummary(results: CheckResult[], opts: { asOf: string; wa
   const worst = scored.slice(0, opts.worst ?? SUMMARY_WORST);
   if (worst.length) {
     lines.push(`### Lowest ${counted(worst.length, 'score')}`, '', '| supplier | score | status |', '|---|---:|---|');
-    for (const r of worst) lines.push(`| \`${cell(r.supplierId)}\` | ${r.score} | ${r.status} |`);
+    for (const r of worst) lines.push(`| ${code(r.supplierId)} | ${r.score} | ${r.status} |`);
     lines.push('');
   }
   if (opts.warnings.length) {
