@@ -115,6 +115,22 @@ describe('6. FAIL and UNKNOWN lines are one line each, whatever the service sent
   });
 });
 
+describe('round 6. a bundle cut inside or just after its header', () => {
+  it('is "bundle altered" (exit 3) from a file and from stdin alike, not exit 2', async () => {
+    const text = readFileSync(bundle, 'utf8');
+    const header = text.slice(0, text.indexOf('\n') + 1);
+    for (const [label, cut] of [['inside the header', text.slice(0, 200)], ['after the header', header]] as const) {
+      const file = join(h.home, `cut-header-${label.replace(/ /g, '-')}.jsonl`);
+      writeFileSync(file, cut);
+      for (const [args, input] of [[['score', 'check', '--from', file, '--min', '0'], undefined], [['score', 'check', '--from', '-', '--min', '0'], cut], [['score', 'recompute', file, '--verify'], undefined]] as const) {
+        const r = await runSrs([...args], offline, input === undefined ? {} : { input });
+        expect(r.code, `${label}, ${args.join(' ')}: ${r.stderr}`).toBe(3);
+        expect(err(r)).toContain('bundle altered');
+      }
+    }
+  });
+});
+
 describe('round 6. parts of a result that srs left out never pass a rule they feed', () => {
   it('parameters without a policyParameterId: --max-risk and a missing --min-parameter are unknown; calc --save records the supplier unknown', async () => {
     const base = await viaProxy(['score', 'check', a!, '--max-risk', 'High', '-o', 'json']);

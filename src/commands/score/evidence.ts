@@ -22,7 +22,7 @@ import * as z from 'zod/mini';
 import { ScoreCalculationRequest, ScoreResult, Scorecard, describeZodError, completeScoreResult, hot } from '../../api/contract.js';
 import type { ScoreCalculationRequest as RequestT, ScoreResult as ScoreResultT, Scorecard as ScorecardT } from '../../api/contract.js';
 import type { Context } from '../../context.js';
-import { ExitCode, SrsError, UsageError } from '../../errors.js';
+import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.js';
 import { serialiseOnce } from '../../output/serialised.js';
 import { BUNDLE_KIND, bundleCommonFields, parseBundleOrResponse, type BundleOptions as BundleOptionsT } from './bundle.js';
 import { compressionOf } from '../../util/compression.js';
@@ -287,6 +287,11 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
     // A compressed bundle (evidence.jsonl.gz kept as a CI artefact) is named as such, not as binary noise in "not valid JSON".
     const compressed = compressionOf(first.value);
     if (compressed) throw invalid(name, `${compressed.name}-compressed: decompress it first${file === '-' ? '' : ` (${compressed.cat} ${JSON.stringify(file)} | srs ... -)`}`);
+    // The start of a bundle's header that is not JSON: the header line was cut off (head -c) or edited. Altered (exit 3),
+    // as a bundle cut anywhere else is, not "the lines were moved" (exit 2).
+    if (first.value.toString('utf8', 0, 64).replace(/^\uFEFF/, '').startsWith(`{"kind":"${BUNDLE_KIND}"`)) {
+      throw new CheckFailedError(`bundle altered: ${name}'s first line, its header, is cut off or edited (not valid JSON); save the evidence again with score calc --save`);
+    }
   }
   if (head && typeof head === 'object' && (head as { kind?: unknown }).kind === BUNDLE_KIND && (head as { bundleVersion?: unknown }).bundleVersion === BUNDLE_VERSION) {
     yield* readFormat2(head, first.value, lines, name, opts.digest !== false, maxLine);
@@ -406,7 +411,11 @@ async function* restOfFormat2(lines: AsyncGenerator<Buffer>, name: string, hash:
     // Lines point into the chunks read, which are never reused: no copy needed.
     pending = { line, n };
   }
-  if (!pending) throw invalid(name, 'truncated: no end record (the bundle was not written to the end)');
+  // Nothing after the header: cut short, as a file's digest pass finds it (altered, exit 3), from stdin too.
+  if (!pending) {
+    yield { t: 'end', declared: null, computed: hash ? hash.digest('hex') : null };
+    return;
+  }
   let endRec: unknown;
   try {
     endRec = JSON.parse(pending.line.toString('utf8'));
