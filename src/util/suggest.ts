@@ -28,8 +28,13 @@ export function closest(word: string, names: Iterable<string>, ignoreCase = fals
   return best;
 }
 
-/** The closest names, as " (did you mean x or y?)", or "" when none is close. */
+/**
+ * The closest names, as " (did you mean x or y?)", or "" when none is close. Ignoring case when nothing is close
+ * otherwise: an id typed in capitals (01FCPRZW...) is 26 edits from its lowercase self, and had no suggestion.
+ */
 export function suggest(word: string, names: Iterable<string>): string {
-  const best = closest(word, names);
+  const list = [...names];
+  let best = closest(word, list);
+  if (!best.length) best = closest(word, list, true);
   return best.length ? ` (did you mean ${best.join(' or ')}?)` : '';
 }

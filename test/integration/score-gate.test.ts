@@ -97,6 +97,10 @@ describe('1. the gate never passes what it could not evaluate', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(err(r)).toContain(`"${typo}" is in no scorecard of this run`);
     expect(err(r)).toContain(`did you mean ${param}`);
+    // Typed in capitals (26 edits away, case counted): the suggestion still comes.
+    const upper = await runSrs(['score', 'check', '--from', bundlePath, '--allow-no-data', '--min-parameter', `${param.toUpperCase()}=0`], offline);
+    expect(upper.code, upper.stderr).toBe(2);
+    expect(err(upper)).toContain(`did you mean ${param}`);
     const offlineToo = await runSrs(['score', 'check', '--from', bundlePath, '--allow-no-data', '--min-parameter', `${typo}=0`], offline);
     expect(offlineToo.code, offlineToo.stderr).toBe(2);
   });
