@@ -202,15 +202,25 @@ export async function readInput(ctx: Context, path: string, what: string): Promi
     if (ctx.io.stdinIsTTY) throw new UsageError(`${what}: "-" reads from stdin, but stdin is a terminal; pipe the input in`);
     const chunks: Buffer[] = [];
     for await (const c of ctx.io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
-    return Buffer.concat(chunks).toString('utf8');
+    return decodeText(Buffer.concat(chunks));
   }
   try {
     // Synchronous: nothing else runs yet, and it skips the thread pool's round trip (~5 ms).
-    return readFileSync(path, 'utf8');
+    return decodeText(readFileSync(path));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`${what}: cannot read ${path}${code === 'ENOENT' ? ' (no such file)' : code ? ` (${code})` : ''}`);
   }
+}
+
+/**
+ * Text as its byte order mark says: UTF-16 (what PowerShell 5's `>` writes, so likely on Windows runners) with its
+ * mark, UTF-8 otherwise. An ids file in UTF-16 read as UTF-8 was every id "not a ULID", with NULs in the message.
+ */
+function decodeText(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  return bytes.toString('utf8');
 }
 
 export async function readJsonInput(ctx: Context, path: string, what: string): Promise<unknown> {

@@ -76,6 +76,22 @@ describe('1. the gate never passes what it could not evaluate', () => {
     const ok = await h.run(['score', 'check', '--ids-file', '-', '--min', '-3', '--allow-no-data', '-o', 'json'], { input: `# suppliers\n${ids[0]}\n\n  ${ids[1]}  # trailing comment\n` });
     expect(ok.code, ok.stderr).toBe(0);
     expect((JSON.parse(ok.stdout) as Rec[]).map((x) => x.supplierId)).toEqual([ids[0], ids[1]]);
+    // UTF-16 with its byte order mark (PowerShell 5's >), CRLF: read as such. Without the mark: said, not NULs in ids.
+    const text = `${ids[0]}\r\n${ids[1]}\r\n`;
+    const le = join(h.home, 'ids-utf16le.txt');
+    writeFileSync(le, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const be = join(h.home, 'ids-utf16be.txt');
+    writeFileSync(be, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]));
+    for (const file of [le, be]) {
+      const u = await h.run(['score', 'check', '--ids-file', file, '--min', '-3', '--allow-no-data', '-o', 'json']);
+      expect(u.code, u.stderr).toBe(0);
+      expect((JSON.parse(u.stdout) as Rec[]).map((x) => x.supplierId)).toEqual([ids[0], ids[1]]);
+    }
+    const bare = join(h.home, 'ids-utf16-nobom.txt');
+    writeFileSync(bare, Buffer.from(text, 'utf16le'));
+    const nb = await h.run(['score', 'check', '--ids-file', bare, '--min', '-3']);
+    expect(nb.code).toBe(2);
+    expect(err(nb)).toContain(`--ids-file ${bare} is not UTF-8 text (it holds NUL bytes`);
   });
 
   it('random well-formed ids the service does not know are unknown and fail', async () => {

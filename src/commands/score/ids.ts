@@ -29,7 +29,9 @@ export async function gatherIds(ctx: Context, args: string[], idsFile: unknown):
   if (typeof idsFile === 'string') {
     const text = await readInput(ctx, idsFile, '--ids-file');
     const name = idsFile === '-' ? 'stdin' : idsFile;
-    const lines = text.split('\n');
+    // UTF-16 without its byte order mark (or a binary file): said as such, not as ids full of NULs.
+    if (text.includes('\u0000')) throw new UsageError(`--ids-file ${name} is not UTF-8 text (it holds NUL bytes: UTF-16 without a byte order mark, or a binary file): save it as UTF-8, one id per line`, { code: 'invalid_input' });
+    const lines = text.replace(/^\uFEFF/, '').split('\n');
     for (let n = 0; n < lines.length; n++) {
       const line = lines[n]!;
       const hash = line.indexOf('#');
