@@ -39,7 +39,15 @@ function cell(fields: readonly string[], shape: RowShape, f: Field): string | un
   const v = fields[i];
   if (v === undefined) return undefined;
   const t = v.trim();
-  return t === '' ? undefined : t;
+  if (t === '') return undefined;
+  // Excel's ="00125" (a formula that keeps leading zeros, what ERP exports write for ids) is its text, 00125: it was
+  // sent as ="00125", a second supplier beside the 00125 of another export. One comparison of two characters a cell.
+  if (t.charCodeAt(0) === 61 && t.charCodeAt(1) === 34 && t.length >= 3 && t.charCodeAt(t.length - 1) === 34) {
+    const inner = t.slice(2, -1);
+    // A lone quote inside is not the idiom's text (Excel doubles it): left as it is.
+    if (!inner.replace(/""/g, '').includes('"')) return inner.replace(/""/g, '"').trim() || undefined;
+  }
+  return t;
 }
 
 function list(v: string | undefined, split: RegExp): string[] | undefined {

@@ -77,6 +77,14 @@ describe('row -> request', () => {
     expect(body).toEqual({ name: 'Acme', countryIso3Code: 'deu', contacts: [{ email: 'a@acme.example', firstName: 'Ann' }], customerSupplierId: 'V1' });
   });
 
+  it('Excel\'s ="00125" (text that keeps its leading zeros) is its text; anything else like it is left as it is', () => {
+    const body = rowToBody(['="Acme"', '="deu"', '', '="30202010"', '', '', '', '', '="00125"'], shapeOf(header));
+    expect(body).toEqual({ name: 'Acme', countryIso3Code: 'deu', industryCodes: ['30202010'], customerSupplierId: '00125' });
+    expect(rowToBody(['="Say ""hi"""', '', '', '', '', '', '', '', ' ="" '], shapeOf(header))).toEqual({ name: 'Say "hi"' });
+    // Not the idiom: a lone quote inside, no closing quote, a formula.
+    for (const v of ['="a"b"', '="abc', '=A1']) expect(rowToBody(['N', '', '', '', '', '', '', '', v], shapeOf(header)).customerSupplierId).toBe(v);
+  });
+
   it('splits multi-valued cells on ; and |, and on , unless the file is comma-delimited', () => {
     expect(listSeparator(',').test(',')).toBe(false);
     expect(listSeparator(';').test(',')).toBe(true);
