@@ -303,11 +303,15 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
  * delimiter inside an unquoted value, a quote left open (which runs on into
  * the next lines), or a cut-off row, and its cells would land in the wrong
  * fields. Such a row is invalid on its own; it is never joined to a neighbour.
- * Extra cells that are all empty (spreadsheets pad rows with ",,,") are fine.
+ * Extra cells that are all empty (spreadsheets pad rows with ",,,") are fine, and so are missing cells under
+ * trailing columns without a header.
  */
-function cellCountProblem(rec: SourceRecord, width: number): string | undefined {
+function cellCountProblem(rec: SourceRecord, width: number, named: number): string | undefined {
   const n = rec.fields.length;
   if (n === width) return undefined;
+  // Fewer cells, but none missing under a header: Excel's trailing empty header cells ("Name;Country;;") pad only
+  // some rows, and those columns are ignored anyway.
+  if (n < width && n >= named) return undefined;
   if (n > width) {
     let empty = true;
     for (let i = width; i < n; i++) if (rec.fields[i]!.trim() !== '') empty = false;
@@ -477,6 +481,9 @@ class ImportRun {
   async loop(): Promise<void> {
     const unnamed = unnamedColumns(this.#mapping);
     const width = this.#input.header.length;
+    // The columns up to the last one with a header: a row may stop after it (trailing unnamed columns are ignored).
+    let named = width;
+    while (named > 0 && this.#input.header[named - 1]!.trim() === '') named--;
     let warnedUnnamed = false;
     let warnedGuard = false;
     const keep = keepsCells(this.#o);
@@ -496,7 +503,7 @@ class ImportRun {
         this.#warn(`line ${rec.line}: a column without a header holds data; it is not imported (give the column a header to import it)`);
       }
       const seq = this.#seq++;
-      const row = this.#validate(seq, rec, width, keep);
+      const row = this.#validate(seq, rec, width, named, keep);
       if (!row) continue;
       if (!warnedGuard && guardedCell(row.request.name, row.customerSupplierId)) {
         warnedGuard = true;
@@ -555,8 +562,8 @@ class ImportRun {
   }
 
   /** Stage "validate" (and the in-file half of "dedupe": the validator remembers each customerSupplierId's first line). */
-  #validate(seq: number, rec: SourceRecord, width: number, keep: boolean): Candidate | undefined {
-    const cells = cellCountProblem(rec, width);
+  #validate(seq: number, rec: SourceRecord, width: number, named: number, keep: boolean): Candidate | undefined {
+    const cells = cellCountProblem(rec, width, named);
     if (cells) {
       const cid = this.#validator.customerSupplierId(rec);
       this.#record(seq, { line: rec.line, state: 'invalid', customerSupplierId: cid, field: 'row', message: cells, fields: keep ? rec.fields : undefined });

@@ -74,6 +74,15 @@ describe('records and cells', () => {
     expect(readFileSync(failed, 'utf8')).toBe('name,country,customerSupplierId\nAcme, Inc,DEU,B-1\nC,DEU\n');
   });
 
+  it('trailing columns without a header (Excel\'s "Name;Country;;") may be missing from a row; a cell under a header may not', async () => {
+    const h = harness();
+    const p = file('name;country;customerSupplierId;;\r\nA;DEU;A-1\r\nB;DEU;B-1;;\r\nC;DEU;C-1;\r\nD;DEU\r\n');
+    const r = await runImport({ file: p, quiet: true }, h.deps);
+    expect(r.summary).toMatchObject({ created: 3, invalid: 1, total: 4 });
+    expect(h.sent).toEqual(['A|A-1', 'B|B-1', 'C|C-1']);
+    expect(h.rows.find((x) => x.line === 5)!.message).toBe('line 5 has 2 cells, the header has 5: not imported (a cut-off row?)');
+  });
+
   it('a name or id holding a line break (a quoted cell) is invalid, never stored', async () => {
     const h = harness();
     const p = file('name,country,customerSupplierId\n"Acme\nCorp",DEU,A-1\nB,DEU,"B\r\n1"\nC,DEU,C-1\n');
