@@ -469,6 +469,9 @@ describe('supplier create with a lost answer', () => {
       expect(json<Entry[]>(await runSrs(['supplier', 'find', 'LOST-3', '-o', 'json'], lossy.env)).map((e) => e.state)).toEqual(['unknown', 'created']);
       const get = await runSrs(['supplier', 'get', '--customer-id', 'LOST-3', '-o', 'json'], lossy.env);
       expect(get.code).toBe(0);
+      // The profile is the created one's, and the possible second supplier is said (it was hidden, exit 0, no note).
+      expect(get.stderr).toContain('the catalog also records a create of customerSupplierId "LOST-3" whose outcome is unknown');
+      expect(get.stderr).toContain('a second supplier with this id may exist; srs supplier find "LOST-3" lists what the catalog knows');
     } finally {
       await emu.close();
     }

@@ -15,7 +15,17 @@ async function resolveCustomerId(ctx: Context, cid: string): Promise<{ id: strin
   const open = (await openCatalog(ctx, 'srs supplier get --customer-id', true))!;
   const entries = open.catalog.byCustomerId(open.partition, cid);
   const created = [...new Set(entries.filter((e) => e.state === 'created' && e.id).map((e) => e.id!))];
-  if (created.length === 1) return { id: created[0]!, open };
+  if (created.length === 1) {
+    // A create of the same id whose outcome is unknown may have made a second supplier (then --retry-unknown made this
+    // one): the profile is this one's, and the other is said, not hidden.
+    const unknown = entries.filter((e) => e.state === 'unknown');
+    if (unknown.length) {
+      ctx.warn(
+        `the catalog also records ${unknown.length === 1 ? 'a create' : `${unknown.length} creates`} of customerSupplierId ${JSON.stringify(cid)} whose outcome is unknown (${unknown[0]!.source}, ${unknown[0]!.recordedAt}): a second supplier with this id may exist; srs supplier find ${JSON.stringify(cid)} lists what the catalog knows`,
+      );
+    }
+    return { id: created[0]!, open };
+  }
   if (created.length > 1) {
     throw new SrsError('runtime', ExitCode.failure, `the catalog knows ${created.length} suppliers with customerSupplierId ${JSON.stringify(cid)}: ${created.join(', ')}; run srs supplier get ID with one of them`);
   }
