@@ -37,11 +37,11 @@ export class InterruptedError extends SrsError {
 }
 
 const graceful = new Set<(sig: StopSignal) => void>();
-const beforeHardExit = new Set<() => void>();
+const beforeHardExit = new Set<(sig: StopSignal) => void>();
 let received: StopSignal | undefined;
 
 /** Registers what must run before a second signal ends the process at once (a progress line to end); returns a remover. */
-export function onHardExit(fn: () => void): () => void {
+export function onHardExit(fn: (sig: StopSignal) => void): () => void {
   beforeHardExit.add(fn);
   return () => beforeHardExit.delete(fn);
 }
@@ -66,7 +66,7 @@ export function installSignalHandlers(exit: (code: number) => void): void {
     }
     for (const fn of [...beforeHardExit]) {
       try {
-        fn();
+        fn(sig);
       } catch {
         /* leaving at once all the same */
       }

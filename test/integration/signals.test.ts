@@ -117,7 +117,8 @@ describe('an import stopped by a signal keeps its journal guarantees', () => {
     const dir = mkdtempSync(join(tmpdir(), 'srs-sig-import-'));
     const file = csv(dir, 50);
     const t0 = performance.now();
-    const r = await runSrs(['supplier', 'import', file, '--concurrency', '4', '--timeout', '20s', '-o', 'json', '--quiet'], { ...hostile.env, SRS_BASE_URL: base }, {
+    const report = join(dir, 'report.csv');
+    const r = await runSrs(['supplier', 'import', file, '--concurrency', '4', '--timeout', '20s', '--report', report, '-o', 'json', '--quiet'], { ...hostile.env, SRS_BASE_URL: base }, {
       onSpawn: (kill) => {
         killWhenWaiting('import-stall2', 'SIGINT', 4)((s) => {
           kill(s);
@@ -127,6 +128,10 @@ describe('an import stopped by a signal keeps its journal guarantees', () => {
     });
     expect(r.code, r.stderr).toBe(130);
     expect(performance.now() - t0).toBeLessThan(10_000);
+    // Off a terminal, the quit is the one-line JSON error every other error is, and names the incomplete report.
+    const last = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!) as { error: { code: string; message: string; exitCode: number } };
+    expect(last.error).toMatchObject({ code: 'interrupted', exitCode: 130 });
+    expect(last.error.message).toContain(`SIGINT: quit at once: rows in flight have an unknown outcome, and --report ${report} is incomplete`);
     expect(journalLines(file).filter((l) => l.s === 'sent')).toHaveLength(4);
     // Its last outcomes never reached the supplier catalog: another import on this target is refused until this one
     // runs again and its journal repairs the catalog (the exit had released the lock, and an overlapping import

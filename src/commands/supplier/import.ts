@@ -13,7 +13,7 @@
  */
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
-import { InterruptedError, onHardExit, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
+import { InterruptedError, onHardExit, onInterrupt, signalExitCode, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
 import { problemLine } from '../../import/report.js';
 import { catalogPathOf } from './catalog-access.js';
@@ -47,10 +47,13 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   };
   const offSignal = onInterrupt(onSignal);
   // A second signal ends the process at once: the progress line it was drawing is ended, so the next prompt does not
-  // land on it, and the rows in flight are named for what they are.
-  // (A terminal only: a script reading stderr for a JSON error sees nothing new.)
-  const offHardExit = onHardExit(() => {
-    if (ctx.io.stderrIsTTY) ctx.io.stderr.write(`\nsrs: ${stoppedBy}: quit at once: rows in flight have an unknown outcome; run the same command again to find out\n`);
+  // land on it, and the rows in flight are named for what they are. Off a terminal it is the one-line JSON error every
+  // other error is there: exit 130 with nothing said left a --report that looked complete and was not.
+  const report = optString(opts.report);
+  const offHardExit = onHardExit((sig) => {
+    const message = `${sig}: quit at once: rows in flight have an unknown outcome${report ? `, and --report ${report} is incomplete (it lacks rows that the journal has)` : ''}; run the same command again to find out`;
+    if (ctx.io.stderrIsTTY) ctx.io.stderr.write(`\nsrs: ${message}\n`);
+    else ctx.io.stderr.write(JSON.stringify({ error: { code: 'interrupted', message, exitCode: signalExitCode(sig) } }) + '\n');
   });
   let result: ImportResult;
   try {
