@@ -265,7 +265,14 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
     });
     cmd.configureHelp({ ...cmd.configureHelp(), helpWidth: HELP_WIDTH });
   }
-  for (const sub of allCommands(program)) for (const opt of sub.options) givenOnce(opt);
+  const flags = optionFlags(program);
+  for (const opt of program.options) notAnOption(opt, flags);
+  for (const sub of allCommands(program)) {
+    for (const opt of sub.options) {
+      notAnOption(opt, flags);
+      givenOnce(opt);
+    }
+  }
   for (const sub of allCommands(program)) {
     if (sub.commands.length > 0 && !(sub as unknown as { _actionHandler?: unknown })._actionHandler) {
       // A noun without a verb shows its help (exit 2 when a verb was needed); a mistyped verb gets a suggestion.
@@ -327,6 +334,33 @@ async function junitNotEvaluated(argv: string[], message: string, redact: (s: st
   if (!file) return;
   const { replaceJunitReport } = await import('./commands/score/junit.js');
   replaceJunitReport(file, redact(`not evaluated: ${message}`));
+}
+
+/** Every option flag of srs (long and short, every command's and the global ones, --help and --version too). */
+function optionFlags(program: Command): Set<string> {
+  const flags = new Set(['--help', '-h', '--version', '-V']);
+  for (const cmd of [program, ...allCommands(program)]) {
+    for (const o of cmd.options) {
+      if (o.long) flags.add(o.long);
+      if (o.short) flags.add(o.short);
+    }
+  }
+  return flags;
+}
+
+/**
+ * An option's value that is another option of srs is an option whose value was left out: Commander took the next
+ * word as the value, so `supplier import f.csv --report --dry-run` imported for real and wrote its report to a file
+ * named --dry-run, and `supplier create --customer-id --allow-existing` created a supplier with that id. Refused
+ * (exit 2), naming the option that lost its value.
+ */
+function notAnOption(opt: Option, flags: ReadonlySet<string>): void {
+  if (!(opt.required || opt.optional)) return;
+  const parse = opt.parseArg;
+  opt.argParser((value: string, previous: unknown) => {
+    if (flags.has(value.split('=')[0]!)) throw new InvalidArgumentError(`${value} is an option: ${opt.long ?? opt.flags} needs a value before it`);
+    return parse ? parse.call(opt, value, previous) : value;
+  });
 }
 
 /**

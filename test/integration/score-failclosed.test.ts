@@ -332,6 +332,30 @@ describe('7. an option given twice with different values is refused, never the l
   });
 });
 
+describe('round 6. an option whose value was left out does not take the next option as its value', () => {
+  it('import --report --dry-run, create --customer-id --allow-existing, check --junit --allow-no-data: exit 2, nothing sent or written', async () => {
+    const csv = join(h.home, 'swallow.csv');
+    writeFileSync(csv, 'name,country,customerSupplierId\nSwallow A,USA,SW-1\n');
+    const cases: Array<[string[], string]> = [
+      [['supplier', 'import', csv, '--report', '--dry-run'], '--dry-run is an option: --report needs a value before it'],
+      [['supplier', 'create', '--name', 'Flag Co', '--customer-id', '--allow-existing'], '--allow-existing is an option: --customer-id needs a value before it'],
+      [['supplier', 'create', '--name', '--country', 'USA'], '--country is an option: --name needs a value before it'],
+      [['score', 'check', a!, '--min', '-1', '--junit', '--allow-no-data'], '--allow-no-data is an option: --junit needs a value before it'],
+      [['--profile', '-o', 'json', 'ref', 'countries'], '-o is an option: --profile needs a value before it'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await sendsNothing(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(err(r)).toContain(message);
+    }
+    // (srs runs in the test's working directory: no file named after an option was written there.)
+    expect(existsSync('--dry-run')).toBe(false);
+    expect(existsSync('--allow-no-data')).toBe(false);
+    // A negative number is a value, not an option.
+    expect((await h.run(['score', 'check', a!, '--min', '-3', '-o', 'json'])).code).toBe(0);
+  });
+});
+
 describe('8. a baseline from another service, and credentials in a shared report', () => {
   it('a baseline saved against another base URL is refused (exit 2), nothing sent; one of no overlap is warned about', async () => {
     const saved = JSON.parse(readFileSync(bundle, 'utf8').split('\n')[0]!) as { service: { baseUrl: string; account?: string } };
