@@ -269,8 +269,9 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
   for (const opt of program.options) notAnOption(opt, flags);
   for (const sub of allCommands(program)) {
     for (const opt of sub.options) {
-      notAnOption(opt, flags);
+      // givenOnce first: it knows a repeatable option by its parser (collect), which notAnOption wraps.
       givenOnce(opt);
+      notAnOption(opt, flags);
     }
   }
   for (const sub of allCommands(program)) {
