@@ -78,9 +78,9 @@ export class ApiClient {
   }
 
   /** `onAttempt` hears of every attempt (the import's adaptive concurrency, src/import/limiter.ts). */
-  async createSupplier(body: SupplierCreateRequest, onAttempt?: AttemptObserver) {
+  async createSupplier(body: SupplierCreateRequest, onAttempt?: AttemptObserver, onSend?: () => void) {
     const valid = isCheckedSupplierBody(body) ? body : validateRequest(SupplierCreateRequest, body, 'supplier');
-    const created = await this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false, onAttempt }, SupplierCreateResponse);
+    const created = await this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false, onAttempt, onSend }, SupplierCreateResponse);
     // A yes without a usable id ("", "../x") cannot be recorded or looked up: the supplier may exist, so the outcome
     // is unknown (BadResponseError on a 2xx), never "created" with an id srs's own catalog then took for an unknown
     // attempt. Any other text is taken: ids are opaque strings, and the interface's own example is not a ULID.

@@ -101,6 +101,8 @@ export interface SendArgs {
   bodyBuffers?: BufferPool | undefined;
   /** Told of every attempt, retries included (the import's adaptive concurrency). */
   onAttempt?: AttemptObserver | undefined;
+  /** Told just before each attempt leaves (with onAttempt: whether one is in flight, for `supplier create` stopped by a signal). */
+  onSend?: (() => void) | undefined;
   /** The retry budget this request draws on, instead of the client's (requests that must not starve the others). */
   budget?: RetryBudget | undefined;
 }
@@ -379,6 +381,7 @@ export class HttpTransport {
       }
       let res: RawResponse;
       const sentAt = args.onAttempt ? monotonicMs() : 0;
+      args.onSend?.();
       try {
         res = await this.send(args);
       } catch (e) {

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useHostileServer, type Handler } from '../support/hostile-server.js';
+import { json, useHostileServer, type Handler } from '../support/hostile-server.js';
 import { baseEnv, runSrs } from './harness.js';
 
 const KEY = 'signal-test-key-0123456789-SECRET';
@@ -165,6 +165,27 @@ describe('srs emulator start on a busy port', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`srs: port ${port} is in use: choose another or --port 0\n`);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('supplier create stopped while no attempt is in flight', () => {
+  it('waiting out a 429 (Retry-After 30): not created, nothing recorded, no request after the signal; the next create is sent', async () => {
+    const scenario = 'create-429-wait';
+    const base = server.scenario(scenario, (_q, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': '30' }));
+    const env = { ...hostile.env, SRS_BASE_URL: base };
+    const r = await runSrs(['supplier', 'create', '--name', 'Wait Out GmbH', '--customer-id', 'W429-1', '-o', 'json'], env, { onSpawn: killWhenWaiting(scenario, 'SIGTERM') });
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stderr).toContain('terminated while waiting to send the request again');
+    expect(r.stderr).toContain('the supplier was not created');
+    expect(r.stderr).not.toContain('outcome unknown');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(server.count(scenario)).toBe(1);
+    // Nothing recorded as unknown: the same create is sent next time (it was refused as "an earlier create ... unknown").
+    const listed = await runSrs(['supplier', 'ls', '--state', 'unknown', '-o', 'json'], env);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+    const ok = server.scenario('create-429-then-201', (_q, res) => json(res, 201, { id: '01h57nhc4sapk2v8c7tqw4290a', name: 'Wait Out GmbH', countryIso3Code: null, website: null, status: 'current', customerSupplierId: 'W429-1' }));
+    const again = await runSrs(['supplier', 'create', '--name', 'Wait Out GmbH', '--customer-id', 'W429-1', '-o', 'json'], { ...env, SRS_BASE_URL: ok });
+    expect(again.code, again.stderr).toBe(0);
   });
 });
 

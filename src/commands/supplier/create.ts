@@ -2,6 +2,7 @@ import { markCheckedSupplierBody, type SupplierCreateRequest, type SupplierCreat
 import { SupplierInput as Schema } from '../../api/supplier-input.js';
 import { validateRequest } from '../../api/client.js';
 import { classifyCreateFailure } from '../../api/outcome.js';
+import type { AttemptKind } from '../../api/http.js';
 import type { Context } from '../../context.js';
 import { ExitCode, OutcomeUnknownError, QueryError, SrsError, UsageError } from '../../errors.js';
 import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
@@ -148,17 +149,41 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
       return new InterruptedError(sig, message, 'outcome_unknown');
     };
     // Ctrl-C or SIGTERM while the request is in flight: it may have reached the service. The attempt is recorded
-    // as unknown and the user told so, then srs exits 130/143 (the request itself is left to the exit).
+    // as unknown and the user told so, then srs exits 130/143 (the request itself is left to the exit). A signal
+    // while no attempt is in flight (before the first left, or while waiting to send again after a 429, a 503 or a
+    // refused connection, none of which created it) is "not created": it was "outcome unknown", and the next create
+    // of it was refused. No attempt leaves after it (stopRetries).
     let interrupted: StopSignal | undefined;
+    let inFlight = false;
+    let lastKind: AttemptKind | undefined;
+    let notSent = false;
     let onStop!: () => void;
     const stopped = new Promise<undefined>((resolve) => (onStop = () => resolve(undefined)));
     const offSignal = onInterrupt((sig) => {
       interrupted = sig;
+      // The last attempt answered (any answer but a throttle): its outcome is that answer's, being read; not raced.
+      if (!inFlight && lastKind === 'ok') return;
+      notSent = !inFlight;
+      client.stopRetries();
       onStop();
     });
     try {
-      const answer = await ctx.withSpinner('Creating supplier…', () => Promise.race([client.createSupplier(valid), stopped]));
-      if (interrupted || answer === undefined) throw unknownOutcome(`${stoppedWord(interrupted ?? 'SIGINT')} while the request was in flight`, undefined, interrupted ?? 'SIGINT');
+      const sending = client.createSupplier(
+        valid,
+        (_ms, kind) => {
+          inFlight = false;
+          lastKind = kind;
+        },
+        () => (inFlight = true),
+      );
+      const answer = await ctx.withSpinner('Creating supplier…', () => Promise.race([sending, stopped]));
+      if (answer === undefined && notSent) {
+        settled();
+        sending.catch(() => undefined);
+        const when = lastKind === undefined ? 'before the request was sent' : 'while waiting to send the request again (every attempt so far was answered 429 or 503, or could not connect: none created it)';
+        throw new InterruptedError(interrupted!, `${stoppedWord(interrupted!)} ${when}: the supplier was not created`);
+      }
+      if (answer === undefined) throw unknownOutcome(`${stoppedWord(interrupted ?? 'SIGINT')} while the request was in flight`, undefined, interrupted ?? 'SIGINT');
       created = answer;
     } catch (e) {
       if (e instanceof InterruptedError) throw e;
