@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Context, truthy, type Env, type GlobalOptions, type IO } from './context.js';
-import { ExitCode, SrsError, UsageError, isSrsError } from './errors.js';
+import { ExitCode, SrsError, UsageError, isSrsError, isTooDeep, tooDeep } from './errors.js';
 import { OUTPUT_FORMATS } from './output/render.js';
 import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
 import { collect, type Handler, type Invoke } from './commands/kit.js';
@@ -189,7 +189,9 @@ export function reportError(
 ): number {
   const e: SrsError = isSrsError(err)
     ? err
-    : new SrsError('runtime', ExitCode.failure, `unexpected error: ${(err as Error)?.message ?? String(err)}`, { detail: (err as Error)?.stack });
+    : isTooDeep(err)
+      ? tooDeep(err)
+      : new SrsError('runtime', ExitCode.failure, `unexpected error: ${(err as Error)?.message ?? String(err)}`, { detail: (err as Error)?.stack });
   const status = (e as { status?: number }).status;
   // Messages can carry the service's own text: untrusted, so no escape sequence reaches a terminal.
   const oneLine = redact(sanitizeForTerminal(e.message.replace(/\s*\n\s*/g, ' ')));

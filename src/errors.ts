@@ -187,3 +187,15 @@ export function stdoutWriteError(e: unknown): unknown {
   const reason = (err?.message ?? String(e)).replace(/, write$/, '');
   return new SrsError('runtime', ExitCode.failure, `cannot write the output to stdout: ${reason}`, { cause: e });
 }
+
+/**
+ * A stack overflow from data nested too deeply: JSON 100,000 levels deep, which JSON.parse takes, overflows what
+ * recurses over it (JSON.stringify, a renderer). Said in one line (the cause), never "unexpected error".
+ */
+export function isTooDeep(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
+
+export function tooDeep(e: unknown): SrsError {
+  return new SrsError('runtime', ExitCode.failure, 'the data is nested too deeply for srs to handle (a value inside thousands of levels of JSON arrays or objects: maximum call stack size exceeded)', { cause: e });
+}

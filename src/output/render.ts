@@ -12,6 +12,7 @@ import { cellText, getPath, pickFields, unionKeys } from './fields.js';
 import { collectQueryItems } from './bounded.js';
 import { guardCsvCell, sanitizeForTerminal } from './sanitize.js';
 import { takeSerialised } from './serialised.js';
+import { isTooDeep, tooDeep } from '../errors.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -64,6 +65,16 @@ export interface RenderOptions {
 
 /** Renders one resource (a single read or a create result). */
 export async function renderItem(sink: Sink, item: unknown, columns: Column[], opts: RenderOptions): Promise<void> {
+  try {
+    return await renderOne(sink, item, columns, opts);
+  } catch (e) {
+    // JSON nested 100,000 levels deep (which JSON.parse takes) overflows the stack of JSON.stringify: one line, an
+    // SrsError (so `supplier create` still names the supplier it created), never "unexpected error".
+    throw isTooDeep(e) ? tooDeep(e) : e;
+  }
+}
+
+async function renderOne(sink: Sink, item: unknown, columns: Column[], opts: RenderOptions): Promise<void> {
   const select = selector(opts);
   if (select) item = select(item);
   if (opts.query) {
@@ -88,6 +99,14 @@ export async function renderItem(sink: Sink, item: unknown, columns: Column[], o
  * JSON and NDJSON stream; CSV streams; tables collect (column widths need every row).
  */
 export async function renderList(sink: Sink, items: AsyncIterable<unknown> | Iterable<unknown>, columns: Column[], opts: RenderOptions): Promise<number> {
+  try {
+    return await renderMany(sink, items, columns, opts);
+  } catch (e) {
+    throw isTooDeep(e) ? tooDeep(e) : e;
+  }
+}
+
+async function renderMany(sink: Sink, items: AsyncIterable<unknown> | Iterable<unknown>, columns: Column[], opts: RenderOptions): Promise<number> {
   let n = 0;
   if (opts.query) {
     // A query sees the whole document (the array), as in the AWS CLI: from a bounded buffer (./bounded.ts).

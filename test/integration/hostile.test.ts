@@ -141,6 +141,38 @@ describe('retries', () => {
     expect(counts.get('create503')).toBe(2);
   });
 
+  it('an answer nested 100,000 levels deep: one line, never "unexpected error"; a create still names the supplier it created', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    scenario('createdeep', (_q, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(`{"id":"01h57nhc4sapk2v8c7tqdeep01","name":"Deep One","countryIso3Code":null,"website":null,"status":"current","customerSupplierId":null,"x":${deep}}`);
+    });
+    const created = await srs('createdeep', ['supplier', 'create', '--name', 'Deep One', '-o', 'json']);
+    expect(created.code, created.stderr).toBe(1);
+    expect(created.stderr).toContain('supplier 01h57nhc4sapk2v8c7tqdeep01 was created, but the data is nested too deeply for srs to handle');
+    expect(created.stderr).not.toContain('unexpected error');
+    scenario('readdeep', (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"items":[{"iso3Code":"DEU","name":"Germany","x":${deep}}],"pagination":{"page":1,"perPage":100,"total":1,"totalPages":1}}`);
+    });
+    for (const fmt of ['json', 'ndjson']) {
+      const r = await srs('readdeep', ['ref', 'countries', '-o', fmt]);
+      expect(r.code, `${fmt}: ${r.stderr}`).toBe(1);
+      expect(oneLine(r.stderr), fmt).toHaveLength(1);
+      expect(r.stderr, fmt).toContain('the data is nested too deeply for srs to handle');
+    }
+    // A table shows its columns (the deep field is none of them): printed, or one line, never "unexpected error".
+    scenario('getdeep', (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"item":{"id":"01h57nhc4sapk2v8c7tqdeep02","name":"Deep Two","x":${deep}}}`);
+    });
+    for (const fmt of ['table', 'csv', 'json']) {
+      const r = await srs('getdeep', ['supplier', 'get', '01h57nhc4sapk2v8c7tqdeep02', '-o', fmt]);
+      expect([0, 1], `${fmt}: ${r.stderr}`).toContain(r.code);
+      expect(r.stderr, fmt).not.toContain('unexpected error');
+    }
+  });
+
   it('connection refused is retried and then reported in one line', async () => {
     const r = await srs('http://127.0.0.1:9', ['ref', 'countries', '--retries', '1']);
     expect(r.code).toBe(1);
