@@ -40,7 +40,7 @@ import { asciiCompatible, filePrefix, isStreamPath, openInput, prefixMatches, Re
 import { checkOutputPaths, FailedWriter, isProblem, Reorder, ReportWriter, ROW_STATES, type ImportSummary, type RowOutcome, type RowState } from './report.js';
 import { Sender, type SendOutcome, type SupplierCreator } from './send.js';
 import { Candidate, FailedSink, JournalSink, ReportSink, type OutcomeSink, type Verdict } from './sinks.js';
-import { RowValidator, rowShape } from './validate.js';
+import { FirstLineTable, RowValidator, rowShape } from './validate.js';
 import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 
 export type { ImportSummary, RowOutcome, RowState } from './report.js';
@@ -347,6 +347,8 @@ class ImportRun {
   readonly #input: InputFile;
   #mapping!: ColumnMapping;
   #validator!: RowValidator;
+  /** The supplier id each created row got, by its first line: a service that gives one id to two rows is caught. */
+  readonly #createdIds = new FirstLineTable();
   #sender: Sender | undefined;
   readonly #sinks: OutcomeSink[] = [];
   /** Sinks with check(), and those fed in line order / as answers arrive. */
@@ -606,7 +608,17 @@ class ImportRun {
     for (const s of this.#sinks) s.sending?.(row);
     sender.start(row.request, (r: SendOutcome) => {
       let out: RowOutcome;
-      if (r.state === 'created') {
+      const sameId = r.state === 'created' ? this.#createdIds.firstOrSet(r.id, row.line) : undefined;
+      if (r.state === 'created' && sameId !== undefined) {
+        // Two rows cannot be one supplier: which row (if either) the id stands for is not known. Both were reported
+        // created, and the catalog, keyed by supplier id, kept one of them: the other's id was then sent again.
+        out = {
+          line: row.line,
+          state: 'unknown',
+          customerSupplierId: row.customerSupplierId,
+          message: `the service answered with supplier id ${r.id}, which it also gave line ${sameId}: two rows cannot be one supplier, so what this create made is not known (srs supplier get ${r.id} shows which one it is)`,
+        };
+      } else if (r.state === 'created') {
         out = { line: row.line, state: 'created', supplierId: r.id, customerSupplierId: row.customerSupplierId };
       } else {
         if (r.fatal) {

@@ -173,6 +173,17 @@ describe('retries', () => {
     }
   });
 
+  it('a service that answers every create with the same id: the rows after the first are unknown, not created', async () => {
+    scenario('createsame', (_q, res) => json(res, 201, { id: '01h57nhc4sapk2v8c7tqsame01', name: 'Same', countryIso3Code: null, website: null, status: 'current', customerSupplierId: null }));
+    const dir = mkdtempSync(join(tmpdir(), 'srs-same-id-'));
+    const file = join(dir, 'rows.csv');
+    writeFileSync(file, 'name,customerSupplierId\nOne,CS-1\nTwo,CS-2\nThree,CS-3\n');
+    const r = await srs('createsame', ['supplier', 'import', file, '--concurrency', '1', '-o', 'json', '--report', join(dir, 'report.csv')], { SRS_DATA_DIR: join(dir, 'data') });
+    expect(r.code, r.stderr).not.toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 1, unknown: 2 });
+    expect(r.stderr).toContain('the service answered with supplier id 01h57nhc4sapk2v8c7tqsame01, which it also gave line 2');
+  });
+
   it('connection refused is retried and then reported in one line', async () => {
     const r = await srs('http://127.0.0.1:9', ['ref', 'countries', '--retries', '1']);
     expect(r.code).toBe(1);
