@@ -15,6 +15,7 @@ import type { Column } from '../../output/columns.js';
 import { leafPaths, unionKeys } from '../../output/fields.js';
 import { collectTableRows } from '../../output/bounded.js';
 import { renderItem, renderList } from '../../output/render.js';
+import { onHardExit, signalExitCode, stoppedWord } from '../../util/signals.js';
 import { optString, readJsonInput, requireArg, type Opts } from '../kit.js';
 
 /** POSTs that are safe to repeat (the others are never resent after they may have reached the service). */
@@ -144,6 +145,15 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
 
   let data: unknown;
   let text = '';
+  // Ctrl-C or SIGTERM during a POST that is not safe to repeat: it may have taken effect, and srs says so as it leaves
+  // (it ended 130/143 with nothing said, where an HTTP 500 said "outcome unknown").
+  const offHardExit =
+    req.method === 'POST' && !req.idempotent
+      ? onHardExit((sig) => {
+          const message = `outcome unknown: ${stoppedWord(sig)} while the request was in flight. The request may have reached the service and taken effect (a supplier may have been created): check before sending it again`;
+          ctx.io.stderr.write(ctx.io.stderrIsTTY ? `srs: ${message}\n` : JSON.stringify({ error: { code: 'outcome_unknown', message, exitCode: signalExitCode(sig) } }) + '\n');
+        })
+      : () => undefined;
   try {
     ({ data, text } = await ctx.withSpinner(`${req.method} ${req.path}…`, () => callRaw(http, req)));
   } catch (e) {
@@ -160,6 +170,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       }
     }
     throw e;
+  } finally {
+    offHardExit();
   }
   if (data === undefined) {
     ctx.info(`${req.method} ${req.path}: no content`);
