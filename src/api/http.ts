@@ -602,6 +602,9 @@ function classifyNetworkError(e: unknown): NetInfo {
       if (e instanceof RequestAbortedError) return { reason: 'request aborted', notSent: false, timeout: false };
       // OpenSSL's own text ("...:error:0A00010B:SSL routines:...wrong version number") says little to a user.
       if (code.startsWith('ERR_SSL_')) return { reason: `TLS failure (${code}): is the base URL's scheme right? (https for a TLS service, http for a plain one)`, notSent: true, timeout: false, permanent: true };
+      // An internal check of the HTTP client that the answer broke (an unrequested "101 Switching Protocols" gave
+      // "The expression evaluated to a falsy value: assert(upgrade)"): said as what it is, an answer srs cannot read.
+      if (code === 'ERR_ASSERTION') return { reason: 'an HTTP answer srs cannot read (not a plain HTTP/1.1 response: an unrequested protocol switch, HTTP 101?)', notSent: false, timeout: false };
       return { reason: oneLine(err?.message ?? String(e)) || 'network error', notSent: false, timeout: false };
   }
 }

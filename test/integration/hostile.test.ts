@@ -184,6 +184,18 @@ describe('retries', () => {
     expect(r.stderr).toContain('the service answered with supplier id 01h57nhc4sapk2v8c7tqsame01, which it also gave line 2');
   });
 
+  it('an unrequested 101 Switching Protocols is an answer srs cannot read, not an internal assertion of the HTTP client', async () => {
+    scenario('switch101', (_q, res) => {
+      res.writeHead(101, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'switching' }));
+    });
+    const r = await srs('switch101', ['ref', 'countries', '--retries', '0']);
+    expect(r.code).toBe(1);
+    expect(oneLine(r.stderr)).toHaveLength(1);
+    expect(r.stderr).toContain('an HTTP answer srs cannot read');
+    expect(r.stderr).not.toContain('assert');
+  });
+
   it('connection refused is retried and then reported in one line', async () => {
     const r = await srs('http://127.0.0.1:9', ['ref', 'countries', '--retries', '1']);
     expect(r.code).toBe(1);
