@@ -36,6 +36,8 @@ import type { BufferPool } from '../util/buffer-pool.js';
 import type { RetryBudget } from './retry.js';
 
 const SCORE_CALCULATION = '/v1/score-calculation';
+/** The largest answer to a create srs reads (see createSupplier). */
+export const CREATE_MAX_BODY = 1 << 20;
 
 /** Validates input with a request schema; a failure is a usage error (exit 2) naming the field. */
 export function validateRequest<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.infer<S> {
@@ -80,7 +82,9 @@ export class ApiClient {
   /** `onAttempt` hears of every attempt (the import's adaptive concurrency, src/import/limiter.ts). */
   async createSupplier(body: SupplierCreateRequest, onAttempt?: AttemptObserver, onSend?: () => void) {
     const valid = isCheckedSupplierBody(body) ? body : validateRequest(SupplierCreateRequest, body, 'supplier');
-    const created = await this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false, onAttempt, onSend }, SupplierCreateResponse);
+    // One supplier's profile: 1 MiB is far more than one holds, and keeps an import's memory bounded by it times the
+    // requests in flight (16 MiB each, 64 in flight: a service padding its answers took an import to 767 MB).
+    const created = await this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false, onAttempt, onSend, maxBodyBytes: CREATE_MAX_BODY }, SupplierCreateResponse);
     // A yes without a usable id ("", "../x") cannot be recorded or looked up: the supplier may exist, so the outcome
     // is unknown (BadResponseError on a 2xx), never "created" with an id srs's own catalog then took for an unknown
     // attempt. Any other text is taken: ids are opaque strings, and the interface's own example is not a ULID.

@@ -101,6 +101,8 @@ export interface SendArgs {
   bodyBuffers?: BufferPool | undefined;
   /** Told of every attempt, retries included (the import's adaptive concurrency). */
   onAttempt?: AttemptObserver | undefined;
+  /** Largest body accepted for this request's answer, when smaller than the client's (a create's answer is one supplier). */
+  maxBodyBytes?: number | undefined;
   /** Told just before each attempt leaves (with onAttempt: whether one is in flight, for `supplier create` stopped by a signal). */
   onSend?: (() => void) | undefined;
   /** The retry budget this request draws on, instead of the client's (requests that must not starve the others). */
@@ -232,7 +234,7 @@ export class HttpTransport {
     const display = `${args.method} ${path}`;
     const trace = this.#trace;
     trace?.(`-> ${display}`);
-    const max = this.#maxBody;
+    const max = args.maxBodyBytes ?? this.#maxBody;
     const deadlineMs = this.#timeoutMs;
     return new Promise<RawResponse>((resolve, reject) => {
       // The attempt's deadline: undici's own timeouts bound each phase (a body that
@@ -310,7 +312,7 @@ export class HttpTransport {
           clearTimeout(deadline);
           if (tooLarge) {
             trace?.(`<- ${display} ${status} body over ${max} bytes (${ms(started)})`);
-            reject(new BadResponseError({ method: args.method, path: args.path, status, reason: `body larger than ${Math.round(max / 1048576)} MiB` }));
+            reject(new BadResponseError({ method: args.method, path: args.path, status, reason: `body larger than ${max >= 1048576 ? `${Math.round(max / 1048576)} MiB` : `${Math.round(max / 1024)} KiB`}` }));
             return;
           }
           const info = expired ? { reason: `no complete answer within ${duration(deadlineMs)}`, notSent: false, timeout: true } : classifyNetworkError(e);

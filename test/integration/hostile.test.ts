@@ -196,6 +196,19 @@ describe('retries', () => {
     expect(r.stderr).not.toContain('assert');
   });
 
+  it('a create answered with more than 1 MiB is unknown (its memory is bounded), not read whole', async () => {
+    const pad = ' '.repeat(2 << 20);
+    scenario('createbig', (_q, res) => {
+      const s = JSON.stringify({ id: '01h57nhc4sapk2v8c7tqbig001', name: 'Big', countryIso3Code: null, website: null, status: 'current', customerSupplierId: null }) + pad;
+      res.writeHead(201, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(s)) });
+      res.end(s);
+    });
+    const r = await srs('createbig', ['supplier', 'create', '--name', 'Big', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('outcome unknown');
+    expect(r.stderr).toContain('body larger than 1 MiB');
+  });
+
   it('connection refused is retried and then reported in one line', async () => {
     const r = await srs('http://127.0.0.1:9', ['ref', 'countries', '--retries', '1']);
     expect(r.code).toBe(1);
