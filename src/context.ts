@@ -12,6 +12,7 @@ import type { ApiClient } from './api/client.js';
 import type { Target } from './api/target.js';
 import type { ConfigStore } from './config/store.js';
 import { badProfileField, describeSource, keyProblem, profileNameProblem, resolveSettings, type Settings } from './config/resolve.js';
+import { noSuchProfile } from './config/no-such-profile.js';
 import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
 import { AuthError, ExitCode, QueryError, SrsError, stdoutWriteError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
@@ -475,7 +476,30 @@ export class Context {
     this.addSecret(s.apiKey);
     this.#addUrlPassword(s.baseUrl ?? undefined);
     if (s.baseUrlNote) this.info(s.baseUrlNote);
+    if (s.keyStoredFor) {
+      this.#addUrlPassword(s.keyStoredFor);
+      this.warn(
+        `sending the API key of profile "${s.profile}", stored for ${s.keyStoredFor}, to ${s.baseUrl!} (${describeSource(s.baseUrlSource, 'baseUrl')}): if that is another service, set SRS_API_KEY to its key or use a profile stored for it (srs auth login --profile NAME --base-url URL)`,
+      );
+    }
     return s;
+  }
+
+  /**
+   * A profile named by --profile or SRS_PROFILE that is not stored, when it was to supply the base URL or the key:
+   * a typo, said as auth switch says it (with the nearest names), not "run srs auth login" for a profile that never was.
+   */
+  async #noSuchProfile(s: Settings): Promise<void> {
+    if (s.profileSource !== 'flag' && s.profileSource !== 'env') return;
+    let names: string[];
+    try {
+      const store = await this.configStore();
+      if (store.getProfile(s.profile) !== undefined) return;
+      names = store.profileNames();
+    } catch {
+      return;
+    }
+    throw noSuchProfile(s.profile, names);
   }
 
   /** The password of a URL written user:password@host, masked like the key wherever srs prints the URL. */
@@ -556,6 +580,7 @@ export class Context {
       })());
     }
     const s = await this.settings();
+    if (!s.baseUrl || !s.apiKey) await this.#noSuchProfile(s);
     if (!s.baseUrl) throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
     if (!s.apiKey) throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY (or try --sandbox)`);
     this.#checkKey(s);
@@ -636,6 +661,7 @@ export class Context {
       baseUrl = emu.url;
     } else {
       const s = await this.settings();
+      if (!s.baseUrl || !s.apiKey) await this.#noSuchProfile(s);
       if (!s.baseUrl) {
         throw new UsageError(`no base URL for profile "${s.profile}": run "srs auth login --base-url URL", set SRS_BASE_URL, or try --sandbox`);
       }

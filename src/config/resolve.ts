@@ -24,6 +24,11 @@ export interface Settings {
   apiKeySource: Source;
   /** Set when the base URL was corrected (a trailing /v1 dropped): say so once. */
   baseUrlNote?: string;
+  /**
+   * The base URL the profile's stored key was stored with, when --base-url or SRS_BASE_URL sends it to another
+   * (a typo sent the real key to another host without a word): said once.
+   */
+  keyStoredFor?: string;
 }
 
 export interface ResolveInput {
@@ -92,7 +97,21 @@ export function resolveSettings(input: ResolveInput): Settings {
   const envKey = nonEmpty(env.SRS_API_KEY);
   if (envKey) [out.apiKey, out.apiKeySource] = [envKey, 'env'];
   else if (nonEmpty(stored?.apiKey)) [out.apiKey, out.apiKeySource] = [stored!.apiKey!, 'profile'];
+  const storedUrl = nonEmpty(stored?.baseUrl);
+  if (out.apiKeySource === 'profile' && (out.baseUrlSource === 'flag' || out.baseUrlSource === 'env') && storedUrl && sameUrl(storedUrl) !== sameUrl(out.baseUrl!)) {
+    out.keyStoredFor = storedUrl;
+  }
   return out;
+}
+
+/** A base URL as compared: corrected (no /v1), scheme and host lower-cased, no trailing slash. */
+function sameUrl(url: string): string {
+  try {
+    const u = new URL(correctBaseUrl(url).url);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return url;
+  }
 }
 
 /**

@@ -87,6 +87,22 @@ describe('profiles', () => {
     const typo = await runSrs(['auth', 'logout', '--profile', 'cj'], env);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('no profile "cj" (did you mean ci?');
+    // The stored key sent to another base URL (--base-url, SRS_BASE_URL: a typo sent it without a word): said once.
+    const other = `http://127.0.0.1:${h.emu.port === 9 ? 10 : 9}`;
+    for (const extra of [['--base-url', other], []] as const) {
+      const r = await runSrs([...extra, 'ref', 'categories', '--retries', '0'], extra.length ? env : { ...env, SRS_BASE_URL: other });
+      expect(r.stderr).toContain(`warning: sending the API key of profile "default", stored for ${h.emu.url}, to ${other} (${extra.length ? '--base-url' : 'SRS_BASE_URL'})`);
+      expect(r.stderr).not.toContain(key);
+    }
+    const same = await runSrs(['--base-url', `${h.emu.url}/`, 'ref', 'categories'], env);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stderr).not.toContain('sending the API key');
+    // So is a mistyped --profile or SRS_PROFILE for any command (it said "run srs auth login" for a profile never stored).
+    for (const [args, extra] of [[['--profile', 'cj', 'ref', 'categories'], {}], [['ref', 'categories'], { SRS_PROFILE: 'cj' }]] as const) {
+      const r = await runSrs([...args], { ...env, ...extra });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('no profile "cj" (did you mean ci? stored profiles: default, ci)');
+    }
     // After logging out of the active profile, the error says how to switch back; switching fixes it.
     expect((await runSrs(['auth', 'logout'], env)).code).toBe(0);
     const fails = await runSrs(['ref', 'categories'], env);

@@ -1,9 +1,4 @@
 import { UsageError } from '../../errors.js';
 import { closest } from '../../util/suggest.js';
 
-/** A profile named that is not stored (auth switch, auth logout): exit 2, with the nearest names. */
-export function noSuchProfile(name: string, names: readonly string[]): UsageError {
-  const near = closest(name, [...names], true);
-  const known = names.length ? `stored profiles: ${names.join(', ')}` : 'no profile is stored yet';
-  return new UsageError(`no profile "${name}" (${near.length ? `did you mean ${near.join(' or ')}? ` : ''}${known}); create it with "srs auth login --profile ${name}"`);
-}
+export { noSuchProfile } from '../../config/no-such-profile.js';
