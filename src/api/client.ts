@@ -39,6 +39,19 @@ const SCORE_CALCULATION = '/v1/score-calculation';
 /** The largest answer to a create srs reads (see createSupplier). */
 export const CREATE_MAX_BODY = 1 << 20;
 
+/**
+ * A read of one resource answered about another (its id is not the one asked for): printed as the one asked for, and
+ * `supplier get` recorded it in the catalog under its id. A bad response (exit 1). An answer without an id (the
+ * document marks no field required) is taken as the one asked for.
+ */
+function aboutId<T>(item: T, asked: string, path: string): T {
+  const got = (item as { id?: unknown } | null | undefined)?.id;
+  if (typeof got === 'string' && got.toLowerCase() !== asked.toLowerCase()) {
+    throw new BadResponseError({ method: 'GET', path, status: 200, reason: `the answer is about ${JSON.stringify(got.slice(0, 40))}, not ${asked}` });
+  }
+  return item;
+}
+
 /** Validates input with a request schema; a failure is a usage error (exit 2) naming the field. */
 export function validateRequest<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.infer<S> {
   const r = schema.safeParse(value);
@@ -96,8 +109,9 @@ export class ApiClient {
 
   /** `budget`: a retry budget of its own (lookups made beside other work must not spend that work's retries). */
   async getSupplier(id: string, budget?: RetryBudget) {
-    const r = await this.http.json({ method: 'GET', path: `/v1/suppliers/${seg(id, 'supplier id')}`, budget }, SupplierDetailResponse);
-    return r.item;
+    const path = `/v1/suppliers/${seg(id, 'supplier id')}`;
+    const r = await this.http.json({ method: 'GET', path, budget }, SupplierDetailResponse);
+    return aboutId(r.item, id, path);
   }
 
   async listEmissionReports(supplierId: string) {
@@ -126,8 +140,9 @@ export class ApiClient {
   }
 
   async getScorecard(id: string) {
-    const r = await this.http.json({ method: 'GET', path: `/v1/scorecards/${seg(id, 'scorecard id')}` }, ScorecardResponse);
-    return r.item;
+    const path = `/v1/scorecards/${seg(id, 'scorecard id')}`;
+    const r = await this.http.json({ method: 'GET', path }, ScorecardResponse);
+    return aboutId(r.item, id, path);
   }
 
   // ------------------------------------------------------------ scores
@@ -158,8 +173,9 @@ export class ApiClient {
 
   // ------------------------------------------------------------ data entries
 
-  getDataEntry(id: string) {
-    return this.http.json({ method: 'GET', path: `/v1/data-entries/${seg(id, 'data entry id')}` }, DataEntry);
+  async getDataEntry(id: string) {
+    const path = `/v1/data-entries/${seg(id, 'data entry id')}`;
+    return aboutId(await this.http.json({ method: 'GET', path }, DataEntry), id, path);
   }
 
   // ------------------------------------------------------------ reference data

@@ -93,8 +93,12 @@ function contract<V extends View>(view: V, eager = false) {
 
   const Pagination = lazy(() => rec({
     pageSize: opt(z.number().check(z.int())),
-    /** The document does not say what the last page carries: absent, null, 0, the same page or past the end all occur. */
-    nextPage: wire ? z.optional(z.number().check(z.int())) : z.optional(z.nullable(z.number())),
+    /**
+     * The document does not say what the last page carries: absent, null, 0, a negative number, the same page or past
+     * the end all occur. It does say a page number is an integer: 2.5 (or 1e300) is no page, and read as "the last
+     * page" it ended the list silently with items lost; it is a bad response (exit 1).
+     */
+    nextPage: wire ? z.optional(z.number().check(z.int())) : z.optional(z.nullable(z.number().check(z.int('nextPage must be a whole page number')))),
   }));
 
   /** The document marks no field of a list required but lists both: the emulator always sends pagination, the client reads a list without one (or with null) as its last page. */

@@ -72,8 +72,9 @@ function placeholder(flags: string): string | undefined {
   return /[<[]([^>\]]+)[>\]]/.exec(flags)?.[1];
 }
 
+/** A value that names a file: FILE, FILES..., PATH (--catalog), a bundle (score report's bundle-or-ids...). */
 function looksLikeFile(name: string | undefined): boolean {
-  return name !== undefined && /(^|[-_. ])files?(\.\.\.)?$/i.test(name);
+  return name !== undefined && (/(^|[-_. ])(files?|paths?|bundles?)(\.\.\.)?$/i.test(name) || /^bundle/i.test(name));
 }
 
 function optionValues(opt: Option, cacheOptions: Readonly<Record<string, CacheName>>): Values {

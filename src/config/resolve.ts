@@ -181,7 +181,8 @@ export interface AuthStatus {
   baseUrlSource: string;
   keySource: string;
   key: string | null;
-  configFile: string;
+  /** null when the config directory cannot be used (the settings all came from the environment). */
+  configFile: string | null;
   activeProfile: string;
   profiles: ProfileStatus[];
 }

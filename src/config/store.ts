@@ -29,7 +29,7 @@ export class ConfigStore {
   constructor(dir?: string) {
     // conf would create its directory with the umask's mode (0755 under umask 022): create it first.
     const cwd = dir ?? defaultConfigDir();
-    privateDir(cwd, dir === undefined, 'config directory (set by SRS_CONFIG_DIR, else XDG_CONFIG_HOME)');
+    privateDir(cwd, dir === undefined, 'config directory (SRS_CONFIG_DIR, else XDG_CONFIG_HOME/srs, else ~/.config/srs)');
     // Valid JSON of another shape ([], a string): not a config file. conf would merge its defaults into it and write
     // the file back (the user's file gone), and "not logged in" would then send the user to auth login.
     const file = join(cwd, 'config.json');

@@ -36,11 +36,25 @@ export interface TableOptions {
 /** What a table shows for a value the service left out or sent as null (CSV leaves the cell empty). */
 export const BLANK = '—';
 
+/**
+ * The widest cell a table shows, in display columns, with or without a terminal: cli-table3's layout takes time that
+ * grows with the square of a cell's width (a 48,000-column name of wide characters took 24 s piped, deaf to Ctrl-C,
+ * which cannot interrupt synchronous work). Longer text is cut, said once; -o json and -o csv keep it whole.
+ */
+export const MAX_TABLE_CELL = 4_000;
+const noted = new WeakSet<TableOptions>();
+
 function tableCell(v: unknown, row: unknown, c: Column, opts: TableOptions): string {
   const raw = c.format ? c.format(v, row) : cellText(v);
   if (raw === '' && (v === null || v === undefined)) return BLANK;
   // Masked before any cut to width: a key cut short is no longer found by the redaction of the written text.
-  return sanitizeForTerminal(opts.redact ? opts.redact(raw) : raw);
+  const text = sanitizeForTerminal(opts.redact ? opts.redact(raw) : raw);
+  if (text.length <= MAX_TABLE_CELL / 2 || displayWidth(text) <= MAX_TABLE_CELL) return text;
+  if (!noted.has(opts)) {
+    noted.add(opts);
+    opts.note?.(`a value wider than ${MAX_TABLE_CELL.toLocaleString('en-US')} columns (${c.header}) is cut in this table; -o json or -o csv shows it whole`);
+  }
+  return cutToWidth(text, MAX_TABLE_CELL);
 }
 
 const BORDERLESS = {

@@ -27,3 +27,16 @@ describe('promptHidden', () => {
     expect(shown).not.toContain('s3cret');
   });
 });
+
+describe('promptHidden keeps what was pasted', () => {
+  it('a tab or an escape inside a pasted key is kept (for the key check to refuse), not dropped into another key', async () => {
+    const { keyProblem } = await import('../../src/config/resolve.js');
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const answer = promptHidden(input, output, 'API key: ');
+    input.write('other\tKEY\u001b[D\r');
+    const key = await answer;
+    expect(key).toBe('other\tKEY\u001b[D');
+    expect(keyProblem(key)).toBe('contains whitespace, a line break or a control character');
+  });
+});

@@ -27,7 +27,10 @@ export function promptHidden(input: TtyIn, output: Writable, question: string): 
         if (ch === '\u0003') return done(new InterruptedError('SIGINT', 'cancelled'));
         if (ch === '\u0004') return done();
         if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
-        else if (ch >= ' ') value += ch;
+        // Anything else is kept, control characters too: dropped, a pasted "key<TAB>rest" became another key that was
+        // sent (and refused by the service); kept, the key's own check refuses it before anything is sent, as it
+        // does for --with-key.
+        else value += ch;
       }
     };
     input.on('data', onData);

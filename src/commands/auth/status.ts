@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import type { ConfigStore } from '../../config/store.js';
 import { DEFAULT_PROFILE, describeSource, keyProblem, maskKey, type AuthStatus, type ProfileStatus } from '../../config/resolve.js';
 import { AuthError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
@@ -24,13 +25,21 @@ export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<v
     return;
   }
   const s = await ctx.settings();
-  const store = await ctx.configStore();
-  const active = store.currentProfile ?? DEFAULT_PROFILE;
+  let store: ConfigStore | undefined;
+  try {
+    store = await ctx.configStore();
+  } catch (e) {
+    // Everything from the environment (CI, a read-only HOME): every other command works, so the status is shown, not
+    // exit 1 for a directory it does not need.
+    if (!(s.baseUrl && s.apiKey && s.apiKeySource === 'env' && s.baseUrlSource !== 'profile')) throw e;
+    ctx.warn(`${(e as Error).message}: stored profiles are not shown`);
+  }
+  const active = store?.currentProfile ?? DEFAULT_PROFILE;
   // Every stored profile, the one in use marked; a profile named by --profile or SRS_PROFILE but not stored is listed too.
-  const names = store.profileNames();
+  const names = store?.profileNames() ?? [];
   if (!names.includes(s.profile)) names.push(s.profile);
   const profiles = names.map((name): ProfileStatus => {
-    const p = store.getProfile(name);
+    const p = store?.getProfile(name);
     return { name, inUse: name === s.profile, active: name === active, baseUrl: shownUrl(p?.baseUrl), key: p?.apiKey ? maskKey(p.apiKey) : null };
   });
   const status: AuthStatus = {
@@ -40,7 +49,7 @@ export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<v
     baseUrlSource: describeSource(s.baseUrlSource, 'baseUrl'),
     keySource: describeSource(s.apiKeySource, 'apiKey'),
     key: s.apiKey ? maskKey(s.apiKey) : null,
-    configFile: store.path,
+    configFile: store?.path ?? null,
     activeProfile: active,
     profiles,
   };
