@@ -154,6 +154,8 @@ _srs_option_values() {
   esac
   case $2 in
     '-o'|'--output') _srs_kind=words; _srs_r=(table json ndjson csv) ;;
+    '--fields') _srs_kind=files ;;
+    '--catalog') _srs_kind=files ;;
   esac
 }
 
@@ -167,7 +169,7 @@ _srs_positional() {
     'scorecards get') _srs_kind=none ;;
     'score calc') _srs_kind=none ;;
     'score explain') _srs_kind=none ;;
-    'score report') _srs_kind=none ;;
+    'score report') _srs_kind=none; (( $2 >= 0 )) && { _srs_kind=files; } ;;
     'score recompute') _srs_kind=none; (( $2 == 0 )) && { _srs_kind=files; } ;;
     'score check') _srs_kind=none ;;
     'emissions ls') _srs_kind=none ;;
@@ -175,7 +177,7 @@ _srs_positional() {
     'data-entry get') _srs_kind=none ;;
     'auth switch') _srs_kind=none ;;
     'completion') _srs_kind=none; (( $2 == 0 )) && { _srs_kind=words; _srs_r=(bash zsh fish); } ;;
-    'api') _srs_kind=none ;;
+    'api') _srs_kind=none; (( $2 == 1 )) && { _srs_kind=files; } ;;
     'schema') _srs_kind=none ;;
   esac
   return 0

@@ -203,7 +203,7 @@ complete -c srs -f
 # Global options: everywhere.
 complete -c srs -s V -l version -d 'print the version'
 complete -c srs -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table on a terminal, json otherwise)'
-complete -c srs -l fields -x -d 'the fields to show (table and csv columns; json and ndjson keep only them): comma-separated, e.g. id,name; a dot reaches a nested field'
+complete -c srs -l fields -r -F -d 'the fields to show (table and csv columns; json and ndjson keep only them): comma-separated, e.g. id,name; a dot reaches a nested field'
 complete -c srs -l query -x -d 'filter and reshape the output with a JMESPath expression, e.g. "[?regionName==\'Europe\'].iso3Code"'
 complete -c srs -l profile -x -d 'configuration profile to use (env SRS_PROFILE)'
 complete -c srs -l base-url -x -d 'service base URL (env SRS_BASE_URL)'
@@ -215,7 +215,7 @@ complete -c srs -l insecure-http -d 'allow sending the API key over plain http t
 complete -c srs -l csv-raw -d 'do not guard CSV cells against spreadsheet formula injection'
 complete -c srs -l wide -d 'tables show every column, even when they are wider than the terminal'
 complete -c srs -s q -l quiet -d 'no notes or warnings that are not problems on stderr (errors still show)'
-complete -c srs -l catalog -x -d 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)'
+complete -c srs -l catalog -r -F -d 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)'
 complete -c srs -l no-catalog -d 'do not read or write the local supplier catalog (env SRS_CATALOG=off)'
 complete -c srs -l no-color -d 'no colour (also when NO_COLOR is set or stdout is not a terminal)'
 complete -c srs -l debug -d 'trace requests and show error detail on stderr (the API key is redacted)'
@@ -352,6 +352,7 @@ complete -c srs -n "__srs_at 'score report'" -l no-verify -d 'write the report a
 complete -c srs -n "__srs_at 'score report'" -l accept-model -x -d 'with a bundle: accept one computed with this other model version'
 complete -c srs -n "__srs_at 'score report'" -l allow-undigested -d 'with a bundle: accept a format-1 bundle (no digest)'
 complete -c srs -n "__srs_at 'score report'" -l concurrency -x -d 'batches in flight (with ids)'
+complete -c srs -n "__srs_at 'score report'" -F
 
 # srs score recompute
 complete -c srs -n "__srs_at 'score recompute'" -l scorecards -r -F -d 'scorecards for a raw response: {supplierId: [scorecards]}, or one JSON array that applies to every supplier (srs scorecards ls --supplier ID -o json; all scorecards, without --supplier, apply to no one supplier)'
@@ -492,3 +493,4 @@ complete -c srs -n "__srs_at 'completion'" -a 'bash zsh fish'
 complete -c srs -n "__srs_at 'api'" -s f -l field -x -d 'GET: a query parameter; POST: a top-level body field, the value parsed as JSON when it is JSON (42, true, ["a"]), else a string; repeatable'
 complete -c srs -n "__srs_at 'api'" -l input -r -F -d 'POST: the whole JSON body from a file, or - for stdin (not with --field)'
 complete -c srs -n "__srs_at 'api'" -l paginate -d 'GET: follow page/perPage through every page and print the items of all pages as one list'
+complete -c srs -n "__srs_at 'api'" -F

@@ -108,7 +108,9 @@ describe('score calc: parts of a result the document allows to lack their ids', 
   });
 
   it('--save prints them as received too (it printed "value": null where the service sent nothing), plain or with --query', async () => {
-    const noScore = { supplierId: KNOWN, score: { dataSourcesScore: {}, policyParametersScore: {} }, dataSourceScores: partial.dataSourceScores, policyParameterScores: [] };
+    // No value reported anywhere: what srs leaves out (the entry without an id) changes no value it would recompute,
+    // so the evidence verifies and is saved.
+    const noScore = { supplierId: KNOWN, score: { dataSourcesScore: {}, policyParametersScore: {} }, dataSourceScores: [{ ...partial.dataSourceScores[0]!, score: {} }], policyParameterScores: [] };
     for (const pretty of [false, true]) {
       const base = hostile.server.scenario(`save-received-${pretty}`, (req, res) => {
         if (req.method === 'POST') return json(res, 200, JSON.stringify({ items: [noScore] }, null, pretty ? 2 : undefined));
@@ -126,7 +128,20 @@ describe('score calc: parts of a result the document allows to lack their ids', 
       expect(JSON.parse(nd.stdout.trim())).toEqual(noScore);
       const q = await runSrs(['score', 'calc', KNOWN, '--save', join(dir, 'd.jsonl'), '-o', 'json', '--query', '[0].score'], env);
       expect(JSON.parse(q.stdout)).toEqual(noScore.score);
+      const verified = await runSrs(['score', 'recompute', join(dir, 'b.jsonl'), '--verify'], env);
+      expect(verified.code, verified.stderr).toBe(0);
     }
+    // A value the dropped entry fed (the data source's 1.75): srs could not verify what it saved, so it saves nothing
+    // for the supplier and says why (it said "saved", and the bundle then failed as "recomputation differs").
+    const base = hostile.server.scenario('save-received-differs', (req, res) => {
+      if (req.method === 'POST') return json(res, 200, { items: [{ ...noScore, dataSourceScores: partial.dataSourceScores }] });
+      if (req.url?.includes('/v1/scorecards')) return json(res, 200, { items: [], pagination: { pageSize: 100 } });
+      return json(res, 200, { item: { id: KNOWN, name: 'Known' } });
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'srs-save-differs-'));
+    const r = await runSrs(['score', 'calc', KNOWN, '--save', join(dir, 'b.jsonl'), '-o', 'json'], { ...hostile.env, SRS_BASE_URL: base });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr.replace(/\\"/g, '"')).toContain(`the service's result for supplier ${KNOWN} is incomplete (data entries without an id or a data source id, left out: 1): srs cannot record it as evidence`);
   });
 
   it('a breakdown says what it had to leave out or assume, instead of showing 0 entries in silence', async () => {

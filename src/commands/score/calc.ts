@@ -8,6 +8,7 @@ import { oneLine } from '../../output/sanitize.js';
 import { BufferPool } from '../../util/buffer-pool.js';
 import { chunk, mapConcurrent, mapOrdered } from '../../util/concurrency.js';
 import { optString, type Opts } from '../kit.js';
+import { DEFAULT_TOLERANCE as VERIFY_TOLERANCE } from './options.js';
 // The bundle, the score model and the views load only where they are used (not for piped JSON).
 import type { Breakdown } from './view.js';
 import { checkId, gatherIds } from './ids.js';
@@ -287,13 +288,31 @@ export interface NoResult {
  *   the bundle, and `recompute --verify` refused it as invalid input (exit 2).
  */
 /**
- * A result with entries or parameter scores that srs left out (no id, no data source, no isClaim: leftOutOf) cannot
- * be recomputed from what a bundle records: `calc --save` said "saved", and the bundle then failed verification as
- * "recomputation differs", blaming the service's numbers for what srs had dropped. Such a supplier is unknown.
+ * A result with entries or parameter scores that srs left out (no id, no data source, no isClaim: leftOutOf), whose
+ * values srs's model then does not recompute from what remains: `calc --save` said "saved", and the bundle then failed
+ * verification as "recomputation differs", blaming the service's numbers for what srs had dropped. Such a supplier is
+ * unknown. Only results with parts left out are recomputed here (the rest cost nothing); one whose remaining parts
+ * still recompute to what the service reported is saved (the document marks no id required).
  */
-function unrecordable(item: ScoreResult): NoResult | undefined {
+interface Recomputing {
+  model: typeof import('../../scoring/index.js');
+  toScoringScorecard: typeof import('./bundle.js').toScoringScorecard;
+  options: import('./bundle.js').BundleOptions;
+  asOf: string;
+}
+
+function unrecordable(item: ScoreResult, cards: readonly Scorecard[], { model, toScoringScorecard, options, asOf }: Recomputing): NoResult | undefined {
   const parts = leftOutOf(item).filter((l) => /^(data entries without|data source scores without|policy parameter scores without)/.test(l));
   if (!parts.length) return undefined;
+  let agrees: boolean;
+  try {
+    const rebuilt = model.rebuildFromScoreResult(item);
+    const recomputed = model.scoreSupplier(item.supplierId, rebuilt.entries, cards.map(toScoringScorecard), { ...options, asOf });
+    agrees = rebuilt.conflicts.length === 0 && model.compareScores(item, recomputed, VERIFY_TOLERANCE).every((r) => r.ok);
+  } catch {
+    agrees = false;
+  }
+  if (agrees) return undefined;
   return {
     code: 'lookup_failed',
     message: `the service's result for supplier ${item.supplierId} is incomplete (${parts.join('; ')}): srs cannot record it as evidence, so it cannot explain or verify this supplier's score (srs score calc ${item.supplierId} -o json shows what the service sent)`,
@@ -413,12 +432,11 @@ async function* calculateAndSave(
   unknownOut: Map<string, NoResult>,
   asReceived = false,
 ): AsyncGenerator<SavedResult> {
-  const [{ MODEL_VERSION, todayUtc }, { bundleOptions }, { BundleWriter }] = await Promise.all([
-    import('../../scoring/index.js'),
-    import('./bundle.js'),
-    import('./evidence.js'),
-  ]);
+  const [scoring, { bundleOptions, toScoringScorecard }, { BundleWriter }] = await Promise.all([import('../../scoring/index.js'), import('./bundle.js'), import('./evidence.js')]);
+  const { MODEL_VERSION, todayUtc } = scoring;
+  const scoringOptions = bundleOptions(filters);
   const asOf = todayUtc(ctx.now()); // the day the scores were asked for
+  const recomputing: Recomputing = { model: scoring, toScoringScorecard, options: scoringOptions, asOf };
   const writer = await BundleWriter.create(path, {
     modelVersion: MODEL_VERSION,
     createdAt: ctx.now().toISOString(),
@@ -426,7 +444,7 @@ async function* calculateAndSave(
     // Without credentials or query (normaliseBaseUrl): a bundle is shared, and user:password@ or ?token= would go with it.
     // The key's fingerprint (never the key): score check refuses a baseline saved from another account.
     service: ctx.sandbox ? { baseUrl: null } : { baseUrl: await recordedBaseUrl(ctx), account: (await ctx.target()).account },
-    options: bundleOptions(filters),
+    options: scoringOptions,
   }, (s) => ctx.redact(s));
   const requests = batchRequests(ids, filters);
   // Per batch: the scores, then (in parallel) every supplier's scorecards and the lookups of those without a score.
@@ -447,7 +465,7 @@ async function* calculateAndSave(
     for (const it of items) leftOut(it);
     const [cards, noResult] = await Promise.all([mapConcurrent(items, inner, (it) => scorecardsOf(client, it.supplierId)), classifyNoScore(client, items, inner)]);
     items.forEach((it, k) => {
-      const unusable = noResult.has(it.supplierId) ? undefined : (unrecordable(it) ?? unusableScorecards(it, cards[k]!));
+      const unusable = noResult.has(it.supplierId) ? undefined : (unusableScorecards(it, cards[k]!) ?? unrecordable(it, cards[k]!, recomputing));
       if (unusable) noResult.set(it.supplierId, unusable);
     });
     return { request, items, cards, noResult, received };
