@@ -154,7 +154,6 @@ _srs_option_values() {
   esac
   case $2 in
     '-o'|'--output') _srs_kind=words; _srs_r=(table json ndjson csv) ;;
-    '--fields') _srs_kind=files ;;
     '--catalog') _srs_kind=files ;;
   esac
 }
@@ -177,7 +176,7 @@ _srs_positional() {
     'data-entry get') _srs_kind=none ;;
     'auth switch') _srs_kind=none ;;
     'completion') _srs_kind=none; (( $2 == 0 )) && { _srs_kind=words; _srs_r=(bash zsh fish); } ;;
-    'api') _srs_kind=none; (( $2 == 1 )) && { _srs_kind=files; } ;;
+    'api') _srs_kind=none ;;
     'schema') _srs_kind=none ;;
   esac
   return 0

@@ -203,7 +203,7 @@ complete -c srs -f
 # Global options: everywhere.
 complete -c srs -s V -l version -d 'print the version'
 complete -c srs -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table on a terminal, json otherwise)'
-complete -c srs -l fields -r -F -d 'the fields to show (table and csv columns; json and ndjson keep only them): comma-separated, e.g. id,name; a dot reaches a nested field'
+complete -c srs -l fields -x -d 'the fields to show (table and csv columns; json and ndjson keep only them): comma-separated, e.g. id,name; a dot reaches a nested field'
 complete -c srs -l query -x -d 'filter and reshape the output with a JMESPath expression, e.g. "[?regionName==\'Europe\'].iso3Code"'
 complete -c srs -l profile -x -d 'configuration profile to use (env SRS_PROFILE)'
 complete -c srs -l base-url -x -d 'service base URL (env SRS_BASE_URL)'
@@ -493,4 +493,3 @@ complete -c srs -n "__srs_at 'completion'" -a 'bash zsh fish'
 complete -c srs -n "__srs_at 'api'" -s f -l field -x -d 'GET: a query parameter; POST: a top-level body field, the value parsed as JSON when it is JSON (42, true, ["a"]), else a string; repeatable'
 complete -c srs -n "__srs_at 'api'" -l input -r -F -d 'POST: the whole JSON body from a file, or - for stdin (not with --field)'
 complete -c srs -n "__srs_at 'api'" -l paginate -d 'GET: follow page/perPage through every page and print the items of all pages as one list'
-complete -c srs -n "__srs_at 'api'" -F

@@ -72,16 +72,19 @@ function placeholder(flags: string): string | undefined {
   return /[<[]([^>\]]+)[>\]]/.exec(flags)?.[1];
 }
 
-/** A value that names a file: FILE, FILES..., PATH (--catalog), a bundle (score report's bundle-or-ids...). */
-function looksLikeFile(name: string | undefined): boolean {
-  return name !== undefined && (/(^|[-_. ])(files?|paths?|bundles?)(\.\.\.)?$/i.test(name) || /^bundle/i.test(name));
+/**
+ * A value that names a file: FILE, FILES..., a bundle (score report's bundle-or-ids...), and an option's <path>
+ * (--catalog; an argument named path is srs api's URL path, not a file).
+ */
+function looksLikeFile(name: string | undefined, option = false): boolean {
+  return name !== undefined && (/(^|[-_. ])(files?|bundles?)(\.\.\.)?$/i.test(name) || /^bundle/i.test(name) || (option && /^path$/i.test(name)));
 }
 
 function optionValues(opt: Option, cacheOptions: Readonly<Record<string, CacheName>>): Values {
   if (opt.argChoices?.length) return { kind: 'words', words: [...opt.argChoices] };
   const cache = opt.long ? cacheOptions[opt.long] : undefined;
   if (cache) return { kind: 'cache', cache };
-  if (looksLikeFile(placeholder(opt.flags))) return { kind: 'files' };
+  if (looksLikeFile(placeholder(opt.flags), true)) return { kind: 'files' };
   return { kind: 'none' };
 }
 

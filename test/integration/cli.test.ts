@@ -415,10 +415,16 @@ describe('errors', () => {
   });
 
   it.runIf(existsSync('/proc/self'))('a config directory that cannot be made (under /proc) is exit 1 at once: Node\'s recursive mkdir looped there forever, deaf to SIGTERM', async () => {
-    const r = await h.run(['auth', 'status'], { env: { SRS_CONFIG_DIR: '/proc/srs-cannot-exist/config' }, timeoutMs: 10_000 });
+    const r = await h.run(['auth', 'login', '--base-url', h.emu.url, '--with-key'], { env: { SRS_CONFIG_DIR: '/proc/srs-cannot-exist/config' }, timeoutMs: 10_000, input: 'abcdefghijkl' });
     expect(r.signal, 'hung: killed after 10 s').toBeNull();
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot use \/proc\/srs-cannot-exist\/config as srs's config directory .*\((ENOENT|EACCES|EPERM|EROFS)\)/);
+    // auth status with every setting from the environment needs no config directory: the status, and a warning.
+    const st = await h.run(['auth', 'status', '-o', 'json'], { env: { SRS_CONFIG_DIR: '/proc/srs-cannot-exist/config' }, timeoutMs: 10_000 });
+    expect(st.signal, 'hung: killed after 10 s').toBeNull();
+    expect(st.code, st.stderr).toBe(0);
+    expect(JSON.parse(st.stdout)).toMatchObject({ keySource: 'SRS_API_KEY', configFile: null });
+    expect(st.stderr).toMatch(/cannot use \/proc\/srs-cannot-exist\/config as srs's config directory .*: stored profiles are not shown/);
   });
 
   it('auth status does not call a base URL fine that every command refuses: it shows the status, then exits 2 in their words', async () => {

@@ -209,6 +209,46 @@ describe('retries', () => {
     expect(r.stderr).toContain('body larger than 1 MiB');
   });
 
+  it('a read of one resource answered about another id is a bad response (exit 1), never printed or recorded as the one asked for', async () => {
+    const asked = '01h59065wk9v9eamxv2ykspbbp';
+    scenario('otherid', (req, res) => {
+      if (req.url?.includes('/v1/suppliers/')) return json(res, 200, { item: { id: '01zzzzzzzzzzzzzzzzzzzzzzzz', name: 'Someone Else' } });
+      if (req.url?.includes('/v1/scorecards/')) return json(res, 200, { item: { id: '01h5cardother0000000000000', name: 'Other', items: [] } });
+      return json(res, 200, { type: 'news_event', id: '01h5entryother000000000000', supplier: { id: asked }, score: 1, policyParameterScores: [], newsEvent: { title: 'x', articles: [] } });
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'srs-other-id-'));
+    const env = { SRS_DATA_DIR: join(dir, 'data') };
+    for (const [args, other] of [
+      [['supplier', 'get', asked], '01zzzzzzzzzzzzzzzzzzzzzzzz'],
+      [['scorecards', 'get', '01h5cardasked0000000000000'], '01h5cardother0000000000000'],
+      [['data-entry', 'get', '01h5entryasked000000000000'], '01h5entryother000000000000'],
+    ] as const) {
+      const r = await srs('otherid', [...args, '-o', 'json'], env);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`the answer is about \\"${other}\\", not`);
+    }
+    const listed = await srs('otherid', ['supplier', 'ls', '-o', 'json'], env);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+  });
+
+  it('a nextPage that is no page number (2.5) is a bad response (exit 1), not the end of the list with items lost', async () => {
+    scenario('halfpage', (req, res) => {
+      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? 1);
+      const items = page === 1 ? [{ iso3Code: 'DEU', name: 'Germany' }] : [{ iso3Code: 'FRA', name: 'France' }];
+      return json(res, 200, { items, pagination: { pageSize: 100, nextPage: page === 1 ? 2.5 : null } });
+    });
+    const r = await srs('halfpage', ['ref', 'countries', '-o', 'csv']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('nextPage must be a whole page number');
+    // The last-page markers the document leaves open still end a list quietly: null, 0, -1, the same page.
+    for (const last of [null, 0, -1, 1]) {
+      scenario(`lastpage-${String(last)}`, (_q, res) => json(res, 200, { items: [{ iso3Code: 'DEU', name: 'Germany' }], pagination: { pageSize: 100, nextPage: last } }));
+      const ok = await srs(`lastpage-${String(last)}`, ['ref', 'countries', '-o', 'csv']);
+      expect(ok.code, `${String(last)}: ${ok.stderr}`).toBe(0);
+    }
+  });
+
   it('connection refused is retried and then reported in one line', async () => {
     const r = await srs('http://127.0.0.1:9', ['ref', 'countries', '--retries', '1']);
     expect(r.code).toBe(1);

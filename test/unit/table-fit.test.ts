@@ -181,3 +181,20 @@ describe('tables without curated kinds (srs api, --query)', () => {
     expect(listed).toContain(news[0]!.articles[0]!.url);
   });
 });
+
+describe('a value too wide for any table', () => {
+  it('is cut at MAX_TABLE_CELL columns with a note, piped or not (cli-table3 took 24 s for 48,000 columns, deaf to Ctrl-C)', async () => {
+    const { MAX_TABLE_CELL } = await import('../../src/output/table.js');
+    const name = '長い名前'.repeat(6_000); // 24,000 characters, 48,000 columns
+    const cols: Column[] = [{ path: 'name', header: 'NAME', kind: 'text' }];
+    for (const width of [undefined, 80]) {
+      const notes: string[] = [];
+      const vertical = await verticalTable({ name }, cols, { ...opts(width as number), note: (m: string) => notes.push(m) });
+      expect(displayWidth(vertical.trimEnd())).toBeLessThanOrEqual(MAX_TABLE_CELL + 10);
+      expect(vertical).toContain('…');
+      const horizontal = await horizontalTable([{ name }, { name: 'short' }], cols, { ...opts(width as number), note: (m: string) => notes.push(m) });
+      expect(horizontal.split('\n')[1]!.endsWith('…')).toBe(true);
+      expect(notes.some((n) => n.includes(`wider than ${MAX_TABLE_CELL.toLocaleString('en-US')} columns (NAME) is cut in this table; -o json or -o csv shows it whole`))).toBe(true);
+    }
+  });
+});
