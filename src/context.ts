@@ -12,6 +12,7 @@ import type { ApiClient } from './api/client.js';
 import type { Target } from './api/target.js';
 import type { ConfigStore } from './config/store.js';
 import { badProfileField, describeSource, keyProblem, profileNameProblem, resolveSettings, type Settings } from './config/resolve.js';
+import { isUtf8Locale } from './output/bars.js';
 import { noSuchProfile } from './config/no-such-profile.js';
 import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
 import { AuthError, ExitCode, QueryError, SrsError, stdoutWriteError, UsageError } from './errors.js';
@@ -312,6 +313,8 @@ export class Context {
       paintHeader: (h: string) => this.paint.bold(h),
       redact: (s: string) => this.redact(s),
       query: this.#query,
+      // Only on a terminal: a file or a pipe gets the data's own UTF-8 (the blank and the cut are the table's marks).
+      ascii: this.io.stdoutIsTTY && !isUtf8Locale(this.env),
     };
   }
 

@@ -59,6 +59,8 @@ export interface RenderOptions {
   paintHeader?: (s: string) => string;
   /** Masks secrets in table cells before they are cut to width (Context.redact). */
   redact?: ((s: string) => string) | undefined;
+  /** A terminal whose locale is not UTF-8: tables mark blanks and cuts with ASCII ("-", "~"), as pictures do. */
+  ascii?: boolean | undefined;
   /** A compiled --query (JMESPath) applied to the whole output document before rendering. */
   query?: ((data: unknown) => unknown) | undefined;
 }

@@ -31,7 +31,11 @@ export interface TableOptions {
   redact?: ((s: string) => string) | undefined;
   /** The columns --fields named (the user's choice: none is hidden for being a URL). */
   fields?: Column[] | undefined;
+  /** A terminal whose locale is not UTF-8: blanks are "-" and cuts end in "~" (as score explain's pictures do). */
+  ascii?: boolean | undefined;
 }
+
+const ellipsisOf = (opts: TableOptions): string => (opts.ascii ? '~' : '…');
 
 /** What a table shows for a value the service left out or sent as null (CSV leaves the cell empty). */
 export const BLANK = '—';
@@ -46,7 +50,7 @@ const noted = new WeakSet<TableOptions>();
 
 function tableCell(v: unknown, row: unknown, c: Column, opts: TableOptions): string {
   const raw = c.format ? c.format(v, row) : cellText(v);
-  if (raw === '' && (v === null || v === undefined)) return BLANK;
+  if (raw === '' && (v === null || v === undefined)) return opts.ascii ? '-' : BLANK;
   // Masked before any cut to width: a key cut short is no longer found by the redaction of the written text.
   const text = sanitizeForTerminal(opts.redact ? opts.redact(raw) : raw);
   if (text.length <= MAX_TABLE_CELL / 2 || displayWidth(text) <= MAX_TABLE_CELL) return text;
@@ -54,7 +58,7 @@ function tableCell(v: unknown, row: unknown, c: Column, opts: TableOptions): str
     noted.add(opts);
     opts.note?.(`a value wider than ${MAX_TABLE_CELL.toLocaleString('en-US')} columns (${c.header}) is cut in this table; -o json or -o csv shows it whole`);
   }
-  return cutToWidth(text, MAX_TABLE_CELL);
+  return cutToWidth(text, MAX_TABLE_CELL, ellipsisOf(opts));
 }
 
 const BORDERLESS = {
@@ -76,7 +80,7 @@ function* graphemes(s: string): Generator<string> {
 }
 
 /** Cuts text to a display width, ending in "…" when anything was cut. */
-export function cutToWidth(s: string, width: number): string {
+export function cutToWidth(s: string, width: number, ellipsis = '…'): string {
   if (displayWidth(s) <= width) return s;
   let out = '';
   let w = 0;
@@ -88,7 +92,7 @@ export function cutToWidth(s: string, width: number): string {
     out += ch;
     w += cw;
   }
-  return out + '…';
+  return out + ellipsis;
 }
 
 /** A column's kind when its definition gives none (--fields, --query, `srs api`): from its path, then its values. */
@@ -106,7 +110,7 @@ export function inferKind(path: string, values: readonly unknown[]): ColumnKind 
   return 'text';
 }
 
-async function table(head: string[] | undefined, rows: string[][], aligns: Array<'left' | 'right'>, widths: number[]): Promise<string> {
+async function table(head: string[] | undefined, rows: string[][], aligns: Array<'left' | 'right'>, widths: number[], ellipsis = '…'): Promise<string> {
   const { default: Table } = await import('cli-table3');
   // cli-table3 copies its rows with push.apply, which overflows the stack past
   // ~150,000 rows: lay the rows out in chunks with the same fixed widths.
@@ -119,11 +123,11 @@ async function table(head: string[] | undefined, rows: string[][], aligns: Array
       colAligns: aligns,
       colWidths: widths,
       wordWrap: false,
-      truncate: '…',
+      truncate: ellipsis,
     });
     // Cells are cut here (cutToWidth: whole grapheme clusters, by display width): cli-table3's own cut split an
     // emoji's surrogate pair (a name of 😀 printed "😀😀\uFFFD…").
-    for (const r of rows.slice(i, i + TABLE_CHUNK_ROWS)) t.push(r.map((cell, ci) => (widths[ci] !== undefined && cell.length > widths[ci]! / 2 && displayWidth(cell) > widths[ci]! ? cutToWidth(cell, widths[ci]!) : cell)));
+    for (const r of rows.slice(i, i + TABLE_CHUNK_ROWS)) t.push(r.map((cell, ci) => (widths[ci] !== undefined && cell.length > widths[ci]! / 2 && displayWidth(cell) > widths[ci]! ? cutToWidth(cell, widths[ci]!, ellipsis) : cell)));
     const text = t.toString();
     if (text) out += text.split('\n').map((l) => l.trimEnd()).join('\n') + '\n';
   }
@@ -196,7 +200,7 @@ export async function horizontalTable(rows: unknown[], cols: Column[], opts: Tab
     opts.note(hiddenNote(what, opts.width));
   }
   const pick = <T>(xs: T[]): T[] => fit.shown.map((i) => xs[i]!);
-  const out = await table(pick(head), cells.map(pick), pick(cols.map((c) => c.align ?? 'left')), fit.widths);
+  const out = await table(pick(head), cells.map(pick), pick(cols.map((c) => c.align ?? 'left')), fit.widths, ellipsisOf(opts));
   if (!opts.color) return out;
   const nl = out.indexOf('\n');
   return paint(out.slice(0, nl)) + out.slice(nl);
@@ -244,11 +248,11 @@ export async function verticalTable(item: unknown, cols: Column[], opts: TableOp
     const budget = Math.max(opts.width - headW - GAP, 10);
     rows.forEach((r, i) => {
       const c = cols[i]!;
-      if ((c.kind ?? inferKind(c.path, [getPath(item, c.path)])) === 'text') r[1] = cutToWidth(r[1], budget);
+      if ((c.kind ?? inferKind(c.path, [getPath(item, c.path)])) === 'text') r[1] = cutToWidth(r[1], budget, ellipsisOf(opts));
     });
   }
   const widths = naturalWidths(undefined, rows, 2);
-  const out = await table(undefined, rows, ['left', 'left'], widths);
+  const out = await table(undefined, rows, ['left', 'left'], widths, ellipsisOf(opts));
   if (!opts.color) return out;
   const w = Math.max(...cols.map((c) => c.header.length));
   return out

@@ -198,3 +198,18 @@ describe('a value too wide for any table', () => {
     }
   });
 });
+
+describe('ASCII marks (a terminal whose locale is not UTF-8)', () => {
+  it('a blank is "-" and a cut ends in "~"; otherwise "—" and "…"', async () => {
+    const cols: Column[] = [
+      { path: 'name', header: 'NAME', kind: 'text' },
+      { path: 'website', header: 'WEBSITE', kind: 'text' },
+    ];
+    const row = { name: 'A rather long supplier name that will not fit', website: null };
+    for (const [ascii, blank, cut] of [[true, '-', '~'], [false, '—', '…']] as const) {
+      const out = await verticalTable(row, cols, { ...opts(30), ascii });
+      expect(out).toMatch(new RegExp(`^WEBSITE\\s+${blank}$`, 'm'));
+      expect(out).toMatch(new RegExp(`^NAME\\s+A rather.*\\${cut}$`, 'm'));
+    }
+  });
+});
