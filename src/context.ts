@@ -12,7 +12,7 @@ import type { ApiClient } from './api/client.js';
 import type { Target } from './api/target.js';
 import type { ConfigStore } from './config/store.js';
 import { badProfileField, describeSource, keyProblem, profileNameProblem, resolveSettings, type Settings } from './config/resolve.js';
-import { isUtf8Locale } from './output/bars.js';
+import { isUtf8Locale } from './util/locale.js';
 import { noSuchProfile } from './config/no-such-profile.js';
 import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
 import { AuthError, ExitCode, QueryError, SrsError, stdoutWriteError, UsageError } from './errors.js';

@@ -6,6 +6,9 @@
  * measured as tables measure them (names may hold wide characters).
  */
 import { cutToWidth, displayWidth } from './table.js';
+import { isUtf8Locale } from '../util/locale.js';
+
+export { isUtf8Locale };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -26,15 +29,6 @@ export interface Glyphs {
 export const UNICODE: Glyphs = { full: '█', halfLeft: '▐', halfRight: '▌', eighths: ['▏', '▎', '▍', '▌', '▋', '▊', '▉'], track: '·', axis: '│', ellipsis: '…', none: '—' };
 export const ASCII: Glyphs = { full: '#', halfLeft: '', halfRight: '', eighths: [], track: ' ', axis: '|', ellipsis: '~', none: '-' };
 
-/**
- * Whether the terminal's character set is UTF-8, from the locale as the C
- * library reads it: the first non-empty of LC_ALL, LC_CTYPE, LANG. No locale
- * at all is the C locale: ASCII.
- */
-export function isUtf8Locale(env: Env): boolean {
-  const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
-  return /utf-?8/i.test(locale);
-}
 
 export function glyphsFor(env: Env, forceAscii: boolean): Glyphs {
   return !forceAscii && isUtf8Locale(env) ? UNICODE : ASCII;
