@@ -8,7 +8,6 @@ import { oneLine } from '../../output/sanitize.js';
 import { BufferPool } from '../../util/buffer-pool.js';
 import { chunk, mapConcurrent, mapOrdered } from '../../util/concurrency.js';
 import { optString, type Opts } from '../kit.js';
-import { DEFAULT_TOLERANCE as VERIFY_TOLERANCE } from './options.js';
 // The bundle, the score model and the views load only where they are used (not for piped JSON).
 import type { Breakdown } from './view.js';
 import { checkId, gatherIds } from './ids.js';
@@ -288,31 +287,14 @@ export interface NoResult {
  *   the bundle, and `recompute --verify` refused it as invalid input (exit 2).
  */
 /**
- * A result with entries or parameter scores that srs left out (no id, no data source, no isClaim: leftOutOf), whose
- * values srs's model then does not recompute from what remains: `calc --save` said "saved", and the bundle then failed
- * verification as "recomputation differs", blaming the service's numbers for what srs had dropped. Such a supplier is
- * unknown. Only results with parts left out are recomputed here (the rest cost nothing); one whose remaining parts
- * still recompute to what the service reported is saved (the document marks no id required).
+ * A result with entries, data source scores or parameter scores that srs left out (no id, no data source: leftOutOf)
+ * cannot be saved as evidence: the bundle holds the result as srs completed it, without them, so `check --from` of it
+ * gated on what remained and passed where the live check was unknown (a High parameter without its id), and a value
+ * they fed failed verification as "recomputation differs", blaming the service for what srs had dropped. Unknown.
  */
-interface Recomputing {
-  model: typeof import('../../scoring/index.js');
-  toScoringScorecard: typeof import('./bundle.js').toScoringScorecard;
-  options: import('./bundle.js').BundleOptions;
-  asOf: string;
-}
-
-function unrecordable(item: ScoreResult, cards: readonly Scorecard[], { model, toScoringScorecard, options, asOf }: Recomputing): NoResult | undefined {
+function unrecordable(item: ScoreResult): NoResult | undefined {
   const parts = leftOutOf(item).filter((l) => /^(data entries without|data source scores without|policy parameter scores without)/.test(l));
   if (!parts.length) return undefined;
-  let agrees: boolean;
-  try {
-    const rebuilt = model.rebuildFromScoreResult(item);
-    const recomputed = model.scoreSupplier(item.supplierId, rebuilt.entries, cards.map(toScoringScorecard), { ...options, asOf });
-    agrees = rebuilt.conflicts.length === 0 && model.compareScores(item, recomputed, VERIFY_TOLERANCE).every((r) => r.ok);
-  } catch {
-    agrees = false;
-  }
-  if (agrees) return undefined;
   return {
     code: 'lookup_failed',
     message: `the service's result for supplier ${item.supplierId} is incomplete (${parts.join('; ')}): srs cannot record it as evidence, so it cannot explain or verify this supplier's score (srs score calc ${item.supplierId} -o json shows what the service sent)`,
@@ -432,11 +414,9 @@ async function* calculateAndSave(
   unknownOut: Map<string, NoResult>,
   asReceived = false,
 ): AsyncGenerator<SavedResult> {
-  const [scoring, { bundleOptions, toScoringScorecard }, { BundleWriter }] = await Promise.all([import('../../scoring/index.js'), import('./bundle.js'), import('./evidence.js')]);
-  const { MODEL_VERSION, todayUtc } = scoring;
+  const [{ MODEL_VERSION, todayUtc }, { bundleOptions }, { BundleWriter }] = await Promise.all([import('../../scoring/index.js'), import('./bundle.js'), import('./evidence.js')]);
   const scoringOptions = bundleOptions(filters);
   const asOf = todayUtc(ctx.now()); // the day the scores were asked for
-  const recomputing: Recomputing = { model: scoring, toScoringScorecard, options: scoringOptions, asOf };
   const writer = await BundleWriter.create(path, {
     modelVersion: MODEL_VERSION,
     createdAt: ctx.now().toISOString(),
@@ -465,7 +445,7 @@ async function* calculateAndSave(
     for (const it of items) leftOut(it);
     const [cards, noResult] = await Promise.all([mapConcurrent(items, inner, (it) => scorecardsOf(client, it.supplierId)), classifyNoScore(client, items, inner)]);
     items.forEach((it, k) => {
-      const unusable = noResult.has(it.supplierId) ? undefined : (unusableScorecards(it, cards[k]!) ?? unrecordable(it, cards[k]!, recomputing));
+      const unusable = noResult.has(it.supplierId) ? undefined : (unusableScorecards(it, cards[k]!) ?? unrecordable(it));
       if (unusable) noResult.set(it.supplierId, unusable);
     });
     return { request, items, cards, noResult, received };
