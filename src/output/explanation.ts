@@ -74,8 +74,12 @@ export const ExplanationSchema = z.object({
     /** The highest of the parameters' levels; levels srs cannot rank are shown instead, marked: "Extreme (unrecognised)". */
     riskLevel: z.nullable(z.string()),
   }),
-  /** The local model's overall score from the same entries and scorecards, and whether it agrees with the service's. */
-  model: z.object({ value: num, agrees: z.boolean() }),
+  /**
+   * The local model's overall score from the same entries and scorecards, whether every value shown agrees with the
+   * service's (overall, aggregates, each data source and parameter), and the ones that do not ("parameters.ID 0.6667
+   * (the model: -0.3333)").
+   */
+  model: z.object({ value: num, agrees: z.boolean(), differences: z.array(z.string()) }),
   scorecards: z.array(ExplainedScorecardSchema),
   /** Scored parameters that belong to none of the supplier's scorecards. */
   otherParameters: z.array(ExplainedParameterSchema),

@@ -8,6 +8,7 @@
 import { count } from '../util/plural.js';
 import { UNRECOGNISED_RISK, type ExplainedParameter, type Explanation } from './explanation.js';
 import { fixed2 } from '../scoring/labels.js';
+import { sanitizeForTerminal } from './sanitize.js';
 
 export interface DigestCheck {
   /** verified: the bundle's digest matches its content; mismatch: it does not; none: the bundle has no digest. */
@@ -44,7 +45,10 @@ export interface ReportData {
 
 /** HTML-escapes text for element content and quoted attribute values. */
 export function esc(s: unknown): string {
-  return String(s ?? '').replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
+  // Text from the service or a file is shown as the terminal views show it: escape sequences removed, control, bidi
+  // and invisible characters as visible escapes. Written raw, "\u202Egnp.exe" displayed as "exe.png" in a browser, and
+  // `--html -` on a terminal cleared the screen (ESC[2J) and made links of the service's choosing.
+  return sanitizeForTerminal(String(s ?? '')).replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 const fmt = (v: number | null): string => (v === null || !Number.isFinite(v) ? '—' : fixed2(v));
@@ -117,7 +121,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bott
 .muted{color:#666}.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
 table{border-collapse:collapse;width:100%;background:#fff;margin:6px 0 12px}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eee;vertical-align:middle}
 th{font-weight:600;background:#f1f1f1}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
-tr.card td{font-weight:600;background:#f7f7f7}td.param{padding-left:24px}
+tr.card td{font-weight:600;background:#f7f7f7}td.param{padding-left:24px}td,th,h2,h3,p{overflow-wrap:anywhere}
 .ok{color:${POS};font-weight:600}.bad{color:${NEG};font-weight:600}.warn{color:#b8860b;font-weight:600}
 .box{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 14px;margin:8px 0}
 .flag{color:#b8860b;font-weight:700}
@@ -134,7 +138,7 @@ function supplierSection(x: Explanation): string {
   const out: string[] = [];
   out.push(`<section class="supplier" id="s-${esc(x.supplierId)}"><h3><span class="mono">${esc(x.supplierId)}</span> — ${fmt(x.score.value)} ${esc(x.score.label)}${x.score.riskLevel ? ` · risk ${esc(x.score.riskLevel)}` : ''}</h3>`);
   for (const c of x.conflicts) out.push(`<p class="bad">Conflicting result: ${esc(c)}; srs cannot tell which copy counts, so no copy's score is shown.</p>`);
-  out.push(`<p class="muted">From data sources ${fmt(x.score.dataSourcesScore)} · from policy parameters ${fmt(x.score.policyParametersScore)}${x.model.agrees ? '' : ` · <span class="bad">the local model gives ${fmt(x.model.value)}</span>`}</p>`);
+  out.push(`<p class="muted">From data sources ${fmt(x.score.dataSourcesScore)} · from policy parameters ${fmt(x.score.policyParametersScore)}${x.model.agrees ? '' : ` · <span class="bad">the local model does not reproduce ${esc(x.model.differences.length)} value${x.model.differences.length === 1 ? '' : 's'} (${esc(x.model.differences.slice(0, 3).join('; '))}${x.model.differences.length > 3 ? '; …' : ''})</span>`}</p>`);
   out.push('<table><thead><tr><th>Scorecard / parameter</th><th class="num">Weight</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Entries</th><th>Expiring</th></tr></thead><tbody>');
   for (const c of x.scorecards) {
     out.push(`<tr class="card"><td>${esc(c.name ?? c.scorecardId)}</td><td class="num">${esc(weightText(c.weight))}</td><td class="num">${fmt(c.score)}</td><td>${svgBar(c.score)}</td><td>${esc(c.label)}</td><td></td><td></td><td></td></tr>`);

@@ -84,7 +84,13 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   lines.push(paint.bold(row(0, 'Overall score', '', x.score.value, x.score.label, '', '')));
   lines.push(row(2, 'from data sources', '', x.score.dataSourcesScore, scoreText(x.score.dataSourcesScore), '', ''));
   lines.push(row(2, 'from policy parameters', '', x.score.policyParametersScore, scoreText(x.score.policyParametersScore), '', ''));
-  if (!x.model.agrees) lines.push(paint.yellow(`  the local model gives ${fmt(x.model.value)} from the same entries (see srs score recompute)`));
+  if (!x.model.agrees) {
+    const overall = x.model.differences.find((d) => d.startsWith('value '));
+    const others = x.model.differences.length - (overall ? 1 : 0);
+    const what = overall ? `gives ${fmt(x.model.value)}` : `differs on ${others} value${others === 1 ? '' : 's'}`;
+    const first = x.model.differences.find((d) => !d.startsWith('value '));
+    lines.push(paint.yellow(`  the local model ${what} from the same entries${!overall && first ? ` (${sanitizeForTerminal(first)}${others > 1 ? ', …' : ''})` : ''}; see srs score recompute`));
+  }
 
   lines.push('');
   if (x.scorecards.length) {

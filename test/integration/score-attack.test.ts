@@ -219,6 +219,43 @@ describe('round 6. parts of a result that srs left out never pass a rule they fe
   });
 });
 
+describe('round 6. what people read agrees with what srs checks', () => {
+  it('explain: parameter scores the local model does not reproduce (the overall score unchanged) are said, never "agrees"', async () => {
+    rewrite = (body) => {
+      for (const it of body.items) for (const p of it.policyParameterScores) if (typeof p.score.value === 'number') p.score.value = Math.min(3, p.score.value + 1);
+    };
+    try {
+      const json = await viaProxy(['score', 'explain', a!, '-o', 'json']);
+      expect(json.code, json.stderr).toBe(0);
+      const x = JSON.parse(json.stdout) as { model: { agrees: boolean; differences: string[] } };
+      expect(x.model.agrees).toBe(false);
+      expect(x.model.differences.some((d) => d.startsWith('parameters.'))).toBe(true);
+      expect(json.stderr).toMatch(/warning: the local model does not reproduce \d+ values? of this result from the same entries and scorecards \(/);
+      const picture = await viaProxy(['score', 'explain', a!, '-o', 'table'], { COLUMNS: '80' });
+      expect(picture.stdout).toMatch(/the local model (differs on \d+ values?|gives \S+) from the same entries/);
+    } finally {
+      rewrite = undefined;
+    }
+    const clean = await viaProxy(['score', 'explain', a!, '-o', 'json']);
+    expect((JSON.parse(clean.stdout) as { model: { agrees: boolean; differences: string[] } }).model).toMatchObject({ agrees: true, differences: [] });
+  });
+
+  it('report --html: escape sequences, control, bidi and invisible characters from the service are shown escaped, never written raw', async () => {
+    rewrite = (body) => {
+      for (const it of body.items) for (const p of it.policyParameterScores) if (p.dataPoints.risk) p.dataPoints.risk.riskLevel = 'X\u001b[2J\u001b]8;;http://evil.example\u0007\u202egnp.exe\u202c\u200b';
+    };
+    try {
+      const file = join(h.home, 'hostile.html');
+      await viaProxy(['score', 'report', a!, '--html', file]);
+      const html = readFileSync(file, 'utf8');
+      expect(html).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u200b]/);
+      expect(html).toContain('\\u202egnp.exe\\u202c');
+    } finally {
+      rewrite = undefined;
+    }
+  });
+});
+
 describe('7. the bundle records the base URL without credentials or query', () => {
   it('SRS_BASE_URL with user:password@ and ?query: neither reaches the bundle', async () => {
     const port = new URL(h.emu.url).port;

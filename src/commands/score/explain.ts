@@ -81,6 +81,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const filters = describeFilters(input.options, (fid) => input.names.parameters.get(fid) ?? input.names.dataSources.get(fid) ?? fid);
   if (filters) ctx.info(`filtered: ${filters}; scores and "no data" below are of this filter only`);
   const x = explain(item, input.cardsFor(id), input.names, input.asOf, input.options, withinDays);
+  // Said on stderr in every format (a picture's line, a JSON field alone are easy to miss): values the local model does
+  // not reproduce from the same entries and scorecards. The picture is the service's numbers all the same.
+  if (!x.model.agrees) {
+    const n = x.model.differences.length;
+    ctx.warn(`the local model does not reproduce ${n === 1 ? 'a value' : `${n} values`} of this result from the same entries and scorecards (${x.model.differences.slice(0, 3).join('; ')}${n > 3 ? '; …' : ''}): the picture shows the service's values; srs score recompute lists them all`);
+  }
   const ro = ctx.renderOptions();
   if (ctx.format === 'table' && !ro.fields && !ro.query) {
     const [{ glyphsFor }, { renderScorePicture }] = await Promise.all([import('../../output/bars.js'), import('../../output/score-picture.js')]);

@@ -8,7 +8,7 @@
  */
 import type { ScoreResult, Scorecard } from '../../api/contract.js';
 import type { Names } from '../../api/names.js';
-import { MODEL_VERSION, duplicatedScores, entriesFromScoreResult, scoreLabel, scoreSupplier } from '../../scoring/index.js';
+import { MODEL_VERSION, compareScores, duplicatedScores, entriesFromScoreResult, scoreLabel, scoreSupplier, showNumber } from '../../scoring/index.js';
 import type { ExpiringEntry, ExplainedParameter, ExplainedScorecard, Explanation } from '../../output/explanation.js';
 import { riskRank, supplierRiskLevel, toScoringScorecard, type BundleOptions } from './bundle.js';
 
@@ -103,7 +103,12 @@ export function explain(item: ScoreResult, cards: readonly Scorecard[], names: N
   const sourceIds = new Set(item.dataSourceScores.map((ds) => ds.dataSourceId));
   const sources = new Map(item.dataSourceScores.map((ds) => [ds.dataSourceId, ds]));
   const value = item.score.value;
-  const agrees = value === null || model.value === null ? value === model.value : Math.abs(value - model.value) <= 1e-6;
+  // Every value the picture shows, not the overall score alone: parameter scores raised by 1 under an unchanged overall
+  // score were drawn under "agrees", beside weights and scores whose mean contradicted the scorecard's.
+  const differences = compareScores(item, model, 1e-6)
+    .filter((r) => !r.ok)
+    .map((r) => `${r.path} ${r.reported === null ? 'no value' : showNumber(r.reported, 4)} (the model: ${r.recomputed === null ? 'no value' : showNumber(r.recomputed, 4)})`);
+  const agrees = differences.length === 0;
   return {
     supplierId: item.supplierId,
     asOf,
@@ -115,7 +120,7 @@ export function explain(item: ScoreResult, cards: readonly Scorecard[], names: N
       policyParametersScore: item.score.policyParametersScore.value,
       riskLevel: supplierRiskLevel(item),
     },
-    model: { value: model.value, agrees },
+    model: { value: model.value, agrees, differences },
     scorecards,
     otherParameters,
     dataSources: [...sourceIds].map((id) => {
