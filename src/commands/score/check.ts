@@ -43,7 +43,9 @@ const maxDropOption = finiteNumber('--max-drop', 0);
  */
 function atComparedPrecision(flag: string, v: number, given: unknown): number {
   const read = comparable(v);
-  if (Math.abs(read - v) > Math.abs(v) * 1e-6) {
+  // 1e-400 is 0 once parsed (it underflows): the text given says whether a value other than 0 was meant.
+  const meantNonZero = v === 0 && /[1-9]/.test(String(given).split('=').pop()!.replace(/e.*$/i, ''));
+  if (meantNonZero || Math.abs(read - v) > Math.abs(v) * 1e-6) {
     throw new UsageError(`${flag} ${String(given)} has more decimals than the 9 that scores are compared with (it would be read as ${showNumber(read, 9)}): give at most 9 decimals`);
   }
   return v;
