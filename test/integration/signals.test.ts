@@ -190,6 +190,15 @@ describe('supplier create stopped while no attempt is in flight', () => {
     const again = await runSrs(['supplier', 'create', '--name', 'Wait Out GmbH', '--customer-id', 'W429-1', '-o', 'json'], { ...env, SRS_BASE_URL: ok });
     expect(again.code, again.stderr).toBe(0);
   });
+
+  it('api POST waiting out a 429: not sent, not "outcome unknown"', async () => {
+    const scenario = 'api-429-wait';
+    const base = server.scenario(scenario, (_q, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': '30' }));
+    const r = await runSrs(['api', 'POST', '/v1/suppliers', '--field', 'name=Api Wait'], { ...hostile.env, SRS_BASE_URL: base }, { onSpawn: killWhenWaiting(scenario, 'SIGTERM') });
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stderr).toContain('terminated while waiting to send the request again');
+    expect(r.stderr).not.toContain('outcome unknown');
+  });
 });
 
 describe('supplier create killed with SIGKILL in flight (no handler runs)', () => {
