@@ -52,7 +52,9 @@ function tableCell(v: unknown, row: unknown, c: Column, opts: TableOptions): str
   const raw = c.format ? c.format(v, row) : cellText(v);
   if (raw === '' && (v === null || v === undefined)) return opts.ascii ? '-' : BLANK;
   // Masked before any cut to width: a key cut short is no longer found by the redaction of the written text.
-  const text = sanitizeForTerminal(opts.redact ? opts.redact(raw) : raw);
+  let text = sanitizeForTerminal(opts.redact ? opts.redact(raw) : raw);
+  // The blanks and cuts that column formatters write themselves (score calc's RISK, check's SCORE): ASCII too.
+  if (opts.ascii && /[—…]/.test(text)) text = text.replace(/—/g, '-').replace(/…/g, '~');
   if (text.length <= MAX_TABLE_CELL / 2 || displayWidth(text) <= MAX_TABLE_CELL) return text;
   if (!noted.has(opts)) {
     noted.add(opts);

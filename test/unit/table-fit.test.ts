@@ -213,3 +213,12 @@ describe('ASCII marks (a terminal whose locale is not UTF-8)', () => {
     }
   });
 });
+
+describe('ASCII marks written by column formatters', () => {
+  it('a formatter\'s own "—" (score calc\'s RISK, check\'s SCORE) becomes "-" too', async () => {
+    const cols: Column[] = [{ path: 'risk', header: 'RISK', kind: 'state', format: (v) => (v === null ? '—' : String(v)) }];
+    const out = await horizontalTable([{ risk: null }, { risk: 'High' }], cols, { ...opts(80), ascii: true });
+    expect(out).not.toMatch(/[—…]/);
+    expect(lines(out)[1]).toBe('-');
+  });
+});

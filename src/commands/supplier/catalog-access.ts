@@ -155,7 +155,7 @@ export function takeTargetLock(ctx: Context, open: OpenCatalog, me: { what: stri
       const journalGone = h.journal !== undefined && !hasContent(h.journal);
       if (h.journal !== undefined && h.journal === mine && !journalGone) return;
       const rerun = journalGone
-        ? `its journal ${h.journal} is gone (deleted or emptied), so nothing can repair the catalog: check the service for what it created (srs supplier ls), then delete ${path}`
+        ? `its journal ${h.journal} is gone (deleted or emptied), so nothing can repair the catalog: what that run created after the catalog's last write is known only to the service (srs supplier ls lists the catalog, which lacks it; the service has no lookup by customer id: ask its operators or compare its own listing), then delete ${path}`
         : h.journal
         ? `run it again first (its journal ${h.journal} repairs the catalog: the same file with --journal ${h.journal}), or, once you have checked the service, delete ${path}`
         : `it had no journal: check the service for what it created, then delete ${path}`;
@@ -176,7 +176,7 @@ export function incompleteNote(ctx: Context, open: OpenCatalog): void {
   if (!h?.what?.startsWith(IMPORT_WHAT)) return;
   if (held!.gone) {
     const rerun = h.journal && !hasContent(h.journal)
-      ? `its journal ${h.journal} is gone: check the service for what it created`
+      ? `its journal ${h.journal} is gone: what it created after the catalog's last write is known only to the service`
       : h.journal ? `run it again (the same file with --journal ${h.journal}): its journal repairs the catalog` : `it had no journal: check the service for what it created`;
     ctx.warn(`${h.what} (process ${h.pid}, started ${h.started}) ended without writing its last outcomes to this catalog: suppliers it created may be missing below; ${rerun}`);
   } else {
