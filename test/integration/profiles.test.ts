@@ -98,7 +98,7 @@ describe('profiles', () => {
     expect(same.code, same.stderr).toBe(0);
     expect(same.stderr).not.toContain('sending the API key');
     // So is a mistyped --profile or SRS_PROFILE for any command (it said "run srs auth login" for a profile never stored).
-    for (const [args, extra] of [[['--profile', 'cj', 'ref', 'categories'], {}], [['ref', 'categories'], { SRS_PROFILE: 'cj' }]] as const) {
+    for (const [args, extra] of [[['--profile', 'cj', 'ref', 'categories'], {}], [['ref', 'categories'], { SRS_PROFILE: 'cj' }], [['auth', 'status', '--profile', 'cj'], {}]] as const) {
       const r = await runSrs([...args], { ...env, ...extra });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain('no profile "cj" (did you mean ci? stored profiles: default, ci)');

@@ -141,7 +141,10 @@ describe('GitHub step summary', () => {
       { supplierId: 'x`[y](https://evil.example)`', status: 'unknown' as const, score: null, riskLevel: null, reasons: ['risk level "[Approve: see runbook](https://example.invalid/x) ![i](https://example.invalid/p.png) *b* ~s~" is not one srs knows'] },
     ];
     const md = markdownSummary(results, { asOf: '2025-01-15', warnings: [] });
-    expect(md).toContain('\\[Approve: see runbook\\](https://example.invalid/x) !\\[i\\](https://example.invalid/p.png) \\*b\\* \\~s\\~');
+    expect(md).toContain('\\[Approve: see runbook\\](https&#58;//example.invalid/x) !\\[i\\](https&#58;//example.invalid/p.png) \\*b\\* \\~s\\~');
+    // No autolink (a bare URL or www.), no entity decoded.
+    const auto = markdownSummary([{ ...results[0]!, reasons: ['see www.evil.example/ok and https://evil.example/a?b=1 &#91;x&#93; &#x202E;'] }], { asOf: '2025-01-15', warnings: [] });
+    expect(auto).toContain('see www&#46;evil.example/ok and https&#58;//evil.example/a?b=1 &amp;#91;x&amp;#93; &amp;#x202E;');
     expect(md).not.toMatch(/(^|[^\\])\[Approve/);
     // The id stays inside its code span: a backtick in it is replaced, so the span cannot end early.
     expect(md).toContain("| `x'[y](https://evil.example)'` | unknown |");

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import type { ConfigStore } from '../../config/store.js';
+import { noSuchProfile } from '../../config/no-such-profile.js';
 import { DEFAULT_PROFILE, describeSource, keyProblem, maskKey, type AuthStatus, type ProfileStatus } from '../../config/resolve.js';
 import { AuthError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
@@ -60,6 +61,10 @@ export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<v
     await renderList(ctx.sink, profiles, profileColumns, ro);
   } else {
     await renderItem(ctx.sink, status, statusColumns, ro);
+  }
+  // A mistyped --profile or SRS_PROFILE that was to supply the key or the base URL: as every other command says it.
+  if ((s.profileSource === 'flag' || s.profileSource === 'env') && store && store.getProfile(s.profile) === undefined && (!s.apiKey || !s.baseUrl)) {
+    throw noSuchProfile(s.profile, store.profileNames());
   }
   if (!s.apiKey) throw new AuthError(`not logged in: profile "${s.profile}" has no API key; run "srs auth login" or set SRS_API_KEY`);
   // The same refusal every other command gives (exit 4): a status that says "fine" for a key no command will send is a false "ok".

@@ -96,8 +96,15 @@ export const SUMMARY_WORST = 10;
 /** A Markdown cell: one line, pipes escaped, no HTML. */
 function cell(s: string): string {
   // Service text is text: a riskLevel "[Approve](https://…) ![i](…)" was a live link and image in the summary.
-  // Without [ and ] there is no link or image; without * _ ~ ` no emphasis or code span to hide text in.
-  return s.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]~|]/g, '\\$&').replace(/</g, '&lt;');
+  // Without [ and ] there is no link or image; without * _ ~ ` no emphasis or code span to hide text in; & escaped so
+  // that no entity (&#x202E;, a bidi override) is decoded; "://" and "www." written so that GitHub makes no autolink.
+  return s
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/[\\`*_[\]~|]/g, '\\$&')
+    .replace(/</g, '&lt;')
+    .replace(/:\/\//g, '&#58;//')
+    .replace(/\b(www)\./gi, '$1&#46;');
 }
 
 /** An id in a code span: a backtick in it (a forged bundle's) would end the span and let the rest render. */
