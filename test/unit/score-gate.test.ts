@@ -209,6 +209,10 @@ describe('--expiring-within reads an expiry timestamp as its calendar date (issu
       expect(v.reasons[0]).toBe('evidence expires within 10 days (entry e1 on 2026-12-04)');
     }
     expect(evaluate(withExpiry('2026-12-05T00:00:00Z'), r).status).toBe('pass');
+    // Already expired: still a failure of the window, said as what it is (not "expires within 10 days").
+    const past = evaluate(withExpiry('2025-01-01'), r);
+    expect(past.status).toBe('fail');
+    expect(past.reasons[0]).toBe('evidence has expired (entry e1 on 2025-01-01; --expiring-within counts expired evidence too)');
     const odd = evaluate(withExpiry('next week'), r);
     expect(odd.status).toBe('unknown');
     expect(odd.reasons[0]).toMatch(/an expiry date that is not a calendar date: entry e1 \("next week"\)/);

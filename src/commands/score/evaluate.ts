@@ -121,7 +121,8 @@ export function evaluate(item: ScoreResult, rules: CheckRules, leftOut: readonly
     };
     for (const ds of item.dataSourceScores ?? []) for (const e of ds.dataPoints.dataEntries) consider(e.id, e.expiryDate);
     for (const p of item.policyParameterScores ?? []) for (const e of p.dataPoints.dataEntries) consider(e.id, e.expiryDate);
-    if (soonest) fails.push(`evidence expires within ${rules.expiringWithinDays} days (entry ${soonest.id} on ${soonest.date})`);
+    // An entry that has already expired is said as such: "expires within 30 days" for one that expired 692 days ago misled.
+    if (soonest) fails.push(soonest.date < rules.asOf ? `evidence has expired (entry ${soonest.id} on ${soonest.date}; --expiring-within counts expired evidence too)` : `evidence expires within ${rules.expiringWithinDays} days (entry ${soonest.id} on ${soonest.date})`);
     else if (lost.entries) unknowns.push(cannot(`--expiring-within ${rules.expiringWithinDays}`, lost.entries));
     else if (unreadable.length) unknowns.push(`an expiry date that is not a calendar date: ${unreadable.slice(0, 3).join(', ')}, so --expiring-within cannot be checked (${seeWhat(item.supplierId)})`);
   }
