@@ -93,6 +93,31 @@ describe('CatalogSink batches', () => {
     await expect(s.close()).rejects.toThrow(/cannot write the supplier catalog/);
   });
 
+  it('a batch that cannot be written keeps the import lock (as after a kill): an overlapping import must not go ahead', async () => {
+    const { JournalLock } = await import('../../src/util/lock.js');
+    const { existsSync } = await import('node:fs');
+    const lockPath = join(dir, 'failing-lock.db.import-1.lock');
+    const lock = await JournalLock.takeWaiting(lockPath, {
+      now: () => new Date(),
+      warn: () => undefined,
+      inUse: 'held',
+      stale: 'catalog lock',
+      cannotCreate: 'writable',
+      nothing: 'Nothing was sent.',
+      holder: { what: 'srs supplier import f.csv', journal: join(dir, 'f.csv.srs-journal') },
+      releaseOnExit: false,
+      waitMs: 0,
+    });
+    const catalog = Catalog.open(join(dir, 'failing-lock.db'));
+    const partition = await catalog.resolvePartition({ baseUrl: 'http://catalog.test', account: 'lock' }, () => Promise.reject(new Error('not asked')));
+    const s = new CatalogSink({ catalog, partition, file: 'f.csv', dryRun: false, allowExisting: false, retryUnknown: false, lock });
+    for (let i = 0; i < 600; i++) s.record(created(i));
+    catalog.close();
+    s.afterSend();
+    await expect(s.close()).rejects.toThrow(/cannot write the supplier catalog/);
+    expect(existsSync(lockPath)).toBe(true);
+  });
+
   it('writes by itself when no request leaves for a long while (rows kept back)', async () => {
     const { sink: s, catalog, partition } = await sink('inline');
     for (let i = 0; i < 2048; i++) s.record(created(i));

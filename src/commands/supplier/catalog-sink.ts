@@ -172,6 +172,10 @@ export class CatalogSink implements OutcomeSink {
       // (this same import, run again to repair what it left) goes back to it unless this run read the whole file:
       // refused, interrupted or failed, the repair is not done, and other runs must still be refused.
       if (this.#lock?.inherited?.what?.startsWith(IMPORT_WHAT) && !this.#finished) this.#lock.handBack();
+      // Outcomes the catalog could not take (locked by another program, a full disk): as after a kill, the lock stays,
+      // so that only this import run again (its journal repairs the catalog) goes ahead. Released, an overlapping
+      // import found the ids unknown and created 556 of them a second time, exit 0.
+      else if (this.#error) return Promise.reject(this.#error);
       else this.#lock?.release();
     }
     return this.#error ? Promise.reject(this.#error) : Promise.resolve();
