@@ -191,7 +191,10 @@ export function reportError(
     ? err
     : isTooDeep(err)
       ? tooDeep(err)
-      : new SrsError('runtime', ExitCode.failure, `unexpected error: ${(err as Error)?.message ?? String(err)}`, { detail: (err as Error)?.stack });
+      : (err as { code?: unknown } | null)?.code === 'ERR_SQLITE_ERROR'
+        ? // A catalog or sandbox state damaged after it opened ("database disk image is malformed" in supplier ls).
+          new SrsError('runtime', ExitCode.failure, `a local database of srs (the supplier catalog, or the sandbox's state) cannot be used: ${(err as Error).message}; the service is not affected: move the file away (or use --catalog, --no-catalog) to go on`, { detail: (err as Error).stack })
+        : new SrsError('runtime', ExitCode.failure, `unexpected error: ${(err as Error)?.message ?? String(err)}`, { detail: (err as Error)?.stack });
   const status = (e as { status?: number }).status;
   // Messages can carry the service's own text: untrusted, so no escape sequence reaches a terminal.
   const oneLine = redact(sanitizeForTerminal(e.message.replace(/\s*\n\s*/g, ' ')));

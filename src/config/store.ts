@@ -55,6 +55,11 @@ export class ConfigStore {
     } catch (e) {
       // A hand-edited file that is not JSON: say which file and what to do (it holds keys: never cleared silently).
       const file = join(cwd, 'config.json');
+      // A write that failed (conf writes the file when it is new): a full disk is not a file to fix by hand.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
+        throw new SrsError('runtime', ExitCode.failure, `config file ${file} cannot be written (${code}); free space or fix the permissions of ${cwd}, or set SRS_CONFIG_DIR to another directory`, { cause: e });
+      }
       throw new SrsError('runtime', ExitCode.failure, `config file ${file} cannot be read (${(e as Error).message.replace(/\.$/, '')}); fix it, or move it away and run "srs auth login" again`, { cause: e });
     }
     const profiles = this.#conf.get('profiles');

@@ -165,6 +165,33 @@ describe('import and the catalog', () => {
     }
   });
 
+  it('a create whose created record cannot be written (the catalog locked meanwhile) keeps its attempt: the same create is refused, not sent twice', async () => {
+    const slow = await startHarness({ admin: true, faults: { latency: { min: 1500, max: 1500 } } });
+    const { DatabaseSync } = await import('node:sqlite');
+    try {
+      const catalogFile = join(slow.home, 'locked-meanwhile.db');
+      writeFileSync(catalogFile, '');
+      const run = slow.run(['--catalog', catalogFile, 'supplier', 'create', '--name', 'Busy Ltd', '--customer-id', 'BUSY-1', '-o', 'json']);
+      // Once the attempt is written ahead and the request is in flight (1.5 s of latency), another program locks the
+      // catalog past srs's 10 s busy timeout.
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      const other = new DatabaseSync(catalogFile);
+      other.exec('BEGIN IMMEDIATE');
+      const r = await run;
+      other.exec('ROLLBACK');
+      other.close();
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('could not be recorded in the supplier catalog');
+      expect(r.stderr).toContain('the attempt stays recorded as unknown');
+      const again = await slow.run(['--catalog', catalogFile, 'supplier', 'create', '--name', 'Busy Ltd', '--customer-id', 'BUSY-1', '-o', 'json']);
+      expect(again.code).toBe(1);
+      expect(errorOf(again).code).toBe('outcome_unknown');
+      expect((await adminSuppliers(slow.emu)).filter((x) => x.customerSupplierId === 'BUSY-1')).toHaveLength(1);
+    } finally {
+      await slow.close();
+    }
+  }, 40_000);
+
   it('a lock left by a killed import: another run is refused until that import runs again (its journal repairs the catalog)', async () => {
     const k = await startHarness({ admin: true });
     try {

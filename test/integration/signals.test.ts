@@ -149,6 +149,9 @@ describe('an import stopped by a signal keeps its journal guarantees', () => {
       expect(listed.code, listed.stderr).toBe(0);
       expect(listed.stderr).toMatch(/ended without writing its last outcomes to this catalog: suppliers it created may be missing below/);
     }
+    // get --customer-id says it too (it answered "no supplier with customerSupplierId" as if that were known).
+    const got = await runSrs(['supplier', 'get', '--customer-id', 'SIG-1', '-o', 'json'], { ...hostile.env, SRS_BASE_URL: base });
+    expect(got.stderr).toMatch(/ended without writing its last outcomes to this catalog/);
   });
 });
 

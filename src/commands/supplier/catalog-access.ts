@@ -96,7 +96,15 @@ export async function openCatalog(ctx: Context, what: string, required: boolean)
   const known = catalog.knownPartition(target) !== undefined;
   // A reader (`required`: supplier ls, find, get --customer-id) works offline: it does not ask the service whether
   // this address is another spelling of one the catalog knows, and sees no entries until a create or import has.
-  const partition = await catalog.resolvePartition(target, sameAccountCheck(ctx, target), { otherAddresses: !required });
+  let partition: number;
+  try {
+    partition = await catalog.resolvePartition(target, sameAccountCheck(ctx, target), { otherAddresses: !required });
+  } catch (e) {
+    // Locked by another program past the busy timeout, a full disk, a damaged file: one line naming the catalog and
+    // saying nothing was sent, never "unexpected error: database is locked".
+    if (e instanceof SrsError) throw e;
+    throw new SrsError('runtime', ExitCode.failure, `cannot use the supplier catalog ${catalog.path}: ${(e as Error).message}; nothing was sent (--no-catalog works without it)`, { cause: e });
+  }
   if (partition === UNRESOLVED_PARTITION) {
     const others = catalog.otherAddressesOf(target);
     // The reader shows nothing here; say where this key's records are, and what links the two.

@@ -45,13 +45,17 @@ export function bodyFromFlags(opts: Opts): SupplierCreateRequest {
  * created into an error (a script would retry and create a duplicate): the supplier is printed,
  * exit 0, and a warning names the id and the catalog.
  */
-function record(ctx: Context, open: OpenCatalog | undefined, rec: CatalogRecord): void {
-  if (!open) return;
+function record(ctx: Context, open: OpenCatalog | undefined, rec: CatalogRecord): boolean {
+  if (!open) return true;
   try {
     open.catalog.record(open.partition, [rec]);
+    return true;
   } catch (e) {
     const what = rec.state === 'created' ? `supplier ${rec.id} was created, but` : 'this attempt';
-    ctx.warn(`${what} could not be recorded in the supplier catalog ${open.catalog.path}: ${(e as Error).message}`);
+    // The attempt written ahead stays (unknown): the next create of it is refused rather than sent twice.
+    const stays = rec.state === 'created' ? '; the attempt stays recorded as unknown, so the same create is not sent again without --retry-unknown' : '';
+    ctx.warn(`${what} could not be recorded in the supplier catalog ${open.catalog.path}: ${(e as Error).message}${stays}`);
+    return false;
   }
 }
 
@@ -198,8 +202,10 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
       offSignal();
     }
     // Created, then the attempt forgotten: a crash between the two leaves both, and the created entry wins (exists).
-    // What was sent stands in for what the answer leaves out (the document marks no field of it required).
-    record(ctx, open, {
+    // What was sent stands in for what the answer leaves out (the document marks no field of it required). A created
+    // record that could not be written (the catalog locked, a full disk) leaves the attempt: forgotten, nothing was
+    // left to refuse the same create, and it made a second supplier.
+    const recorded = record(ctx, open, {
       id: created.id,
       name: typeof created.name === 'string' && created.name ? created.name : valid.name,
       customerSupplierId: created.customerSupplierId ?? valid.customerSupplierId ?? null,
@@ -207,7 +213,7 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
       state: 'created',
       source: CREATE_SOURCE,
     });
-    settled();
+    if (recorded) settled();
   } finally {
     lock?.release();
   }

@@ -8,11 +8,14 @@ import { ExitCode, OutcomeUnknownError, SrsError, UsageError } from '../../error
 import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import type { Opts } from '../kit.js';
-import { openCatalog, type OpenCatalog } from './catalog-access.js';
+import { incompleteNote, openCatalog, type OpenCatalog } from './catalog-access.js';
 import { checkId, isUsableServiceId } from '../../util/ulid.js';
 
 async function resolveCustomerId(ctx: Context, cid: string): Promise<{ id: string; open: OpenCatalog }> {
   const open = (await openCatalog(ctx, 'srs supplier get --customer-id', true))!;
+  // As supplier ls and find say it: an import on this target running, or killed before its last outcomes reached the
+  // catalog, may have created this id without the catalog knowing (it read "no supplier with customerSupplierId").
+  incompleteNote(ctx, open);
   const entries = open.catalog.byCustomerId(open.partition, cid);
   const created = [...new Set(entries.filter((e) => e.state === 'created' && e.id).map((e) => e.id!))];
   if (created.length === 1) {
