@@ -17,7 +17,7 @@
  */
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { UsageError } from '../errors.js';
+import { ExitCode, SrsError, UsageError } from '../errors.js';
 import { sleepSync } from './sleep.js';
 
 export const LOCK_SUFFIX = '.lock';
@@ -191,6 +191,15 @@ export class JournalLock {
         writeSync(fd, buf, 0, buf.length);
         const ino = fstatSync(fd).ino;
         return new JournalLock(path, ino, inherited, opts.releaseOnExit !== false);
+      } catch (e) {
+        // A full disk: the empty file would read as a lock left by a killed run. Removed, and said in one line.
+        try {
+          unlinkSync(path);
+        } catch {
+          /* gone already */
+        }
+        const code = (e as NodeJS.ErrnoException).code;
+        throw new SrsError('runtime', ExitCode.failure, `cannot write the ${opts.stale} ${path} (${code ?? (e as Error).message}); ${opts.cannotCreate}. ${opts.nothing}`, { cause: e });
       } finally {
         closeSync(fd);
       }
