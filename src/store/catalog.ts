@@ -400,6 +400,16 @@ export class Catalog {
     return undefined;
   }
 
+  /**
+   * Every other address this key is known at with the same scheme, port and path (another spelling of this address,
+   * perhaps), in a partition of its own, whether or not it holds anything yet: for the import lock of such spellings.
+   */
+  otherSpellings(target: Target): Array<{ partition: number; baseUrl: string }> {
+    const own = this.knownPartition(target);
+    const rows = this.#db.prepare('SELECT partition_id, base_url FROM targets WHERE account = ? AND base_url <> ?').all(target.account, target.baseUrl) as Array<{ partition_id: number; base_url: string }>;
+    return rows.filter((r) => r.partition_id !== own && sameButHost(r.base_url, target.baseUrl)).map((r) => ({ partition: r.partition_id, baseUrl: r.base_url }));
+  }
+
   /** The other addresses this key is known at that a create or import here would ask about (for a reader's note). */
   otherAddressesOf(target: Target): string[] {
     return this.#otherAddresses(target).map((c) => c.base_url);

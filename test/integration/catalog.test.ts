@@ -128,6 +128,26 @@ describe('import and the catalog', () => {
     }
   });
 
+  it('two first imports through two spellings of one address (127.0.0.1, localhost) at once: the second is refused, nothing is created twice', async () => {
+    const slow = await startHarness({ admin: true, faults: { latency: { min: 100, max: 110 } } });
+    try {
+      const port = new URL(slow.emu.url).port;
+      const rows = Array.from({ length: 120 }, (_, i) => [`Spelled ${i}`, 'DEU', `SP-${i}`] as [string, string, string]);
+      const a = csvFile(slow.home, 'sp1.csv', rows);
+      const b = csvFile(slow.home, 'sp2.csv', rows);
+      const first = slow.run(['supplier', 'import', a, '--concurrency', '2', '-o', 'json'], { env: { SRS_BASE_URL: `http://127.0.0.1:${port}` } });
+      while (!slow.requests.some((l) => l.startsWith('POST /v1/suppliers'))) await new Promise((r) => setTimeout(r, 10));
+      const second = await slow.run(['supplier', 'import', b, '-o', 'json'], { env: { SRS_BASE_URL: `http://localhost:${port}` } });
+      expect(second.code, second.stderr).toBe(2);
+      expect(errorOf(second).message).toMatch(new RegExp(`srs supplier import .*sp1\\.csv \\(process \\d+\\) is running through http://127\\.0\\.0\\.1:${port}, which may be this same service under another name`));
+      const r1 = await first;
+      expect(r1.code, r1.stderr).toBe(0);
+      expect((await adminSuppliers(slow.emu)).filter((x) => x.customerSupplierId?.startsWith('SP-'))).toHaveLength(120);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('two imports of overlapping files started together: the second stops at once (exit 2, naming the first), nothing is created twice', async () => {
     // A service slow enough that the first run is still sending when the second starts.
     const slow = await startHarness({ admin: true, faults: { latency: { min: 100, max: 110 } } });

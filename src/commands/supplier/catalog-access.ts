@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
-import { JournalLock, LOCK_SUFFIX, lockHolder } from '../../util/lock.js';
+import { JournalLock, LOCK_SUFFIX, LockHeldError, lockHolder } from '../../util/lock.js';
 import type { Catalog, SameAccountCheck } from '../../store/catalog.js';
 
 export interface OpenCatalog {
@@ -142,7 +142,30 @@ export const CREATE_WAIT_MS = 10_000;
  * warning names); an import's only by the same import again (its journal), which repairs the catalog from
  * its journal: any other run is refused (exit 2) and told to re-run it first.
  */
-export function takeTargetLock(ctx: Context, open: OpenCatalog, me: { what: string; journal?: string | undefined }, waitMs: number): Promise<JournalLock> {
+export async function takeTargetLock(ctx: Context, open: OpenCatalog, me: { what: string; journal?: string | undefined }, waitMs: number): Promise<JournalLock> {
+  const lock = await takeOwnTargetLock(ctx, open, me, waitMs);
+  // Another spelling of this address (127.0.0.1 and localhost) not yet linked to it has a partition, and a lock, of its
+  // own: two first imports, one through each, each created every row (800 duplicates, both exit 0). Taken first, this
+  // lock is seen by the other run; an import holding, or killed holding, the other spelling's lock refuses this run.
+  for (const { partition: p, baseUrl: other } of open.catalog.otherSpellings(open.target)) {
+    if (p === open.partition) continue;
+    const held = lockHolder(`${realCatalogPath(open.catalog.path)}.import-${p}${LOCK_SUFFIX}`);
+    if (!held?.holder?.what) continue;
+    // A killed create is taken over where it stands (its one request is named then); a killed import is not.
+    if (held.gone && !held.holder.what.startsWith(IMPORT_WHAT)) continue;
+    // A lock this run took over from a killed run goes back to it: refused, this run repaired nothing.
+    if (lock.inherited) lock.handBack();
+    else lock.release();
+    const state = held.gone ? 'ended without writing its last outcomes (killed?)' : 'is running';
+    throw new LockHeldError(
+      `${held.holder.what} (process ${held.holder.pid}) ${state} through ${other}, which may be this same service under another name (${open.target.baseUrl}, the same key): two runs at once could both create the same customerSupplierId. ${held.gone ? `Run that import again through ${other} first` : 'Wait for it to finish'}, or use the same base URL for both. Nothing was sent.`,
+      { code: 'usage' },
+    );
+  }
+  return lock;
+}
+
+function takeOwnTargetLock(ctx: Context, open: OpenCatalog, me: { what: string; journal?: string | undefined }, waitMs: number): Promise<JournalLock> {
   const path = targetLockPath(open);
   const mine = me.journal === undefined ? undefined : resolve(me.journal);
   return JournalLock.takeWaiting(path, {
