@@ -192,7 +192,9 @@ export class Context {
     // A password in a base URL (user:password@host) is a secret too: error lines quote the URL.
     for (const url of [globals.baseUrl, env.SRS_BASE_URL]) this.#addUrlPassword(url);
     // TERM=dumb shows escape codes as text (chalk and ora switch off for it on their own; srs sets both itself).
-    const noColor = (env.NO_COLOR !== undefined && env.NO_COLOR !== '') || env.TERM === 'dumb';
+    // FORCE_COLOR=0 (or false) turns colour off as chalk reads it: the spinner obeyed it and explain's bars did not.
+    const forcedOff = env.FORCE_COLOR === '0' || env.FORCE_COLOR?.toLowerCase() === 'false';
+    const noColor = (env.NO_COLOR !== undefined && env.NO_COLOR !== '') || env.TERM === 'dumb' || forcedOff;
     this.color = io.stdoutIsTTY && globals.color !== false && !noColor;
     this.stderrColor = io.stderrIsTTY && globals.color !== false && !noColor;
     this.debugEnabled = !!globals.debug || truthy(env.SRS_DEBUG);

@@ -144,13 +144,13 @@ describe('score explain', () => {
     expect(/^[\x20-\x7e\n]*$/.test(forced.stdout)).toBe(true);
   });
 
-  pty.it('colour on a terminal only: red and green bars on a TTY, none with NO_COLOR or --no-color', async () => {
+  pty.it('colour on a terminal only: red and green bars on a TTY, none with NO_COLOR, FORCE_COLOR=0 or --no-color', async () => {
     const env = { ...UTF8, COLUMNS: '80' };
     const coloured = await onTerminal(['score', 'explain', first], env);
     expect(coloured.code, coloured.out).toBe(0);
     expect(coloured.out).toMatch(/\u001b\[31m[▐█]+\u001b\[39m│/);
     expect(coloured.out).toMatch(/│\u001b\[32m[█▌]+\u001b\[39m/);
-    for (const [extra, flag] of [[{ NO_COLOR: '1' }, []], [{}, ['--no-color']]] as const) {
+    for (const [extra, flag] of [[{ NO_COLOR: '1' }, []], [{ FORCE_COLOR: '0' }, []], [{}, ['--no-color']]] as const) {
       const plain = await onTerminal(['score', 'explain', first, ...flag], { ...env, ...extra });
       expect(plain.code).toBe(0);
       expect(plain.out).toContain('Overall score');
