@@ -76,8 +76,11 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
 
   // The risk level is the service's string (any length): cut to what the line has left.
   const head = `Supplier ${x.supplierId}  as of ${x.asOf}`;
-  const risk = x.score.riskLevel ? fitText(`risk ${sanitizeForTerminal(x.score.riskLevel)}`, Math.max(10, Math.max(60, o.width) - textWidth(head) - 2), g) : '';
-  lines.push(`${paint.bold('Supplier')} ${x.supplierId}  ${paint.dim(`as of ${x.asOf}`)}${risk ? `  ${risk}` : ''}`);
+  // Beside the heading when it fits the width; on a line of its own otherwise (at 60 columns the line was 64 wide).
+  const supplierRisk = x.score.riskLevel ? `risk ${sanitizeForTerminal(x.score.riskLevel)}` : '';
+  const beside = supplierRisk !== '' && textWidth(supplierRisk) <= o.width - textWidth(head) - 2;
+  lines.push(`${paint.bold('Supplier')} ${x.supplierId}  ${paint.dim(`as of ${x.asOf}`)}${beside ? `  ${supplierRisk}` : ''}`);
+  if (supplierRisk && !beside) lines.push(`  ${fitText(supplierRisk, Math.max(10, o.width - 2), g)}`);
   for (const c of x.conflicts) lines.push(paint.yellow(`! conflicting result: ${sanitizeForTerminal(c)}; srs cannot tell which copy counts, so no copy's score is shown`));
   lines.push('');
   lines.push(header('', '', 'LABEL', false));

@@ -196,6 +196,15 @@ describe('renderScorePicture', () => {
     }
   });
 
+  it('the heading line keeps to the width: the supplier\'s risk goes on a line of its own when it does not fit beside it', () => {
+    const x = explanation({ supplierId: '01h5994zk4r6m3vjp0jswxv6dx' });
+    for (const width of [60, 66, 80]) {
+      const lines = renderScorePicture(x, { glyphs: UNICODE, paint: plain, width }).split('\n');
+      expect(textWidth(lines[0]!), `${width}: ${lines[0]}`).toBeLessThanOrEqual(width);
+      expect(lines.slice(0, 2).join('\n'), `${width}`).toContain(`risk ${x.score.riskLevel}`);
+    }
+  });
+
   it('headings stay over their columns at any width (a long title is cut like the names), and wide pictures head the LABEL column', () => {
     for (const width of [60, 62, 70, 80, 130]) {
       const lines = renderScorePicture(explanation(), { glyphs: UNICODE, paint: plain, width }).split('\n');
