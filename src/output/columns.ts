@@ -70,7 +70,9 @@ const dataEntryColumns: Column[] = [
   id('id', 'ID'),
   col('type', 'TYPE', { kind: 'state' }),
   id('supplier.id', 'SUPPLIER', { hideIfConstant: true }),
-  col('score', 'SCORE', { align: 'right', kind: 'number' }),
+  // Two decimals on a table, as its per-parameter rows and every score table show them; CSV keeps the number as sent.
+  col('score', 'SCORE', { align: 'right', kind: 'number', tableOnly: true, format: (v) => (typeof v === 'number' ? v.toFixed(2) : '') }),
+  col('score', 'SCORE', { align: 'right', kind: 'number', csvOnly: true }),
   text('newsEvent.name', 'NEWS EVENT'),
   col('policyParameterScores.length', 'PARAMETERS', { align: 'right', kind: 'number', hide: 1 }),
 ];

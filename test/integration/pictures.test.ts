@@ -78,6 +78,9 @@ describe('names beside ids', () => {
     const t = await h.run(['data-entry', 'get', entry, '-o', 'table'], { env: { COLUMNS: '120' } });
     expect(t.code, t.stderr).toBe(0);
     expect(t.stdout).not.toMatch(/^PARAMETERS\s/m);
+    // The entry's own score with two decimals, as its parameter rows show theirs (it read -3 beside -3.00).
+    const own = (JSON.parse(j.stdout) as { score: number }).score;
+    expect(t.stdout).toMatch(new RegExp(`^SCORE\\s+${own.toFixed(2).replace('.', '\\.')}$`, 'm'));
     expect(t.stdout).toMatch(/^PARAMETER ID\s+PARAMETER\s+SCORE$/m);
     for (const p of resource.policyParameterScores) {
       const line = t.stdout.split('\n').find((l) => l.startsWith(p.policyParameter.id));
