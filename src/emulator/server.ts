@@ -158,7 +158,11 @@ export function createEmulatorServer(opts: ServerOptions): Server {
     run(0)
       .catch((e: unknown): EmulatorResponse => {
         log?.(`internal error on ${method} ${path}: ${(e as Error)?.stack ?? String(e)}`);
-        return errorResponse(500, 'internal_error', 'internal emulator error');
+        // A state file that cannot be written (a full disk under --state or the sandbox) is named: the client said
+        // "HTTP 500: internal emulator error" for every row, and ENOSPC was never said.
+        const code = (e as { code?: unknown; errstr?: unknown } | null)?.code;
+        const storage = /disk is full|SQLITE_FULL|readonly database|disk I\/O error/i.test((e as Error)?.message ?? '') || code === 'ENOSPC' || code === 'EROFS';
+        return errorResponse(500, 'internal_error', storage ? `internal emulator error: its state file cannot be written (${(e as Error).message})` : 'internal emulator error');
       })
       .then((result) => {
         if (result !== HANDLED) send(req, res, result);
