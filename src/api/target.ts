@@ -12,6 +12,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ApiError, AuthError } from '../errors.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { normaliseBaseUrl } from '../util/base-url.js';
 
 export interface Target {
   /** Normalised base URL (see normaliseBaseUrl), or `sandbox`. */
@@ -29,24 +30,7 @@ export function keyFingerprint(apiKey: string): string {
   return bytesToHex(sha256(utf8ToBytes(FINGERPRINT_LABEL + apiKey))).slice(0, 12);
 }
 
-/**
- * Lowercase scheme and host, no default port, no credentials, no query or fragment, no trailing
- * slash and no trailing `/v1` (srs adds the version itself). An unparsable URL is returned trimmed.
- */
-export function normaliseBaseUrl(url: string): string {
-  const trimmed = url.trim();
-  let u: URL;
-  try {
-    u = new URL(trimmed);
-  } catch {
-    return trimmed;
-  }
-  const defaultPort = (u.protocol === 'https:' && u.port === '443') || (u.protocol === 'http:' && u.port === '80');
-  const host = u.hostname.toLowerCase() + (u.port && !defaultPort ? `:${u.port}` : '');
-  let path = u.pathname.replace(/\/+$/, '');
-  if (path.toLowerCase().endsWith('/v1')) path = path.slice(0, -3).replace(/\/+$/, '');
-  return `${u.protocol.toLowerCase()}//${host}${path}`;
-}
+export { normaliseBaseUrl };
 
 export function targetFor(baseUrl: string, apiKey: string): Target {
   return { baseUrl: normaliseBaseUrl(baseUrl), account: keyFingerprint(apiKey) };

@@ -5,6 +5,8 @@
  * flag that carries the key itself: argv is visible to every user on the machine.
  */
 import { UsageError } from '../errors.js';
+import { normaliseBaseUrl } from '../util/base-url.js';
+
 /** A stored profile: a base URL and an API key. */
 export interface Profile {
   baseUrl?: string;
@@ -98,20 +100,10 @@ export function resolveSettings(input: ResolveInput): Settings {
   if (envKey) [out.apiKey, out.apiKeySource] = [envKey, 'env'];
   else if (nonEmpty(stored?.apiKey)) [out.apiKey, out.apiKeySource] = [stored!.apiKey!, 'profile'];
   const storedUrl = nonEmpty(stored?.baseUrl);
-  if (out.apiKeySource === 'profile' && (out.baseUrlSource === 'flag' || out.baseUrlSource === 'env') && storedUrl && sameUrl(storedUrl) !== sameUrl(out.baseUrl!)) {
+  if (out.apiKeySource === 'profile' && (out.baseUrlSource === 'flag' || out.baseUrlSource === 'env') && storedUrl && normaliseBaseUrl(storedUrl) !== normaliseBaseUrl(out.baseUrl!)) {
     out.keyStoredFor = storedUrl;
   }
   return out;
-}
-
-/** A base URL as compared: corrected (no /v1), scheme and host lower-cased, no trailing slash. */
-function sameUrl(url: string): string {
-  try {
-    const u = new URL(correctBaseUrl(url).url);
-    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return url;
-  }
 }
 
 /**

@@ -37,6 +37,17 @@ describe('resolveSettings precedence', () => {
     expect(() => resolveSettings({ flags: { profile: '' }, env: {}, lookup })).toThrow(/--profile needs a profile name/);
     expect(() => resolveSettings({ flags: { profile: '   ' }, env: {}, lookup })).toThrow(/--profile needs a profile name/);
   });
+  it('a stored key sent to another base URL is noted; the same URL spelled otherwise is not (one normalisation rule, util/base-url.ts)', () => {
+    // The profile "default" is stored for https://default.example.
+    for (const same of ['https://default.example/', 'HTTPS://Default.Example:443', 'https://default.example/v1/', 'https://default.example/V1']) {
+      expect(resolveSettings({ flags: { baseUrl: same }, env: {}, lookup }).keyStoredFor, same).toBeUndefined();
+    }
+    for (const other of ['https://default.example:8443', 'http://default.example', 'https://default.example/api', 'https://other.example']) {
+      expect(resolveSettings({ flags: {}, env: { SRS_BASE_URL: other }, lookup }).keyStoredFor, other).toBe('https://default.example');
+    }
+    // A key from the environment is the user's own choice for that URL: nothing to note.
+    expect(resolveSettings({ flags: { baseUrl: 'https://other.example' }, env: { SRS_API_KEY: 'env-key-3333' }, lookup }).keyStoredFor).toBeUndefined();
+  });
   it('masks keys to the last 4 characters', () => {
     expect(maskKey('abcdefghijklmnop')).toBe('****mnop');
     expect(maskKey('short')).toBe('****');
