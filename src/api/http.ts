@@ -116,6 +116,31 @@ export interface SendArgs {
 export type AttemptKind = 'ok' | 'throttled' | 'timeout' | 'error';
 export type AttemptObserver = (latencyMs: number, kind: AttemptKind) => void;
 
+/**
+ * Whether an attempt of one request not safe to repeat is in flight, for a command stopped by a signal
+ * (`supplier create`, `srs api POST`): pass onSend and onAttempt with the request. A signal while an attempt is
+ * in flight leaves the outcome unknown; one before the first attempt, or while waiting to send again after
+ * answers that refused the request (429, 503) or connections that failed, is "not done".
+ */
+export class AttemptWatch {
+  inFlight = false;
+  sent = 0;
+  /** The last attempt's kind, once one has been answered or failed. */
+  lastKind: AttemptKind | undefined;
+  readonly onSend = (): void => {
+    this.inFlight = true;
+    this.sent++;
+  };
+  readonly onAttempt: AttemptObserver = (_ms, kind) => {
+    this.inFlight = false;
+    this.lastKind = kind;
+  };
+  /** When a signal came while no attempt was in flight, in words; `effect` completes "none ...": "created it". */
+  notInFlightWhen(effect: string): string {
+    return this.sent === 0 ? 'before the request was sent' : `while waiting to send the request again (every attempt so far was answered 429 or 503, or could not connect: none ${effect})`;
+  }
+}
+
 export interface RawResponse {
   status: number;
   /** After retries: "3 attempts over 1.2 s; see --retries" (for the error line when the last answer is an error). */

@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 import type { HttpTransport, Query, SendArgs } from '../../api/http.js';
-import { parseResponse } from '../../api/http.js';
+import { AttemptWatch, parseResponse } from '../../api/http.js';
 import { paginate } from '../../api/paginate.js';
 import type { Context } from '../../context.js';
 import { BadResponseError, OutcomeUnknownError, UsageError } from '../../errors.js';
@@ -101,8 +101,8 @@ export async function call(http: HttpTransport, req: ApiRequest, query: Query = 
 }
 
 /** call(), with the body's text as received beside its parse (-o json prints that text). */
-async function callRaw(http: HttpTransport, req: ApiRequest, query: Query = req.query, watch?: Pick<SendArgs, 'onSend' | 'onAttempt'>): Promise<{ data: unknown; text: string; status: number }> {
-  const args: SendArgs = { method: req.method, path: req.path, query, idempotent: req.idempotent, ...watch };
+async function callRaw(http: HttpTransport, req: ApiRequest, query: Query = req.query, watch?: AttemptWatch): Promise<{ data: unknown; text: string; status: number }> {
+  const args: SendArgs = { method: req.method, path: req.path, query, idempotent: req.idempotent, onSend: watch?.onSend, onAttempt: watch?.onAttempt };
   if (req.body !== undefined) args.body = req.body;
   const res = await http.sendWithRetry(args);
   if (res.status === 204 && res.text.trim() === '') return { data: undefined, text: '', status: res.status };
@@ -148,21 +148,13 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   // Ctrl-C or SIGTERM during a POST that is not safe to repeat: it may have taken effect, and srs says so as it leaves
   // (it ended 130/143 with nothing said, where an HTTP 500 said "outcome unknown"). While no attempt is in flight
   // (before the first, or waiting out a 429 that refused it) it was not sent: said as such (as supplier create does).
-  let inFlight = false;
-  let attempts = 0;
-  const watch: Pick<SendArgs, 'onSend' | 'onAttempt'> = {
-    onSend: () => {
-      inFlight = true;
-      attempts++;
-    },
-    onAttempt: () => (inFlight = false),
-  };
+  const watch = new AttemptWatch();
   const offHardExit =
     req.method === 'POST' && !req.idempotent
       ? onHardExit((sig) => {
-          const [code, message] = inFlight
+          const [code, message] = watch.inFlight
             ? ['outcome_unknown', `outcome unknown: ${stoppedWord(sig)} while the request was in flight. The request may have reached the service and taken effect (a supplier may have been created): check before sending it again`]
-            : ['interrupted', `${stoppedWord(sig)} ${attempts ? 'while waiting to send the request again (every attempt so far was answered 429 or 503, or could not connect: none took effect)' : 'before the request was sent'}: nothing was done`];
+            : ['interrupted', `${stoppedWord(sig)} ${watch.notInFlightWhen('took effect')}: nothing was done`];
           ctx.io.stderr.write(ctx.io.stderrIsTTY ? `srs: ${message}\n` : JSON.stringify({ error: { code, message, exitCode: signalExitCode(sig) } }) + '\n');
         })
       : () => undefined;

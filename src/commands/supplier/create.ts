@@ -2,7 +2,7 @@ import { markCheckedSupplierBody, type SupplierCreateRequest, type SupplierCreat
 import { SupplierInput as Schema } from '../../api/supplier-input.js';
 import { validateRequest } from '../../api/client.js';
 import { classifyCreateFailure } from '../../api/outcome.js';
-import type { AttemptKind } from '../../api/http.js';
+import { AttemptWatch } from '../../api/http.js';
 import type { Context } from '../../context.js';
 import { ExitCode, OutcomeUnknownError, QueryError, SrsError, UsageError } from '../../errors.js';
 import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../../util/signals.js';
@@ -158,34 +158,25 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     // refused connection, none of which created it) is "not created": it was "outcome unknown", and the next create
     // of it was refused. No attempt leaves after it (stopRetries).
     let interrupted: StopSignal | undefined;
-    let inFlight = false;
-    let lastKind: AttemptKind | undefined;
+    const watch = new AttemptWatch();
     let notSent = false;
     let onStop!: () => void;
     const stopped = new Promise<undefined>((resolve) => (onStop = () => resolve(undefined)));
     const offSignal = onInterrupt((sig) => {
       interrupted = sig;
       // The last attempt answered (any answer but a throttle): its outcome is that answer's, being read; not raced.
-      if (!inFlight && lastKind === 'ok') return;
-      notSent = !inFlight;
+      if (!watch.inFlight && watch.lastKind === 'ok') return;
+      notSent = !watch.inFlight;
       client.stopRetries();
       onStop();
     });
     try {
-      const sending = client.createSupplier(
-        valid,
-        (_ms, kind) => {
-          inFlight = false;
-          lastKind = kind;
-        },
-        () => (inFlight = true),
-      );
+      const sending = client.createSupplier(valid, watch.onAttempt, watch.onSend);
       const answer = await ctx.withSpinner('Creating supplier…', () => Promise.race([sending, stopped]));
       if (answer === undefined && notSent) {
         settled();
         sending.catch(() => undefined);
-        const when = lastKind === undefined ? 'before the request was sent' : 'while waiting to send the request again (every attempt so far was answered 429 or 503, or could not connect: none created it)';
-        throw new InterruptedError(interrupted!, `${stoppedWord(interrupted!)} ${when}: the supplier was not created`);
+        throw new InterruptedError(interrupted!, `${stoppedWord(interrupted!)} ${watch.notInFlightWhen('created it')}: the supplier was not created`);
       }
       if (answer === undefined) throw unknownOutcome(`${stoppedWord(interrupted ?? 'SIGINT')} while the request was in flight`, undefined, interrupted ?? 'SIGINT');
       created = answer;
