@@ -744,7 +744,7 @@ describe('round 4. a baseline that has no comparable value for a supplier', () =
     const miscounted = forge('base-count.jsonl', twice, { count: false });
     const r3 = await runSrs(['score', 'check', first.supplierId, '--baseline', miscounted, '--max-drop', '0.1'], h.env);
     expect(r3.code).toBe(3);
-    expect(err(r3)).toMatch(/baseline altered: its end record counts \d+ suppliers, the baseline holds \d+/);
+    expect(err(r3)).toMatch(/baseline altered: the end record counts \d+ suppliers, the bundle holds \d+ \(--baseline [^;]+; nothing was compared\)/);
     // No supplier at all.
     const empty = forge('base-empty.jsonl', records.filter((r) => r.t !== 'result' && r.t !== 'error' && r.t !== 'scorecard' && r.t !== 'request'));
     const r4 = await runSrs(['score', 'check', first.supplierId, '--baseline', empty, '--max-drop', '0.1'], h.env);
