@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scratchDir, runSrs, storedIds, withHarness, type RunResult } from './harness.js';
+import { baseEnv, scratchDir, runSrs, storedIds, withHarness, type RunResult } from './harness.js';
 
 const scratch = scratchDir('srs-import-safety-');
 
@@ -153,5 +153,28 @@ describe('a write that fails', () => {
       expect(after.size).toBe(N);
       expect([...after.values()].every((c) => c === 1)).toBe(true);
     });
+  });
+});
+
+describe('the sandbox on a full disk', () => {
+  it("rows whose create the sandbox's state file could not hold are unknown, exit 1, and the 500 names the state file", async () => {
+    const home = join(scratch.path, 'full-disk');
+    const env = baseEnv(home);
+    const file = csvFile(300, 'FULL');
+    // Under `ulimit -f 300` (KiB) the sandbox's state database stops growing part-way: its writes fail (EFBIG), as on a full disk.
+    const r = await runSrs(['--sandbox', '--no-catalog', ...importArgs(file, '--concurrency', '4')], env, { fileSizeLimitKb: 300 });
+    expect(r.code, r.stderr).toBe(1);
+    const s = summary(r);
+    expect(s.unknown).toBeGreaterThan(0);
+    expect(Number(s.created) + Number(s.unknown)).toBe(300);
+    expect(r.stderr).toContain('internal emulator error: its state file cannot be written');
+    expect(r.stderr).not.toMatch(/internal emulator error\)|internal emulator error \(the supplier/);
+    // Every row the summary calls created is in the sandbox, read back without the limit.
+    const created = readFileSync(`${file}.srs-journal`, 'utf8').split('\n').filter((l) => l.includes('"s":"created"')).map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(created).toHaveLength(Number(s.created));
+    for (const id of [created[0]!, created.at(-1)!]) {
+      const got = await runSrs(['--sandbox', '--no-catalog', 'supplier', 'get', id, '-o', 'json'], env);
+      expect(got.code, got.stderr).toBe(0);
+    }
   });
 });
