@@ -178,3 +178,22 @@ describe('the sandbox on a full disk', () => {
     }
   });
 });
+
+describe('a journal lock that cannot be written', () => {
+  it('exit 1 naming the lock, nothing sent, and no empty lock left behind to read as a killed run', async () => {
+    await withHarness({}, async (h) => {
+      const file = csvFile(5, 'LOCKFULL');
+      // `ulimit -f 0`: the lock file is made, its first write fails (EFBIG), as on a full disk.
+      const r = await h.run(['--no-catalog', ...importArgs(file)], { fileSizeLimitKb: 0 });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`cannot write the journal lock ${file}.srs-journal.lock (EFBIG)`);
+      expect(r.stderr).toContain('Nothing was read or sent.');
+      expect(existsSync(`${file}.srs-journal.lock`)).toBe(false);
+      expect((await storedIds(h, 'LOCKFULL-')).size).toBe(0);
+      // The next run is not refused as "locked by a run that was killed".
+      const again = await h.run(['--no-catalog', ...importArgs(file)]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(summary(again).created).toBe(5);
+    });
+  });
+});
