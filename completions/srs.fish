@@ -378,7 +378,7 @@ complete -c srs -n "__srs_at 'score check'" -l allow-undigested -d 'with --from 
 complete -c srs -n "__srs_at 'score check'" -l min -x -d 'minimum overall score'
 complete -c srs -n "__srs_at 'score check'" -l min-parameter -x -d 'minimum score of one policy parameter; repeatable'
 complete -c srs -n "__srs_at 'score check'" -l max-risk -x -d 'highest acceptable risk level (Low, Medium, High)'
-complete -c srs -n "__srs_at 'score check'" -l expiring-within -x -d 'fail when counting evidence expires within this many days'
+complete -c srs -n "__srs_at 'score check'" -l expiring-within -x -d 'fail when counting evidence expires within this many days from today (or has expired)'
 complete -c srs -n "__srs_at 'score check'" -l baseline -r -F -d 'a saved bundle to compare against (with --max-drop), verified first as --from is; suppliers not in it are reported new'
 complete -c srs -n "__srs_at 'score check'" -l max-drop -x -d 'largest accepted fall of the overall score since --baseline (a fall to no data is a drop)'
 complete -c srs -n "__srs_at 'score check'" -l baseline-strict -d 'fail when a supplier of the baseline is not in this run (otherwise a warning)'

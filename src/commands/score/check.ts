@@ -8,7 +8,7 @@
  * as GitHub annotations under GITHUB_ACTIONS=true, and in the step summary when
  * GITHUB_STEP_SUMMARY is set); stdout carries the results.
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, statSync, writeFileSync } from 'node:fs';
 import { leftOutOf, type ScoreResult } from '../../api/contract.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
@@ -29,7 +29,7 @@ import { gatherIds } from './ids.js';
 import { checkNotAnInput, checkOutputFile, isStdout } from './paths.js';
 import { filesNoOutputMayReplace } from '../protect.js';
 import { annotationRunError, githubAnnotation, junitReport, junitRunError, markdownSummary, summaryRunError } from './junit.js';
-import { DEFAULT_TOLERANCE, finiteNumber, MAX_EXPIRING_DAYS, optionalNumber } from './options.js';
+import { decimalNumber, DEFAULT_TOLERANCE, finiteNumber, MAX_EXPIRING_DAYS, optionalNumber } from './options.js';
 import { count } from '../../util/plural.js';
 
 const minOption = finiteNumber('--min');
@@ -58,7 +58,7 @@ export interface ServiceOf {
   /** false for a raw response or a format-1 bundle, whose null base URL does not tell the sandbox from "not recorded". */
   recorded?: boolean;
 }
-type BaselineHeaderListener = (options: BundleOptions | null, service: ServiceOf) => void;
+type BaselineHeaderListener = (options: BundleOptions | null, service: ServiceOf, asOf: string | null) => void;
 
 /**
  * A baseline is compared with scores from the same service: one saved against another base URL is
@@ -126,7 +126,7 @@ export async function readBaseline(ctx: Context, file: string, onHeader: Baselin
   const observe = (ev: EvidenceEvent): void => {
     // The digest, the end record and the count are the verifier's (verify.ts), as for a --from bundle: an altered
     // baseline is a finding below ("bundle altered"), before anything is compared.
-    if (ev.t === 'header') onHeader(ev.options, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format === 2 });
+    if (ev.t === 'header') onHeader(ev.options, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format === 2 }, ev.asOf);
     if (ev.t === 'result') {
       const v: unknown = ev.item.score?.value;
       if (v !== null && v !== undefined && typeof v !== 'number') throw contractError(ev.item, `--baseline ${file} line ${ev.line}`) ?? new UsageError(`--baseline ${file} line ${ev.line}: the score is not a number`, { code: 'invalid_input' });
@@ -192,7 +192,7 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaseli
   const minParameter = new Map<string, number>();
   for (const spec of (opts.minParameter as string[] | undefined) ?? []) {
     const m = /^(.+)=(.+)$/.exec(spec);
-    const v = m ? Number(m[2]) : NaN;
+    const v = m ? decimalNumber(m[2]!) : NaN;
     if (!m || !Number.isFinite(v)) throw new UsageError(`--min-parameter takes ID=N, e.g. 01fb6pb5wmkmq6pdyqas1n2k3m=1.5 (got "${spec}")`);
     atComparedPrecision('--min-parameter', v, spec);
     const id = m[1]!.trim();
@@ -201,7 +201,7 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaseli
     if (before !== undefined && before !== v) throw new UsageError(`--min-parameter ${id} is given twice, with ${before} and ${v}: give one minimum per parameter`);
     minParameter.set(id, v);
   }
-  const rules: CheckRules = { minParameter, allowNoData: !!opts.allowNoData, asOf };
+  const rules: CheckRules = { minParameter, allowNoData: !!opts.allowNoData, asOf, expiryFrom: asOf };
   const min = optionalNumber(opts.min, minOption);
   if (min !== undefined) rules.min = atComparedPrecision('--min', min, opts.min);
   if (typeof opts.maxRisk === 'string') {
@@ -221,7 +221,9 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaseli
     rules.baseline = await readBaseline(ctx, opts.baseline, onBaselineHeader, { acceptModel: optString(opts.acceptModel), allowUndigested: !!opts.allowUndigested });
     rules.maxDrop = maxDrop;
   }
-  // --require-score is accepted for old pipelines: failing on no score is the default now.
+  // --require-score is accepted for old pipelines: failing on no score is the default now. With --allow-no-data it
+  // asks for the opposite, and alone with it the gate ran no rule at all and passed a supplier without a score.
+  if (opts.requireScore && opts.allowNoData) throw new UsageError('--require-score and --allow-no-data contradict each other (a supplier without a score fails, or passes): give one of them');
   if (rules.min === undefined && !minParameter.size && rules.maxRisk === undefined && rules.expiringWithinDays === undefined && !rules.baseline && !opts.requireScore) {
     throw new UsageError('no threshold given: use --min, --min-parameter, --max-risk, --expiring-within, --baseline with --max-drop, or --require-score');
   }
@@ -300,8 +302,9 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
   let parameters: Promise<Set<string>> | undefined;
   const serviceParameters = () => (parameters ??= scorecardParameterIds(client));
   await checkFilterIds(client, filters, serviceParameters);
+  const target = await ctx.target();
+  rules.source = target.baseUrl === 'sandbox' ? "the sandbox (made-up data)" : target.baseUrl;
   if (baselineService) {
-    const target = await ctx.target();
     const run: ServiceOf = target.baseUrl === 'sandbox' ? { baseUrl: null, account: null } : { baseUrl: target.baseUrl, account: target.account };
     checkBaselineService(baselineService, run, `--baseline ${String(opts.baseline)}`, warnings);
   }
@@ -331,9 +334,12 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   // The baseline's filters are compared with the bundle's when its header is read (this run's scores are the bundle's).
   let baselineOptions: BundleOptions | null | undefined;
   let baselineService: ServiceOf | undefined;
-  const rules = await rulesFrom(ctx, opts, todayUtc(ctx.now()), (o, service) => {
+  let baselineAsOf: string | null = null;
+  const today = todayUtc(ctx.now());
+  const rules = await rulesFrom(ctx, opts, today, (o, service, asOf) => {
     baselineOptions = o;
     baselineService = service;
+    baselineAsOf = asOf;
     warnUnrecordedBaseline(service, opts, warnings);
   });
   const verify = opts.verify !== false;
@@ -360,6 +366,7 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
     // Filters the bundle was not calculated with would be silently ignored: refused at its header.
     (ev) => {
       if (ev.t !== 'header') return;
+      describeBundle(ctx, ev, what, today, rules, warnings);
       checkFiltersMatch(ev.options, filters, what);
       if (baselineOptions !== undefined) checkBaselineFilters(baselineOptions, calculatedWith(ev.options ?? filters), `--baseline ${String(opts.baseline)}`);
       if (baselineService) checkBaselineService(baselineService, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format === 2 }, `--baseline ${String(opts.baseline)}`, warnings);
@@ -369,6 +376,11 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
     },
   );
   rules.asOf = v.asOf;
+  // Swapped files (--from the old bundle, --baseline the new one): every drop reads as a rise.
+  const baselineDate = baselineAsOf as string | null; // set by the listener above, which the compiler does not follow
+  if (baselineDate !== null && baselineDate > v.asOf) {
+    warnings.push(`the baseline ${String(opts.baseline)} (as of ${baselineDate}) is newer than the scores checked (${what}, as of ${v.asOf}): --max-drop measures from the later to the earlier; were the two files swapped?`);
+  }
   for (const [id, message] of v.errors) results.push(unknownResult(id, message));
   const findings = v.findings();
   if (verify && findings.length) {
@@ -382,6 +394,38 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
     checkParameterIds(rules, seen);
   }
   return rules;
+}
+
+/**
+ * What a --from bundle's header says about the scores the gate is about to pass or fail, said where CI shows it
+ * (stderr, the step summary, JUnit): their date when it is not today (a year-old bundle passed with "as of" alone to
+ * tell), the sandbox's made-up data, and that verification recomputes values from the bundle's own inputs, so the
+ * rules that read inputs only (risk levels, expiry dates) rest on what the bundle records.
+ */
+function describeBundle(ctx: Context, ev: Extract<EvidenceEvent, { t: 'header' }>, what: string, today: string, rules: CheckRules, warnings: string[]): void {
+  const sandbox = ev.format === 2 && ev.baseUrl === null;
+  const service = sandbox ? 'the sandbox (made-up data)' : ev.baseUrl ?? 'a service it does not record';
+  rules.source = `${what} (calculated against ${service})`;
+  if (sandbox && !ctx.sandbox) warnings.push(`${what} holds the sandbox's scores (calculated with --sandbox, on made-up data), not a service's`);
+  const asOf = ev.asOf;
+  if (asOf && asOf < today) {
+    const days = Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${asOf}T00:00:00Z`)) / 86_400_000);
+    warnings.push(`${what} holds scores as of ${asOf}, ${count(days, 'day')} before today: the gate checks those scores, not today's${rules.expiringWithinDays !== undefined ? ' (--expiring-within counts from today)' : ''}; srs score calc ID... --save FILE saves today's`);
+  }
+  const inputsOnly = [rules.maxRisk !== undefined && '--max-risk', rules.expiringWithinDays !== undefined && '--expiring-within'].filter((o): o is string => !!o);
+  if (inputsOnly.length) {
+    warnings.push(`${inputsOnly.join(' and ')} read${inputsOnly.length > 1 ? '' : 's'} ${inputsOnly.length > 1 ? 'risk levels and expiry dates' : rules.maxRisk !== undefined ? 'risk levels' : 'expiry dates'} as ${what} records them: verification recomputes the values from the bundle's own entries, not these (a digest is not a signature); srs score check ID... reads them from the service`);
+  }
+}
+
+/** Whether two paths name one file (the same device and inode); false when either cannot be read (said later, when read). */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
 }
 
 /** Appends to GITHUB_STEP_SUMMARY when it is set; a file that cannot be written only warns (the verdict stands). */
@@ -425,6 +469,13 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const results: CheckResult[] = [];
   const warnings: string[] = [];
   const inputs = { '--from': optString(opts.from), '--baseline': optString(opts.baseline), '--ids-file': optString(opts.idsFile) };
+  // An empty path named nothing: said as such (it was ": cannot read  (no such file)").
+  for (const [option, path] of Object.entries(inputs)) if (path === '') throw new UsageError(`${option}: empty path; name the file to read (or - for stdin)`);
+  // A bundle checked against itself as its own baseline: --max-drop compares every score with itself and passes,
+  // which is said (it passed in silence).
+  if (inputs['--from'] && inputs['--baseline'] && inputs['--from'] !== '-' && sameFile(inputs['--from'], inputs['--baseline'])) {
+    warnings.push(`--baseline ${inputs['--baseline']} is the --from bundle itself: every score is compared with itself, so --max-drop can find no drop; give an earlier bundle as the baseline`);
+  }
   const summary = ctx.env.GITHUB_STEP_SUMMARY;
   const kept = typeof opts.junit === 'string' || summary ? await filesNoOutputMayReplace(ctx) : [];
   if (typeof opts.junit === 'string') {
@@ -493,11 +544,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const shownWarnings = warnings.length > 20 ? [...warnings.slice(0, 20), `… and ${count(warnings.length - 20, 'more warning')}`] : warnings;
   for (const w of shownWarnings) ctx.warn(w);
   if (ctx.env.GITHUB_ACTIONS === 'true') for (const r of failing) ctx.io.stderr.write(githubAnnotation(r) + '\n');
-  appendStepSummary(ctx, markdownSummary(results, { asOf: rules.asOf, warnings: shownWarnings }));
+  appendStepSummary(ctx, markdownSummary(results, { asOf: rules.asOf, ...(rules.source ? { source: rules.source } : {}), warnings: shownWarnings }));
   let junitProblem: string | undefined;
   if (typeof opts.junit === 'string') {
     try {
-      writeJunit(opts.junit, junitReport(results, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000 }));
+      const properties: Array<[string, string]> = [['asOf', rules.asOf], ...(rules.source ? [['source', ctx.redact(rules.source)] as [string, string]] : []), ...shownWarnings.map((w) => ['warning', ctx.redact(oneLine(w))] as [string, string])];
+      writeJunit(opts.junit, junitReport(results, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000, properties }));
     } catch (e) {
       junitProblem = (e as Error).message;
     }

@@ -22,7 +22,15 @@ export interface CheckRules {
   maxDrop?: number;
   /** No score (overall, a named parameter's, a risk level) passes as "no data" instead of failing. */
   allowNoData: boolean;
+  /** The date of the scores checked: today online, the bundle's with --from. */
   asOf: string;
+  /**
+   * The check's own date (today): --expiring-within counts from it, or from asOf when that is later (a bundle
+   * calculated --as-of a future date). A year-old bundle passed --expiring-within 90 with evidence that had expired.
+   */
+  expiryFrom?: string;
+  /** Where the scores came from, for the reports: a base URL, the sandbox, or a bundle and its service. */
+  source?: string;
 }
 
 export function addDays(date: string, days: number): string {
@@ -104,7 +112,8 @@ export function evaluate(item: ScoreResult, rules: CheckRules, leftOut: readonly
   }
 
   if (rules.expiringWithinDays !== undefined) {
-    const limit = addDays(rules.asOf, rules.expiringWithinDays);
+    const from = rules.expiryFrom !== undefined && rules.expiryFrom > rules.asOf ? rules.expiryFrom : rules.asOf;
+    const limit = addDays(from, rules.expiringWithinDays);
     let soonest: { id: string; date: string } | undefined;
     const unreadable: string[] = [];
     const consider = (id: string, date: string | null | undefined) => {
@@ -122,7 +131,7 @@ export function evaluate(item: ScoreResult, rules: CheckRules, leftOut: readonly
     for (const ds of item.dataSourceScores ?? []) for (const e of ds.dataPoints.dataEntries) consider(e.id, e.expiryDate);
     for (const p of item.policyParameterScores ?? []) for (const e of p.dataPoints.dataEntries) consider(e.id, e.expiryDate);
     // An entry that has already expired is said as such: "expires within 30 days" for one that expired 692 days ago misled.
-    if (soonest) fails.push(soonest.date < rules.asOf ? `evidence has expired (entry ${soonest.id} on ${soonest.date}; --expiring-within counts expired evidence too)` : `evidence expires within ${rules.expiringWithinDays} days (entry ${soonest.id} on ${soonest.date})`);
+    if (soonest) fails.push(soonest.date < from ? `evidence has expired (entry ${soonest.id} on ${soonest.date}; --expiring-within counts expired evidence too)` : `evidence expires within ${rules.expiringWithinDays} days (entry ${soonest.id} on ${soonest.date})`);
     else if (lost.entries) unknowns.push(cannot(`--expiring-within ${rules.expiringWithinDays}`, lost.entries));
     else if (unreadable.length) unknowns.push(`an expiry date that is not a calendar date: ${unreadable.slice(0, 3).join(', ')}, so --expiring-within cannot be checked (${seeWhat(item.supplierId)})`);
   }

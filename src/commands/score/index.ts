@@ -105,7 +105,7 @@ export function scoreCommand(invoke: Invoke): Command {
       .option('--min <n>', 'minimum overall score')
       .option('--min-parameter <id=n>', 'minimum score of one policy parameter; repeatable', collect)
       .option('--max-risk <level>', 'highest acceptable risk level (Low, Medium, High)')
-      .option('--expiring-within <days>', 'fail when counting evidence expires within this many days')
+      .option('--expiring-within <days>', 'fail when counting evidence expires within this many days from today (or has expired)')
       .option('--baseline <file>', 'a saved bundle to compare against (with --max-drop), verified first as --from is; suppliers not in it are reported new')
       .option('--max-drop <n>', 'largest accepted fall of the overall score since --baseline (a fall to no data is a drop)')
       .option('--baseline-strict', 'fail when a supplier of the baseline is not in this run (otherwise a warning)')

@@ -15,7 +15,7 @@ export function xmlEscape(s: string): string {
     .replace(/'/g, '&apos;');
 }
 
-export function junitReport(results: CheckResult[], opts: { timestamp: string; seconds: number }): string {
+export function junitReport(results: CheckResult[], opts: { timestamp: string; seconds: number; properties?: ReadonlyArray<readonly [string, string]> }): string {
   // A supplier that could not be evaluated (unknown) is an error in JUnit's terms, not a failed assertion.
   const errors = results.filter((r) => r.status === 'unknown').length;
   const failures = results.filter((r) => isFailing(r.status)).length - errors;
@@ -25,6 +25,13 @@ export function junitReport(results: CheckResult[], opts: { timestamp: string; s
     `<testsuites name="srs score check" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${opts.seconds.toFixed(3)}">`,
     `  <testsuite name="srs score check" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" timestamp="${xmlEscape(opts.timestamp)}" time="${opts.seconds.toFixed(3)}">`,
   ];
+  // What the verdict rests on (the scores' date and source, the warnings), where a CI page that shows only this file
+  // can read it: a year-old bundle, or the sandbox's, passed with nothing in the file saying so.
+  if (opts.properties?.length) {
+    lines.push('    <properties>');
+    for (const [name, value] of opts.properties) lines.push(`      <property name="${xmlEscape(name)}" value="${xmlEscape(value)}"/>`);
+    lines.push('    </properties>');
+  }
   for (const r of results) {
     const name = xmlEscape(r.supplierId);
     const score = r.score === null ? 'null' : String(r.score);
@@ -117,13 +124,13 @@ function code(s: string): string {
  * $GITHUB_STEP_SUMMARY): the counts, every failing supplier with its reasons
  * (the first SUMMARY_FAILURES, then a count), and the `worst` lowest scores.
  */
-export function markdownSummary(results: CheckResult[], opts: { asOf: string; warnings: string[]; worst?: number }): string {
+export function markdownSummary(results: CheckResult[], opts: { asOf: string; source?: string; warnings: string[]; worst?: number }): string {
   const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
   const failing = results.filter((r) => isFailing(r.status));
   const lines = [
     `## srs score check: ${failing.length ? headline(results) : passedHeadline(results)}`,
     '',
-    `As of ${opts.asOf}.`,
+    `As of ${opts.asOf}${opts.source ? `; scores from ${cell(opts.source)}` : ''}.`,
     '',
     '| passed | new | no data | unknown | failed |',
     '|---:|---:|---:|---:|---:|',

@@ -18,11 +18,21 @@ export const DEFAULT_TOLERANCE = 1e-9;
  * default) and throws a UsageError naming the option, the expected range and
  * the value given. Usable as a Commander argParser or called directly.
  */
+/**
+ * A number as a person writes one in decimal: digits with an optional point and exponent, an optional sign,
+ * blanks around it. Number() also takes hex (0x1), binary (0b1) and octal (0o7), which read a typo as another
+ * threshold (--expiring-within 0x5a was 90); those, and a blank, are NaN here.
+ */
+export function decimalNumber(text: string): number {
+  const t = text.trim();
+  return /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(t) ? Number(t) : NaN;
+}
+
 export function finiteNumber(name: string, min?: number, max?: number): (value: unknown) => number {
   const range =
     min !== undefined && max !== undefined ? ` from ${min} to ${max}` : min !== undefined ? ` >= ${min}` : max !== undefined ? ` <= ${max}` : '';
   return (value: unknown): number => {
-    const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+    const n = typeof value === 'number' ? value : typeof value === 'string' ? decimalNumber(value) : NaN;
     if (!Number.isFinite(n) || (min !== undefined && n < min) || (max !== undefined && n > max)) {
       throw new UsageError(`${name} must be a number${range} (got "${String(value)}")`);
     }
