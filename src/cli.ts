@@ -115,6 +115,63 @@ export function commandToBuild(argv: readonly string[], root: Command): string |
 }
 
 /**
+ * Commander reads the root's options anywhere in argv, also inside a value that starts with a dash: `supplier
+ * create --name "-quiet Ltd"` created "-uiet Ltd" (-q read as --quiet and the rest kept as the name), and
+ * `--name -Vortex` printed the version and exited 0 having created nothing. So a value that follows an option
+ * taking one is joined to it (`--name=-quiet Ltd`, `-o-x`), which Commander reads as that option's value and
+ * nothing else (a value that is one of srs's options is still refused: notAnOption). The root's -V/--version
+ * after a command is refused rather than acted on: `srs --version` prints the version.
+ */
+export function bindOptionValues(argv: readonly string[], program: Command): string[] {
+  const out: string[] = [];
+  let cmd: Command = program;
+  const optionOf = (a: string): Option | undefined => {
+    for (let c: Command | null = cmd; c; c = c.parent) {
+      const o = c.options.find((x) => x.long === a || x.short === a);
+      if (o) return o;
+    }
+    return undefined;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (a.length > 1 && a.startsWith('-')) {
+      if (cmd !== program && (a === '--version' || (/^-V/.test(a) && !cmd.options.some((o) => o.short === '-V')))) {
+        throw new UsageError(
+          a === '--version' || a === '-V'
+            ? `${a} goes before any command: srs --version prints the version`
+            : `${a} is not an option of "${commandPath(cmd)}": a value that starts with a dash goes after --, e.g. ${commandPath(cmd)} -- ${a}`,
+        );
+      }
+      const opt = optionOf(a);
+      const next = argv[i + 1];
+      if (opt && (opt.required || opt.optional) && !opt.variadic && next !== undefined && next !== '--') {
+        if (opt.required && next.length > 1 && next.startsWith('-')) {
+          out.push(a.startsWith('--') ? `${a}=${next}` : `${a}${next}`);
+          i++;
+          continue;
+        }
+        if (!next.startsWith('-') || next === '-') {
+          // The option's value: never taken for a command's name below.
+          out.push(a, next);
+          i++;
+          continue;
+        }
+      }
+      out.push(a);
+      continue;
+    }
+    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    if (sub) cmd = sub;
+    out.push(a);
+  }
+  return out;
+}
+
+/**
  * How many words the option word `a` takes among `options` (1, or 2 when its value is the next word);
  * undefined when none of them is `a` (Commander stores --no-x as its long name).
  */
@@ -302,7 +359,8 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       return 0;
     }
     // `srs nosuch --help` would show the root's help and exit 0: a mistyped command is the same error with or without it.
-    await program.parseAsync(unknownCommandBeforeHelp(argv, program) ? argv.filter((a) => a !== '--help' && a !== '-h') : argv, { from: 'user' });
+    const bound = bindOptionValues(argv, program);
+    await program.parseAsync(unknownCommandBeforeHelp(bound, program) ? bound.filter((a) => a !== '--help' && a !== '-h') : bound, { from: 'user' });
     return ExitCode.ok;
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -1,0 +1,57 @@
+/**
+ * Values that start with a dash (third outside review): Commander read the root's options (-V, -q, -o) inside
+ * them, anywhere in argv. `supplier create --name "-quiet Ltd"` created "-uiet Ltd", and `--name -Vortex` printed
+ * the version and exited 0 having created nothing (a CI gate with `--data-source -V` passed unchecked).
+ */
+import { describe, expect, it } from 'vitest';
+import { withHarness } from './harness.js';
+
+const err = (r: { stderr: string }) => r.stderr.replace(/\\"/g, '"');
+
+describe('a value that starts with a dash', () => {
+  it('is the value of the option before it, whole: names are created as given', async () => {
+    await withHarness({}, async (h) => {
+      for (const name of ['-quiet Ltd', '-Vortex Ltd', '-omega', '-h Holdings', '--']) {
+        const r = await h.run(['supplier', 'create', '--name', name, '-o', 'json']);
+        if (name === '--') {
+          // `--` ends the options: no name was given, refused as such.
+          expect(r.code).toBe(2);
+          continue;
+        }
+        expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+        expect((JSON.parse(r.stdout) as { name: string }).name).toBe(name);
+      }
+      // A negative threshold is a value too.
+      const fx = JSON.parse((await h.run(['emulator', 'fixtures', '-o', 'json'])).stdout) as { suppliers: Array<{ id: string }> };
+      const check = await h.run(['score', 'check', fx.suppliers[0]!.id, '--min', '-3', '-o', 'json']);
+      expect(check.code, check.stderr).toBe(0);
+    });
+  });
+
+  it('-V or --version after a command is refused (exit 2), never the version with exit 0; one of srs\'s options as a value is refused', async () => {
+    await withHarness({}, async (h) => {
+      const before = h.requests.length;
+      const cases: Array<[string[], string]> = [
+        [['supplier', 'create', '--name', 'Acme', '--customer-id', '--version'], '--version is an option: --customer-id needs a value before it'],
+        [['score', 'check', '01h58vrn1sad1y603je9gbpje8', '--min', '2', '--data-source', '-V'], '-V is an option: --data-source needs a value before it'],
+        [['supplier', 'find', '-Vanilla'], '-Vanilla is not an option of "srs supplier find": a value that starts with a dash goes after --, e.g. srs supplier find -- -Vanilla'],
+        [['supplier', 'get', '01h58vrn1sad1y603je9gbpje8', '--version'], '--version goes before any command: srs --version prints the version'],
+      ];
+      for (const [args, message] of cases) {
+        const r = await h.run(args);
+        expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(err(r)).toContain(message);
+      }
+      expect(h.requests.slice(before)).toEqual([]);
+      // After --, a value that starts with a dash is an argument.
+      const found = await h.run(['supplier', 'find', '-o', 'json', '--', '-Vanilla']);
+      expect(found.code, found.stderr).toBe(0);
+      expect(JSON.parse(found.stdout)).toEqual([]);
+      // The root's version still prints.
+      const v = await h.run(['--version']);
+      expect(v.code).toBe(0);
+      expect(v.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    });
+  });
+});
