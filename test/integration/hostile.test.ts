@@ -184,6 +184,20 @@ describe('retries', () => {
     expect(r.stderr).toContain('the service answered with supplier id 01h57nhc4sapk2v8c7tqsame01, which it also gave line 2');
   });
 
+  it('a create answered with the customer id normalised (V-1001 for v-1001): the next create of v-1001 is refused as existing, not sent', async () => {
+    scenario('createupper', (_req, res, n, body) => {
+      const sent = JSON.parse(body) as { name: string; customerSupplierId?: string };
+      json(res, 201, { id: `01h57nhc4sapk2v8c7tqupp${String(n).padStart(3, '0')}`, name: sent.name, countryIso3Code: null, website: null, status: 'current', customerSupplierId: sent.customerSupplierId?.toUpperCase() ?? null });
+    });
+    const data = mkdtempSync(join(tmpdir(), 'srs-upper-'));
+    const first = await srs('createupper', ['supplier', 'create', '--name', 'Rhine Castings', '--customer-id', 'v-1001', '-o', 'json'], { SRS_DATA_DIR: data });
+    expect(first.code, first.stderr).toBe(0);
+    const again = await srs('createupper', ['supplier', 'create', '--name', 'Rhine Castings', '--customer-id', 'v-1001', '-o', 'json'], { SRS_DATA_DIR: data });
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stderr).toContain('exists');
+    expect(counts.get('createupper')).toBe(1);
+  });
+
   it('an unrequested 101 Switching Protocols is an answer srs cannot read, not an internal assertion of the HTTP client', async () => {
     scenario('switch101', (_q, res) => {
       res.writeHead(101, { 'content-type': 'application/json' });

@@ -193,14 +193,15 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
       offSignal();
     }
     // Created, then the attempt forgotten: a crash between the two leaves both, and the created entry wins (exists).
-    // What was sent stands in for what the answer leaves out (the document marks no field of it required). A created
-    // record that could not be written (the catalog locked, a full disk) leaves the attempt: forgotten, nothing was
-    // left to refuse the same create, and it made a second supplier.
+    // What was sent is recorded, as the import records it: the next create of the same row is refused by what it
+    // sends. A service that answers with the customer id normalised (V-1001 for v-1001) made the next create of
+    // v-1001 look new, and it created a second supplier. A created record that could not be written (the catalog
+    // locked, a full disk) leaves the attempt: forgotten, nothing was left to refuse the same create.
     const recorded = record(ctx, open, {
       id: created.id,
-      name: typeof created.name === 'string' && created.name ? created.name : valid.name,
-      customerSupplierId: created.customerSupplierId ?? valid.customerSupplierId ?? null,
-      countryIso3Code: created.countryIso3Code ?? valid.countryIso3Code ?? null,
+      name: valid.name,
+      customerSupplierId: valid.customerSupplierId ?? null,
+      countryIso3Code: valid.countryIso3Code ?? null,
       state: 'created',
       source: CREATE_SOURCE,
     });
