@@ -335,6 +335,16 @@ describe('score calc -o json|ndjson passes results through only when the body is
     expect(r.stderr).toContain(`UNKNOWN ${B}: the service returned 2 different results for supplier ${B} in one answer`);
   });
 
+  it('copies of one result that differ in bytes alone ("value":2 and "value":2.0) are one result in json and ndjson too, as in csv', async () => {
+    const body = `{"items":[${JSON.stringify(result(A, 1))},${JSON.stringify(result(B, 2))},${JSON.stringify(result(B, 2)).replace(/"value":2/g, '"value":2.0')}]}`;
+    scenario('scorespelling', (_q, res) => json(res, 200, body));
+    for (const format of ['json', 'ndjson', 'csv']) {
+      const r = await srs('scorespelling', ['score', 'calc', A, B, '-o', format]);
+      expect(r.code, `${format}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).not.toContain('different results');
+    }
+  });
+
   it('a result without a score whose supplier srs cannot look up (503) is left out of JSON, with code lookup_failed, not not_found', async () => {
     const empty = { supplierId: B, score: { dataSourcesScore: {}, policyParametersScore: {} }, dataSourceScores: [], policyParameterScores: [] };
     scenario('lookup503', (q, res) => {

@@ -165,7 +165,10 @@ async function passThrough(ctx: Context, client: ApiClient, requests: ScoreCalcu
     const raw = scanItems(res.body);
     if (raw) {
       const bytes = (k: number) => res.body.subarray(raw.ranges[2 * k]!, raw.ranges[2 * k + 1]!);
-      for (const k of resultsInRequestOrder(request, raw.ids, missing, (j, k) => bytes(j).equals(bytes(k)))) {
+      // Copies that differ in bytes alone ("value":1 and "value":1.0, another key order) are one result, as in the
+      // other formats, which compare parsed results: -o json called them different (exit 1) where csv passed.
+      const parsedSame = raw.ids.length === received.items.length ? sameParsed(received.items) : () => false;
+      for (const k of resultsInRequestOrder(request, raw.ids, missing, (j, k) => bytes(j).equals(bytes(k)) || parsedSame(j, k))) {
         if (!notKnown.has(raw.ids[k]!)) out.add(bytes(k));
       }
     } else {
