@@ -41,7 +41,13 @@ export function totalsPerYear(reports: ReadonlyArray<{ fromDate?: string | null;
 }
 
 /** One decimal, or two significant digits for a total so small that one decimal would print 0 beside a visible bar. */
-const number = (v: number) => (v !== 0 && Math.abs(v) < 0.05 ? String(Number(v.toPrecision(2))) : v.toLocaleString('en-US', { maximumFractionDigits: 1 }));
+const number = (v: number) =>
+  v !== 0 && Math.abs(v) < 0.05
+    ? String(Number(v.toPrecision(2)))
+    : // Past 10^15 grouped digits stop meaning anything (1.79e308 was 412 columns): six significant digits and an exponent.
+      Math.abs(v) >= 1e15
+      ? String(Number(v.toPrecision(6)))
+      : v.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
 /** The chart: a title line, then "YEAR  bar  total unit (n reports)" per year, in `width` columns. */
 export function renderYearBars(totals: YearTotal[], g: Glyphs, width: number, paint: { bold(s: string): string }): string {
@@ -51,9 +57,6 @@ export function renderYearBars(totals: YearTotal[], g: Glyphs, width: number, pa
   const max = new Map<string, number>();
   for (const t of totals) max.set(t.unit, Math.max(max.get(t.unit) ?? 0, Math.abs(t.total)));
   const negative = g.full === '#' ? '-' : '░';
-  const texts = totals.map((t) => `${number(t.total)} ${sanitizeForTerminal(t.unit)}`.trim());
-  const textW = Math.max(...texts.map(textWidth));
-  const barW = Math.max(10, Math.min(50, width - 6 - 2 - textW - 2));
   // One chart per unit: bars of different units on one scale read as comparable (500,000 kgCO2e drawn longer
   // than 1,200 tCO2e). Each chart says its unit; with one unit there is one chart, as before.
   const units = [...max.keys()];
@@ -62,12 +65,20 @@ export function renderYearBars(totals: YearTotal[], g: Glyphs, width: number, pa
     if (lines.length) lines.push('');
     const anyNegative = totals.some((t) => t.unit === unit && t.total < 0);
     const legend = anyNegative ? ` ${negative} below zero` : '';
-    lines.push(paint.bold(units.length > 1 ? `Totals per year (${sanitizeForTerminal(unit) || 'no unit'})${legend}` : `Totals per year${legend}`));
-    totals.forEach((t, i) => {
-      if (t.unit !== unit) return;
+    lines.push(paint.bold(fitText(units.length > 1 ? `Totals per year (${sanitizeForTerminal(unit) || 'no unit'})${legend}` : `Totals per year${legend}`, width, g)));
+    // Laid out per chart, and the number is never cut: the bar gives way first (down to 10 columns), then the unit.
+    // One long unit took the width of every chart and its cut took the other units' totals with it.
+    const rows = totals.filter((t) => t.unit === unit);
+    const nums = rows.map((t) => number(t.total));
+    const numW = Math.max(...nums.map(textWidth));
+    const unitText = sanitizeForTerminal(unit);
+    const unitW = textWidth(unitText);
+    const barW = Math.max(10, Math.min(50, width - 6 - 2 - numW - (unitW ? 1 + unitW : 0)));
+    const unitShown = unitW ? fitText(unitText, Math.max(1, width - 6 - barW - 2 - numW - 1), g) : '';
+    rows.forEach((t, i) => {
       const size = magnitudeBar(Math.abs(t.total), max.get(t.unit)!, barW, g);
       const bar = t.total < 0 ? negative.repeat(textWidth(size)) : size;
-      lines.push(`${String(t.year).padEnd(6)}${pad(bar, barW)}  ${fitText(pad(texts[i]!, textW, 'right'), Math.max(10, width - 8 - barW), g)}`.trimEnd());
+      lines.push(`${String(t.year).padEnd(6)}${pad(bar, barW)}  ${pad(nums[i]!, numW, 'right')}${unitShown ? ` ${unitShown}` : ''}`.trimEnd());
     });
   }
   return lines.join('\n') + '\n';

@@ -132,6 +132,23 @@ describe('emission totals per year', () => {
     const ascii = renderYearBars(totalsPerYear(signed).totals, ASCII, 60, { bold: (s) => s });
     expect(ascii).toMatch(/^2021 +-+ +-300 t$/m);
   });
+
+  it('a long unit is cut, never a number, and only in its own chart (one long unit erased every total at 80 columns)', () => {
+    const long = 'tonnes of carbon dioxide equivalent as reported under the supplier protocol v2';
+    const reports = [
+      { fromDate: '2022-01-01T00:00:00Z', value: 8495.4, unit: 'tCO2e' },
+      { fromDate: '2023-01-01T00:00:00Z', value: 9100.2, unit: 'tCO2e' },
+      { fromDate: '2023-01-01T00:00:00Z', value: 1.79e308, unit: long },
+    ];
+    const lines = renderYearBars(totalsPerYear(reports).totals, UNICODE, 80, { bold: (s) => s }).trimEnd().split('\n');
+    for (const l of lines) expect(textWidth(l)).toBeLessThanOrEqual(80);
+    expect(lines.find((l) => l.startsWith('2022'))).toMatch(/ 8,495\.4 tCO2e$/);
+    expect(lines.filter((l) => l.startsWith('2023')).some((l) => / 9,100\.2 tCO2e$/.test(l))).toBe(true);
+    // The huge total is whole; its unit is what gives way.
+    const huge = lines.filter((l) => l.startsWith('2023')).find((l) => !l.includes('tCO2e'))!;
+    expect(huge).toContain(' 1.79e+308 ');
+    expect(huge).toMatch(/…$/);
+  });
 });
 
 const explanation = (over: Partial<Explanation> = {}): Explanation => ({
