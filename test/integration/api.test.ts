@@ -46,6 +46,24 @@ describe('srs api --query and --fields mean the same in every format', () => {
     expect(answers.json).toHaveLength(3);
     expect(answers.json![0]).toBe(answers.json![1]);
   });
+  it('--fields are checked against the answer: a path no item holds is exit 2 with the closest one (it printed {} and empty columns, exit 0)', async () => {
+    for (const format of ['json', 'csv', 'table']) {
+      const r = await h.run(['api', 'GET', '/v1/countries', '--field', 'perPage=2', '--fields', 'iso3Code,comonName', '-o', format]);
+      expect(r.code, `${format}: ${r.stdout}`).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.replace(/\\"/g, '"')).toContain('--fields: no item of the answer has a field "comonName" (did you mean commonName?)');
+    }
+    const paged = await h.run(['api', 'GET', '/v1/countries', '--paginate', '--fields', 'bogus', '-o', 'csv']);
+    expect(paged.code).toBe(2);
+    // A read of one resource: --fields select its fields ({ item } is unwrapped) in every format.
+    const fx = JSON.parse((await h.run(['emulator', 'fixtures', '-o', 'json'])).stdout) as { suppliers: Array<{ id: string; name: string }> };
+    const one = await h.run(['api', 'GET', `/v1/suppliers/${fx.suppliers[0]!.id}`, '--fields', 'name', '-o', 'json']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout)).toEqual({ name: fx.suppliers[0]!.name });
+    const bad = await h.run(['api', 'GET', `/v1/suppliers/${fx.suppliers[0]!.id}`, '--fields', 'nmae', '-o', 'json']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.replace(/\\"/g, '"')).toContain('--fields: the answer has no field "nmae" (did you mean name?)');
+  });
 });
 
 describe('srs api GET', () => {

@@ -17,6 +17,7 @@ import { collectTableRows } from '../../output/bounded.js';
 import { renderItem, renderList } from '../../output/render.js';
 import { onHardExit, signalExitCode, stoppedWord } from '../../util/signals.js';
 import { optString, readJsonInput, requireArg, type Opts } from '../kit.js';
+import { closest } from '../../util/suggest.js';
 
 /** POSTs that are safe to repeat (the others are never resent after they may have reached the service). */
 const IDEMPOTENT_POSTS: ReadonlySet<string> = new Set(['/v1/score-calculation']);
@@ -182,6 +183,16 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     return;
   }
   const ro = ctx.renderOptions();
+  if (ro.fields && !ro.query) {
+    // --fields select fields of the items of a list, or of the resource of a read ({ item: {...} }), in every format.
+    const fields = ro.fields.map((c) => c.path);
+    const items = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.items) ? (data.items as unknown[]) : undefined;
+    if (items) checkAnswerFields(fields, items.filter(isRecord), true);
+    else if (isRecord(data)) {
+      if (Object.keys(data).length === 1 && isRecord(data.item)) data = data.item;
+      checkAnswerFields(fields, [data as Record<string, unknown>], false);
+    }
+  }
   // A --query sees the whole document in every format (README), and its answer is what is rendered: ndjson printed
   // `null` and csv an empty row where json printed the answer. --fields select fields of the items of a list in every
   // format (json applied them to the document: `{}`).
@@ -222,6 +233,29 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   await renderItem(ctx.sink, { value: data }, [{ path: 'value', header: header('value', ctx.format) }], ro);
 }
 
+/**
+ * `srs api` prints whatever the service answers, so its --fields are checked against the answer: a path that no
+ * item (or the resource) holds is exit 2 with the closest paths that exist, as every other command's --fields are
+ * checked against its shape. It printed `{}` rows and empty CSV columns with exit 0. An empty list proves nothing.
+ */
+export function checkAnswerFields(fields: readonly string[], records: readonly Record<string, unknown>[], list: boolean): void {
+  if (!records.length) return;
+  const known = new Set<string>();
+  for (const r of records) {
+    for (const p of leafPaths(r)) {
+      const parts = p.split('.');
+      for (let i = 1; i <= parts.length; i++) known.add(parts.slice(0, i).join('.'));
+    }
+  }
+  for (const f of fields) {
+    const bare = f.split('.').filter((part) => !/^\d+$/.test(part)).join('.');
+    if (known.has(bare)) continue;
+    const near = closest(bare, known, true);
+    const top = [...known].filter((p) => !p.includes('.'));
+    throw new UsageError(`--fields: ${list ? 'no item of the answer has a' : 'the answer has no'} field "${f}" (${near.length ? `did you mean ${near.slice(0, 3).join(' or ')}?` : `its fields: ${top.slice(0, 12).join(', ')}`})`);
+  }
+}
+
 const PageShape = z.looseObject({
   items: z.array(z.unknown()),
   pagination: z.optional(
@@ -258,6 +292,9 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
 
   const first = await ctx.withSpinner(`GET ${req.path}…`, () => pages.next());
   const firstItems = first.done ? [] : first.value.items;
+  // --fields checked against the first page's items (a path none of them holds printed an empty column for every page).
+  const fieldsGiven = ctx.renderOptions();
+  if (fieldsGiven.fields && !fieldsGiven.query) checkAnswerFields(fieldsGiven.fields.map((c) => c.path), firstItems.filter(isRecord), true);
   async function* items(): AsyncGenerator<unknown> {
     for (const it of firstItems) yield it;
     if (first.done) return;
