@@ -15,6 +15,28 @@ export interface Redactor {
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The secret as any JSON encoder may spell it inside a string: each character as itself or as \uXXXX, "/" also
+ * as \/, '"' and "\\" escaped. A service written in PHP or Go sends "Sl\/ash\u0026Key" for Sl/ash&Key, and the
+ * commands that pass the service's bytes on (srs api -o json, score calc -o json) printed it unmasked.
+ */
+function jsonSpelling(secret: string): string {
+  let re = '';
+  for (const c of secret) {
+    const code = c.codePointAt(0)!;
+    const alts = [escapeRe(c)];
+    if (code <= 0xffff) alts.push(`\\\\u${code.toString(16).padStart(4, '0')}`);
+    if (c === '/') alts.push('\\\\/');
+    if (c === '"') alts.push('\\\\"');
+    if (c === '\\') alts.push('\\\\\\\\');
+    re += alts.length > 1 ? `(?:${alts.join('|')})` : alts[0]!;
+  }
+  return re;
+}
+
+/** How the key is masked: `****` and its last 4 characters when it is long enough that they reveal little. */
+export const maskOf = (secret: string): string => (secret.length > 8 ? '****' + secret.slice(-4) : '****');
+
 export function makeRedactor(): Redactor {
   const secrets: string[] = [];
   const patterns: Array<{ re: RegExp; mask: string; bytes: Buffer[] }> = [];
@@ -27,10 +49,13 @@ export function makeRedactor(): Redactor {
       const form = new URLSearchParams([['k', secret]]).toString().slice(2);
       const component = encodeURIComponent(secret);
       // And as JSON and CSV write it: a key holding " or \\ went to stdout in full inside a JSON string or a CSV cell.
-      const spellings = [...new Set([secret, component, form, encodeURI(secret), component.replace(/%2B/gi, '+'), form.replace(/%2B/gi, '+'), JSON.stringify(secret).slice(1, -1), secret.replace(/"/g, '""')])];
+      // And as the HTML report escapes it (&#38; for &): a key the service echoed in a name went into the report.
+      const html = secret.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
+      const spellings = [...new Set([secret, component, form, encodeURI(secret), component.replace(/%2B/gi, '+'), form.replace(/%2B/gi, '+'), JSON.stringify(secret).slice(1, -1), secret.replace(/"/g, '""'), html])];
       patterns.push({
-        re: new RegExp(spellings.map(escapeRe).join('|'), 'gi'),
-        mask: '****' + secret.slice(-4),
+        re: new RegExp([...spellings.map(escapeRe), jsonSpelling(secret)].join('|'), 'gi'),
+        // A short key is masked whole: its last 4 characters were most or all of it ("********Zq7w").
+        mask: maskOf(secret),
         bytes: [...new Set(spellings.flatMap((s) => [s, s.toLowerCase(), s.toUpperCase()]))].map((v) => Buffer.from(v)),
       });
     },

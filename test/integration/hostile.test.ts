@@ -198,6 +198,21 @@ describe('retries', () => {
     expect(counts.get('createupper')).toBe(1);
   });
 
+  it('a key the service echoes with JSON escapes (\\u0068, \\/) is masked where srs passes its bytes on (api -o json, score calc -o json)', async () => {
+    const escaped = [...KEY].map((c, i) => (i % 2 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c)).join('');
+    scenario('echoescaped', (req, res) => {
+      if (req.method === 'POST') return json(res, 200, `{"items":[{"supplierId":"01aaaaaaaaaaaaaaaaaaaaaaaa","score":{"value":1,"dataSourcesScore":{"value":1},"policyParametersScore":{"value":1}},"dataSourceScores":[],"policyParameterScores":[],"note":"${escaped}"}]}`);
+      json(res, 200, `{"items":[{"iso3Code":"DEU","iso2Code":"DE","commonName":"${escaped}","officialName":"x","regionName":"Europe"}],"pagination":{"pageSize":100}}`);
+    });
+    for (const args of [['api', 'GET', '/v1/countries', '-o', 'json'], ['score', 'calc', '01aaaaaaaaaaaaaaaaaaaaaaaa', '-o', 'json'], ['score', 'calc', '01aaaaaaaaaaaaaaaaaaaaaaaa', '-o', 'ndjson']]) {
+      const r = await srs('echoescaped', args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, args.join(' ')).toContain(`****${KEY.slice(-4)}`);
+      expect(r.stdout).not.toContain(escaped);
+      expect(r.stdout).not.toContain(KEY);
+    }
+  });
+
   it('an unrequested 101 Switching Protocols is an answer srs cannot read, not an internal assertion of the HTTP client', async () => {
     scenario('switch101', (_q, res) => {
       res.writeHead(101, { 'content-type': 'application/json' });

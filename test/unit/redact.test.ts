@@ -39,4 +39,24 @@ describe('makeRedactor', () => {
       }
     }
   });
+  it('finds the key as other JSON encoders escape it (\\/ and \\uXXXX, as PHP and Go do) and as the HTML report escapes it', () => {
+    const r = makeRedactor();
+    const key = 'Sl/ash&Key<99>ABCD';
+    r.add(key);
+    for (const spelled of ['Sl\\/ash\\u0026Key\\u003c99\\u003eABCD', 'Sl\\/ash\\u0026Key\\u003C99\\u003EABCD', '\\u0053l/ash&Key<99>ABCD', 'Sl/ash&#38;Key&#60;99&#62;ABCD']) {
+      expect(r.redact(`a "${spelled}" b`), spelled).toBe('a "****ABCD" b');
+      expect(r.mayHold(Buffer.from(spelled)), spelled).toBe(true);
+    }
+    expect(r.redact('Sl/ash and Key<99> apart')).toBe('Sl/ash and Key<99> apart');
+  });
+
+  it('masks a short key whole: its last 4 characters were most or all of it ("********Zq7w")', () => {
+    const r = makeRedactor();
+    r.add('Zq7w');
+    r.add('k3Y9x');
+    expect(r.redact('key Zq7w and k3Y9x')).toBe('key **** and ****');
+    const long = makeRedactor();
+    long.add('a-long-enough-key-WXYZ');
+    expect(long.redact('a-long-enough-key-WXYZ')).toBe('****WXYZ');
+  });
 });
