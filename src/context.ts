@@ -610,6 +610,12 @@ export class Context {
    */
   async newClient(baseUrl: string, apiKey: string, connections = 16, longRun = false): Promise<ApiClient> {
     const { ApiClient } = await import('./api/client.js');
+    if (this.globals.insecureHttp) {
+      const { checkBaseUrl, exposesKey } = await import('./api/http.js');
+      const url = checkBaseUrl(baseUrl, true);
+      // Allowed, never silent: the key crosses the network readable by anyone on its path.
+      if (exposesKey(url)) this.warn(`sending the API key over plain http to ${url.host} (--insecure-http): anyone on the network path can read it`);
+    }
     const timeoutMs = this.timeoutMs();
     const retries = this.retries();
     return new ApiClient({

@@ -191,7 +191,17 @@ export function checkBaseUrl(baseUrl: string, insecureHttp = false): URL {
       `refusing to send the API key over plain http to ${url.host}; use https, or pass --insecure-http if you really mean it`,
     );
   }
+  // srs sends scheme, host and path only: a query or fragment was stored, shown and silently never sent (and the
+  // login prompt echoed it, an ?api_key=... with it). Not repeated here: it may hold a secret.
+  if (url.search || url.hash) {
+    throw new UsageError(`base URL ${url.origin}${url.pathname.replace(/\/+$/, '')} holds a ${url.search ? 'query string' : 'fragment'} (${url.search ? '?' : '#'}...), which srs never sends: give scheme, host and path only`);
+  }
   return url;
+}
+
+/** Whether the API key goes over plain http to a host that is not this machine (allowed only with --insecure-http). */
+export function exposesKey(url: URL): boolean {
+  return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
 }
 
 export class HttpTransport {

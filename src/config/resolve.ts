@@ -85,6 +85,9 @@ export function resolveSettings(input: ResolveInput): Settings {
   const stored = input.lookup(profile);
 
   const out: Settings = { profile, profileSource, baseUrlSource: 'none', apiKeySource: 'none' };
+  // `--base-url ""` (a script's unset $STAGING_URL) is a mistake too: it fell through to the stored service, and a
+  // create meant for staging was made there with exit 0.
+  if (flags.baseUrl !== undefined && !nonEmpty(flags.baseUrl)) throw new UsageError('--base-url needs a URL (it was empty)');
   const flagUrl = nonEmpty(flags.baseUrl);
   const envUrl = nonEmpty(env.SRS_BASE_URL);
   if (flagUrl) [out.baseUrl, out.baseUrlSource] = [flagUrl, 'flag'];

@@ -39,6 +39,32 @@ describe('an empty --profile', () => {
   });
 });
 
+describe('an empty --base-url, and base URLs srs would not send as given', () => {
+  it('--base-url "" is exit 2 (a create meant for staging went to the stored service, exit 0); a query or fragment is refused; --insecure-http warns', async () => {
+    const env = { ...baseEnv(`${h.home}/emptyurl`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
+    const key = h.env.SRS_API_KEY!;
+    expect((await runSrs(['auth', 'login', '--base-url', h.emu.url, '--with-key'], env, { input: key })).code).toBe(0);
+    const before = h.requests.length;
+    for (const args of [['--base-url', '', 'supplier', 'create', '--name', 'Meant For Staging', '-o', 'json'], ['--base-url', '  ', 'ref', 'countries'], ['auth', 'login', '--base-url', '', '--with-key']]) {
+      const r = await runSrs(args, env, { input: key });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('--base-url needs a URL (it was empty)');
+    }
+    expect(h.requests.slice(before)).toEqual([]);
+    // A query string is never sent: refused at login and at use, without repeating it (it may hold a secret).
+    const q = await runSrs(['auth', 'login', '--profile', 'q', '--base-url', `${h.emu.url}/?api_key=SuperSecretKey123456`, '--with-key'], env, { input: key });
+    expect(q.code).toBe(2);
+    expect(q.stderr).toContain(`base URL ${h.emu.url} holds a query string (?...), which srs never sends`);
+    expect(q.stderr).not.toContain('SuperSecretKey');
+    const used = await runSrs(['ref', 'categories'], { ...env, SRS_BASE_URL: `${h.emu.url}/#frag` });
+    expect(used.code).toBe(2);
+    expect(used.stderr).toContain('holds a fragment');
+    // --insecure-http to a host that is not this machine is allowed, never silent (192.0.2.1: TEST-NET, nothing answers).
+    const insecure = await runSrs(['--insecure-http', '--timeout', '300ms', '--retries', '0', 'ref', 'categories'], { ...env, SRS_BASE_URL: 'http://192.0.2.1:9' });
+    expect(insecure.stderr).toContain('warning: sending the API key over plain http to 192.0.2.1:9 (--insecure-http): anyone on the network path can read it');
+  });
+});
+
 describe('auth login without a key', () => {
   it('is exit 4 (authentication missing), like a key of whitespace, and stores nothing', async () => {
     const env = { ...baseEnv(`${h.home}/nokey`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
