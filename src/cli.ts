@@ -5,7 +5,8 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Context, truthy, type Env, type GlobalOptions, type IO } from './context.js';
-import { ExitCode, SrsError, UsageError, isSrsError, isTooDeep, tooDeep } from './errors.js';
+import { AuthError, ExitCode, SrsError, UsageError, isSrsError, isTooDeep, tooDeep } from './errors.js';
+import { maskKey } from './config/resolve.js';
 import { OUTPUT_FORMATS } from './output/render.js';
 import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
 import { collect, type Handler, type Invoke } from './commands/kit.js';
@@ -235,6 +236,30 @@ export function jsonErrors(chosen: string | undefined): boolean {
   return chosen === 'json' || chosen === 'ndjson';
 }
 
+/**
+ * A key the service rejected (401, 403), said with where that key came from: "run srs auth login or set
+ * SRS_API_KEY" sent a user whose SRS_API_KEY held a stale key to log in, after which the same key was
+ * rejected again (the environment wins over a stored profile).
+ */
+async function withKeyAdvice(ctx: Context, e: unknown): Promise<unknown> {
+  const generic = '; run "srs auth login" or set SRS_API_KEY';
+  if (!(e instanceof AuthError) || !e.message.endsWith(generic) || ctx.sandbox) return e;
+  let advice: string;
+  try {
+    const s = await ctx.settings();
+    const key = maskKey(s.apiKey);
+    advice =
+      s.apiKeySource === 'env'
+        ? `; the key came from SRS_API_KEY (${key}), which wins over any stored profile: set it to a valid key, or unset it to use profile "${s.profile}"`
+        : s.apiKeySource === 'profile'
+          ? `; the key is the one stored for profile "${s.profile}" (${key}): run "srs auth login${s.profile === 'default' ? '' : ` --profile ${s.profile}`}" to store another`
+          : generic;
+  } catch {
+    return e;
+  }
+  return new AuthError(e.message.slice(0, -generic.length) + advice, { ...(e.status !== undefined ? { status: e.status } : {}), ...(e.detail !== undefined ? { detail: e.detail } : {}) });
+}
+
 /** Prints an error: one line, or one JSON object when json or ndjson output was chosen (format "json"). */
 export function reportError(
   err: unknown,
@@ -307,6 +332,8 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
         await ctx.prepare();
         const handler = await load();
         await handler(ctx, positional, command.opts());
+      } catch (e) {
+        throw await withKeyAdvice(ctx, e);
       } finally {
         await ctx.dispose();
       }

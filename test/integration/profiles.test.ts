@@ -40,6 +40,14 @@ describe('an empty --profile', () => {
 });
 
 describe('an empty --base-url, and base URLs srs would not send as given', () => {
+  it('a rejected key is said with where it came from: SRS_API_KEY wins over the stored profile (logging in again did not help)', async () => {
+    const env = { ...baseEnv(`${h.home}/stalekey`), SRS_BASE_URL: h.emu.url, SRS_API_KEY: 'StaleOldKey0000000' };
+    const r = await runSrs(['ref', 'countries'], env);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('the key came from SRS_API_KEY (****0000), which wins over any stored profile: set it to a valid key, or unset it to use profile "default"');
+    expect(r.stderr).not.toContain('StaleOldKey');
+  });
+
   it('--base-url "" is exit 2 (a create meant for staging went to the stored service, exit 0); a query or fragment is refused; --insecure-http warns', async () => {
     const env = { ...baseEnv(`${h.home}/emptyurl`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
     const key = h.env.SRS_API_KEY!;
