@@ -27,10 +27,11 @@ export function listSeparator(delimiter: string): RegExp {
 export interface RowShape {
   mapping: ColumnMapping;
   listSplit: RegExp;
+  delimiter: string;
 }
 
 export function rowShape(mapping: ColumnMapping, delimiter: string): RowShape {
-  return { mapping, listSplit: listSeparator(delimiter) };
+  return { mapping, listSplit: listSeparator(delimiter), delimiter };
 }
 
 function cell(fields: readonly string[], shape: RowShape, f: Field): string | undefined {
@@ -216,6 +217,23 @@ function lineBreakField(fields: readonly string[], shape: RowShape): { field: st
     const col = shape.mapping.columns[shape.mapping.index[f] ?? -1]?.header;
     const where = col !== undefined && col !== f ? `${f} (column "${col}")` : f;
     return { field: f, message: `${where} contains a line break: a name or id is one line (a quoted cell left open runs on into the next line)` };
+  }
+  // Any other cell (a contact name, a column not imported) may hold a line break (an address, a note), but not a line
+  // with a whole row's worth of separators: those are rows that a quote left open ran into (with relaxed quotes a
+  // later quote closed it), and they were silently never imported (exit 0, "Rows are never merged or dropped").
+  const named = shape.mapping.columns.filter((c) => c.source !== 'empty').length;
+  if (named > 1) {
+    for (let i = 0; i < fields.length; i++) {
+      const v = fields[i];
+      if (!breaksLine(v)) continue;
+      const rows = v!.split(/\r\n|\n|\r/).slice(1).filter((l) => l.split(shape.delimiter).length >= named).length;
+      if (!rows) continue;
+      const col = shape.mapping.columns[i]?.header || `column ${i + 1}`;
+      return {
+        field: col,
+        message: `column "${col}" runs on over ${rows === 1 ? 'a line' : `${rows} lines`} with a whole row's separators: rows that a quote left open ran into (close or remove the quote; those rows were not read as rows)`,
+      };
+    }
   }
   return undefined;
 }

@@ -197,3 +197,17 @@ describe('a journal lock that cannot be written', () => {
     });
   });
 });
+
+describe('a quote left open in a column that is not a name or id', () => {
+  it('the row it ran into is invalid (exit 1) naming the column; the rows it swallowed are not silently lost with exit 0', async () => {
+    await withHarness({}, async (h) => {
+      const file = join(scratch.path, 'merge.csv');
+      writeFileSync(file, 'Supplier Name;Country;Supplier Number;Contact Last Name\r\nMerge A;DEU;MG1;"Weiß\r\nMerge B;FRA;MG2;Dupont\r\nMerge C;ITA;MG3;"Rossi"\r\nMerge D;ESP;MG4;Garcia\r\n');
+      const r = await h.run(importArgs(file));
+      expect(r.code, r.stderr).toBe(1);
+      expect(summary(r)).toMatchObject({ created: 1, invalid: 1 });
+      expect(r.stderr).toContain('column "Contact Last Name" runs on over 2 lines');
+      expect([...(await storedIds(h, 'MG')).keys()]).toEqual(['MG4']);
+    });
+  });
+});

@@ -134,6 +134,16 @@ describe('RowValidator', () => {
     expect(v.check({ line: 7, fields: ['F', 'DEU', ''] }).kind).toBe('valid');
     expect(v.check({ line: 8, fields: ['G', 'DEU', ''] }).kind).toBe('valid');
   });
+  it('a cell of any column that runs on over whole rows (a quote left open) makes the row invalid; a note with a line break does not', () => {
+    const v = new RowValidator(shapeOf(['Supplier Name', 'Country', 'Supplier Number', 'Contact Last Name'], ';'));
+    const swallowed = v.check({ line: 2, fields: ['Merge A', 'DEU', 'MG1', 'Weiß\r\nMerge B;FRA;MG2;Dupont\r\nMerge C;ITA;MG3;"Rossi'] });
+    expect(swallowed).toMatchObject({ kind: 'invalid', field: 'Contact Last Name' });
+    expect((swallowed as { message: string }).message).toContain('column "Contact Last Name" runs on over 2 lines with a whole row\'s separators');
+    // A column not imported at all, too.
+    const notes = new RowValidator(shapeOf(['name', 'country', 'vendor id', 'notes'], ',', ['notes=ignore']));
+    expect(notes.check({ line: 2, fields: ['A', 'DEU', 'V1', '12 inch pipes\nB,FRA,V2,ok'] }).kind).toBe('invalid');
+    expect(notes.check({ line: 3, fields: ['C', 'DEU', 'V3', 'first line\nsecond line, with a comma'] }).kind).toBe('valid');
+  });
 });
 
 describe('FirstLineTable', () => {
