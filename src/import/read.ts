@@ -427,6 +427,81 @@ class SkipBytes extends Transform {
  * split across chunks are handled) with an InvalidUtf8Error. Counts physical
  * lines (CRLF, CR or LF) as it goes, to name the line of the bad byte.
  */
+/**
+ * After a decoder other than UTF-8's (which Utf8Check guards): a U+FFFD it made is text lost (a byte windows-1252
+ * does not define, a lone UTF-16 surrogate), and a UTF-16 file of an odd number of bytes was cut short (its last
+ * character was dropped: "U3" was imported as "U"). Either stops the import naming the line, as a byte that is not
+ * UTF-8 does; they were stored in supplier names with exit 0.
+ */
+class DecodedCheck extends Transform {
+  #breaks = 0;
+  #afterCr = false;
+  /** A high surrogate that ended the last chunk: its pair may open the next one. */
+  #carry = '';
+  constructor(
+    private readonly file: string,
+    private readonly encoding: string,
+  ) {
+    super({ decodeStrings: false, encoding: 'utf8' });
+  }
+  override _transform(chunk: string | Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    let text = this.#carry + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+    this.#carry = '';
+    const last = text.charCodeAt(text.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.#carry = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    // A lone UTF-16 surrogate (a damaged code unit) passes the decoder as is, and becomes U+FFFD on the way out.
+    const bad = firstLoneSurrogate(text);
+    this.#count(bad === -1 ? text : text.slice(0, bad));
+    if (bad !== -1) {
+      const line = this.#breaks + 1;
+      cb(new ReadError(`${this.file}: line ${line} holds bytes that are not ${this.encoding} text (they would be stored as U+FFFD): the file is in another encoding, or damaged; pass the right --encoding, or fix line ${line}`, line));
+      return;
+    }
+    cb(null, text);
+  }
+  override _flush(cb: TransformCallback): void {
+    if (this.#carry) cb(new ReadError(`${this.file}: the last line holds bytes that are not ${this.encoding} text (a lone UTF-16 surrogate): the file is damaged or cut short`, this.#breaks + 1));
+    else cb();
+  }
+  #count(text: string): void {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) {
+        if (!this.#afterCr) this.#breaks++;
+        this.#afterCr = false;
+      } else {
+        if (c === 13) this.#breaks++;
+        this.#afterCr = c === 13;
+      }
+    }
+  }
+}
+
+/** The index of the first U+FFFD or unpaired surrogate in `text`, or -1. */
+function firstLoneSurrogate(text: string): number {
+  const m = /\ufffd|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.exec(text);
+  return m ? m.index : -1;
+}
+
+/** Counts the bytes into a UTF-16 decoder: an odd count is a file cut short (see DecodedCheck). */
+class EvenBytes extends Transform {
+  #bytes = 0;
+  constructor(private readonly file: string) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    this.#bytes += chunk.length;
+    cb(null, chunk);
+  }
+  override _flush(cb: TransformCallback): void {
+    if (this.#bytes % 2) cb(new ReadError(`${this.file}: the file is UTF-16 but holds an odd number of bytes: it was cut short (its last character is incomplete); export it again`, 0));
+    else cb();
+  }
+}
+
 class Utf8Check extends Transform {
   #carry: Buffer = Buffer.alloc(0);
   #offset = 0;
@@ -838,7 +913,9 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
     // Checked when forced too: --encoding utf-8 over bytes that are not UTF-8 stored U+FFFD in names, exit 0.
     stages.push(new Utf8Check());
   } else {
+    if (/^utf-?16/i.test(det.encoding)) stages.push(new EvenBytes(name));
     stages.push(iconv.decodeStream(det.encoding, { stripBOM: true }) as unknown as NodeJS.ReadWriteStream);
+    stages.push(new DecodedCheck(name, det.encoding));
   }
   stages.push(parser);
   let pipeError: Error | undefined;
@@ -856,6 +933,7 @@ async function openParsed(name: string, src: Source, forcedEncoding: string | un
 
   const toReadError = (e: unknown, at: number): Error => {
     if (e instanceof ReadError) return e;
+    if (pipeError instanceof ReadError) return pipeError;
     const err = (pipeError ?? e) as Error & { code?: string };
     const msg = err?.message ?? String(err);
     if (err instanceof InvalidUtf8Error) {

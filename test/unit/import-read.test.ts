@@ -137,6 +137,24 @@ describe('openInput', () => {
     expect(input.blankRecords()).toBe(2);
   });
 
+  it('text a decoder other than UTF-8\'s could not read stops the import naming the line, never stored as U+FFFD; a cut UTF-16 file too', async () => {
+    // Found when the chunk is decoded: by openInput (the header's chunk) or while reading, either way a ReadError.
+    const readAll = async (p: string, o?: { encoding: string }) => all(await openInput(p, o));
+    await expect(readAll(file(Buffer.from('name,country\nOk,DEU\nM\x81ller,DEU\n', 'latin1')), { encoding: 'windows-1252' })).rejects.toThrow(/line 3 holds bytes that are not windows-1252 text/);
+    const utf16 = (s: string): Buffer => {
+      const b = Buffer.alloc(s.length * 2);
+      for (let i = 0; i < s.length; i++) b.writeUInt16LE(s.charCodeAt(i), i * 2);
+      return b;
+    };
+    await expect(readAll(file(utf16('\ufeffname,country\r\n\ud800B,DEU\r\nOk,FRA\r\n')))).rejects.toThrow(/line 2 holds bytes that are not utf-16le text/);
+    const whole = utf16('\ufeffname,country\r\nAlpha,DEU\r\nEmoji \ud83d\ude00 GmbH,FRA\r\n');
+    expect(await all(await openInput(file(whole)))).toEqual([
+      [2, ['Alpha', 'DEU']],
+      [3, ['Emoji \ud83d\ude00 GmbH', 'FRA']],
+    ]);
+    await expect(readAll(file(whole.subarray(0, whole.length - 3)))).rejects.toThrow(/UTF-16 but holds an odd number of bytes: it was cut short/);
+  });
+
   it('a file that is neither UTF-8 nor Windows-1252 (a DOS code page) is refused with a hint, never decoded to U+FFFD; --encoding reads it', async () => {
     const dos = iconv.encode('Name;Land\r\nMüller Stahl;DEU\r\nSchöne Grüße;DEU\r\n', 'cp850');
     await expect(openInput(file(dos))).rejects.toThrow(/neither UTF-8 nor Windows-1252: byte 0x81 at offset \d+ .*--encoding cp850/);
