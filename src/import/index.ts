@@ -699,7 +699,8 @@ class ImportRun {
       const code = (cause as NodeJS.ErrnoException).code;
       const what = failed ? `cannot write ${failed.name} (${code ? `${code}: ` : ''}${describeWriteError(cause)})` : `cannot write the report (${describeWriteError(cause)})`;
       const sent = sender?.sent ?? 0;
-      const where = p.journalPath !== undefined ? `every row sent is recorded in the journal ${p.journalPath}: run the same command again to continue` : 'without a journal, a re-run cannot tell which rows were created';
+      // A dry run sends nothing and keeps no journal: pointing at one named a file that does not exist.
+      const where = p.dryRun ? 'the dry run sent nothing' : p.journalPath !== undefined ? `every row sent is recorded in the journal ${p.journalPath}: run the same command again to continue` : 'without a journal, a re-run cannot tell which rows were created';
       throw new SrsError(
         'runtime',
         ExitCode.failure,

@@ -211,3 +211,30 @@ describe('a quote left open in a column that is not a name or id', () => {
     });
   });
 });
+
+describe('a dry run rehearses the real run', () => {
+  it('refuses the client options the real run refuses (--timeout abc, --retries -1 passed the rehearsal, exit 0)', async () => {
+    const file = csvFile(3, 'DRY');
+    const env = baseEnv(join(scratch.path, 'dry'));
+    for (const flags of [['--timeout', 'abc'], ['--retries', '-1'], ['--retries', '99']]) {
+      const r = await runSrs(['--sandbox', ...flags, ...importArgs(file, '--dry-run')], env);
+      expect(r.code, `${flags.join(' ')}: ${r.stdout}`).toBe(2);
+      expect(r.stderr).toMatch(/--(timeout|retries) must be/);
+    }
+  });
+
+  it('an output that breaks during a dry run does not point at a journal (a dry run keeps none)', async () => {
+    const { spawnSync, spawn } = await import('node:child_process');
+    const file = join(scratch.path, 'many-invalid.csv');
+    writeFileSync(file, 'name,country\n' + Array.from({ length: 20_000 }, (_, i) => `Inv ${i},DE`).join('\n') + '\n');
+    const fifo = join(scratch.path, 'failed.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // A reader that takes 10 bytes and goes: every later write to --failed meets EPIPE.
+    const reader = spawn('head', ['-c', '10', fifo], { stdio: 'ignore' });
+    const r = await runSrs(['--sandbox', ...importArgs(file, '--dry-run', '--failed', fifo)], baseEnv(join(scratch.path, 'dry2')));
+    reader.kill();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('the dry run sent nothing');
+    expect(r.stderr).not.toContain('journal');
+  });
+});

@@ -37,6 +37,10 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (typeof opts.concurrency === 'number' && typeof opts.maxConcurrency === 'number' && opts.concurrency > opts.maxConcurrency) {
     throw new UsageError(`--concurrency ${opts.concurrency} is above --max-concurrency ${opts.maxConcurrency}: --concurrency pins the requests in flight, --max-concurrency caps the adaptive limit; give one of them`);
   }
+  // The client's options are checked in a dry run too, which makes no client: a rehearsal that passed with
+  // --timeout abc, where the real run is exit 2, rehearsed nothing.
+  ctx.timeoutMs();
+  ctx.retries();
   const controller = new AbortController();
   let stoppedBy: StopSignal = 'SIGINT';
   const onSignal = (sig: StopSignal) => {

@@ -114,8 +114,8 @@ invalid. One run per journal (JOURNAL.lock), and one import per target with
 the catalog (CATALOG.import-N.lock): a second exits 2 naming the first. A
 journal started against another service, account or the sandbox is refused:
 pass --journal NEW. A run that stopped at a malformed line resumes once the
-file is fixed from that line on. Exit codes: 0 every row created or skipped; 1
-a row invalid, failed or unknown, or a journal/report write failed; 2 nothing
+file is fixed from that line on. Exit codes: 0 every row created, skipped or
+already existing (the catalog knew it); 1 a row invalid, failed or unknown, or a journal/report write failed; 2 nothing
 sent (unusable file, journal in use or bound elsewhere); 4 authentication;
 130/143/129 interrupted (Ctrl-C / SIGTERM / SIGHUP).
 
