@@ -570,6 +570,10 @@ describe('auth', () => {
       const r = await runSrs(['ref', 'sources'], { ...h.env, SRS_BASE_URL: `http://127.0.0.1:${(moved.address() as { port: number }).port}` });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/HTTP 301: redirected to https:\/\/api\.example\.com\/v1\/data-sources; srs does not follow redirects/);
+      // auth login there: the key could not be checked, which is said, with the base URL and that nothing was stored.
+      const login = await runSrs(['auth', 'login', '--base-url', `http://127.0.0.1:${(moved.address() as { port: number }).port}`, '--with-key'], env, { input: key });
+      expect(login.code).toBe(1);
+      expect(login.stderr).toMatch(/the key could not be checked at http:\/\/127\.0\.0\.1:\d+: .*HTTP 301.*; nothing was stored/);
     } finally {
       await new Promise((r) => moved.close(r));
     }

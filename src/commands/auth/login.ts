@@ -42,6 +42,9 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
     if (e instanceof ApiError && e.status === 404) {
       throw new SrsError('not_found', ExitCode.failure, `no Supplier Responsibility Assessment Service answered at ${baseUrl} (GET /v1/countries: HTTP 404): check the base URL; nothing was stored`);
     }
+    // Any other failure of the check (an HTML page, a 500, no answer): the key was not checked, so nothing was
+    // stored, which is said, with where it was asked (it read like a failure of some other command).
+    if (e instanceof SrsError) throw new SrsError(e.code, e.exitCode, `the key could not be checked at ${baseUrl}: ${e.message}; nothing was stored`, { ...(e.detail !== undefined ? { detail: e.detail } : {}), cause: e });
     throw e;
   } finally {
     await client.close();
