@@ -93,6 +93,12 @@ export function splitAfterText(text: string): { examples: string[]; notes: strin
       examples.push(ex[1]!);
       continue;
     }
+    // A continuation of an example written over several lines (its line ends in a backslash): the example's own line,
+    // kept in the block (it ended the examples, and the rest of the command became a paragraph of notes).
+    if (inExamples && examples.length && examples.at(-1)!.endsWith('\\') && line.trim() !== '') {
+      examples[examples.length - 1] += `\n  ${line.trim()}`;
+      continue;
+    }
     inExamples = false;
     if (line.trim() === '') flush();
     else para.push(line.trim());
@@ -139,7 +145,7 @@ function commandSection(cmd: Command, help: Help): string[] {
   }
   const options = help.visibleOptions(cmd).filter((o) => o.long !== '--help');
   if (options.length) L.push('.PP', 'Options:', ...optionsBlock(help, options));
-  if (examples.length) L.push('.PP', 'Examples:', '.PP', '.RS 4', '.nf', ...examples.map((e) => `$ ${roff(e)}`), '.fi', '.RE');
+  if (examples.length) L.push('.PP', 'Examples:', '.PP', '.RS 4', '.nf', ...examples.flatMap((e) => e.split('\n').map((l, i) => (i === 0 ? `$ ${roff(l)}` : roff(l)))), '.fi', '.RE');
   return L;
 }
 
@@ -169,7 +175,7 @@ export function manPage(program: Command, opts: ManOptions): string {
   for (const n of notes.filter((n) => !/^Exit codes:/.test(n))) L.push('.PP', roff(n));
   L.push('.SS Global options', roff('These apply to every command and may appear before or after it.'));
   L.push(...optionsBlock(help, help.visibleOptions(program)));
-  if (examples.length) L.push('.SS Examples', '.RS 4', '.nf', ...examples.map((e) => `$ ${roff(e)}`), '.fi', '.RE');
+  if (examples.length) L.push('.SS Examples', '.RS 4', '.nf', ...examples.flatMap((e) => e.split('\n').map((l, i) => (i === 0 ? `$ ${roff(l)}` : roff(l)))), '.fi', '.RE');
   L.push('.SH COMMANDS');
   for (const c of walk(program)) L.push(...commandSection(c, c.createHelp()));
   L.push('.SH ENVIRONMENT');

@@ -249,5 +249,10 @@ describe('the man page', () => {
     }
     expect(roff(".x 'a' \\b -c")).toBe('\\&.x \\(aqa\\(aq \\eb \\-c');
     expect(splitAfterText('\nNote one\nline two.\n\nExamples:\n  $ srs a\n  $ srs b\n')).toEqual({ examples: ['srs a', 'srs b'], notes: ['Note one line two.'] });
+    // An example over several lines stays one example (its continuation became a note, and the examples after it were lost).
+    expect(splitAfterText('Examples:\n  $ srs auth login --profile ci \\\n      --base-url https://x --with-key\n  $ srs c\n')).toEqual({
+      examples: ['srs auth login --profile ci \\\n  --base-url https://x --with-key', 'srs c'],
+      notes: [],
+    });
   });
 });
