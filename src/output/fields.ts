@@ -3,6 +3,8 @@ const pathParts = new Map<string, readonly string[]>();
 
 /** Dot paths into nested objects: "a.b.c", with array indexes as numbers ("items.0.name"). */
 export function getPath(obj: unknown, path: string): unknown {
+  // A key that itself holds a dot (a service's "a.b", which `srs api` makes a column of) is that key, not a path.
+  if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && path.includes('.') && Object.hasOwn(obj, path)) return (obj as Record<string, unknown>)[path];
   let parts = pathParts.get(path);
   if (!parts) pathParts.set(path, (parts = path.split('.')));
   let cur: unknown = obj;

@@ -279,7 +279,8 @@ async function renderCsv(sink: Sink, items: AsyncIterable<unknown> | Iterable<un
   };
   // The header goes with the first rows, or at the end of an empty list: a listing whose first page
   // failed prints nothing, as in the other formats (a lone header would look like a valid empty list).
-  let header: string | undefined = stringify([cols.map((c) => c.path)]);
+  // Guarded as the cells are: `srs api` takes its column names from the service's keys (=HYPERLINK(...) was written raw).
+  let header: string | undefined = stringify([cols.map((c) => cell(c.path))]);
   const text = (rows: string[][]): string => {
     const t = (header ?? '') + (rows.length ? stringify(rows) : '');
     header = undefined;

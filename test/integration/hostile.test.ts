@@ -213,6 +213,15 @@ describe('retries', () => {
     }
   });
 
+  it('srs api -o csv: a column name from the service is guarded like a cell (=HYPERLINK was written raw), and a key holding a dot is its own column', async () => {
+    scenario('csvkeys', (_q, res) => json(res, 200, { items: [{ id: 'x1', '=HYPERLINK("http://evil.example","x")': 'v', 'a.b': 'dotted' }], pagination: {} }));
+    const r = await srs('csvkeys', ['api', 'GET', '/v1/countries', '-o', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    const [head, row] = r.stdout.trim().split('\n');
+    expect(head).toBe(`id,"'=HYPERLINK(""http://evil.example"",""x"")",a.b`);
+    expect(row).toBe('x1,v,dotted');
+  });
+
   it('an unrequested 101 Switching Protocols is an answer srs cannot read, not an internal assertion of the HTTP client', async () => {
     scenario('switch101', (_q, res) => {
       res.writeHead(101, { 'content-type': 'application/json' });
