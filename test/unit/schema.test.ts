@@ -172,7 +172,15 @@ describe('srs schema (run function)', () => {
     return { ctx, out: () => (stdout.read() as Buffer | null)?.toString() ?? '' };
   }
 
-  it('prints the schema as pretty JSON with $schema and title, whatever -o says', async () => {
+  it('-o ndjson prints the schema on one line (it printed 80 indented lines)', async () => {
+    const { ctx, out } = ctxWith('ndjson');
+    await schemaRun(ctx, ['country'], {});
+    const lines = out().trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect((JSON.parse(lines[0]!) as { $schema: string }).$schema).toBe(JSON_SCHEMA_DIALECT);
+  });
+
+  it('prints the schema as pretty JSON with $schema and title, whatever -o says (csv and table say so on stderr)', async () => {
     for (const format of [undefined, 'csv', 'table']) {
       const { ctx, out } = ctxWith(format);
       await schemaRun(ctx, ['score', 'calc'], {});

@@ -31,10 +31,11 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
   // document), and --fields, which cannot apply, is refused rather than ignored in silence.
   const ro = ctx.renderOptions();
   if (ro.fields) throw new UsageError('--fields does not apply to a schema (one JSON document); use --query, e.g. --query properties');
+  // -o csv or -o table given for it cannot apply: said, not answered with JSON in silence. -o ndjson is the document
+  // on one line (it printed 80 indented lines).
+  const chosen = ctx.globals.output;
+  if (chosen === 'csv' || chosen === 'table') ctx.info(`-o ${chosen} does not apply to a schema (one JSON document): it is printed as JSON (-o ndjson prints it on one line)`);
   const schema = jsonSchemaOf(entry);
-  if (ro.query) {
-    await ctx.sink.write(JSON.stringify(ro.query(schema) ?? null, null, 2) + '\n');
-    return;
-  }
-  await ctx.sink.write(JSON.stringify(schema, null, 2) + '\n');
+  const doc = ro.query ? (ro.query(schema) ?? null) : schema;
+  await ctx.sink.write((ctx.format === 'ndjson' ? JSON.stringify(doc) : JSON.stringify(doc, null, 2)) + '\n');
 }
