@@ -184,8 +184,16 @@ export function columnsFromFields(fields: string[]): Column[] {
 
 const right: Partial<Column> = { align: 'right' };
 
-/** The summary of `srs supplier import`: the columns that apply to this run. */
-export function importSummaryColumns(s: ImportSummary): Column[] {
+/**
+ * The summary of `srs supplier import`: on a table, the columns that apply to this run; in CSV every field, always in
+ * this order, so that summaries appended run after run line up (a dry run dropped failed and unknown, a stopped run
+ * added stopReason, and complete and dryRun were never there).
+ */
+export function importSummaryColumns(s: ImportSummary, format?: string): Column[] {
+  if (format === 'csv') {
+    const keys: ReadonlyArray<keyof ImportSummary> = ['file', 'dryRun', 'created', 'valid', 'skipped', 'exists', 'invalid', 'failed', 'unknown', 'total', 'elapsedSeconds', 'rowsPerSecond', 'complete', 'stopReason', 'stoppedAfterLine', 'journal', 'report', 'failedFile'];
+    return keys.map((k) => col(k, k));
+  }
   return [
     col('file', 'FILE'),
     ...(s.dryRun ? [col('valid', 'VALID (WOULD SEND)', right)] : [col('created', 'CREATED', right)]),

@@ -238,3 +238,16 @@ describe('a dry run rehearses the real run', () => {
     expect(r.stderr).not.toContain('journal');
   });
 });
+
+describe('the summary in CSV', () => {
+  it('has every field in one order whatever the run (summaries appended run after run line up)', async () => {
+    const file = csvFile(2, 'SUMCSV');
+    const env = baseEnv(join(scratch.path, 'sumcsv'));
+    const header = 'file,dryRun,created,valid,skipped,exists,invalid,failed,unknown,total,elapsedSeconds,rowsPerSecond,complete,stopReason,stoppedAfterLine,journal,report,failedFile';
+    for (const extra of [['--dry-run'], []]) {
+      const r = await runSrs(['--sandbox', 'supplier', 'import', file, '-o', 'csv', '--quiet', ...extra], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.split('\n')[0]).toBe(header);
+    }
+  });
+});

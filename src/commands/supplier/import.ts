@@ -122,7 +122,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   // A --query that fails on the summary: the summary is printed as it is, and the run exits 1 at the end (not 2,
   // "nothing sent", which would invite a second import), unless the import has its own failure to report.
-  const queryProblem = await renderAfterWork(ctx, 'the summary is', (ro) => renderItem(ctx.sink, summary, importSummaryColumns(summary), ro));
+  const queryProblem = await renderAfterWork(ctx, 'the summary is', (ro) => renderItem(ctx.sink, summary, importSummaryColumns(summary, ctx.format), ro));
   if (summary.exists > 0) {
     ctx.info(
       `${summary.exists} row${summary.exists === 1 ? '' : 's'} ${summary.dryRun ? 'would not be' : 'not'} sent: the supplier catalog knows ${summary.exists === 1 ? 'its' : 'their'} customerSupplierId as already created on this target` +
