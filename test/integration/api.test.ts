@@ -46,6 +46,12 @@ describe('srs api --query and --fields mean the same in every format', () => {
     expect(answers.json).toHaveLength(3);
     expect(answers.json![0]).toBe(answers.json![1]);
   });
+  it('-o csv says which fields are not columns (objects or lists), so the CSV is not read as the whole answer', async () => {
+    const r = await h.run(['api', 'GET', '/v1/scorecards', '-o', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).not.toContain('items');
+    expect(r.stderr).toContain('not shown as columns (objects or lists): items; -o json has them');
+  });
   it('--fields are checked against the answer: a path no item holds is exit 2 with the closest one (it printed {} and empty columns, exit 0)', async () => {
     for (const format of ['json', 'csv', 'table']) {
       const r = await h.run(['api', 'GET', '/v1/countries', '--field', 'perPage=2', '--fields', 'iso3Code,comonName', '-o', format]);

@@ -212,7 +212,14 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.items) ? (data.items as unknown[]) : undefined;
   if (list) {
-    await renderList(ctx.sink, ctx.format === 'ndjson' ? list : rowsOf(list), listColumns(list, ctx.format), ro);
+    const cols = listColumns(list, ctx.format);
+    await renderList(ctx.sink, ctx.format === 'ndjson' ? list : rowsOf(list), cols, ro);
+    // Fields that are objects or lists are not columns: said, so a CSV without them is not read as the whole answer.
+    if (ctx.format !== 'ndjson' && !ro.fields) {
+      const shown = new Set(cols.map((c) => c.path));
+      const left = unionKeys(list.filter(isRecord)).filter((k) => !shown.has(k));
+      if (left.length) ctx.info(`not shown as columns (objects or lists): ${left.join(', ')}; -o json has them, --fields can pick their parts`);
+    }
     if (list.length === 0 && ctx.format === 'table') ctx.info('no items');
     // The pagination object is not an item: when it names a next page, say so (json keeps it in the document).
     const next = isRecord(data) && isRecord(data.pagination) ? data.pagination.nextPage : undefined;
