@@ -257,14 +257,17 @@ describe('round 6. what people read agrees with what srs checks', () => {
 });
 
 describe('7. the bundle records the base URL without credentials or query', () => {
-  it('SRS_BASE_URL with user:password@ and ?query: neither reaches the bundle', async () => {
+  it('SRS_BASE_URL with user:password@ does not reach the bundle; one with a ?query is refused (srs never sends it), not echoed', async () => {
     const port = new URL(h.emu.url).port;
     const saved = join(h.home, 'creds.jsonl');
-    const r = await runSrs(['score', 'calc', a!, '--save', saved, '-o', 'json'], { ...h.env, SRS_BASE_URL: `http://tok:HUNTER2SECRET@127.0.0.1:${port}/?sig=QUERYSECRET` });
+    const queried = await runSrs(['score', 'calc', a!, '--save', saved, '-o', 'json'], { ...h.env, SRS_BASE_URL: `http://127.0.0.1:${port}/?sig=QUERYSECRET` });
+    expect(queried.code).toBe(2);
+    expect(queried.stderr).toContain('holds a query string');
+    expect(queried.stderr).not.toContain('QUERYSECRET');
+    const r = await runSrs(['score', 'calc', a!, '--save', saved, '-o', 'json'], { ...h.env, SRS_BASE_URL: `http://tok:HUNTER2SECRET@127.0.0.1:${port}/` });
     expect(r.code, r.stderr).toBe(0);
     const text = readFileSync(saved, 'utf8');
     expect(text).not.toContain('HUNTER2SECRET');
-    expect(text).not.toContain('QUERYSECRET');
     expect(text).not.toContain('tok:');
     expect((readBundle(saved)[0] as { service: { baseUrl: string } }).service.baseUrl).toBe(`http://127.0.0.1:${port}`);
   });

@@ -373,9 +373,12 @@ describe('8. a baseline from another service, and credentials in a shared report
     const n = await h.run(['score', 'check', d, '--baseline', bundle, '--max-drop', '0.1', '--allow-no-data']);
     expect(n.stderr).toMatch(/no supplier of this run is in the baseline .*--max-drop compared nothing/);
   });
-  it('score report names the service without the credentials or query of its URL', async () => {
+  it('score report names the service without the credentials of its URL (a URL with a query is refused before anything is sent)', async () => {
     const html = join(h.home, 'cred.html');
-    const url = h.emu.url.replace('http://', 'http://proxyuser:s3cretpass@') + '/?token=t0ken';
+    const queried = await h.run(['score', 'report', a!, '--html', html], { env: { SRS_BASE_URL: `${h.emu.url}/?token=t0ken` } });
+    expect(queried.code).toBe(2);
+    expect(queried.stderr).not.toContain('t0ken');
+    const url = h.emu.url.replace('http://', 'http://proxyuser:s3cretpass@') + '/';
     const r = await h.run(['score', 'report', a!, '--html', html], { env: { SRS_BASE_URL: url } });
     expect(r.code).toBe(0);
     const text = readFileSync(html, 'utf8');
