@@ -120,19 +120,24 @@ export function commandToBuild(argv: readonly string[], root: Command): string |
  * create --name "-quiet Ltd"` created "-uiet Ltd" (-q read as --quiet and the rest kept as the name), and
  * `--name -Vortex` printed the version and exited 0 having created nothing. So a value that follows an option
  * taking one is joined to it (`--name=-quiet Ltd`, `-o-x`), which Commander reads as that option's value and
- * nothing else (a value that is one of srs's options is still refused: notAnOption). The root's -V/--version
- * after a command is refused rather than acted on: `srs --version` prints the version.
+ * nothing else. A value that is itself an option of any srs command, or `--`, is refused: the option's value was
+ * left out (`--report --all` wrote a file named "--all"). After a command that runs (not a group such as
+ * `supplier`, whose mistyped verb Commander names), -V/--version, alone or in a group of short flags (`-qV`), is
+ * refused rather than acted on, and an argument that starts with a dash and is no option (`-quiet`, which
+ * Commander reported as "unknown option '-uiet'") is told to go after `--`.
  */
-export function bindOptionValues(argv: readonly string[], program: Command): string[] {
+export function bindOptionValues(argv: readonly string[], program: Command, allFlags: () => ReadonlySet<string>): string[] {
   const out: string[] = [];
   let cmd: Command = program;
-  const optionOf = (a: string): Option | undefined => {
-    for (let c: Command | null = cmd; c; c = c.parent) {
-      const o = c.options.find((x) => x.long === a || x.short === a);
-      if (o) return o;
-    }
-    return undefined;
+  // A word after a group (`supplier craete`) that names none of its commands: Commander reports it, with the closest
+  // name, unless a -V after it prints the version first (exit 0).
+  let mistypedVerb = false;
+  const chain = (): Option[] => {
+    const opts: Option[] = [];
+    for (let c: Command | null = cmd; c; c = c.parent) opts.push(...c.options);
+    return opts;
   };
+  const optionOf = (a: string): Option | undefined => chain().find((x) => x.long === a || x.short === a);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') {
@@ -140,16 +145,23 @@ export function bindOptionValues(argv: readonly string[], program: Command): str
       break;
     }
     if (a.length > 1 && a.startsWith('-')) {
-      if (cmd !== program && (a === '--version' || (/^-V/.test(a) && !cmd.options.some((o) => o.short === '-V')))) {
+      const runs = cmd !== program && cmd.commands.length === 0;
+      const path = commandPath(cmd);
+      // The root's -V (the command's own -V, if it had one, would be its option).
+      const version = a === '--version' || (/^-[A-Za-z]*V/.test(a) && !a.startsWith('--') && !cmd.options.some((o) => o.short === '-V'));
+      if (version && mistypedVerb) continue;
+      if (version && cmd !== program) {
         throw new UsageError(
-          a === '--version' || a === '-V'
-            ? `${a} goes before any command: srs --version prints the version`
-            : `${a} is not an option of "${commandPath(cmd)}": a value that starts with a dash goes after --, e.g. ${commandPath(cmd)} -- ${a}`,
+          a === '--version' || a === '-V' || /^-[qh]*V$/.test(a)
+            ? `${a}: -V/--version goes before any command: srs --version prints the version`
+            : `${a} is not an option of "${path}": a value that starts with a dash goes after --, e.g. ${path} -- ${a}`,
         );
       }
       const opt = optionOf(a);
       const next = argv[i + 1];
-      if (opt && (opt.required || opt.optional) && !opt.variadic && next !== undefined && next !== '--') {
+      if (opt && (opt.required || opt.optional) && !opt.variadic && next !== undefined) {
+        const isFlag = next === '--' || (next.length > 1 && next.startsWith('-') && allFlags().has(next.split('=')[0]!));
+        if (opt.required && isFlag) throw new UsageError(`${next} is ${next === '--' ? 'the end of the options' : 'an option'}: ${opt.long ?? opt.flags} needs a value before it`);
         if (opt.required && next.length > 1 && next.startsWith('-')) {
           out.push(a.startsWith('--') ? `${a}=${next}` : `${a}${next}`);
           i++;
@@ -162,14 +174,34 @@ export function bindOptionValues(argv: readonly string[], program: Command): str
           continue;
         }
       }
+      if (runs && !a.startsWith('--') && !/^-\d/.test(a) && shortGroupWidth(a, chain()) === undefined) {
+        throw new UsageError(`${a} is not an option of "${path}": an argument that starts with a dash goes after --, e.g. ${path} -- ${a}`);
+      }
       out.push(a);
       continue;
     }
     const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
     if (sub) cmd = sub;
+    else if (cmd.commands.length > 0 && cmd !== program) mistypedVerb = true;
     out.push(a);
   }
   return out;
+}
+
+/**
+ * How many words a group of short flags (`-q`, `-qo json`, `-ojson`, `-o-x`) takes among `options`: 1, or 2 when
+ * its last flag takes a value that is the next word; undefined when one of its letters is no option.
+ */
+function shortGroupWidth(a: string, options: readonly Option[]): 1 | 2 | undefined {
+  for (let i = 1; i < a.length; i++) {
+    // -h is Commander's help option, which is not among a command's options.
+    if (a[i] === 'h') continue;
+    const o = options.find((x) => x.short === `-${a[i]}`);
+    if (!o) return undefined;
+    // A flag that takes a value takes the rest of the group, or the next word.
+    if (o.required || o.optional) return i === a.length - 1 ? 2 : 1;
+  }
+  return 1;
 }
 
 /**
@@ -178,7 +210,9 @@ export function bindOptionValues(argv: readonly string[], program: Command): str
  */
 function optionWidth(a: string, options: readonly Option[]): 1 | 2 | undefined {
   const long = a.startsWith('--');
-  const flag = long ? a.split('=')[0]! : a.slice(0, 2);
+  // A group of short flags: `-qo json` takes the next word (it was read as -q alone, and "json" as the command).
+  if (!long) return shortGroupWidth(a, options);
+  const flag = a.split('=')[0]!;
   const opt = options.find((o) => o.long === flag || o.short === flag);
   if (!opt) return undefined;
   const inlineValue = long ? a.includes('=') : a.length > 2;
@@ -224,9 +258,13 @@ export function chosenOutput(argv: readonly string[], env: Env): string | undefi
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') break;
-    if (a === '--output' || /^-[a-zA-Z]*o$/.test(a)) found = argv[i + 1];
+    if (a === '--output') found = argv[i + 1];
     else if (a.startsWith('--output=')) found = a.slice('--output='.length);
-    else if (/^-o./.test(a)) found = a.slice(2);
+    else {
+      // -o FMT, -oFMT, and -o in a group of short flags: -qo FMT, -qoFMT (Commander reads each the same way).
+      const m = /^-[qhV]*o(.*)$/.exec(a);
+      if (m) found = m[1] ? m[1] : argv[i + 1];
+    }
   }
   return found ?? (env.SRS_OUTPUT || undefined);
 }
@@ -386,7 +424,8 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       return 0;
     }
     // `srs nosuch --help` would show the root's help and exit 0: a mistyped command is the same error with or without it.
-    const bound = bindOptionValues(argv, program);
+    let flagsOfEveryCommand: ReadonlySet<string> | undefined;
+    const bound = bindOptionValues(argv, program, () => (flagsOfEveryCommand ??= optionFlags(buildProgram(() => async () => undefined))));
     await program.parseAsync(unknownCommandBeforeHelp(bound, program) ? bound.filter((a) => a !== '--help' && a !== '-h') : bound, { from: 'user' });
     return ExitCode.ok;
   } catch (err) {
@@ -465,7 +504,9 @@ function givenOnce(opt: Option): void {
   const parse = opt.parseArg;
   let first: string | undefined;
   opt.argParser((value: string, previous: unknown) => {
-    if (first !== undefined && value !== first) throw new InvalidArgumentError(`given twice ("${first}", then "${value}"): give it once`);
+    // A secret (the emulator's --api-key) is not repeated back: "given twice" is enough to see the mistake.
+    const secret = /key/i.test(opt.long ?? '');
+    if (first !== undefined && value !== first) throw new InvalidArgumentError(secret ? 'given twice, with different values: give it once' : `given twice ("${first}", then "${value}"): give it once`);
     first = value;
     return parse ? parse.call(opt, value, previous) : value;
   });

@@ -520,6 +520,8 @@ export class Context {
   }
 
   timeoutMs(): number | undefined {
+    // An empty --timeout (a script's unset variable) is a mistake, not "no flag": it hid SRS_TIMEOUT and the default ran.
+    if (this.globals.timeout !== undefined && this.globals.timeout.trim() === '') throw new UsageError('--timeout needs a duration such as 30s (it was empty)');
     const raw = this.globals.timeout ?? this.env.SRS_TIMEOUT;
     if (raw === undefined || raw === '') return undefined;
     const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(raw.trim());
@@ -531,6 +533,7 @@ export class Context {
   }
 
   retries(): number | undefined {
+    if (this.globals.retries !== undefined && this.globals.retries.trim() === '') throw new UsageError('--retries needs a whole number from 0 to 20 (it was empty)');
     const raw = this.globals.retries ?? this.env.SRS_RETRIES;
     if (raw === undefined || raw === '') return undefined;
     if (!/^\d+$/.test(raw.trim()) || Number(raw) > 20) throw new UsageError(`--retries must be a whole number from 0 to 20 (got "${raw}")`);
@@ -539,6 +542,7 @@ export class Context {
 
   /** --max-pages (env SRS_MAX_PAGES): more pages than this in one list is an error. Default 10,000. */
   maxPages(): number {
+    if (this.globals.maxPages !== undefined && this.globals.maxPages.trim() === '') throw new UsageError('--max-pages needs a whole number >= 1 (it was empty)');
     const raw = this.globals.maxPages ?? this.env.SRS_MAX_PAGES;
     if (raw === undefined || raw === '') return DEFAULT_PAGE_LIMIT;
     const n = Number(raw.trim());

@@ -35,7 +35,20 @@ describe('a value that starts with a dash', () => {
         [['supplier', 'create', '--name', 'Acme', '--customer-id', '--version'], '--version is an option: --customer-id needs a value before it'],
         [['score', 'check', '01h58vrn1sad1y603je9gbpje8', '--min', '2', '--data-source', '-V'], '-V is an option: --data-source needs a value before it'],
         [['supplier', 'find', '-Vanilla'], '-Vanilla is not an option of "srs supplier find": a value that starts with a dash goes after --, e.g. srs supplier find -- -Vanilla'],
-        [['supplier', 'get', '01h58vrn1sad1y603je9gbpje8', '--version'], '--version goes before any command: srs --version prints the version'],
+        [['supplier', 'get', '01h58vrn1sad1y603je9gbpje8', '--version'], '--version: -V/--version goes before any command: srs --version prints the version'],
+        // In a group of short flags too: `check ... -qV` printed the version and passed a failing gate.
+        [['score', 'check', '01h58vrn1sad1y603je9gbpje8', '--min', '3', '-qV'], '-qV: -V/--version goes before any command'],
+        [['supplier', 'find', '-qVanilla'], '-qVanilla is not an option of "srs supplier find"'],
+        // After a mistyped verb, the verb is the error (not the version, not advice about --).
+        [['supplier', 'craete', '--name', '-Vortex'], "unknown command 'craete' (did you mean create?)"],
+        // A value left out: the next word is another command's option, or the end of the options.
+        [['supplier', 'create', '--name', '--ascii'], '--ascii is an option: --name needs a value before it'],
+        [['supplier', 'create', '--name', '--', '--country', 'USA'], '-- is the end of the options: --name needs a value before it'],
+        // An argument that starts with a dash and is no option: said so, not "unknown option '-uiet'".
+        [['emissions', 'ls', '-quiet'], '-quiet is not an option of "srs emissions ls": an argument that starts with a dash goes after --'],
+        // An empty global value is a mistake, not "not given" (it hid SRS_TIMEOUT).
+        [['ref', 'countries', '--timeout='], '--timeout needs a duration such as 30s (it was empty)'],
+        [['emulator', 'start', '--api-key', 'secret-key-AAAA1111', '--api-key', 'secret-key-BBBB2222'], 'given twice, with different values'],
       ];
       for (const [args, message] of cases) {
         const r = await h.run(args);
@@ -52,6 +65,21 @@ describe('a value that starts with a dash', () => {
       const v = await h.run(['--version']);
       expect(v.code).toBe(0);
       expect(v.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    });
+  });
+});
+
+describe('short flags grouped before the command', () => {
+  it('-qo json takes its value: --help after the command shows help (the command ran for real), and errors are JSON', async () => {
+    await withHarness({}, async (h) => {
+      const before = h.requests.length;
+      const help = await h.run(['-qo', 'json', 'supplier', 'create', '--name', 'Help Me Ltd', '--help']);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toContain('Usage: srs supplier create');
+      expect(h.requests.slice(before)).toEqual([]);
+      const bad = await h.run(['-qojson', 'supplier', 'get', '--bogus']);
+      expect(bad.code).toBe(2);
+      expect(JSON.parse(bad.stderr.trim()).error.message).toContain("unknown option '--bogus'");
     });
   });
 });

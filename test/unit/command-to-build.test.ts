@@ -24,11 +24,13 @@ describe('building only the command argv runs (start-up of a lookup)', () => {
     expect(commandToBuild(['-o', 'json', '--base-url', 'http://x', 'ref', 'countries'], r)).toBe('ref');
     expect(commandToBuild(['--output=json', '-ojson', '--catalog', 'supplier', 'score', 'calc'], r)).toBe('score');
     expect(commandToBuild(['--fields', 'supplier', 'ref'], r)).toBe('ref');
+    // A group of short flags whose last takes the next word (it was read as -q alone, and json as the command).
+    expect(commandToBuild(['-qo', 'json', 'supplier', 'get', 'X'], r)).toBe('supplier');
   });
 
   it('builds the whole tree when the command is not certain', () => {
     const r = root();
-    for (const argv of [[], ['-o', 'json'], ['suplier', 'get'], ['help', 'supplier'], ['--bogus', 'supplier'], ['--help'], ['--', 'supplier'], ['-qo', 'json', 'supplier']]) {
+    for (const argv of [[], ['-o', 'json'], ['suplier', 'get'], ['help', 'supplier'], ['--bogus', 'supplier'], ['--help'], ['--', 'supplier'], ['-qx', 'supplier']]) {
       expect(commandToBuild(argv, r), argv.join(' ')).toBeUndefined();
     }
   });
