@@ -198,6 +198,7 @@ export async function printPages<T>(
 
 /** Reads a whole text input from a file or "-" for stdin. */
 export async function readInput(ctx: Context, path: string, what: string): Promise<string> {
+  if (path === '') throw new UsageError(`${what}: empty path; name the file to read (or - for stdin)`);
   if (path === '-') {
     if (ctx.io.stdinIsTTY) throw new UsageError(`${what}: "-" reads from stdin, but stdin is a terminal; pipe the input in`);
     const chunks: Buffer[] = [];

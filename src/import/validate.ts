@@ -218,14 +218,16 @@ function lineBreakField(fields: readonly string[], shape: RowShape): { field: st
     const where = col !== undefined && col !== f ? `${f} (column "${col}")` : f;
     return { field: f, message: `${where} contains a line break: a name or id is one line (a quoted cell left open runs on into the next line)` };
   }
-  // Any other cell (a contact name, a column not imported) may hold a line break (an address, a note), but not a line
-  // with a whole row's worth of separators: those are rows that a quote left open ran into (with relaxed quotes a
-  // later quote closed it), and they were silently never imported (exit 0, "Rows are never merged or dropped").
+  // Any other cell (a contact name, a column not imported) may hold a line break (an address, a note), but not a quote
+  // and a line with a whole row's worth of separators: those are rows that a quote left open ran into (with relaxed
+  // quotes a later quote closed it), and they were silently never imported (exit 0, "Rows are never merged or dropped").
   const named = shape.mapping.columns.filter((c) => c.source !== 'empty').length;
   if (named > 1) {
     for (let i = 0; i < fields.length; i++) {
       const v = fields[i];
-      if (!breaksLine(v)) continue;
+      // The mark of rows swallowed: a quote inside the cell (the later quote that closed it kept the one before it), as
+      // well as a line break. An address or a note over two lines, commas and all, has none.
+      if (!breaksLine(v) || !v!.includes('"')) continue;
       const rows = v!.split(/\r\n|\n|\r/).slice(1).filter((l) => l.split(shape.delimiter).length >= named).length;
       if (!rows) continue;
       const col = shape.mapping.columns[i]?.header || `column ${i + 1}`;

@@ -46,7 +46,7 @@ const number = (v: number) =>
     ? String(Number(v.toPrecision(2)))
     : // Past 10^15 grouped digits stop meaning anything (1.79e308 was 412 columns): six significant digits and an exponent.
       Math.abs(v) >= 1e15
-      ? String(Number(v.toPrecision(6)))
+      ? v.toExponential(5).replace(/\.?0+e/, 'e')
       : v.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
 /** The chart: a title line, then "YEAR  bar  total unit (n reports)" per year, in `width` columns. */

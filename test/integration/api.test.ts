@@ -59,6 +59,10 @@ describe('srs api --query and --fields mean the same in every format', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr.replace(/\\"/g, '"')).toContain('--fields: no item of the answer has a field "comonName" (did you mean commonName?)');
     }
+    // Paths through arrays (an index or not) are fields of the answer.
+    const through = await h.run(['api', 'GET', '/v1/scorecards', '--fields', 'id,items.0.type', '-o', 'csv']);
+    expect(through.code, through.stderr).toBe(0);
+    expect(through.stdout).toContain('policy_parameter_item');
     const paged = await h.run(['api', 'GET', '/v1/countries', '--paginate', '--fields', 'bogus', '-o', 'csv']);
     expect(paged.code).toBe(2);
     // A read of one resource: --fields select its fields ({ item } is unwrapped) in every format.

@@ -221,6 +221,13 @@ describe('a dry run rehearses the real run', () => {
       expect(r.code, `${flags.join(' ')}: ${r.stdout}`).toBe(2);
       expect(r.stderr).toMatch(/--(timeout|retries) must be/);
     }
+    // And the base URL, when one is given (a dry run needs none).
+    for (const url of ['', 'http://127.0.0.1:9/?q=1', 'ftp://x', 'http://192.0.2.2:9']) {
+      const r = await runSrs(['--base-url', url, ...importArgs(file, '--dry-run')], env);
+      expect(r.code, `${url}: ${r.stdout}`).toBe(2);
+    }
+    const offline = await runSrs(importArgs(file, '--dry-run'), env);
+    expect(offline.code, offline.stderr).toBe(0);
   });
 
   it('an output that breaks during a dry run does not point at a journal (a dry run keeps none)', async () => {

@@ -72,6 +72,13 @@ describe('score check: what the gate is told', () => {
       expect(r.code, r.stderr).toBe(2);
       expect(err(r)).toMatch(/(--from|--ids-file|--baseline): empty path; name the file to read/);
     }
+    // The other commands that read a bundle or a list of ids.
+    for (const args of [['score', 'explain', ids[0]!, '--from', ''], ['score', 'recompute', ''], ['score', 'calc', '--ids-file', '']]) {
+      const r = await h.run(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(err(r)).toContain('empty path; name the');
+      expect(err(r)).not.toContain('cannot read  (');
+    }
   });
 
   it('a bundle given as its own baseline is said to compare every score with itself (it passed in silence)', async () => {
@@ -117,6 +124,26 @@ describe('score check: what the gate is told', () => {
     // The swapped pair (--from the old bundle, --baseline today's) is said to be backwards.
     const swapped = await h.run(['score', 'check', '--from', old, '--baseline', bundle, '--max-drop', '3', '--min', '-3']);
     expect(err(swapped)).toContain(`the baseline ${bundle} (as of ${today}) is newer than the scores checked (${old}, as of 2025-06-01)`);
+  });
+
+  it('the step summary is masked as stdout is: a key in the base URL the scores came from (a proxy path) is not published in full', async () => {
+    const key = h.env.SRS_API_KEY!;
+    const records = readBundle(bundle);
+    (records[0] as { service: { baseUrl: string } }).service.baseUrl = `http://127.0.0.1:9/${key}`;
+    const forged = join(h.home, 'keyed.jsonl');
+    await writeConsistent(forged, records, h.env);
+    const summary = join(h.home, 'keyed-summary.md');
+    const junit = join(h.home, 'keyed.xml');
+    const r = await runSrs(['score', 'check', '--from', forged, '--min', '-3', '--junit', junit], { ...h.env, GITHUB_STEP_SUMMARY: summary });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain(key);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).not.toContain(key);
+    expect(xml).toContain(`****${key.slice(-4)}`);
+    // In Markdown the mask's stars are escaped (they render as ****).
+    const md = readFileSync(summary, 'utf8');
+    expect(md).not.toContain(key);
+    expect(md).toContain(`\\*\\*\\*\\*${key.slice(-4)}`);
   });
 
   it("the sandbox's scores checked outside the sandbox are said to be made-up data; --max-risk from a bundle says what it rests on", async () => {

@@ -141,8 +141,11 @@ describe('RowValidator', () => {
     expect((swallowed as { message: string }).message).toContain('column "Contact Last Name" runs on over 2 lines with a whole row\'s separators');
     // A column not imported at all, too.
     const notes = new RowValidator(shapeOf(['name', 'country', 'vendor id', 'notes'], ',', ['notes=ignore']));
-    expect(notes.check({ line: 2, fields: ['A', 'DEU', 'V1', '12 inch pipes\nB,FRA,V2,ok'] }).kind).toBe('invalid');
+    expect(notes.check({ line: 2, fields: ['A', 'DEU', 'V1', '12 inch pipes\nB,FRA,V2,"ok'] }).kind).toBe('invalid');
     expect(notes.check({ line: 3, fields: ['C', 'DEU', 'V3', 'first line\nsecond line, with a comma'] }).kind).toBe('valid');
+    // An address or a note over two lines, as many commas as a row and all, is a cell (no quote left inside it).
+    expect(notes.check({ line: 4, fields: ['D', 'GBR', 'V4', 'Unit 4\nRiverside Park, 12 Mill Lane, Leeds, LS1 4AB'] }).kind).toBe('valid');
+    expect(notes.check({ line: 5, fields: ['E', 'GBR', 'V5', 'Met Bob,\nAlice, and Carol, agreed terms.'] }).kind).toBe('valid');
   });
 });
 

@@ -148,6 +148,9 @@ describe('emission totals per year', () => {
     const huge = lines.filter((l) => l.startsWith('2023')).find((l) => !l.includes('tCO2e'))!;
     expect(huge).toContain(' 1.79e+308 ');
     expect(huge).toMatch(/…$/);
+    // Below 10^21 too, where String() still writes every digit.
+    const big = renderYearBars(totalsPerYear([{ fromDate: '2023-01-01T00:00:00Z', value: 1.5e20, unit: 'kgCO2e' }]).totals, UNICODE, 80, { bold: (s) => s });
+    expect(big).toMatch(/ 1\.5e\+20 kgCO2e$/m);
   });
 });
 

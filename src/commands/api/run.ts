@@ -240,6 +240,20 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   await renderItem(ctx.sink, { value: data }, [{ path: 'value', header: header('value', ctx.format) }], ro);
 }
 
+/** Every path into `v` that --fields can name: keys at any depth, through arrays (indexes left out), empty objects too. */
+function answerPaths(v: unknown, prefix: string, out: Set<string>): void {
+  if (Array.isArray(v)) {
+    for (const el of v) answerPaths(el, prefix, out);
+    return;
+  }
+  if (v === null || typeof v !== 'object') return;
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    const p = prefix ? `${prefix}.${k}` : k;
+    out.add(p);
+    answerPaths(x, p, out);
+  }
+}
+
 /**
  * `srs api` prints whatever the service answers, so its --fields are checked against the answer: a path that no
  * item (or the resource) holds is exit 2 with the closest paths that exist, as every other command's --fields are
@@ -247,13 +261,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
  */
 export function checkAnswerFields(fields: readonly string[], records: readonly Record<string, unknown>[], list: boolean): void {
   if (!records.length) return;
+  // Through arrays and into empty objects: items.0.type and a score sent as {} are fields (they were refused).
   const known = new Set<string>();
-  for (const r of records) {
-    for (const p of leafPaths(r)) {
-      const parts = p.split('.');
-      for (let i = 1; i <= parts.length; i++) known.add(parts.slice(0, i).join('.'));
-    }
-  }
+  for (const r of records) answerPaths(r, '', known);
   for (const f of fields) {
     const bare = f.split('.').filter((part) => !/^\d+$/.test(part)).join('.');
     if (known.has(bare)) continue;

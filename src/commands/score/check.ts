@@ -433,7 +433,8 @@ function appendStepSummary(ctx: Context, markdown: string): void {
   const file = ctx.env.GITHUB_STEP_SUMMARY;
   if (!file) return;
   try {
-    appendFileSync(file, markdown + '\n');
+    // Published on the run's page: masked as stdout is (a key in the base URL's path reached it in full).
+    appendFileSync(file, ctx.redact(markdown) + '\n');
   } catch (e) {
     ctx.warn(`could not append the step summary to GITHUB_STEP_SUMMARY (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
@@ -544,7 +545,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const shownWarnings = warnings.length > 20 ? [...warnings.slice(0, 20), `… and ${count(warnings.length - 20, 'more warning')}`] : warnings;
   for (const w of shownWarnings) ctx.warn(w);
   if (ctx.env.GITHUB_ACTIONS === 'true') for (const r of failing) ctx.io.stderr.write(githubAnnotation(r) + '\n');
-  appendStepSummary(ctx, markdownSummary(results, { asOf: rules.asOf, ...(rules.source ? { source: rules.source } : {}), warnings: shownWarnings }));
+  // Masked before the Markdown escapes it (an escaped key, \_ for _, no longer matches), and again as written.
+  appendStepSummary(ctx, markdownSummary(results.map((r) => ({ ...r, reasons: r.reasons.map((x) => ctx.redact(x)) })), { asOf: rules.asOf, ...(rules.source ? { source: ctx.redact(rules.source) } : {}), warnings: shownWarnings.map((w) => ctx.redact(w)) }));
   let junitProblem: string | undefined;
   if (typeof opts.junit === 'string') {
     try {

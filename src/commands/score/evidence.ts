@@ -77,6 +77,8 @@ function invalid(where: string, message: string): UsageError {
 }
 
 async function* chunksOf(ctx: Context, file: string, what: string): AsyncGenerator<Buffer> {
+  // An empty path (a script's unset variable) named nothing: it said ": cannot read  (no such file)".
+  if (file === '') throw new UsageError(`${what ? `${what}: ` : ''}empty path; name the bundle to read (or - for stdin)`);
   if (file === '-') {
     if (ctx.io.stdinIsTTY) throw new UsageError(`${what}: "-" reads from stdin, but stdin is a terminal; pipe the input in`);
     for await (const c of ctx.io.stdin) yield Buffer.isBuffer(c) ? c : Buffer.from(String(c));

@@ -41,6 +41,12 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   // --timeout abc, where the real run is exit 2, rehearsed nothing.
   ctx.timeoutMs();
   ctx.retries();
+  // And the base URL, when one is given (a dry run needs none): --base-url "", a query string, plain http to another
+  // host passed the rehearsal and failed the real run.
+  if (opts.dryRun === true && !ctx.sandbox) {
+    const s = await ctx.settings();
+    if (s.baseUrl !== undefined) (await import('../../api/http.js')).checkBaseUrl(s.baseUrl, !!ctx.globals.insecureHttp);
+  }
   const controller = new AbortController();
   let stoppedBy: StopSignal = 'SIGINT';
   const onSignal = (sig: StopSignal) => {
