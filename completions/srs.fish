@@ -201,7 +201,7 @@ end
 complete -c srs -f
 
 # Global options: everywhere.
-complete -c srs -s V -l version -d 'print the version'
+complete -c srs -s V -l version -d 'print the version (before any command: srs --version)'
 complete -c srs -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table on a terminal, json otherwise)'
 complete -c srs -l fields -x -d 'the fields to show (table and csv columns; json and ndjson keep only them): comma-separated, e.g. id,name; a dot reaches a nested field'
 complete -c srs -l query -x -d 'filter and reshape the output with a JMESPath expression, e.g. "[?regionName==\'Europe\'].iso3Code"'

@@ -54,7 +54,7 @@ export const TOP_COMMANDS: ReadonlyArray<readonly [string, (invoke: Invoke) => C
 export function buildProgram(invoke: Invoke, only?: string): Command {
   const program = new Command('srs')
     .description('Supplier Responsibility Assessment Service from the command line: suppliers, scorecards, scores, emissions, news and reference data')
-    .version(VERSION, '-V, --version', 'print the version')
+    .version(VERSION, '-V, --version', 'print the version (before any command: srs --version)')
     .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, json otherwise)').choices(OUTPUT_FORMATS))
     .option('--fields <paths>', 'the fields to show (table and csv columns; json and ndjson keep only them): comma-separated, e.g. id,name; a dot reaches a nested field')
     .option('--query <jmespath>', 'filter and reshape the output with a JMESPath expression, e.g. "[?regionName==\'Europe\'].iso3Code"')

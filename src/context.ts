@@ -525,10 +525,12 @@ export class Context {
     const raw = this.globals.timeout ?? this.env.SRS_TIMEOUT;
     if (raw === undefined || raw === '') return undefined;
     const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(raw.trim());
-    if (!m) throw new UsageError(`--timeout must be a duration such as 30s or 500ms (got "${raw}")`);
+    // Named as given: SRS_TIMEOUT=abc was blamed on a --timeout nobody typed.
+    const label = this.globals.timeout !== undefined ? '--timeout' : 'SRS_TIMEOUT';
+    if (!m) throw new UsageError(`${label} must be a duration such as 30s or 500ms (got "${raw}")`);
     const ms = m[2] === 'ms' ? Number(m[1]) : Number(m[1]) * 1000;
     // Node's timers hold at most 2^31-1 ms (~24.8 days); 0 would fail every request at once.
-    if (ms < 1 || ms > MAX_TIMEOUT_MS) throw new UsageError(`--timeout must be from 1ms to 2147483s (the longest a timer holds, about 24.8 days; got "${raw}")`);
+    if (ms < 1 || ms > MAX_TIMEOUT_MS) throw new UsageError(`${label} must be from 1ms to 2147483s (the longest a timer holds, about 24.8 days; got "${raw}")`);
     return ms;
   }
 
@@ -536,7 +538,7 @@ export class Context {
     if (this.globals.retries !== undefined && this.globals.retries.trim() === '') throw new UsageError('--retries needs a whole number from 0 to 20 (it was empty)');
     const raw = this.globals.retries ?? this.env.SRS_RETRIES;
     if (raw === undefined || raw === '') return undefined;
-    if (!/^\d+$/.test(raw.trim()) || Number(raw) > 20) throw new UsageError(`--retries must be a whole number from 0 to 20 (got "${raw}")`);
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) > 20) throw new UsageError(`${this.globals.retries !== undefined ? '--retries' : 'SRS_RETRIES'} must be a whole number from 0 to 20 (got "${raw}")`);
     return Number(raw);
   }
 
@@ -546,7 +548,7 @@ export class Context {
     const raw = this.globals.maxPages ?? this.env.SRS_MAX_PAGES;
     if (raw === undefined || raw === '') return DEFAULT_PAGE_LIMIT;
     const n = Number(raw.trim());
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--max-pages must be a whole number >= 1 (got "${raw}")`);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${this.globals.maxPages !== undefined ? '--max-pages' : 'SRS_MAX_PAGES'} must be a whole number >= 1 (got "${raw}")`);
     return n;
   }
 

@@ -98,7 +98,7 @@ export class ApiError extends SrsError {
     super(
       args.status === 404 ? 'not_found' : 'api',
       ExitCode.failure,
-      `${args.method} ${args.path} failed with HTTP ${args.status}${what}${args.note ? ` (${args.note})` : ''}`,
+      `${args.method} ${args.path} failed with HTTP ${args.status}${what}${args.note ? ` (${args.note})` : ''}${args.status === 404 ? notFoundHint(args.method, args.path) : ''}`,
       args.detail !== undefined ? { detail: args.detail } : undefined,
     );
     this.name = 'ApiError';
@@ -107,6 +107,16 @@ export class ApiError extends SrsError {
     this.path = args.path;
     if (args.serviceMessage !== undefined) this.serviceMessage = args.serviceMessage;
   }
+}
+
+/** What to do about a 404 for one resource read by id: where the ids come from ("what failed" alone left a newcomer there). */
+function notFoundHint(method: string, path: string): string {
+  if (method !== 'GET') return '';
+  const p = path.split('?')[0]!;
+  if (/^\/v1\/suppliers\/[^/]+(\/(emission-reports|news-events))?$/.test(p)) return '; check the supplier id (srs supplier find NAME lists the suppliers srs has recorded; the sandbox\'s are in srs --sandbox emulator fixtures)';
+  if (/^\/v1\/scorecards\/[^/]+$/.test(p)) return '; check the scorecard id (srs scorecards ls lists them)';
+  if (/^\/v1\/data-entries\/[^/]+$/.test(p)) return "; check the data entry id (srs score explain SUPPLIER_ID -o json lists a supplier's entries)";
+  return '';
 }
 
 /** The request never got an answer (refused, DNS, reset, timeout). Exit 1. */

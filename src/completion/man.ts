@@ -173,7 +173,7 @@ export function manPage(program: Command, opts: ManOptions): string {
   L.push('.PP', roff('Every command has --help with examples. stdout carries data only; progress, warnings and errors go to stderr.'));
   const { notes, examples } = splitAfterText(helpAfterText(program));
   for (const n of notes.filter((n) => !/^Exit codes:/.test(n))) L.push('.PP', roff(n));
-  L.push('.SS Global options', roff('These apply to every command and may appear before or after it.'));
+  L.push('.SS Global options', roff('These apply to every command and may appear before or after it, except -V/--version, which goes before any command.'));
   L.push(...optionsBlock(help, help.visibleOptions(program)));
   if (examples.length) L.push('.SS Examples', '.RS 4', '.nf', ...examples.flatMap((e) => e.split('\n').map((l, i) => (i === 0 ? `$ ${roff(l)}` : roff(l)))), '.fi', '.RE');
   L.push('.SH COMMANDS');

@@ -66,7 +66,8 @@ export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<v
   if ((s.profileSource === 'flag' || s.profileSource === 'env') && store && store.getProfile(s.profile) === undefined && (!s.apiKey || !s.baseUrl)) {
     throw noSuchProfile(s.profile, store.profileNames());
   }
-  if (!s.apiKey) throw new AuthError(`not logged in: profile "${s.profile}" has no API key; run "srs auth login" or set SRS_API_KEY`);
+  // With no base URL either, the login that helps names it (plain "srs auth login" then failed for want of one).
+  if (!s.apiKey) throw new AuthError(`not logged in: profile "${s.profile}" has no API key${s.baseUrl ? '' : ' and no base URL'}; run "srs auth login${s.baseUrl ? '' : ' --base-url URL'}" or set SRS_API_KEY${s.baseUrl ? '' : ' and SRS_BASE_URL'} (or try --sandbox)`);
   // The same refusal every other command gives (exit 4): a status that says "fine" for a key no command will send is a false "ok".
   const problem = keyProblem(s.apiKey);
   if (problem) throw new AuthError(`the API key from ${describeSource(s.apiKeySource, 'apiKey')} ${problem}; no command will send it: set it again (srs auth login, or SRS_API_KEY)`);

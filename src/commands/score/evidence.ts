@@ -288,7 +288,12 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
     head = undefined;
     // A compressed bundle (evidence.jsonl.gz kept as a CI artefact) is named as such, not as binary noise in "not valid JSON".
     const compressed = compressionOf(first.value);
-    if (compressed) throw invalid(name, `${compressed.name}-compressed: decompress it first${file === '-' ? '' : ` (${compressed.cat} ${JSON.stringify(file)} | srs ... -)`}`);
+    if (compressed) {
+      // The command to type, with the option that takes the bundle ("srs ... -" left the user to find --from).
+      const option = /^--[a-z-]+/.exec(what)?.[0];
+      const command = `srs ${ctx.commandPath ?? 'score recompute'}${option ? ` ${option}` : ''} - ...`;
+      throw invalid(name, `${compressed.name}-compressed: decompress it first${file === '-' ? '' : ` (${compressed.cat} ${JSON.stringify(file)} | ${command})`}`);
+    }
     // The start of a bundle's header that is not JSON: the header line was cut off (head -c) or edited. Altered (exit 3),
     // as a bundle cut anywhere else is, not "the lines were moved" (exit 2).
     if (first.value.toString('utf8', 0, 64).replace(/^\uFEFF/, '').startsWith(`{"kind":"${BUNDLE_KIND}"`)) {

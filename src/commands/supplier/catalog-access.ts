@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { otherAccountStatus, type Target } from '../../api/target.js';
 import type { Context } from '../../context.js';
 import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
 import { JournalLock, LOCK_SUFFIX, LockHeldError, lockHolder } from '../../util/lock.js';
 import type { Catalog, SameAccountCheck } from '../../store/catalog.js';
@@ -58,7 +58,8 @@ export async function catalogPathOf(ctx: Context): Promise<string | undefined> {
   if (setting.from !== 'default') {
     const { fileTargetProblem } = await import('../../util/fs.js');
     const problem = fileTargetProblem(setting.path);
-    if (problem) throw new UsageError(`${setting.from} ${setting.path}: ${problem} (srs creates the catalog file, not its directory)`);
+    // Both steps at once: a named catalog must exist (below), so "srs creates the file" sent the user round twice.
+    if (problem) throw new UsageError(`${setting.from} ${setting.path}: ${problem}; a named catalog must exist, to start a new one there: mkdir -p ${JSON.stringify(dirname(setting.path))} && touch ${JSON.stringify(setting.path)}`);
     // A named catalog (a team's shared file) must exist: a mistyped name made a new, empty catalog that knew no
     // supplier, and a create it should have refused made a duplicate. An empty file is a new catalog: `touch` starts one.
     if (!existsSync(setting.path)) {

@@ -115,9 +115,10 @@ the catalog (CATALOG.import-N.lock): a second exits 2 naming the first. A
 journal started against another service, account or the sandbox is refused:
 pass --journal NEW. A run that stopped at a malformed line resumes once the
 file is fixed from that line on. Exit codes: 0 every row created, skipped or
-already existing (the catalog knew it); 1 a row invalid, failed or unknown, or a journal/report write failed; 2 nothing
-sent (unusable file, journal in use or bound elsewhere); 4 authentication;
-130/143/129 interrupted (Ctrl-C / SIGTERM / SIGHUP).
+already existing (the catalog knew it); 1 a row invalid, failed or unknown, or
+a journal/report write failed; 2 nothing sent (unusable file, journal in use
+or bound elsewhere); 4 authentication; 130/143/129 interrupted (Ctrl-C /
+SIGTERM / SIGHUP).
 
 Concurrency: unless --concurrency pins it, the requests in flight adapt to the
 service, like TCP's congestion control: from 4 the limit doubles each round
