@@ -875,7 +875,9 @@ describe('state file', () => {
     writeFileSync(statePath, JSON.stringify({ hello: 'world' }));
     await expect(startEmulator({ statePath })).rejects.toThrow(statePath);
     writeFileSync(statePath, 'id,name\n1,x\n');
-    await expect(startEmulator({ statePath })).rejects.toThrow(/neither an srs state database/);
+    // A usage error (exit 2) that never advises deleting what is most likely the user's own file.
+    await expect(startEmulator({ statePath })).rejects.toThrow(/is not an emulator state file \(neither an srs state database.*point --state at a new file name/);
+    await expect(startEmulator({ statePath })).rejects.toMatchObject({ exitCode: 2 });
   });
 
   it('a JSON state file of an older srs is migrated to SQLite, its suppliers kept and the JSON backed up', async () => {

@@ -57,6 +57,14 @@ describe('a value that starts with a dash', () => {
         expect(err(r)).toContain(message);
       }
       expect(h.requests.slice(before)).toEqual([]);
+      // A wrong SRS_TIMEOUT is named as the variable, not as a --timeout nobody typed.
+      const env = await h.run(['ref', 'countries'], { env: { SRS_TIMEOUT: 'abc' } });
+      expect(env.code).toBe(2);
+      expect(err(env)).toContain('SRS_TIMEOUT must be a duration');
+      // A 404 for one resource says where ids come from.
+      const missing = await h.run(['supplier', 'get', '01h58vrn1sad1y603je9gbpjzz']);
+      expect(missing.code).toBe(1);
+      expect(err(missing)).toContain('check the supplier id (srs supplier find NAME lists the suppliers srs has recorded');
       // After --, a value that starts with a dash is an argument.
       const found = await h.run(['supplier', 'find', '-o', 'json', '--', '-Vanilla']);
       expect(found.code, found.stderr).toBe(0);

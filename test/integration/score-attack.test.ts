@@ -879,7 +879,7 @@ describe('round 5. what a new user reached past the gate', () => {
     writeFileSync(gz, gzipSync(readFileSync(bundle)));
     const r = await runSrs(['score', 'check', '--from', gz, '--min', '0'], offline);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${gz}: gzip-compressed: decompress it first (gunzip -c "${gz}" | srs ... -)`);
+    expect(r.stderr).toContain(`${gz}: gzip-compressed: decompress it first (gunzip -c "${gz}" | srs score check --from - ...)`);
     expect(r.stderr).not.toContain('\x1f');
   });
 

@@ -290,7 +290,7 @@ export async function* readEvidence(ctx: Context, file: string, what: string, op
     const compressed = compressionOf(first.value);
     if (compressed) {
       // The command to type, with the option that takes the bundle ("srs ... -" left the user to find --from).
-      const option = /^--[a-z-]+/.exec(what)?.[0];
+      const option = /^--[a-z-]+/.exec(what)?.[0] ?? (ctx.commandPath === 'score check' || ctx.commandPath === 'score explain' ? '--from' : undefined);
       const command = `srs ${ctx.commandPath ?? 'score recompute'}${option ? ` ${option}` : ''} - ...`;
       throw invalid(name, `${compressed.name}-compressed: decompress it first${file === '-' ? '' : ` (${compressed.cat} ${JSON.stringify(file)} | ${command})`}`);
     }
