@@ -108,8 +108,10 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** A sandbox state that cannot be opened: one line naming the file and the way out (there is no --state to point elsewhere). */
 function sandboxStateError(e: unknown, path: string): SrsError {
-  if (e instanceof SrsError) return e;
-  const message = ((e as Error).message ?? String(e)).replace(/;\s*delete it or point --state elsewhere$/, '');
+  // The sandbox's own file, not something the user named: exit 1 and "move it away", never words about --state.
+  const notState = e instanceof UsageError && /is not an emulator state file/.test(e.message);
+  if (e instanceof SrsError && !notState) return e;
+  const message = notState ? 'it is neither an srs state database nor an older srs\'s JSON state file' : ((e as Error).message ?? String(e)).replace(/;\s*delete it or point --state elsewhere$/, '');
   return new SrsError('runtime', ExitCode.failure, `the sandbox cannot use its state ${path}: ${message}; move it away (or delete it) to start a new, empty sandbox`, { cause: e });
 }
 
