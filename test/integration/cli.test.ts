@@ -834,6 +834,18 @@ describe('help', () => {
       expect(r.code, flag).toBe(2);
       expect(r.stderr).toContain(`${flag} does not apply to score report (it writes an HTML page)`);
     }
+    // completion prints a script, emulator start one line of connection details: the output options were ignored.
+    for (const [args, message] of [
+      [['completion', 'bash', '--fields', 'id'], '--fields does not apply to srs completion (it prints a shell script, not data)'],
+      [['completion', 'bash', '-o', 'json'], '-o does not apply to srs completion'],
+      [['completion', '--man', '--query', 'x'], '--query does not apply to srs completion (it prints a man page, not data)'],
+      [['emulator', 'start', '--port', '0', '--query', 'url'], '--query does not apply to srs emulator start'],
+    ] as const) {
+      const r = await h.run([...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(message);
+    }
   });
 
   it('global options without a command are exit 2 "a command is needed" (help on stderr), not exit 0; srs alone and --help stay 0', async () => {

@@ -53,6 +53,9 @@ async function wrapAsync<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export async function run(ctx: Context, _args: string[], opts: Opts): Promise<void> {
+  // Its one line of connection details is JSON already (-o json or table): --fields and --query were ignored in silence.
+  const outputOptions = [ctx.globals.fields !== undefined && '--fields', ctx.globals.query !== undefined && '--query'].filter((o): o is string => !!o);
+  if (outputOptions.length) throw new UsageError(`${outputOptions.join(' and ')} ${outputOptions.length > 1 ? 'do' : 'does'} not apply to srs emulator start (it prints one line of connection details: url, apiKey, seed)`);
   const faults = await faultOptions(opts);
   const { startEmulator, DEFAULT_SEED } = await import('../../emulator/index.js');
   const { describeFaults, resolveFaults } = await import('../../emulator/faults.js');
