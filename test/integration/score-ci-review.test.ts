@@ -3,7 +3,7 @@
  * blank --min-parameter, --require-score with --allow-no-data, an empty --from, a bundle used as its own baseline,
  * a year-old bundle passing --expiring-within, the sandbox's scores and what verification cannot prove, unsaid.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
@@ -85,6 +85,12 @@ describe('score check: what the gate is told', () => {
     const r = await h.run(['score', 'check', '--from', bundle, '--baseline', bundle, '--max-drop', '0', '--min', '-3']);
     expect(r.code, r.stderr).toBe(0);
     expect(err(r)).toContain(`warning: --baseline ${bundle} is the --from bundle itself: every score is compared with itself, so --max-drop can find no drop`);
+    // A byte-identical copy too (by its digest).
+    const copy = join(h.home, 'copy.jsonl');
+    writeFileSync(copy, readFileSync(bundle));
+    const c = await h.run(['score', 'check', '--from', bundle, '--baseline', copy, '--max-drop', '0', '--min', '-3']);
+    expect(c.code, c.stderr).toBe(0);
+    expect(err(c)).toContain(`warning: --baseline ${copy} holds the same content as ${bundle} (the same digest)`);
   });
 
   it('a year-old bundle: --expiring-within counts from today (evidence expired since passed), and its date is said in stderr, the summary and JUnit', async () => {

@@ -58,7 +58,8 @@ export interface ServiceOf {
   /** false for a raw response or a format-1 bundle, whose null base URL does not tell the sandbox from "not recorded". */
   recorded?: boolean;
 }
-type BaselineHeaderListener = (options: BundleOptions | null, service: ServiceOf, asOf: string | null) => void;
+/** `digest`: the baseline file's content digest (null read from stdin, where it is known only at its end). */
+type BaselineHeaderListener = (options: BundleOptions | null, service: ServiceOf, asOf: string | null, digest: string | null) => void;
 
 /**
  * A baseline is compared with scores from the same service: one saved against another base URL is
@@ -126,7 +127,7 @@ export async function readBaseline(ctx: Context, file: string, onHeader: Baselin
   const observe = (ev: EvidenceEvent): void => {
     // The digest, the end record and the count are the verifier's (verify.ts), as for a --from bundle: an altered
     // baseline is a finding below ("bundle altered"), before anything is compared.
-    if (ev.t === 'header') onHeader(ev.options, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format === 2 }, ev.asOf);
+    if (ev.t === 'header') onHeader(ev.options, { baseUrl: ev.baseUrl, account: ev.account, recorded: ev.format === 2 }, ev.asOf, d?.computed ?? null);
     if (ev.t === 'result') {
       const v: unknown = ev.item.score?.value;
       if (v !== null && v !== undefined && typeof v !== 'number') throw contractError(ev.item, `--baseline ${file} line ${ev.line}`) ?? new UsageError(`--baseline ${file} line ${ev.line}: the score is not a number`, { code: 'invalid_input' });
@@ -335,15 +336,22 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
   let baselineOptions: BundleOptions | null | undefined;
   let baselineService: ServiceOf | undefined;
   let baselineAsOf: string | null = null;
+  let baselineDigest: string | null = null;
   const today = todayUtc(ctx.now());
-  const rules = await rulesFrom(ctx, opts, today, (o, service, asOf) => {
+  const rules = await rulesFrom(ctx, opts, today, (o, service, asOf, digest) => {
     baselineOptions = o;
     baselineService = service;
     baselineAsOf = asOf;
+    baselineDigest = digest;
     warnUnrecordedBaseline(service, opts, warnings);
   });
   const verify = opts.verify !== false;
   const vo = await verifyOptions(ctx, file, opts, what);
+  // A copy of the bundle given as the baseline (the same file is said in run()): every score compared with itself.
+  const sameContent = baselineDigest as string | null; // set by the listener above, which the compiler does not follow
+  if (sameContent !== null && vo.digestFirst?.computed === sameContent && !warnings.some((w) => w.includes('is the --from bundle itself'))) {
+    warnings.push(`--baseline ${String(opts.baseline)} holds the same content as ${what} (the same digest): every score is compared with itself, so --max-drop can find no drop; give an earlier bundle as the baseline`);
+  }
   // Under verification an altered, undigested or other-model bundle stops at its header (verifyEvidence).
   if (verify) vo.stopAtHeader = 'nothing was checked (score check --from verifies the bundle first)';
   // Warnings go where every other warning of the check goes: stderr and the step summary.
