@@ -132,6 +132,9 @@ export function bindOptionValues(argv: readonly string[], program: Command, allF
   // A word after a group (`supplier craete`) that names none of its commands: Commander reports it, with the closest
   // name, unless a -V after it prints the version first (exit 0).
   let mistypedVerb = false;
+  // An option no command here knows: the run fails on it. Commander then also reads a -h or --help after `--` as a
+  // request for help and shows it with exit 0, hiding the typo (`--contry X -- --help`).
+  let unknownOption = false;
   const chain = (): Option[] => {
     const opts: Option[] = [];
     for (let c: Command | null = cmd; c; c = c.parent) opts.push(...c.options);
@@ -141,7 +144,7 @@ export function bindOptionValues(argv: readonly string[], program: Command, allF
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') {
-      out.push(...argv.slice(i));
+      out.push(...(unknownOption ? argv.slice(i).filter((x) => x !== '-h' && x !== '--help') : argv.slice(i)));
       break;
     }
     if (a.length > 1 && a.startsWith('-')) {
@@ -174,6 +177,7 @@ export function bindOptionValues(argv: readonly string[], program: Command, allF
           continue;
         }
       }
+      if (a.startsWith('--') ? !optionOf(a.split('=')[0]!) && a !== '--help' : !/^-\d/.test(a) && shortGroupWidth(a, chain()) === undefined) unknownOption = true;
       if (runs && !a.startsWith('--') && !/^-\d/.test(a) && shortGroupWidth(a, chain()) === undefined) {
         throw new UsageError(`${a} is not an option of "${path}": an argument that starts with a dash goes after --, e.g. ${path} -- ${a}`);
       }

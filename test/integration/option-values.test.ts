@@ -48,6 +48,9 @@ describe('a value that starts with a dash', () => {
         [['emissions', 'ls', '-quiet'], '-quiet is not an option of "srs emissions ls": an argument that starts with a dash goes after --'],
         // An empty global value is a mistake, not "not given" (it hid SRS_TIMEOUT).
         [['ref', 'countries', '--timeout='], '--timeout needs a duration such as 30s (it was empty)'],
+        // A typo before `--` is the error, never hidden by a -h or --help after it (help with exit 0).
+        [['supplier', 'create', '--name', 'X', '--contry', 'USA', '--', '--help'], "unknown option '--contry' (did you mean --country?)"],
+        [['supplier', 'find', '--bogus', '--', '-h'], "unknown option '--bogus'"],
         [['emulator', 'start', '--api-key', 'secret-key-AAAA1111', '--api-key', 'secret-key-BBBB2222'], 'given twice, with different values'],
       ];
       for (const [args, message] of cases) {
