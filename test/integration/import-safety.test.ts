@@ -258,3 +258,26 @@ describe('the summary in CSV', () => {
     }
   });
 });
+
+describe('a signal while waiting for another import\'s lock', () => {
+  it('is the signal (exit 130) with nothing sent, not the "in use" usage error (exit 2) the wait ends in', async () => {
+    await withHarness({ faults: { latency: 30 } }, async (h) => {
+      // Long enough to hold the lock past the second run's wait (3 s).
+      const first = csvFile(1500, 'HOLD');
+      const held = h.run(importArgs(first, '--concurrency', '4'), { timeoutMs: 120_000 });
+      const deadline = Date.now() + 60_000;
+      const holding = () => existsSync(join(h.home, 'data')) && readdirSync(join(h.home, 'data')).some((f) => f.includes('.import-'));
+      while (!holding() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(holding()).toBe(true);
+      const second = csvFile(5, 'WAIT');
+      const t0 = Date.now();
+      const r = await h.run(importArgs(second), { onSpawn: (kill) => setTimeout(() => kill('SIGINT'), 400) });
+      expect(r.code, r.stderr).toBe(130);
+      // The wait itself is not cut short (a few seconds at most): what it ends in is the signal.
+      expect(Date.now() - t0).toBeLessThan(8_000);
+      expect(r.stderr).toContain('interrupted before the import started: nothing was sent');
+      expect((await storedIds(h, 'WAIT-')).size).toBe(0);
+      expect((await held).code).toBe(0);
+    });
+  });
+});

@@ -113,6 +113,38 @@ describe('an import stopped by a signal keeps its journal guarantees', () => {
     expect(r.stderr).not.toContain('run the same command again');
   });
 
+  it('a second signal while importing from stdin (no journal) never advises a re-run, which would duplicate rows', async () => {
+    const base = server.scenario('import-stall-stdin2', () => {
+      /* never answers */
+    });
+    const input = 'name,countryIso3Code\n' + Array.from({ length: 50 }, (_, i) => `Piped Twice ${i},DEU`).join('\n') + '\n';
+    const r = await runSrs(['supplier', 'import', '-', '--concurrency', '4', '--timeout', '20s', '-o', 'json', '--quiet'], { ...hostile.env, SRS_BASE_URL: base }, {
+      input,
+      onSpawn: (kill) => {
+        killWhenWaiting('import-stall-stdin2', 'SIGINT', 4)((s) => {
+          kill(s);
+          setTimeout(() => kill('SIGINT'), 300);
+        });
+      },
+    });
+    expect(r.code, r.stderr).toBe(130);
+    const last = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!) as { error: { message: string } };
+    expect(last.error.message).toContain('there is no journal (the input came from a pipe), so running it again would send every row again and create duplicates');
+    expect(last.error.message).not.toContain('run the same command again');
+  });
+
+  it('a signal after every row was read names no line ("after line undefined") and, from a pipe, advises nothing to continue', async () => {
+    const base = server.scenario('import-slow-all', (_q, res, n) => {
+      setTimeout(() => json(res, 201, { id: `01h57nhc4sapk2v8c7tqslw${String(n).padStart(3, '0')}`, name: 'Slow', countryIso3Code: null, website: null, status: 'current', customerSupplierId: null }), 800);
+    });
+    const input = 'name,countryIso3Code\nSlow A,DEU\nSlow B,DEU\nSlow C,DEU\n';
+    const r = await runSrs(['supplier', 'import', '-', '--concurrency', '4', '-o', 'json', '--quiet'], { ...hostile.env, SRS_BASE_URL: base }, { input, onSpawn: killWhenWaiting('import-slow-all', 'SIGTERM', 3) });
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stderr).not.toContain('undefined');
+    expect(r.stderr).toContain('terminated after every row was read and sent (3 created)');
+    expect(r.stderr).not.toContain('continue with the rows');
+  });
+
   it('a second SIGINT quits at once with 130; every request sent is in the journal', async () => {
     const base = server.scenario('import-stall2', () => {
       /* never answers */

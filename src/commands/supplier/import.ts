@@ -60,8 +60,16 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   // land on it, and the rows in flight are named for what they are. Off a terminal it is the one-line JSON error every
   // other error is there: exit 130 with nothing said left a --report that looked complete and was not.
   const report = optString(opts.report);
+  // The run's journal, once runImport has decided it (none for a pipe without --journal): a re-run is advised only with one.
+  let journalOfRun: string | undefined;
+  let sinksOpen = false;
   const offHardExit = onHardExit((sig) => {
-    const message = `${sig}: quit at once: rows in flight have an unknown outcome${report ? `, and --report ${report} is incomplete (it lacks rows that the journal has)` : ''}; run the same command again to find out`;
+    const message = !sinksOpen
+      ? `${sig}: quit at once, before any row was sent`
+      : journalOfRun
+      ? `${sig}: quit at once: rows in flight have an unknown outcome${report ? `, and --report ${report} is incomplete (it lacks rows that the journal has)` : ''}; run the same command again to find out`
+      : // Without a journal a re-run sends every row again: it made 445 duplicates of 1,500 rows when this said "run the same command again".
+        `${sig}: quit at once: rows in flight have an unknown outcome, and there is no journal (the input came from a pipe), so running it again would send every row again and create duplicates${report ? `; --report ${report} is incomplete` : ''}: check which suppliers exist before importing the rest (srs supplier find lists what the catalog recorded), and import from a file (or pass --journal FILE) next time`;
     if (ctx.io.stderrIsTTY) ctx.io.stderr.write(`\nsrs: ${message}\n`);
     else ctx.io.stderr.write(JSON.stringify({ error: { code: 'interrupted', message, exitCode: signalExitCode(sig) } }) + '\n');
   });
@@ -89,6 +97,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         // One keep-alive connection per request the limit can have in flight.
         client: (maxInFlight) => ctx.client({ connections: maxInFlight, longRun: true }),
         sinks: async ({ dryRun, journalPath }) => {
+          journalOfRun = dryRun ? undefined : journalPath;
+          sinksOpen = true;
           const { openCatalogSink } = await import('./catalog-sink.js');
           const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true, journalPath });
           return sink ? [sink] : [];
@@ -111,6 +121,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         redact: (s) => ctx.redact(s),
       },
     );
+  } catch (e) {
+    // A signal while waiting for another run's lock (up to 3 s) ended in that wait's "in use" error, exit 2: it is a
+    // signal (130/143/129), and nothing was sent.
+    if (controller.signal.aborted && e instanceof SrsError && e.exitCode === ExitCode.usage) throw new InterruptedError(stoppedBy, `${stoppedWord(stoppedBy)} before the import started: nothing was sent`);
+    throw e;
   } finally {
     offSignal();
     offHardExit();
@@ -155,6 +170,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     throw new SrsError('invalid_input', ExitCode.failure, `${result.readError.message} (the rows before line ${at} were processed; ${next})`);
   }
   if (result.interrupted) {
+    // After every row was read there is no line to resume from ("after line undefined"): the summary is whole.
+    if (summary.complete) {
+      const open = summary.unknown ? `; ${summary.unknown} unknown: ${summary.journal ? `run the same command again to find out (journal ${summary.journal})` : 'there is no journal (the input came from a pipe): check them before importing again'}` : '';
+      throw new InterruptedError(stoppedBy, `${stoppedWord(stoppedBy)} after every row was read and sent (${summary.created} created)${open}`);
+    }
     throw new InterruptedError(stoppedBy, `${stoppedWord(stoppedBy)} after line ${summary.stoppedAfterLine}: ${resume}`);
   }
   const bad = summary.invalid + summary.failed + summary.unknown;
