@@ -120,13 +120,12 @@ export function commandToBuild(argv: readonly string[], root: Command): string |
  * create --name "-quiet Ltd"` created "-uiet Ltd" (-q read as --quiet and the rest kept as the name), and
  * `--name -Vortex` printed the version and exited 0 having created nothing. So a value that follows an option
  * taking one is joined to it (`--name=-quiet Ltd`, `-o-x`), which Commander reads as that option's value and
- * nothing else. A value that is itself an option of any srs command, or `--`, is refused: the option's value was
- * left out (`--report --all` wrote a file named "--all"). After a command that runs (not a group such as
+ * nothing else; one that is itself an option of srs, or `--`, is then refused by notAnOption. After a command that runs (not a group such as
  * `supplier`, whose mistyped verb Commander names), -V/--version, alone or in a group of short flags (`-qV`), is
  * refused rather than acted on, and an argument that starts with a dash and is no option (`-quiet`, which
  * Commander reported as "unknown option '-uiet'") is told to go after `--`.
  */
-export function bindOptionValues(argv: readonly string[], program: Command, allFlags: () => ReadonlySet<string>): string[] {
+export function bindOptionValues(argv: readonly string[], program: Command): string[] {
   const out: string[] = [];
   let cmd: Command = program;
   // A word after a group (`supplier craete`) that names none of its commands: Commander reports it, with the closest
@@ -163,8 +162,6 @@ export function bindOptionValues(argv: readonly string[], program: Command, allF
       const opt = optionOf(a);
       const next = argv[i + 1];
       if (opt && (opt.required || opt.optional) && !opt.variadic && next !== undefined) {
-        const isFlag = next === '--' || (next.length > 1 && next.startsWith('-') && allFlags().has(next.split('=')[0]!));
-        if (opt.required && isFlag) throw new UsageError(`${next} is ${next === '--' ? 'the end of the options' : 'an option'}: ${opt.long ?? opt.flags} needs a value before it`);
         if (opt.required && next.length > 1 && next.startsWith('-')) {
           out.push(a.startsWith('--') ? `${a}=${next}` : `${a}${next}`);
           i++;
@@ -177,8 +174,10 @@ export function bindOptionValues(argv: readonly string[], program: Command, allF
           continue;
         }
       }
-      if (a.startsWith('--') ? !optionOf(a.split('=')[0]!) && a !== '--help' : !/^-\d/.test(a) && shortGroupWidth(a, chain()) === undefined) unknownOption = true;
-      if (runs && !a.startsWith('--') && !/^-\d/.test(a) && shortGroupWidth(a, chain()) === undefined) {
+      // A single-dash word that is no group of this command's short flags (and no negative number).
+      const strayShort = !a.startsWith('--') && !/^-\d/.test(a) && shortGroupWidth(a, chain()) === undefined;
+      if (strayShort || (a.startsWith('--') && a !== '--help' && !optionOf(a.split('=')[0]!))) unknownOption = true;
+      if (runs && strayShort) {
         throw new UsageError(`${a} is not an option of "${path}": an argument that starts with a dash goes after --, e.g. ${path} -- ${a}`);
       }
       out.push(a);
@@ -396,13 +395,20 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
     });
     cmd.configureHelp({ ...cmd.configureHelp(), helpWidth: HELP_WIDTH });
   }
+  // The flags of the subtree built, and only when a value looks like none of them, those of every command (building
+  // the whole tree costs start-up, and a value that starts with a dash is rare): `--report --all` wrote a file "--all".
   const flags = optionFlags(program);
-  for (const opt of program.options) notAnOption(opt, flags);
+  let everyFlag: ReadonlySet<string> | undefined;
+  const isSrsFlag = (v: string): boolean => {
+    const w = v.split('=')[0]!;
+    return v === '--' || (v.startsWith('-') && (flags.has(w) || (everyFlag ??= optionFlags(buildProgram(() => async () => undefined))).has(w)));
+  };
+  for (const opt of program.options) notAnOption(opt, isSrsFlag);
   for (const sub of allCommands(program)) {
     for (const opt of sub.options) {
       // givenOnce first: it knows a repeatable option by its parser (collect), which notAnOption wraps.
       givenOnce(opt);
-      notAnOption(opt, flags);
+      notAnOption(opt, isSrsFlag);
     }
   }
   for (const sub of allCommands(program)) {
@@ -428,8 +434,7 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
       return 0;
     }
     // `srs nosuch --help` would show the root's help and exit 0: a mistyped command is the same error with or without it.
-    let flagsOfEveryCommand: ReadonlySet<string> | undefined;
-    const bound = bindOptionValues(argv, program, () => (flagsOfEveryCommand ??= optionFlags(buildProgram(() => async () => undefined))));
+    const bound = bindOptionValues(argv, program);
     await program.parseAsync(unknownCommandBeforeHelp(bound, program) ? bound.filter((a) => a !== '--help' && a !== '-h') : bound, { from: 'user' });
     return ExitCode.ok;
   } catch (err) {
@@ -488,11 +493,11 @@ function optionFlags(program: Command): Set<string> {
  * named --dry-run, and `supplier create --customer-id --allow-existing` created a supplier with that id. Refused
  * (exit 2), naming the option that lost its value.
  */
-function notAnOption(opt: Option, flags: ReadonlySet<string>): void {
+function notAnOption(opt: Option, isSrsFlag: (value: string) => boolean): void {
   if (!(opt.required || opt.optional)) return;
   const parse = opt.parseArg;
   opt.argParser((value: string, previous: unknown) => {
-    if (flags.has(value.split('=')[0]!)) throw new InvalidArgumentError(`${value} is an option: ${opt.long ?? opt.flags} needs a value before it`);
+    if (isSrsFlag(value)) throw new InvalidArgumentError(`${value} is ${value === '--' ? 'the end of the options' : 'an option'}: ${opt.long ?? opt.flags} needs a value before it`);
     return parse ? parse.call(opt, value, previous) : value;
   });
 }
