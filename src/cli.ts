@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Context, truthy, type Env, type GlobalOptions, type IO } from './context.js';
-import { AuthError, ExitCode, SrsError, UsageError, isSrsError, isTooDeep, tooDeep } from './errors.js';
+import { AuthError, ExitCode, REJECTED_KEY_ADVICE, SrsError, UsageError, isSrsError, isTooDeep, tooDeep } from './errors.js';
 import { maskKey } from './config/resolve.js';
 import { OUTPUT_FORMATS } from './output/render.js';
 import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
@@ -283,7 +283,7 @@ export function jsonErrors(chosen: string | undefined): boolean {
  * rejected again (the environment wins over a stored profile).
  */
 async function withKeyAdvice(ctx: Context, e: unknown): Promise<unknown> {
-  const generic = '; run "srs auth login" or set SRS_API_KEY';
+  const generic = REJECTED_KEY_ADVICE;
   if (!(e instanceof AuthError) || !e.message.endsWith(generic) || ctx.sandbox) return e;
   let advice: string;
   try {

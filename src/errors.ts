@@ -77,6 +77,9 @@ export class QueryError extends UsageError {
 }
 
 /** No key, or the service rejected it. Exit 4. */
+/** What a rejected key's message ends in, from the HTTP layer; the CLI replaces it with where the key came from (cli.ts). */
+export const REJECTED_KEY_ADVICE = '; run "srs auth login" or set SRS_API_KEY';
+
 export class AuthError extends SrsError {
   readonly status?: number;
   constructor(message: string, opts?: { status?: number; detail?: string }) {

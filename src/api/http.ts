@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import { RequestAbortedError } from 'undici/lib/core/errors.js';
 import type * as z from 'zod/mini';
-import { ApiError, AuthError, BadResponseError, NetworkError, UsageError } from '../errors.js';
+import { ApiError, AuthError, BadResponseError, NetworkError, REJECTED_KEY_ADVICE, UsageError } from '../errors.js';
 import { describeZodError, hot } from './contract.js';
 import { parseRetryAfter, RetryPolicy, type Decision, type RetryBudget, type RetryOptions } from './retry.js';
 import type { BufferPool } from '../util/buffer-pool.js';
@@ -572,7 +572,7 @@ export function errorFromResponse(method: string, path: string, res: ResponseTex
   }
   if (res.status === 401 || res.status === 403) {
     const why = res.status === 401 ? 'the service rejected the API key (HTTP 401)' : 'the API key is not allowed to do this (HTTP 403)';
-    return new AuthError(`${method} ${path}: ${why}${serviceMessage ? `: ${serviceMessage}` : ''}; run "srs auth login" or set SRS_API_KEY`, { status: res.status });
+    return new AuthError(`${method} ${path}: ${why}${serviceMessage ? `: ${serviceMessage}` : ''}${REJECTED_KEY_ADVICE}`, { status: res.status });
   }
   return new ApiError({ status: res.status, method, path, ...(serviceMessage !== undefined ? { serviceMessage } : {}), ...(res.attempts !== undefined ? { note: res.attempts } : {}) });
 }
