@@ -521,14 +521,21 @@ export class Context {
     }
   }
 
+  /**
+   * A client setting from its flag, else its environment variable, and the name to blame when it is wrong (SRS_TIMEOUT=abc
+   * was blamed on a --timeout nobody typed). An empty flag (a script's unset variable) is a mistake, not "no flag": it
+   * hid the variable and the default ran. `raw` is undefined when neither gives a value.
+   */
+  #setting(flag: string | undefined, option: string, envName: string, needs: string): { raw: string | undefined; label: string } {
+    if (flag !== undefined && flag.trim() === '') throw new UsageError(`${option} needs ${needs} (it was empty)`);
+    const raw = flag ?? this.env[envName];
+    return { raw: raw === '' ? undefined : raw, label: flag !== undefined ? option : envName };
+  }
+
   timeoutMs(): number | undefined {
-    // An empty --timeout (a script's unset variable) is a mistake, not "no flag": it hid SRS_TIMEOUT and the default ran.
-    if (this.globals.timeout !== undefined && this.globals.timeout.trim() === '') throw new UsageError('--timeout needs a duration such as 30s (it was empty)');
-    const raw = this.globals.timeout ?? this.env.SRS_TIMEOUT;
-    if (raw === undefined || raw === '') return undefined;
+    const { raw, label } = this.#setting(this.globals.timeout, '--timeout', 'SRS_TIMEOUT', 'a duration such as 30s');
+    if (raw === undefined) return undefined;
     const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(raw.trim());
-    // Named as given: SRS_TIMEOUT=abc was blamed on a --timeout nobody typed.
-    const label = this.globals.timeout !== undefined ? '--timeout' : 'SRS_TIMEOUT';
     if (!m) throw new UsageError(`${label} must be a duration such as 30s or 500ms (got "${raw}")`);
     const ms = m[2] === 'ms' ? Number(m[1]) : Number(m[1]) * 1000;
     // Node's timers hold at most 2^31-1 ms (~24.8 days); 0 would fail every request at once.
@@ -537,20 +544,18 @@ export class Context {
   }
 
   retries(): number | undefined {
-    if (this.globals.retries !== undefined && this.globals.retries.trim() === '') throw new UsageError('--retries needs a whole number from 0 to 20 (it was empty)');
-    const raw = this.globals.retries ?? this.env.SRS_RETRIES;
-    if (raw === undefined || raw === '') return undefined;
-    if (!/^\d+$/.test(raw.trim()) || Number(raw) > 20) throw new UsageError(`${this.globals.retries !== undefined ? '--retries' : 'SRS_RETRIES'} must be a whole number from 0 to 20 (got "${raw}")`);
+    const { raw, label } = this.#setting(this.globals.retries, '--retries', 'SRS_RETRIES', 'a whole number from 0 to 20');
+    if (raw === undefined) return undefined;
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) > 20) throw new UsageError(`${label} must be a whole number from 0 to 20 (got "${raw}")`);
     return Number(raw);
   }
 
   /** --max-pages (env SRS_MAX_PAGES): more pages than this in one list is an error. Default 10,000. */
   maxPages(): number {
-    if (this.globals.maxPages !== undefined && this.globals.maxPages.trim() === '') throw new UsageError('--max-pages needs a whole number >= 1 (it was empty)');
-    const raw = this.globals.maxPages ?? this.env.SRS_MAX_PAGES;
-    if (raw === undefined || raw === '') return DEFAULT_PAGE_LIMIT;
+    const { raw, label } = this.#setting(this.globals.maxPages, '--max-pages', 'SRS_MAX_PAGES', 'a whole number >= 1');
+    if (raw === undefined) return DEFAULT_PAGE_LIMIT;
     const n = Number(raw.trim());
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${this.globals.maxPages !== undefined ? '--max-pages' : 'SRS_MAX_PAGES'} must be a whole number >= 1 (got "${raw}")`);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${label} must be a whole number >= 1 (got "${raw}")`);
     return n;
   }
 
