@@ -15,7 +15,7 @@ import { badProfileField, describeSource, keyProblem, profileNameProblem, resolv
 import { isUtf8Locale } from './util/locale.js';
 import { noSuchProfile } from './config/no-such-profile.js';
 import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
-import { AuthError, ExitCode, QueryError, SrsError, stdoutWriteError, UsageError } from './errors.js';
+import { AuthError, ExitCode, NotAStateFileError, QueryError, SrsError, stdoutWriteError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
@@ -109,7 +109,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** A sandbox state that cannot be opened: one line naming the file and the way out (there is no --state to point elsewhere). */
 function sandboxStateError(e: unknown, path: string): SrsError {
   // The sandbox's own file, not something the user named: exit 1 and "move it away", never words about --state.
-  const notState = e instanceof UsageError && /is not an emulator state file/.test(e.message);
+  const notState = e instanceof NotAStateFileError;
   if (e instanceof SrsError && !notState) return e;
   const message = notState ? 'it is neither an srs state database nor an older srs\'s JSON state file' : ((e as Error).message ?? String(e)).replace(/;\s*delete it or point --state elsewhere$/, '');
   return new SrsError('runtime', ExitCode.failure, `the sandbox cannot use its state ${path}: ${message}; move it away (or delete it) to start a new, empty sandbox`, { cause: e });

@@ -80,6 +80,12 @@ export class QueryError extends UsageError {
 /** What a rejected key's message ends in, from the HTTP layer; the CLI replaces it with where the key came from (cli.ts). */
 export const REJECTED_KEY_ADVICE = '; run "srs auth login" or set SRS_API_KEY';
 
+/**
+ * A --state file that is no state of an emulator (most likely another file of the user's): exit 2, never "delete it".
+ * The sandbox, whose state file is its own, says it in its words (context.ts).
+ */
+export class NotAStateFileError extends UsageError {}
+
 export class AuthError extends SrsError {
   readonly status?: number;
   constructor(message: string, opts?: { status?: number; detail?: string }) {

@@ -20,7 +20,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rm
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import { UsageError } from '../errors.js';
+import { NotAStateFileError } from '../errors.js';
 import { describeZodError } from '../api/contract.js';
 import type { SupplierRec } from './records.js';
 import { openDatabase, transaction, type Database, type Migration } from '../store/sqlite.js';
@@ -149,7 +149,7 @@ export class StateDb {
     const kind = kindOf(path);
     if (kind === 'other') {
       // Most likely another file of the user's given by mistake (a CSV): never "delete it", and a usage error (exit 2).
-      throw new UsageError(`--state ${path} is not an emulator state file (neither an srs state database nor an older srs's JSON state): point --state at a new file name, or at a state file an emulator wrote`);
+      throw new NotAStateFileError(`--state ${path} is not an emulator state file (neither an srs state database nor an older srs's JSON state): point --state at a new file name, or at a state file an emulator wrote`);
     }
     if (kind === 'json') {
       const message = migrateJsonState(path, path);

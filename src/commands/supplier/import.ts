@@ -17,6 +17,7 @@ import { InterruptedError, onHardExit, onInterrupt, signalExitCode, stoppedWord,
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
 import { problemLine } from '../../import/report.js';
 import { catalogPathOf } from './catalog-access.js';
+import { LockHeldError } from '../../util/lock.js';
 import { filesNoOutputMayReplace, type Protected } from '../protect.js';
 
 /** The files no output of the import may replace: the catalog this run uses (checked: a named one must exist), any other the command knows of, the config file. */
@@ -124,7 +125,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   } catch (e) {
     // A signal while waiting for another run's lock (up to 3 s) ended in that wait's "in use" error, exit 2: it is a
     // signal (130/143/129), and nothing was sent.
-    if (controller.signal.aborted && e instanceof SrsError && e.exitCode === ExitCode.usage) throw new InterruptedError(stoppedBy, `${stoppedWord(stoppedBy)} before the import started: nothing was sent`);
+    if (controller.signal.aborted && e instanceof LockHeldError) throw new InterruptedError(stoppedBy, `${stoppedWord(stoppedBy)} before the import started: nothing was sent`);
     throw e;
   } finally {
     offSignal();
