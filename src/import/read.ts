@@ -466,17 +466,11 @@ class DecodedCheck extends Transform {
     if (this.#carry) cb(new ReadError(`${this.file}: the last line holds bytes that are not ${this.encoding} text (a lone UTF-16 surrogate): the file is damaged or cut short`, this.#breaks + 1));
     else cb();
   }
+  /** Adds the line breaks of `text` (countLineBreaks), a CRLF split between two chunks counted once. */
   #count(text: string): void {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10) {
-        if (!this.#afterCr) this.#breaks++;
-        this.#afterCr = false;
-      } else {
-        if (c === 13) this.#breaks++;
-        this.#afterCr = c === 13;
-      }
-    }
+    if (!text) return;
+    this.#breaks += countLineBreaks(text) - (this.#afterCr && text.charCodeAt(0) === 10 ? 1 : 0);
+    this.#afterCr = text.charCodeAt(text.length - 1) === 13;
   }
 }
 
