@@ -9,6 +9,7 @@
  * wide, rank 1 first; `--wide` shows them all).
  */
 import type { ImportSummary } from '../import/report.js';
+import { fixed2 } from '../scoring/labels.js';
 
 /** What a column holds, which decides whether a table may cut it. Only `text` is ever cut. */
 export type ColumnKind = 'id' | 'code' | 'date' | 'number' | 'state' | 'url' | 'text';
@@ -71,7 +72,7 @@ const dataEntryColumns: Column[] = [
   col('type', 'TYPE', { kind: 'state' }),
   id('supplier.id', 'SUPPLIER', { hideIfConstant: true }),
   // Two decimals on a table, as its per-parameter rows and every score table show them; CSV keeps the number as sent.
-  col('score', 'SCORE', { align: 'right', kind: 'number', tableOnly: true, format: (v) => (typeof v === 'number' ? v.toFixed(2) : '') }),
+  col('score', 'SCORE', { align: 'right', kind: 'number', tableOnly: true, format: (v) => (typeof v === 'number' ? fixed2(v) : '') }),
   col('score', 'SCORE', { align: 'right', kind: 'number', csvOnly: true }),
   text('newsEvent.name', 'NEWS EVENT'),
   col('policyParameterScores.length', 'PARAMETERS', { align: 'right', kind: 'number', hide: 1 }),
