@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
-import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
+import { baseEnv, runSrs, startWithBundle, type Harness } from './harness.js';
 import { writeConsistent } from '../support/consistent-bundle.js';
 
 type Rec = Record<string, unknown>;
@@ -29,10 +29,7 @@ const readBundle = (path: string): Rec[] => readFileSync(path, 'utf8').trimEnd()
 const err = (r: { stderr: string }) => r.stderr.replace(/\\"/g, '"');
 
 beforeAll(async () => {
-  h = await startHarness();
-  bundle = join(h.home, 'today.jsonl');
-  const r = await h.run(['score', 'calc', ...ids, '--save', bundle, '-o', 'json']);
-  if (r.code !== 0) throw new Error(r.stderr);
+  ({ h, bundle } = await startWithBundle(ids));
 });
 afterAll(async () => {
   await h?.close();
