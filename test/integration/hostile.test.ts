@@ -359,6 +359,27 @@ describe('score calc -o json|ndjson passes results through only when the body is
     expect(r.stderr).toContain(`UNKNOWN ${B}: the service returned 2 different results for supplier ${B} in one answer`);
   });
 
+  it('a result for a supplier the request did not name is left out and said so, in every output and in score check', async () => {
+    const Z = '01zzzzzzzzzzzzzzzzzzzzzzzz';
+    scenario('scoreunasked', (q, res) => {
+      if (q.method === 'POST') json(res, 200, { items: [result(A, 1), result(Z, 9)] });
+      else json(res, 200, { items: [], pagination: { page: 1, perPage: 100, total: 0 } }); // the scorecards of A (--save)
+    });
+    for (const format of ['json', 'ndjson', 'csv', 'table']) {
+      const r = await srs('scoreunasked', ['score', 'calc', A, '-o', format]);
+      expect(r.code, `${format}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).not.toContain(Z);
+      expect(r.stderr, format).toContain(`the service sent a result for a supplier srs did not ask for in that request (${Z}): left out`);
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'srs-unasked-'));
+    const saved = await srs('scoreunasked', ['score', 'calc', A, '-o', 'json', '--save', join(dir, 'b.jsonl')]);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stderr).toContain(`(${Z}): left out`);
+    const gate = await srs('scoreunasked', ['score', 'check', A, '--min', '0']);
+    expect(gate.code, gate.stderr).toBe(0);
+    expect(gate.stderr).toContain(`(${Z}): left out`);
+  });
+
   it('copies of one result that differ in bytes alone ("value":2 and "value":2.0) are one result in json and ndjson too, as in csv', async () => {
     const body = `{"items":[${JSON.stringify(result(A, 1))},${JSON.stringify(result(B, 2))},${JSON.stringify(result(B, 2)).replace(/"value":2/g, '"value":2.0')}]}`;
     scenario('scorespelling', (_q, res) => json(res, 200, body));

@@ -29,7 +29,28 @@ export interface CalcResult {
  * Requested ids without a usable result, and why (one line naming the
  * supplier): the service sent none for it, or several that differ.
  */
-export type Missing = Map<string, string>;
+export class Missing extends Map<string, string> {
+  /** Ids the service sent a result for in an answer to a request that did not ask for them (left out). */
+  readonly unasked = new Set<string>();
+
+  /** One warning naming the results left out because nobody asked for them, or undefined. */
+  unaskedWarning(): string | undefined {
+    return unaskedWarning(this.unasked);
+  }
+}
+
+/** At most this many unasked-for ids are named in the warning. */
+const MAX_UNASKED_NAMED = 5;
+
+/**
+ * A result for a supplier the request did not name is left out, and said so: the service may have changed an
+ * id (letter case, a merged supplier), and the result of the id that was asked then reads as missing.
+ */
+export function unaskedWarning(unasked: ReadonlySet<string>): string | undefined {
+  if (!unasked.size) return undefined;
+  const named = [...unasked].slice(0, MAX_UNASKED_NAMED).map(oneLine).join(', ');
+  return `the service sent ${unasked.size === 1 ? 'a result' : `${unasked.size} results`} for ${unasked.size === 1 ? 'a supplier' : 'suppliers'} srs did not ask for in that request (${named}${unasked.size > MAX_UNASKED_NAMED ? ', …' : ''}): left out of the output${unasked.size === 1 ? '' : 's'} and of any bundle; if the service changed an id, use the id it sent`;
+}
 
 /**
  * Sends the ids in batches of at most 100 with at most `concurrency` batches
@@ -104,7 +125,7 @@ const sameParsed = (items: readonly unknown[]) => (j: number, k: number) => JSON
  * compares two of them; identical copies are one result). Which of two
  * different results is right nobody can tell: the supplier is unknown.
  */
-export function resultIndex(request: ScoreCalculationRequest, resultIds: readonly string[], same: (j: number, k: number) => boolean): Map<string, number | string> {
+export function resultIndex(request: ScoreCalculationRequest, resultIds: readonly string[], same: (j: number, k: number) => boolean, unasked?: Set<string>): Map<string, number | string> {
   const byId = new Map<string, number[]>();
   for (let k = 0; k < resultIds.length; k++) {
     const list = byId.get(resultIds[k]!);
@@ -120,12 +141,13 @@ export function resultIndex(request: ScoreCalculationRequest, resultIds: readonl
     else if (list.length > 1 && list.some((k, i) => i > 0 && !same(list[0]!, k))) out.set(id, `the service returned ${list.length} different results for supplier ${id} in one answer; srs cannot tell which is right (ask again: srs score calc ${id})`);
     else out.set(id, list[0]!);
   }
+  if (unasked && byId.size > out.size) for (const id of byId.keys()) if (!out.has(id)) unasked.add(id);
   return out;
 }
 
 /** For each id of a batch, in order, the index of its result; ids without a usable one go to `missing`. */
 function* resultsInRequestOrder(request: ScoreCalculationRequest, resultIds: readonly string[], missing: Missing, same: (j: number, k: number) => boolean): Generator<number> {
-  for (const [id, k] of resultIndex(request, resultIds, same)) {
+  for (const [id, k] of resultIndex(request, resultIds, same, missing.unasked)) {
     if (typeof k === 'number') yield k;
     else missing.set(id, k);
   }
@@ -248,6 +270,8 @@ export function batchRequests(ids: string[], filters: Omit<ScoreCalculationReque
 export async function calculate(client: ApiClient, ids: string[], filters: Omit<ScoreCalculationRequest, 'supplierIds'>, concurrency: number, missing: Missing, warn?: (message: string) => void): Promise<CalcResult> {
   const items: ScoreResult[] = [];
   for await (const it of calculateInOrder(client, batchRequests(ids, filters), concurrency, missing, warn)) items.push(it);
+  const unasked = missing.unaskedWarning();
+  if (unasked) warn?.(unasked);
   return { items };
 }
 
@@ -455,11 +479,12 @@ async function* calculateAndSave(
   };
   let written = 0;
   let unknown = 0;
+  const unasked = new Set<string>();
   try {
     for await (const { request, items, cards, noResult, received } of mapOrdered(requests, concurrency, batch)) {
       await writer.request(request);
       const ids = items.map((it) => it.supplierId);
-      for (const [id, k] of resultIndex(request, ids, sameParsed(items))) {
+      for (const [id, k] of resultIndex(request, ids, sameParsed(items), unasked)) {
         if (typeof k === 'string') {
           // No result, or several that differ: recorded as an error, never one of them as the value.
           unknown++;
@@ -483,6 +508,8 @@ async function* calculateAndSave(
       }
     }
     await writer.finish();
+    const unaskedFor = unaskedWarning(unasked);
+    if (unaskedFor) ctx.warn(unaskedFor);
   } catch (e) {
     await writer.abort();
     // An earlier run's bundle left at the path must not pass for this run's evidence (a later check --from reads it).
@@ -540,9 +567,11 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     // Scripts get each result as soon as its batch (and every earlier one) is in.
     const render = ctx.renderOptions();
     const unknown = new Map<string, NoResult>();
-    const missing: Missing = new Map();
+    const missing = new Missing();
     if (!render.pretty && !render.query && !render.fields) await passThrough(ctx, client, batchRequests(ids, filters), concurrency, unknown, missing);
     else await renderList(ctx.sink, receivedInOrder(client, batchRequests(ids, filters), concurrency, missing, unknown), [], render);
+    const unasked = missing.unaskedWarning();
+    if (unasked) ctx.warn(unasked);
     failOnUnknown(ctx, withMissing(unknown, missing), ids.length);
     return;
   }
@@ -581,7 +610,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     failOnUnknown(ctx, unknown, ids.length, opts.save);
     return;
   }
-  const missing: Missing = new Map();
+  const missing = new Missing();
   const { items, unknown } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, async () => {
     const r = await calculate(client, ids, filters, concurrency, missing, (m) => ctx.warn(m));
     return { items: r.items, unknown: withMissing(await classifyNoScore(client, r.items, concurrency), missing) };

@@ -22,7 +22,7 @@ import type { BaselineValue } from './evaluate.js';
 import { suggest } from '../../util/suggest.js';
 import { optString, renderAfterWork, type Opts } from '../kit.js';
 import { calculatedWith, checkBaselineFilters, checkFiltersMatch, checkFiltersStated, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
-import { calculate, checkFilterIds, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, scorecardParameterIds, type Missing } from './calc.js';
+import { calculate, checkFilterIds, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, scorecardParameterIds, Missing } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
 import { contractError, digestOfFile, type EvidenceEvent } from './evidence.js';
 import { gatherIds } from './ids.js';
@@ -309,7 +309,7 @@ async function fromService(ctx: Context, args: string[], opts: Opts, results: Ch
     const run: ServiceOf = target.baseUrl === 'sandbox' ? { baseUrl: null, account: null } : { baseUrl: target.baseUrl, account: target.account };
     checkBaselineService(baselineService, run, `--baseline ${String(opts.baseline)}`, warnings);
   }
-  const missing: Missing = new Map();
+  const missing = new Missing();
   const { items } = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () => calculate(client, ids, filters, DEFAULT_CONCURRENCY, missing, (m) => warnings.push(m)));
   if (rules.minParameter.size) {
     const known = new Set<string>();

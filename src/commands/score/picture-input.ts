@@ -16,7 +16,7 @@ import { compareScores, isOffScale, rebuildFromScoreResult, scoreSupplier, Scori
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, checkFiltersMatch, toScoringScorecard, type BundleOptions } from './bundle.js';
-import { calculate, checkFilterIds, classifyNoScore, scorecardParameterIds, filtersFrom, unusableScorecards, scorecardsOf, withMissing, type Missing, type NoResult } from './calc.js';
+import { calculate, checkFilterIds, classifyNoScore, scorecardParameterIds, filtersFrom, unusableScorecards, scorecardsOf, withMissing, Missing, type NoResult } from './calc.js';
 import type { DigestCheck } from '../../output/html-report.js';
 import { count } from '../../util/plural.js';
 import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
@@ -59,7 +59,7 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
   // A mistyped filter gave a confident all-"no data" picture: exit 2 with a suggestion, as score check does.
   await checkFilterIds(client, filters, () => scorecardParameterIds(client));
   const { namesWithoutSpinner } = await import('../names.js');
-  const missing: Missing = new Map();
+  const missing = new Missing();
   // One spinner for both (ora warns of concurrent spinners, twice): the scores and the names still load in parallel.
   const [{ items, unknown }, names] = await ctx.withSpinner(`Calculating scores for ${count(ids.length, 'supplier')}…`, () =>
     Promise.all([
