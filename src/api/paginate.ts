@@ -6,7 +6,8 @@
  *   empty page that names no further page. One empty page that names a next page does
  *   not end the list: the document does not say that pages hold items, and stopping
  *   there could lose the items after it (it costs a service that points past the end
- *   one request more);
+ *   one request more). The second empty page yields `unread`, the page it names,
+ *   so that a listing can say where items could still follow;
  * - `maxPages` pages read (one page with --page).
  * A page shorter than the page size does not end the walk while the service names
  * a next page: the document does not say pages are full, and stopping there could
@@ -17,7 +18,9 @@
  * error, not a long wait: the walk fails with RunawayPaginationError (exit 1) when
  * - a page that names a next one holds only items that earlier pages already
  *   held (a service that ignores the page number and sends the same items
- *   again; a last page may repeat items, and ends the list), or
+ *   again; a last page may repeat items, and ends the list, unless it is a full page
+ *   after a full page that named it: the same items again, which is also what a
+ *   service that ignores the page number sends), or
  * - the service still says there is more after `pageLimit` pages (--max-pages,
  *   default 10,000: a million items at 100 a page).
  */
@@ -50,6 +53,11 @@ export interface Page<T> {
   hasMore: boolean;
   /** The page the service named next, when it named one. */
   next?: number;
+  /**
+   * Set on the empty page that ended the walk although the service named a next page (the second empty page in a
+   * row): the page srs did not read. Where a service leaves pages empty within a list, items may follow there.
+   */
+  unread?: number;
 }
 
 /** The service's pagination does not end. Exit 1. */
@@ -80,12 +88,15 @@ export async function* paginate<T>(
   let page = opts.startPage ?? 1;
   let items = 0;
   let emptyBefore = false;
+  // Whether the last page with items was full (as many as its page size) and named a next page.
+  let fullBefore = false;
   for (let n = 1; n <= maxPages; n++) {
     const res = await fetchPage(page, perPage);
     if (res.items.length === 0) {
       const next = nextPageAfter(page, res);
       // Where the walk stops at its page bound (--page), an empty page that names a next one says so.
       if (next !== undefined && n >= maxPages) yield { page, items: [], hasMore: true, next };
+      else if (next !== undefined && emptyBefore) yield { page, items: [], hasMore: false, unread: next };
       if (emptyBefore || next === undefined || n >= maxPages) return;
       emptyBefore = true;
       page = next;
@@ -99,12 +110,20 @@ export async function* paginate<T>(
     if (maxPages > 1 && !(n === 1 && next === undefined) && !seen.addPage(res.items)) {
       // A last page of items printed already (a service that answers a page past the end with its last page, or
       // an unstable order): nothing new, and the list has ended; printed again, they were duplicates, exit 0.
-      if (next === undefined) return;
+      // Not a full page after a full page that named it: that is also what a service that ignores the page number
+      // sends (page 2 answered with page 1, "next: 2"), and taking it for the end printed 20 of 130 scorecards, exit 0.
+      if (next === undefined && !(fullBefore && res.items.length >= (res.pagination?.pageSize ?? perPage))) return;
+      if (next === undefined) {
+        throw new RunawayPaginationError(
+          `${label}page ${fmt.format(page)} holds only items that earlier pages held, after a full page that named it: the service may ignore the page number, so the list may be incomplete (compare --page 1 and --page ${fmt.format(page)})`,
+        );
+      }
       throw new RunawayPaginationError(
         `${label}the pagination does not end: page ${fmt.format(page)} holds only items that earlier pages held (the service repeats itself); use --limit or --page to read part of the list`,
       );
     }
     items += res.items.length;
+    fullBefore = next !== undefined && res.items.length >= (res.pagination?.pageSize ?? perPage);
     yield next === undefined ? { page, items: res.items, hasMore: false } : { page, items: res.items, hasMore: true, next };
     if (next === undefined) return;
     if (n >= pageLimit && n < maxPages) {

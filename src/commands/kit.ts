@@ -143,6 +143,8 @@ export async function printPages<T>(
   let cut = false;
   let lastPage = startPage;
   let nextPage: number | undefined;
+  // The page the service named after two empty pages, where the walk stopped (paginate: Page.unread).
+  let unread: number | undefined;
   async function* items(): AsyncGenerator<T> {
     let n = 0;
     const walk = iter[Symbol.asyncIterator]();
@@ -150,6 +152,7 @@ export async function printPages<T>(
       for (let r = await walk.next(); !r.done; r = await walk.next()) {
         const p = r.value;
         lastPage = p.page;
+        unread = p.unread;
         for (const item of p.items) {
           if (flags.limit !== undefined && n >= flags.limit) {
             more = true;
@@ -193,6 +196,11 @@ export async function printPages<T>(
   else if (flags.page !== undefined && more) ctx.info(`more ${what} on page ${nextPage ?? lastPage + 1}: use --page ${nextPage ?? lastPage + 1}, or drop --page to fetch everything`);
   else if (flags.limit !== undefined && more) ctx.info(`showing the first ${count(n, singularOf(what), what)}; more exist (raise --limit, or drop it to fetch everything)`);
   else if (n === 0 && ctx.format === 'table') ctx.info(`no ${what}`);
+  // Two empty pages end a listing (a service that points past the end would otherwise be asked without end), but
+  // the document does not say pages hold items: where the service still names a page, say so rather than be sure.
+  if (unread !== undefined && flags.page === undefined && !cut) {
+    ctx.info(`the service sent two empty pages in a row (the second, page ${lastPage}, names page ${unread}): taken as the end of the ${what}; if the service leaves pages empty within a list, more may follow (--page ${unread})`);
+  }
 }
 
 

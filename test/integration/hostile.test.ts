@@ -287,6 +287,28 @@ describe('retries', () => {
     }
   });
 
+  it('a service that ignores the page number (page 2 answered with page 1, "next: 2") is exit 1, not a list cut short with exit 0', async () => {
+    // The document does not name the scorecards' paging parameters: a service reading other names sends page 1 again.
+    const card = (i: number) => ({ id: `01hayktg1aw59w0ksytab77n${String(i).padStart(2, '0')}`, name: `Card ${i}`, weight: 1, items: [] });
+    scenario('ignorespage', (_q, res) => json(res, 200, { items: Array.from({ length: 20 }, (_, i) => card(i)), pagination: { pageSize: 20, nextPage: 2 } }));
+    const r = await srs('ignorespage', ['scorecards', 'ls', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(20);
+    expect(r.stderr).toContain('page 2 holds only items that earlier pages held, after a full page that named it: the service may ignore the page number, so the list may be incomplete');
+  });
+
+  it('a listing that stops on two empty pages while the service names another says so on stderr (the document does not say pages hold items)', async () => {
+    scenario('gappy', (req, res) => {
+      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? 1);
+      return json(res, 200, { items: page === 1 ? [country('DEU')] : [], pagination: { pageSize: 100, nextPage: page + 1 } });
+    });
+    const r = await srs('gappy', ['ref', 'countries', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as unknown[]).length).toBe(1);
+    expect(r.stderr).toBe('the service sent two empty pages in a row (the second, page 3, names page 4): taken as the end of the countries; if the service leaves pages empty within a list, more may follow (--page 4)\n');
+    expect((await srs('gappy', ['-q', 'ref', 'countries', '-o', 'json'])).stderr).toBe('');
+  });
+
   it('connection refused is retried and then reported in one line', async () => {
     const r = await srs('http://127.0.0.1:9', ['ref', 'countries', '--retries', '1']);
     expect(r.code).toBe(1);

@@ -167,6 +167,29 @@ describe('paginate: pagination that never ends', () => {
     expect(once).toEqual(['A', 'B', 'C']);
   });
 
+  it('a full page of items earlier pages held, after a full page that named it, fails: the service may ignore the page number', async () => {
+    // A service that reads other parameter names (the document does not name the scorecards' two) answers every
+    // page with page 1 and "next: 2": 20 of 130 items were printed with exit 0.
+    const ignoring = async (): Promise<PageResult<number>> => ({ items: Array.from({ length: 20 }, (_, i) => i), pagination: { pageSize: 20, nextPage: 2 } });
+    const got: number[] = [];
+    await expect(async () => {
+      for await (const p of paginate(ignoring, { label: 'GET /v1/scorecards' })) got.push(...p.items);
+    }).rejects.toThrow('GET /v1/scorecards: page 2 holds only items that earlier pages held, after a full page that named it: the service may ignore the page number, so the list may be incomplete (compare --page 1 and --page 2)');
+    expect(got).toHaveLength(20);
+    // Without a page size, a full page is one of the size asked for.
+    const bare = async (): Promise<PageResult<number>> => ({ items: [1, 2, 3], pagination: { nextPage: 2 } });
+    await expect(async () => {
+      for await (const _ of paginate(bare, { perPage: 3 })) void _;
+    }).rejects.toThrow(/may ignore the page number/);
+  });
+
+  it('the second empty page in a row ends the walk and says which page it names (unread)', async () => {
+    const gappy = async (page: number): Promise<PageResult<string>> => (page === 1 ? { items: ['A'], pagination: { pageSize: 1, nextPage: 2 } } : { items: [], pagination: { pageSize: 1, nextPage: page + 1 } });
+    const pages: Array<{ page: number; n: number; unread?: number }> = [];
+    for await (const p of paginate(gappy, { perPage: 1 })) pages.push({ page: p.page, n: p.items.length, ...(p.unread !== undefined ? { unread: p.unread } : {}) });
+    expect(pages).toEqual([{ page: 1, n: 1 }, { page: 3, n: 0, unread: 4 }]);
+  });
+
   it('records that look alike (every field left out, as the document allows) are not taken for a repeat; the page limit still bounds them', async () => {
     const alike = async (page: number): Promise<PageResult<Record<string, never>>> => ({
       items: Array.from({ length: page < 3 ? 10 : 5 }, () => ({})),
