@@ -101,8 +101,15 @@ function contract<V extends View>(view: V, eager = false) {
     nextPage: wire ? z.optional(z.number().check(z.int())) : z.optional(z.nullable(z.number().check(z.int('nextPage must be a whole page number')))),
   }));
 
+  /**
+   * A list's items. The document marks no field of a list required: the emulator always sends items, the client
+   * reads none (absent, or null as Go's encoder writes an empty slice) as no items. A score calculation answered so
+   * has no result for any supplier asked, each of which is then unknown (exit 1): nothing passes for "no data".
+   */
+  const itemsOf = <T extends z.ZodMiniType>(item: T) =>
+    (wire ? z.array(item) : z.pipe(opt(z.array(item)), z.transform((v) => v ?? []))) as unknown as z.ZodMiniArray<T>;
   /** The document marks no field of a list required but lists both: the emulator always sends pagination, the client reads a list without one (or with null) as its last page. */
-  const listOf = <T extends z.ZodMiniType>(item: T) => rec({ items: z.array(item), pagination: wire ? Pagination : z.optional(z.nullable(Pagination)) });
+  const listOf = <T extends z.ZodMiniType>(item: T) => rec({ items: itemsOf(item), pagination: wire ? Pagination : z.optional(z.nullable(Pagination)) });
   const itemOf = <T extends z.ZodMiniType>(item: T) => rec({ item });
 
   // ------------------------------------------------------------ suppliers
@@ -199,7 +206,7 @@ function contract<V extends View>(view: V, eager = false) {
     unit: opt(z.string()),
   }));
   /** No pagination object on this list. */
-  const EmissionReportList = lazy(() => rec({ items: z.array(EmissionReport) }));
+  const EmissionReportList = lazy(() => rec({ items: itemsOf(EmissionReport) }));
 
   // ------------------------------------------------------------ score calculation
   // The score result's tables mark nothing required: every field may be absent ("no data" leaves the value out).
@@ -267,7 +274,7 @@ function contract<V extends View>(view: V, eager = false) {
     dataSourceScores: opt(z.array(DataSourceScore)),
     policyParameterScores: opt(z.array(PolicyParameterScore)),
   }));
-  const ScoreCalculationResponse = lazy(() => rec({ items: z.array(ScoreResult) }));
+  const ScoreCalculationResponse = lazy(() => rec({ items: itemsOf(ScoreResult) }));
 
   // ------------------------------------------------------------ data entries and news
 
@@ -338,7 +345,7 @@ function contract<V extends View>(view: V, eager = false) {
    * without pagination is also accepted by the client.
    */
   const Category = lazy(() => rec({ id: z.string(), name: opt(z.string()) }));
-  const CategoryList = lazy(() => rec({ items: z.array(Category), pagination: z.optional(z.nullable(Pagination)) }));
+  const CategoryList = lazy(() => rec({ items: itemsOf(Category), pagination: z.optional(z.nullable(Pagination)) }));
 
   return {
     IsoDate, Timestamp, PageQuery, Pagination, Contact, SupplierCreateRequest, SupplierCreateResponse, CustomField, SupplierDetail, SupplierDetailResponse,

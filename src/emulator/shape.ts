@@ -32,6 +32,8 @@ interface Def {
   shape?: Record<string, z.ZodMiniType>;
   innerType?: z.ZodMiniType;
   element?: z.ZodMiniType;
+  /** A pipe's input schema (the reader's list items: absent or null read as []). */
+  in?: z.ZodMiniType;
 }
 
 interface Internals {
@@ -58,6 +60,8 @@ function unwrap(s: z.ZodMiniType): { core: Def; optional: boolean } {
   for (;;) {
     if (zod.def.type === 'lazy' && zod.innerType) zod = internals(zod.innerType);
     else if ((zod.def.type === 'optional' || zod.def.type === 'nullable') && zod.def.innerType) zod = internals(zod.def.innerType);
+    // A pipe (the reader's list items) is as required as its outermost wrapper says: the items stay, and are reshaped.
+    else if (zod.def.type === 'pipe' && zod.def.in) zod = internals(zod.def.in);
     else return { core: zod.def, optional };
   }
 }

@@ -309,6 +309,21 @@ describe('retries', () => {
     expect((await srs('gappy', ['-q', 'ref', 'countries', '-o', 'json'])).stderr).toBe('');
   });
 
+  it('a list answered with items null (Go writes an empty slice so) or without items is an empty list; a score calculation so answered has no results (exit 1)', async () => {
+    scenario('itemsnull', (_q, res) => json(res, 200, { items: null, pagination: { pageSize: 100 } }));
+    scenario('itemsabsent', (_q, res) => json(res, 200, {}));
+    for (const name of ['itemsnull', 'itemsabsent']) {
+      for (const args of [['ref', 'countries'], ['scorecards', 'ls'], ['emissions', 'ls', '01h58vrn1sad1y603je9gbpje8'], ['ref', 'categories']]) {
+        const r = await srs(name, [...args, '-o', 'json']);
+        expect(r.code, `${name} ${args.join(' ')}: ${r.stderr}`).toBe(0);
+        expect(JSON.parse(r.stdout), args.join(' ')).toEqual([]);
+      }
+      const calc = await srs(name, ['score', 'calc', '01h58vrn1sad1y603je9gbpje8', '-o', 'csv']);
+      expect(calc.code).toBe(1);
+      expect(calc.stderr).toContain('the service returned no result for supplier 01h58vrn1sad1y603je9gbpje8');
+    }
+  });
+
   it('connection refused is retried and then reported in one line', async () => {
     const r = await srs('http://127.0.0.1:9', ['ref', 'countries', '--retries', '1']);
     expect(r.code).toBe(1);
