@@ -164,12 +164,15 @@ export class BadResponseError extends SrsError {
   readonly method: string;
   readonly path: string;
   readonly status: number;
+  /** What was wrong with the answer (the message's part in parentheses). */
+  readonly reason: string;
   constructor(args: { method: string; path: string; status: number; reason: string; detail?: string }) {
     super('bad_response', ExitCode.failure, `${args.method} ${args.path}: unexpected response (${args.reason})`, args.detail !== undefined ? { detail: args.detail } : undefined);
     this.name = 'BadResponseError';
     this.method = args.method;
     this.path = args.path;
     this.status = args.status;
+    this.reason = args.reason;
   }
 }
 

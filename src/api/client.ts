@@ -97,7 +97,19 @@ export class ApiClient {
     const valid = isCheckedSupplierBody(body) ? body : validateRequest(SupplierCreateRequest, body, 'supplier');
     // One supplier's profile: 1 MiB is far more than one holds, and keeps an import's memory bounded by it times the
     // requests in flight (16 MiB each, 64 in flight: a service padding its answers took an import to 767 MB).
-    const created = await this.http.json({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false, onAttempt, onSend, maxBodyBytes: CREATE_MAX_BODY }, SupplierCreateResponse);
+    const res = await this.http.sendChecked({ method: 'POST', path: '/v1/suppliers', body: valid, idempotent: false, onAttempt, onSend, maxBodyBytes: CREATE_MAX_BODY });
+    let created: SupplierCreateResponse;
+    try {
+      created = parseBody('POST', '/v1/suppliers', res, SupplierCreateResponse);
+    } catch (e) {
+      // A yes (2xx) whose answer is not a creation response (a field missing) leaves the outcome unknown, but an id in
+      // it is the best lead there is: the service has no lookup by name or customer id, and the id was lost (review).
+      const id = answeredId(res.text);
+      if (e instanceof BadResponseError && id !== undefined) {
+        throw new BadResponseError({ method: 'POST', path: '/v1/suppliers', status: res.status, reason: `${e.reason}; the answer names the id ${JSON.stringify(id)}: the supplier was probably created (srs supplier get ${id})`, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
+      }
+      throw e;
+    }
     // A yes without a usable id ("", "../x") cannot be recorded or looked up: the supplier may exist, so the outcome
     // is unknown (BadResponseError on a 2xx), never "created" with an id srs's own catalog then took for an unknown
     // attempt. Any other text is taken: ids are opaque strings, and the interface's own example is not a ULID.
@@ -214,5 +226,16 @@ export class ApiClient {
 
   listCategories(opts?: PaginateOptions) {
     return paginate((page, perPage) => this.listCategoriesPage({ page, perPage }), { label: 'GET /v1/categories', ...opts });
+  }
+}
+
+/** The id a creation answer names, when it is one srs can use (the answer being otherwise unreadable). */
+function answeredId(text: string): string | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    const id = v !== null && typeof v === 'object' ? (v as { id?: unknown }).id : undefined;
+    return typeof id === 'string' && isUsableServiceId(id) ? id : undefined;
+  } catch {
+    return undefined;
   }
 }

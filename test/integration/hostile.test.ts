@@ -247,6 +247,22 @@ describe('retries', () => {
     expect(r.stderr).toContain('body larger than 1 MiB');
   });
 
+  it('a 201 whose answer is not a creation response (website left out) is outcome unknown, and names the id it holds', async () => {
+    scenario('createpartial', (_q, res) => json(res, 201, { id: '01h57nhc4sapk2v8c7tqpart01', name: 'Partial Co', countryIso3Code: null, status: 'current', customerSupplierId: 'P-1' }));
+    const data = mkdtempSync(join(tmpdir(), 'srs-partial-'));
+    const r = await srs('createpartial', ['supplier', 'create', '--name', 'Partial Co', '--customer-id', 'P-1', '-o', 'csv'], { SRS_DATA_DIR: data });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('outcome unknown');
+    expect(r.stderr).toContain('the answer names the id "01h57nhc4sapk2v8c7tqpart01": the supplier was probably created (srs supplier get 01h57nhc4sapk2v8c7tqpart01)');
+    // An id srs cannot use is not offered.
+    scenario('createpartialbad', (_q, res) => json(res, 201, { id: '../x', name: 'Partial Co' }));
+    const bad = await srs('createpartialbad', ['supplier', 'create', '--name', 'Partial Co', '--no-catalog']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('outcome unknown');
+    expect(bad.stderr).not.toContain('the answer names the id');
+  });
+
   it('a read of one resource answered about another id is a bad response (exit 1), never printed or recorded as the one asked for', async () => {
     const asked = '01h59065wk9v9eamxv2ykspbbp';
     scenario('otherid', (req, res) => {
