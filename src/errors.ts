@@ -176,6 +176,14 @@ export class BadResponseError extends SrsError {
   }
 }
 
+/** An answer over the size srs reads (16 MiB, 1 MiB for a create's): nothing of it was kept. */
+export class BodyTooLargeError extends BadResponseError {
+  constructor(args: { method: string; path: string; status: number; reason: string }) {
+    super(args);
+    this.name = 'BodyTooLargeError';
+  }
+}
+
 /** A gate (score check, score recompute --verify) did not pass. Exit 3. An import with failed rows is exit 1. */
 export class CheckFailedError extends SrsError {
   constructor(message: string) {

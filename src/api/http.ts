@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import { RequestAbortedError } from 'undici/lib/core/errors.js';
 import type * as z from 'zod/mini';
-import { ApiError, AuthError, BadResponseError, NetworkError, REJECTED_KEY_ADVICE, UsageError } from '../errors.js';
+import { ApiError, AuthError, BadResponseError, BodyTooLargeError, NetworkError, REJECTED_KEY_ADVICE, UsageError } from '../errors.js';
 import { describeZodError, hot } from './contract.js';
 import { parseRetryAfter, RetryPolicy, type Decision, type RetryBudget, type RetryOptions } from './retry.js';
 import type { BufferPool } from '../util/buffer-pool.js';
@@ -152,7 +152,7 @@ export interface RawResponse {
   readonly text: string;
 }
 
-function answer(status: number, headers: RawResponse['headers'], body: Buffer): RawResponse {
+export function answer(status: number, headers: RawResponse['headers'], body: Buffer): RawResponse {
   let text: string | undefined;
   return {
     status,
@@ -347,7 +347,7 @@ export class HttpTransport {
           clearTimeout(deadline);
           if (tooLarge) {
             trace?.(`<- ${display} ${status} body over ${max} bytes (${ms(started)})`);
-            reject(new BadResponseError({ method: args.method, path: args.path, status, reason: `body larger than ${max >= 1048576 ? `${Math.round(max / 1048576)} MiB` : `${Math.round(max / 1024)} KiB`}` }));
+            reject(new BodyTooLargeError({ method: args.method, path: args.path, status, reason: `body larger than ${max >= 1048576 ? `${Math.round(max / 1048576)} MiB` : `${Math.round(max / 1024)} KiB`}` }));
             return;
           }
           const info = expired ? { reason: `no complete answer within ${duration(deadlineMs)}`, notSent: false, timeout: true } : classifyNetworkError(e);

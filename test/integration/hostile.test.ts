@@ -433,6 +433,25 @@ describe('score calc -o json|ndjson passes results through only when the body is
     expect(gate.stderr).toContain(`(${Z}): left out`);
   });
 
+  it('a score calculation answer over 16 MiB is asked again in halves, down to one supplier, and the halves joined', async () => {
+    const big = ' '.repeat(17 << 20);
+    scenario('scorebig', (_q, res, _n, body) => {
+      const ids = (JSON.parse(body) as { supplierIds: string[] }).supplierIds;
+      const s = JSON.stringify({ items: ids.map((id, i) => result(id, i + 1)) }) + (ids.length > 1 ? big : '');
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(s)) });
+      res.end(s);
+    });
+    for (const format of ['csv', 'ndjson']) {
+      const r = await srs('scorebig', ['score', 'calc', A, B, C, '-o', format]);
+      expect(r.code, `${format}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, format).toContain(A);
+      expect(r.stdout, format).toContain(C);
+      expect(r.stdout.trimEnd().split('\n'), format).toHaveLength(format === 'csv' ? 4 : 3);
+    }
+    // 3 ids, then 2 + 1, then 1 + 1: five requests a run.
+    expect(counts.get('scorebig')).toBe(10);
+  });
+
   it('copies of one result that differ in bytes alone ("value":2 and "value":2.0) are one result in json and ndjson too, as in csv', async () => {
     const body = `{"items":[${JSON.stringify(result(A, 1))},${JSON.stringify(result(B, 2))},${JSON.stringify(result(B, 2)).replace(/"value":2/g, '"value":2.0')}]}`;
     scenario('scorespelling', (_q, res) => json(res, 200, body));
