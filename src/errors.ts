@@ -88,10 +88,13 @@ export class NotAStateFileError extends UsageError {}
 
 export class AuthError extends SrsError {
   readonly status?: number;
-  constructor(message: string, opts?: { status?: number; detail?: string }) {
+  /** What the service said with its 401 or 403, when it said something. */
+  readonly serviceMessage?: string;
+  constructor(message: string, opts?: { status?: number; detail?: string; serviceMessage?: string }) {
     super('auth', ExitCode.auth, message, opts);
     this.name = 'AuthError';
     if (opts?.status !== undefined) this.status = opts.status;
+    if (opts?.serviceMessage !== undefined) this.serviceMessage = opts.serviceMessage;
   }
 }
 

@@ -263,6 +263,15 @@ describe('retries', () => {
     expect(bad.stderr).not.toContain('the answer names the id');
   });
 
+  it('auth login names the status and what the service said when it refuses the key (a 403 may be a key scoped away from reference data)', async () => {
+    scenario('login403', (_q, res) => json(res, 403, { message: 'key not scoped for reference data' }));
+    const home = mkdtempSync(join(tmpdir(), 'srs-login403-'));
+    const r = await runSrs(['auth', 'login', '--base-url', `${hostile.server.url}/s/login403`, '--with-key'], { ...hostile.env, SRS_API_KEY: '', SRS_BASE_URL: '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') }, { input: KEY });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain('rejected this API key (GET /v1/countries: HTTP 403: key not scoped for reference data); nothing was stored');
+    expect(r.stderr).not.toContain(KEY);
+  });
+
   it('a read of one resource answered about another id is a bad response (exit 1), never printed or recorded as the one asked for', async () => {
     const asked = '01h59065wk9v9eamxv2ykspbbp';
     scenario('otherid', (req, res) => {

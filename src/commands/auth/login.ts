@@ -37,7 +37,11 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   try {
     await ctx.withSpinner('Checking the key…', () => client.listCountriesPage({ perPage: 1 }));
   } catch (e) {
-    if (e instanceof AuthError) throw new AuthError(`the service at ${baseUrl} rejected this API key; nothing was stored`, { status: e.status ?? 401 });
+    if (e instanceof AuthError) {
+      // The status and what the service said: a 403 may be a key scoped away from reference data, not a wrong key.
+      const said = e.status !== undefined ? ` (GET /v1/countries: HTTP ${e.status}${e.serviceMessage ? `: ${e.serviceMessage}` : ''})` : '';
+      throw new AuthError(`the service at ${baseUrl} rejected this API key${said}; nothing was stored`, { status: e.status ?? 401 });
+    }
     // A base URL that is not the service's answers its reference list with 404 (or a page of HTML): say so.
     if (e instanceof ApiError && e.status === 404) {
       throw new SrsError('not_found', ExitCode.failure, `no Supplier Responsibility Assessment Service answered at ${baseUrl} (GET /v1/countries: HTTP 404): check the base URL; nothing was stored`);
