@@ -38,7 +38,8 @@ export interface Column {
   tableOnly?: boolean;
 }
 
-const num = (digits: number) => (v: unknown): string => (typeof v === 'number' ? v.toFixed(digits) : v === null || v === undefined ? '' : String(v));
+/** A score as every score table shows it (fixed2: half away from zero, never -0.00). */
+const scoreCell = (v: unknown): string => (typeof v === 'number' ? fixed2(v) : v === null || v === undefined ? '' : String(v));
 /** A timestamp with an offset other than Z (+00:00, -05:00): shown in UTC like the others, not whole (82 columns at 80). */
 const OFFSET_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?[+-]\d\d:?\d\d$/;
 const inUtc = (v: string): string => {
@@ -63,7 +64,7 @@ const supplierColumns: Column[] = [
   text('name', 'NAME'),
   col('countryIso3Code', 'COUNTRY', { kind: 'code' }),
   text('categories', 'CATEGORIES', { hide: 2 }),
-  col('averageScore', 'AVG SCORE', { align: 'right', format: num(2), kind: 'number' }),
+  col('averageScore', 'AVG SCORE', { align: 'right', format: scoreCell, kind: 'number' }),
   col('publicSupplierProfileUrl', 'PROFILE', { kind: 'url', hide: 1 }),
 ];
 
@@ -92,7 +93,7 @@ export const columns = {
     id('id', 'ID'),
     text('name', 'NAME'),
     text('groupName', 'GROUP', { hide: 2 }),
-    col('score', 'SCORE', { align: 'right', format: num(2), kind: 'number' }),
+    col('score', 'SCORE', { align: 'right', format: scoreCell, kind: 'number' }),
     col('weight', 'WEIGHT', { align: 'right', kind: 'number' }),
     col('items.length', 'ITEMS', { align: 'right', kind: 'number' }),
     col('createdAt', 'CREATED', { format: date, kind: 'date', hide: 1 }),

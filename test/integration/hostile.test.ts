@@ -272,6 +272,23 @@ describe('retries', () => {
     expect(r.stderr).not.toContain(KEY);
   });
 
+  it('scores in tables round as every score table does: 2.675 is 2.68, -0.004 is 0.00 (never -0.00)', async () => {
+    const S = '01h58vrn1sad1y603je9gbpje8';
+    scenario('rounding', (req, res) => {
+      if ((req.url ?? '').includes('/v1/suppliers/')) return json(res, 200, { item: { id: S, name: 'Round Co', averageScore: -0.004 } });
+      return json(res, 200, { items: [{ id: '01hayktg1aw59w0ksytab77nmm', name: 'Card', weight: 1, score: 2.675, items: [] }], pagination: { pageSize: 100 } });
+    });
+    const got = await srs('rounding', ['supplier', 'get', S, '-o', 'table', '--no-catalog']);
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toMatch(/AVG SCORE\s+0\.00\b/);
+    expect(got.stdout).not.toContain('-0.00');
+    const cards = await srs('rounding', ['scorecards', 'ls', '-o', 'csv', '--fields', 'score']);
+    expect(cards.stdout).toContain('2.675'); // CSV keeps the value
+    const table = await srs('rounding', ['scorecards', 'ls', '-o', 'table']);
+    expect(table.stdout).toContain('2.68');
+    expect(table.stdout).not.toContain('2.67');
+  });
+
   it('a read of one resource answered about another id is a bad response (exit 1), never printed or recorded as the one asked for', async () => {
     const asked = '01h59065wk9v9eamxv2ykspbbp';
     scenario('otherid', (req, res) => {

@@ -3,8 +3,10 @@ import { columns, type Column } from '../../output/columns.js';
 import { renderItem, renderList } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
 import { checkId } from '../../util/ulid.js';
+import { fixed2 } from '../../scoring/index.js';
 
-const score = (v: unknown): string => (typeof v === 'number' ? v.toFixed(2) : '');
+/** As every score table rounds (fixed2): 2.675 is 2.68 and -0.001 is 0.00, as in the entry's own SCORE above. */
+const score = (v: unknown): string => (typeof v === 'number' ? fixed2(v) : '');
 
 /** The per-parameter scores of a data entry, as rows with the parameter's name (table view only). */
 const parameterColumns: Column[] = [
