@@ -68,6 +68,12 @@ describe('a value that starts with a dash', () => {
       const missing = await h.run(['supplier', 'get', '01h58vrn1sad1y603je9gbpjzz']);
       expect(missing.code).toBe(1);
       expect(err(missing)).toContain('check the supplier id (srs supplier find NAME lists the suppliers srs has recorded');
+      // The command the data entry hint names lists entry ids.
+      const entry = await h.run(['data-entry', 'get', '01zzzzzzzzzzzzzzzzzzzzzzzz']);
+      expect(entry.code).toBe(1);
+      expect(err(entry)).toContain('srs score calc SUPPLIER_ID --breakdown entries lists a supplier');
+      const listed = await h.run(['score', 'calc', '01h58vrn1sad1y603je9gbpje8', '--breakdown', 'entries', '-o', 'csv']);
+      expect(listed.stdout.split('\n')[0]).toContain('entryId');
       // After --, a value that starts with a dash is an argument.
       const found = await h.run(['supplier', 'find', '-o', 'json', '--', '-Vanilla']);
       expect(found.code, found.stderr).toBe(0);
