@@ -71,8 +71,10 @@ export const ExplanationSchema = z.object({
     label: z.string(),
     dataSourcesScore: num,
     policyParametersScore: num,
-    /** The highest of the parameters' levels; levels srs cannot rank are shown instead, marked: "Extreme (unrecognised)". */
+    /** The highest of the parameters' levels; levels srs cannot rank are given instead, as sent ("Extreme"; several joined with ", "). */
     riskLevel: z.nullable(z.string()),
+    /** Whether srs can rank riskLevel: false for a level it does not know (shown "Extreme (unrecognised)"), null without one. */
+    riskRecognised: z.nullable(z.boolean()),
   }),
   /**
    * The local model's overall score from the same entries and scorecards, whether every value shown agrees with the

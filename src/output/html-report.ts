@@ -136,7 +136,7 @@ function parameterRow(p: ExplainedParameter): string {
 
 function supplierSection(x: Explanation): string {
   const out: string[] = [];
-  out.push(`<section class="supplier" id="s-${esc(x.supplierId)}"><h3><span class="mono">${esc(x.supplierId)}</span> — ${fmt(x.score.value)} ${esc(x.score.label)}${x.score.riskLevel ? ` · risk ${esc(x.score.riskLevel)}` : ''}</h3>`);
+  out.push(`<section class="supplier" id="s-${esc(x.supplierId)}"><h3><span class="mono">${esc(x.supplierId)}</span> — ${fmt(x.score.value)} ${esc(x.score.label)}${x.score.riskLevel !== null ? ` · risk ${esc(x.score.riskLevel)}${x.score.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}` : ''}</h3>`);
   for (const c of x.conflicts) out.push(`<p class="bad">Conflicting result: ${esc(c)}; srs cannot tell which copy counts, so no copy's score is shown.</p>`);
   out.push(`<p class="muted">From data sources ${fmt(x.score.dataSourcesScore)} · from policy parameters ${fmt(x.score.policyParametersScore)}${x.model.agrees ? '' : ` · <span class="bad">the local model does not reproduce ${esc(x.model.differences.length)} value${x.model.differences.length === 1 ? '' : 's'} (${esc(x.model.differences.slice(0, 3).join('; '))}${x.model.differences.length > 3 ? '; …' : ''})</span>`}</p>`);
   out.push('<table><thead><tr><th>Scorecard / parameter</th><th class="num">Weight</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Entries</th><th>Expiring</th></tr></thead><tbody>');
@@ -192,7 +192,7 @@ export function renderHtmlReport(d: ReportData): string {
   body.push('<h2>Overall scores</h2>');
   body.push('<table><thead><tr><th>Supplier</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Expiring</th></tr></thead><tbody>');
   for (const x of sorted) {
-    body.push(`<tr><td class="mono"><a href="#s-${esc(x.supplierId)}">${esc(x.supplierId)}</a></td><td class="num">${fmt(x.score.value)}</td><td>${svgBar(x.score.value)}</td><td>${esc(x.score.label)}</td><td>${esc(x.score.riskLevel ?? '—')}</td><td class="num">${x.expiring.entries.length ? `<span class="flag">${x.expiring.entries.length}</span>` : ''}</td></tr>`);
+    body.push(`<tr><td class="mono"><a href="#s-${esc(x.supplierId)}">${esc(x.supplierId)}</a></td><td class="num">${fmt(x.score.value)}</td><td>${svgBar(x.score.value)}</td><td>${esc(x.score.label)}</td><td>${x.score.riskLevel === null ? '—' : `${esc(x.score.riskLevel)}${x.score.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}`}</td><td class="num">${x.expiring.entries.length ? `<span class="flag">${x.expiring.entries.length}</span>` : ''}</td></tr>`);
   }
   body.push('</tbody></table>');
   body.push(`<h2>Evidence expired or expiring within ${count(within, 'day')}</h2>`);

@@ -77,7 +77,7 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   // The risk level is the service's string (any length): cut to what the line has left.
   const head = `Supplier ${x.supplierId}  as of ${x.asOf}`;
   // Beside the heading when it fits the width; on a line of its own otherwise (at 60 columns the line was 64 wide).
-  const supplierRisk = x.score.riskLevel ? `risk ${sanitizeForTerminal(x.score.riskLevel)}` : '';
+  const supplierRisk = x.score.riskLevel !== null ? `risk ${sanitizeForTerminal(riskText({ riskLevel: x.score.riskLevel, riskRecognised: x.score.riskRecognised }))}` : '';
   const beside = supplierRisk !== '' && textWidth(supplierRisk) <= o.width - textWidth(head) - 2;
   lines.push(`${paint.bold('Supplier')} ${x.supplierId}  ${paint.dim(`as of ${x.asOf}`)}${beside ? `  ${supplierRisk}` : ''}`);
   if (supplierRisk && !beside) lines.push(`  ${fitText(supplierRisk, Math.max(10, o.width - 2), g)}`);

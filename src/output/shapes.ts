@@ -62,13 +62,13 @@ export function fieldPaths(schema: z.ZodMiniType, prefix = '', depth = 0): strin
 }
 
 /** Rows some commands print instead of the resource (tables of score calc and its breakdowns). */
-const scoreRowKeys = ['supplierId', 'score', 'label', 'dataSourcesScore', 'policyParametersScore', 'riskLevel', 'dataSources', 'parameters', 'dataSourceId', 'entries', 'policyParameterId', 'contexts', 'scope', 'scopeId', 'entryId', 'isClaim', 'issueDate', 'expiryDate', 'policyParameterName', 'dataSourceName', 'scopeName'];
+const scoreRowKeys = ['supplierId', 'score', 'label', 'dataSourcesScore', 'policyParametersScore', 'riskLevel', 'riskRecognised', 'dataSources', 'parameters', 'dataSourceId', 'entries', 'policyParameterId', 'contexts', 'scope', 'scopeId', 'entryId', 'isClaim', 'issueDate', 'expiryDate', 'policyParameterName', 'dataSourceName', 'scopeName'];
 
 /** The fields of a catalog entry (supplier ls, supplier find): every key of CatalogEntry, checked by the compiler. */
 const CATALOG_ENTRY_KEYS = { id: 1, name: 1, customerSupplierId: 1, countryIso3Code: 1, state: 1, recordedAt: 1, seenAt: 1, source: 1 } satisfies Record<keyof CatalogEntry, 1>;
 
 /** A row of score check (CheckResult), checked by the compiler. */
-const CHECK_RESULT_KEYS = { supplierId: 1, status: 1, score: 1, riskLevel: 1, reasons: 1 } satisfies Record<keyof CheckResult, 1>;
+const CHECK_RESULT_KEYS = { supplierId: 1, status: 1, score: 1, riskLevel: 1, riskRecognised: 1, reasons: 1 } satisfies Record<keyof CheckResult, 1>;
 /** A row of score recompute: the supplier and one compared value (ScoreDifference), checked by the compiler. */
 const RECOMPUTE_ROW_KEYS = { supplierId: 1, path: 1, reported: 1, recomputed: 1, delta: 1, ok: 1, missing: 1 } satisfies Record<keyof ScoreDifference | 'supplierId', 1>;
 /** score explain: the explanation (json without --fields; with --query in every format), or one row per parameter per scorecard (csv, and --fields in every format). */

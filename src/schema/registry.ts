@@ -61,7 +61,10 @@ export const CheckResultSchema = z.object({
   status: z.enum(['pass', 'new', 'no data', 'unknown', 'fail']),
   /** The overall score, null when the supplier has no counting data. */
   score: z.nullable(z.number()),
+  /** The supplier's risk level as sent; several levels srs cannot rank are joined with ", ". */
   riskLevel: z.nullable(z.string()),
+  /** Whether srs can rank riskLevel: false for a level it does not know (tables: "Extreme (unrecognised)"), null without one. */
+  riskRecognised: z.nullable(z.boolean()),
   /** Why it failed (or why there is no data, or that it is new); empty when it simply passed. */
   reasons: z.array(z.string()),
 });

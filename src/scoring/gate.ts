@@ -20,7 +20,10 @@ export interface CheckResult {
   supplierId: string;
   status: CheckStatus;
   score: number | null;
+  /** The supplier's risk level as sent; several levels srs cannot rank are joined with ", ". */
   riskLevel: string | null;
+  /** Whether srs can rank riskLevel: false for a level it does not know, null without one. */
+  riskRecognised: boolean | null;
   /** Why it failed (or why there is no data, or that it is new); empty when it simply passed. */
   reasons: string[];
 }

@@ -186,9 +186,13 @@ describe('round 6. parts of a result that srs left out never pass a rule they fe
     try {
       const r = await viaProxy(['score', 'check', a!, '--max-risk', 'High', '-o', 'json']);
       expect(r.code, r.stderr).toBe(3);
-      const [res] = JSON.parse(r.stdout) as Array<{ status: string; riskLevel: string; reasons: string[] }>;
+      const [res] = JSON.parse(r.stdout) as Array<{ status: string; riskLevel: string; riskRecognised: boolean; reasons: string[] }>;
       expect(res!.status).toBe('unknown');
-      expect(res!.riskLevel).toBe('"" (unrecognised)');
+      // The level as sent, and whether srs can rank it: scripts compare the value (the marker is for tables).
+      expect(res!.riskLevel).toBe('');
+      expect(res!.riskRecognised).toBe(false);
+      const table = await viaProxy(['score', 'check', a!, '--max-risk', 'High', '-o', 'table'], { COLUMNS: '200' });
+      expect(table.stdout).toContain('"" (unrecognised)');
       expect(res!.reasons.join(' ')).toContain('risk level "" is not one srs knows');
     } finally {
       rewrite = undefined;
@@ -342,18 +346,22 @@ describe('3. an unrecognised risk level makes the risk verdict unknown', () => {
 });
 
 describe('round 3, 3. an unrecognised risk level is shown as such, never as the highest known level', () => {
-  it('calc, check -o json, explain (picture, csv, json) and report --html say "Extreme (unrecognised)", not Low', async () => {
+  it('calc, check, explain (picture, csv, json) and report --html say "Extreme (unrecognised)" to people, and "Extreme" with riskRecognised false to scripts, never Low', async () => {
     rewrite = (body) => {
       for (const it of body.items) it.policyParameterScores.forEach((p, i) => (p.dataPoints.risk = { riskLevel: i === 0 ? 'Extreme' : 'Low' }));
     };
     try {
       const calc = await viaProxy(['score', 'calc', a!, '-o', 'csv']);
       expect(calc.code, calc.stderr).toBe(0);
-      expect(calc.stdout).toContain('Extreme (unrecognised)');
-      expect(calc.stdout).not.toMatch(/,Low\s*$/m);
+      expect(calc.stdout.split('\n')[0]).toContain('riskLevel,riskRecognised');
+      expect(calc.stdout).toMatch(/,Extreme,false$/m);
+      expect(calc.stdout).not.toContain('(unrecognised)');
+      const calcTable = await viaProxy(['score', 'calc', a!, '-o', 'table'], { COLUMNS: '200' });
+      expect(calcTable.stdout).toContain('Extreme (unrecognised)');
+      expect(calcTable.stdout).not.toMatch(/ Low\s*$/m);
       const check = await viaProxy(['score', 'check', a!, '--max-risk', 'Low', '-o', 'json']);
       expect(check.code).toBe(3);
-      expect((JSON.parse(check.stdout) as Array<{ riskLevel: string }>)[0]!.riskLevel).toBe('Extreme (unrecognised)');
+      expect((JSON.parse(check.stdout) as Array<{ riskLevel: string; riskRecognised: boolean }>)[0]).toMatchObject({ riskLevel: 'Extreme', riskRecognised: false });
       const explain = await viaProxy(['score', 'explain', a!, '-o', 'table'], { COLUMNS: '120' });
       expect(explain.code, explain.stderr).toBe(0);
       expect(explain.stdout).toContain('risk Extreme (unrecognised)');
@@ -365,14 +373,14 @@ describe('round 3, 3. an unrecognised risk level is shown as such, never as the 
       expect(csv.stdout.split('\n')[0]).toContain('riskLevel,riskRecognised');
       expect(csv.stdout).toMatch(/,Extreme,false,/);
       const json = await viaProxy(['score', 'explain', a!, '-o', 'json']);
-      const x = JSON.parse(json.stdout) as { score: { riskLevel: string }; otherParameters: Array<{ riskLevel: string; riskRecognised: boolean }>; scorecards: Array<{ parameters: Array<{ riskLevel: string | null; riskRecognised: boolean | null }> }> };
-      expect(x.score.riskLevel).toBe('Extreme (unrecognised)');
+      const x = JSON.parse(json.stdout) as { score: { riskLevel: string; riskRecognised: boolean }; otherParameters: Array<{ riskLevel: string; riskRecognised: boolean }>; scorecards: Array<{ parameters: Array<{ riskLevel: string | null; riskRecognised: boolean | null }> }> };
+      expect(x.score).toMatchObject({ riskLevel: 'Extreme', riskRecognised: false });
       expect([...x.scorecards.flatMap((c) => c.parameters), ...x.otherParameters]).toContainEqual(expect.objectContaining({ riskLevel: 'Extreme', riskRecognised: false }));
       const html = join(h.home, 'extreme.html');
       const report = await viaProxy(['score', 'report', a!, '--html', html]);
       expect(report.code, report.stderr).toBe(0);
       const page = readFileSync(html, 'utf8');
-      expect(page).toContain('risk Extreme (unrecognised)');
+      expect(page).toContain('risk Extreme <span class="bad">(unrecognised)</span>');
       expect(page).not.toContain('risk Low');
       expect(page).toContain('<td>Extreme <span class="bad">(unrecognised)</span></td>');
     } finally {

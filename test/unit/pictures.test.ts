@@ -158,7 +158,7 @@ const explanation = (over: Partial<Explanation> = {}): Explanation => ({
   supplierId: 'sup1',
   asOf: '2026-01-01',
   modelVersion: '1.0.0',
-  score: { value: -1.5, label: 'below average', dataSourcesScore: -1, policyParametersScore: -1.5, riskLevel: 'High' },
+  score: { value: -1.5, label: 'below average', dataSourcesScore: -1, policyParametersScore: -1.5, riskLevel: 'High', riskRecognised: true },
   model: { value: -1.5, agrees: true, differences: [] },
   scorecards: [
     {

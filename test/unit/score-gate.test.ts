@@ -121,10 +121,10 @@ describe('ids', () => {
 describe('GitHub step summary', () => {
   it('counts, failing suppliers with reasons, the lowest scores; Markdown-safe', () => {
     const results = [
-      { supplierId: 'a', status: 'pass' as const, score: 2, riskLevel: null, reasons: [] },
-      { supplierId: 'b', status: 'fail' as const, score: -1, riskLevel: null, reasons: ['score -1 is below the minimum 0 | x'] },
-      { supplierId: 'c', status: 'unknown' as const, score: null, riskLevel: null, reasons: ['the service does not know supplier c'] },
-      { supplierId: 'd', status: 'new' as const, score: 0.5, riskLevel: null, reasons: ['new: not in the baseline'] },
+      { supplierId: 'a', status: 'pass' as const, score: 2, riskLevel: null, riskRecognised: null, reasons: [] },
+      { supplierId: 'b', status: 'fail' as const, score: -1, riskLevel: null, riskRecognised: null, reasons: ['score -1 is below the minimum 0 | x'] },
+      { supplierId: 'c', status: 'unknown' as const, score: null, riskLevel: null, riskRecognised: null, reasons: ['the service does not know supplier c'] },
+      { supplierId: 'd', status: 'new' as const, score: 0.5, riskLevel: null, riskRecognised: null, reasons: ['new: not in the baseline'] },
     ];
     const md = markdownSummary(results, { asOf: '2025-01-15', warnings: ['w <b>'], worst: 2 });
     // An unknown supplier is counted as unknown, not as failed.
@@ -138,7 +138,7 @@ describe('GitHub step summary', () => {
 
   it('service text is text: no link, image or emphasis from a risk level, no code span broken by an id', () => {
     const results = [
-      { supplierId: 'x`[y](https://evil.example)`', status: 'unknown' as const, score: null, riskLevel: null, reasons: ['risk level "[Approve: see runbook](https://example.invalid/x) ![i](https://example.invalid/p.png) *b* ~s~" is not one srs knows'] },
+      { supplierId: 'x`[y](https://evil.example)`', status: 'unknown' as const, score: null, riskLevel: null, riskRecognised: null, reasons: ['risk level "[Approve: see runbook](https://example.invalid/x) ![i](https://example.invalid/p.png) *b* ~s~" is not one srs knows'] },
     ];
     const md = markdownSummary(results, { asOf: '2025-01-15', warnings: [] });
     expect(md).toContain('\\[Approve: see runbook\\](https&#58;//example.invalid/x) !\\[i\\](https&#58;//example.invalid/p.png) \\*b\\* \\~s\\~');
@@ -151,8 +151,8 @@ describe('GitHub step summary', () => {
   });
 
   it('says "all passed" only when every supplier passed: one without data (accepted) is not a pass', () => {
-    const pass = { supplierId: 'a', status: 'pass' as const, score: 2, riskLevel: null, reasons: [] };
-    const noData = { supplierId: 'b', status: 'no data' as const, score: null, riskLevel: null, reasons: ['no score'] };
+    const pass = { supplierId: 'a', status: 'pass' as const, score: 2, riskLevel: null, riskRecognised: null, reasons: [] };
+    const noData = { supplierId: 'b', status: 'no data' as const, score: null, riskLevel: null, riskRecognised: null, reasons: ['no score'] };
     expect(markdownSummary([pass], { asOf: '2025-01-15', warnings: [] })).toMatch(/^## srs score check: all 1 passed$/m);
     expect(markdownSummary([noData], { asOf: '2025-01-15', warnings: [] })).toMatch(/^## srs score check: 0 of 1 passed, 1 without data \(accepted with --allow-no-data\)$/m);
   });
@@ -183,6 +183,7 @@ describe('githubAnnotation', () => {
       status: 'fail',
       score: 0.2,
       riskLevel: null,
+      riskRecognised: null,
       reasons: ['parameter "\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007, 100%\r\n::warning::fake" has 0.2 < 0.5', 'second\u202ereason'],
     });
     expect(line.split('\n')).toHaveLength(1);
@@ -263,10 +264,10 @@ describe('junitReport', () => {
   it('a supplier that could not be evaluated is an <error>, a failed threshold a <failure>, no data <skipped>', () => {
     const xml = junitReport(
       [
-        { supplierId: 'p', status: 'pass', score: 1, riskLevel: null, reasons: [] },
-        { supplierId: 'f', status: 'fail', score: -1, riskLevel: null, reasons: ['score -1 is below the minimum 0'] },
-        { supplierId: 'u', status: 'unknown', score: null, riskLevel: null, reasons: ['the service does not know supplier u'] },
-        { supplierId: 'n', status: 'no data', score: null, riskLevel: null, reasons: ['no score'] },
+        { supplierId: 'p', status: 'pass', score: 1, riskLevel: null, riskRecognised: null, reasons: [] },
+        { supplierId: 'f', status: 'fail', score: -1, riskLevel: null, riskRecognised: null, reasons: ['score -1 is below the minimum 0'] },
+        { supplierId: 'u', status: 'unknown', score: null, riskLevel: null, riskRecognised: null, reasons: ['the service does not know supplier u'] },
+        { supplierId: 'n', status: 'no data', score: null, riskLevel: null, riskRecognised: null, reasons: ['no score'] },
       ] as never,
       { timestamp: '2026-11-24T00:00:00Z', seconds: 1 },
     );

@@ -344,12 +344,13 @@ export function unrecognisedRiskLevels(item: ScoreResult): string[] {
  * A supplier's overall risk level: the highest level among its parameters'
  * risk. A level srs does not know (the document allows any string) cannot be
  * ranked, so it could be above every known one: then the supplier's level is
- * not a known one but the unrecognised levels, marked ("Extreme
- * (unrecognised)"), never the highest known level beside them.
+ * not a known one but the unrecognised levels as sent ("Extreme"; several
+ * joined with ", "), never the highest known level beside them, and
+ * supplierRiskRecognised says false (tables mark it: riskCell).
  */
 export function supplierRiskLevel(item: ScoreResult): string | null {
   const strange = unrecognisedRiskLevels(item);
-  if (strange.length) return `${strange.map((l) => (l.trim() === '' ? JSON.stringify(l) : l)).join(', ')} ${UNRECOGNISED_RISK}`;
+  if (strange.length) return strange.join(', ');
   let best: string | null = null;
   let bestRank = -1;
   for (const p of item.policyParameterScores ?? []) {
@@ -362,4 +363,17 @@ export function supplierRiskLevel(item: ScoreResult): string | null {
     }
   }
   return best;
+}
+
+/** Whether supplierRiskLevel is a level srs knows: null without one, false for levels it cannot rank. */
+export function supplierRiskRecognised(item: ScoreResult): boolean | null {
+  if (unrecognisedRiskLevels(item).length) return false;
+  return supplierRiskLevel(item) === null ? null : true;
+}
+
+/** A supplier's risk level for people: an unrecognised one marked ("Extreme (unrecognised)"), a blank one quoted. */
+export function riskCell(level: unknown, recognised: unknown): string {
+  if (typeof level !== 'string') return '—';
+  if (recognised !== false) return level;
+  return `${level.trim() === '' ? JSON.stringify(level) : level} ${UNRECOGNISED_RISK}`;
 }

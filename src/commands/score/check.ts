@@ -21,7 +21,7 @@ import { isFailing } from '../../scoring/gate.js';
 import type { BaselineValue } from './evaluate.js';
 import { suggest } from '../../util/suggest.js';
 import { optString, renderAfterWork, type Opts } from '../kit.js';
-import { calculatedWith, checkBaselineFilters, checkFiltersMatch, checkFiltersStated, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
+import { calculatedWith, checkBaselineFilters, checkFiltersMatch, checkFiltersStated, riskCell, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
 import { calculate, checkFilterIds, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, scorecardParameterIds, Missing } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
 import { contractError, digestOfFile, type EvidenceEvent } from './evidence.js';
@@ -265,7 +265,7 @@ const columns: Column[] = [
   { path: 'supplierId', header: 'SUPPLIER', kind: 'id' },
   { path: 'status', header: 'STATUS', format: (v) => String(v).toUpperCase(), kind: 'state' },
   { path: 'score', header: 'SCORE', align: 'right', format: (v) => (typeof v === 'number' ? fixed2(v) : '—'), kind: 'number' },
-  { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—'), kind: 'state' },
+  { path: 'riskLevel', header: 'RISK', format: (v, row) => riskCell(v, (row as CheckResult).riskRecognised), kind: 'state' },
   { path: 'reasons', header: 'REASONS', kind: 'text' },
 ];
 

@@ -8,7 +8,7 @@
 import { leftOutOf, type ScoreResult } from '../../api/contract.js';
 import { comparable, digitsToShow, duplicatedScores, isOffScale, normalizeDate, showNumber } from '../../scoring/index.js';
 import type { CheckResult, CheckStatus } from '../../scoring/gate.js';
-import { RISK_LEVELS_HELP, riskRank, supplierRiskLevel, unrecognisedRiskLevels } from './bundle.js';
+import { RISK_LEVELS_HELP, riskRank, supplierRiskLevel, supplierRiskRecognised, unrecognisedRiskLevels } from './bundle.js';
 
 export type { CheckResult, CheckStatus } from '../../scoring/gate.js';
 
@@ -166,7 +166,7 @@ export function evaluate(item: ScoreResult, rules: CheckRules, leftOut: readonly
   else if (score === null || noData.length) status = 'no data';
   else status = isNew ? 'new' : 'pass';
   const reasons = fails.length ? [...fails, ...unknowns] : unknowns.length ? unknowns : [...noData, ...notes];
-  return { supplierId: item.supplierId, status, score, riskLevel: risk, reasons };
+  return { supplierId: item.supplierId, status, score, riskLevel: risk, riskRecognised: supplierRiskRecognised(item), reasons };
 }
 
 /** A baseline's overall score: a number, null (no data then), or why there is none to compare with. */
@@ -174,7 +174,7 @@ export type BaselineValue = number | null | { unknown: string };
 
 /** A supplier the service does not know, or whose existence srs could not establish: fails. */
 export function unknownResult(supplierId: string, reason: string): CheckResult {
-  return { supplierId, status: 'unknown', score: null, riskLevel: null, reasons: [reason] };
+  return { supplierId, status: 'unknown', score: null, riskLevel: null, riskRecognised: null, reasons: [reason] };
 }
 
 /** A --baseline supplier that is not in this run (a failure only with --baseline-strict). */
@@ -185,6 +185,7 @@ export function missingFromRun(supplierId: string, before: BaselineValue): Check
     status: 'fail',
     score: null,
     riskLevel: null,
+    riskRecognised: null,
     reasons: [`in the baseline (${then}) but not in this run (--baseline-strict)`],
   };
 }

@@ -10,7 +10,7 @@ import type { ScoreResult, Scorecard } from '../../api/contract.js';
 import type { Names } from '../../api/names.js';
 import { MODEL_VERSION, compareScores, duplicatedScores, entriesFromScoreResult, scoreLabel, scoreSupplier, showNumber } from '../../scoring/index.js';
 import type { ExpiringEntry, ExplainedParameter, ExplainedScorecard, Explanation } from '../../output/explanation.js';
-import { riskRank, supplierRiskLevel, toScoringScorecard, type BundleOptions } from './bundle.js';
+import { riskRank, supplierRiskLevel, supplierRiskRecognised, toScoringScorecard, type BundleOptions } from './bundle.js';
 
 export type { Explanation };
 export const DEFAULT_EXPIRING_DAYS = 90;
@@ -119,6 +119,7 @@ export function explain(item: ScoreResult, cards: readonly Scorecard[], names: N
       dataSourcesScore: item.score.dataSourcesScore.value,
       policyParametersScore: item.score.policyParametersScore.value,
       riskLevel: supplierRiskLevel(item),
+      riskRecognised: supplierRiskRecognised(item),
     },
     model: { value: model.value, agrees, differences },
     scorecards,

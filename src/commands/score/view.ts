@@ -3,7 +3,7 @@ import type { ScoreResult } from '../../api/contract.js';
 import type { Names } from '../../api/names.js';
 import type { Column } from '../../output/columns.js';
 import { fixed2, scoreLabel } from '../../scoring/index.js';
-import { supplierRiskLevel } from './bundle.js';
+import { riskCell, supplierRiskLevel, supplierRiskRecognised } from './bundle.js';
 
 export type Breakdown = 'sources' | 'parameters' | 'entries';
 
@@ -17,6 +17,7 @@ export function summaryRow(item: ScoreResult) {
     dataSourcesScore: item.score.dataSourcesScore.value,
     policyParametersScore: item.score.policyParametersScore.value,
     riskLevel: supplierRiskLevel(item),
+    riskRecognised: supplierRiskRecognised(item),
     dataSources: item.dataSourceScores.length,
     parameters: item.policyParameterScores.length,
   };
@@ -28,7 +29,9 @@ export const summaryColumns: Column[] = [
   { path: 'label', header: 'LABEL', kind: 'state' },
   { path: 'dataSourcesScore', header: 'DATA SOURCES', align: 'right', format: num, kind: 'number', hide: 2 },
   { path: 'policyParametersScore', header: 'PARAMETERS', align: 'right', format: num, kind: 'number', hide: 1 },
-  { path: 'riskLevel', header: 'RISK', format: (v) => (typeof v === 'string' ? v : '—'), kind: 'state' },
+  { path: 'riskLevel', header: 'RISK', format: (v, row) => riskCell(v, (row as { riskRecognised?: unknown }).riskRecognised), kind: 'state' },
+  // CSV and --fields only: scripts compare riskLevel as sent, and read whether srs can rank it here.
+  { path: 'riskRecognised', header: 'RISK RECOGNISED', csvOnly: true },
 ];
 
 /**
