@@ -42,14 +42,17 @@ export function leafPaths(obj: unknown, prefix = ''): string[] {
   return out;
 }
 
-/** A cell's text: scalars as themselves, arrays of scalars joined with "; ", objects as JSON, null/undefined empty. */
+/**
+ * A cell's text: scalars as themselves, arrays of scalars joined with "; ", objects as JSON, null/undefined empty.
+ * An array that joined would not read back as it is, one with a null (articles.publishedAt beside articles.title:
+ * dropped, the next date moved to the wrong article) or a string holding ";" ("Metals; Mining" read as two
+ * categories), is written as JSON, one slot per element.
+ */
 export function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (Array.isArray(v) && v.every((x) => x === null || typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean')) {
-    return v.filter((x) => x !== null && x !== undefined).join('; ');
-  }
+  if (Array.isArray(v) && v.every((x) => (typeof x === 'string' && !x.includes(';')) || typeof x === 'number' || typeof x === 'boolean')) return v.join('; ');
   return JSON.stringify(v);
 }
 

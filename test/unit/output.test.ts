@@ -41,6 +41,11 @@ describe('fields', () => {
   });
   it('renders cells: scalars, lists, objects, null', () => {
     expect(cellText(['a', 'b'])).toBe('a; b');
+    // A list that joined would not read back as it is goes as JSON, one slot per element.
+    expect(cellText(['Metals; Mining', 'Logistics'])).toBe('["Metals; Mining","Logistics"]');
+    expect(cellText([null, '2024-05-05'])).toBe('[null,"2024-05-05"]');
+    expect(cellText(getPath({ articles: [{ title: 'Plant fire' }, { title: 'Fire contained', publishedAt: '2024-05-05' }] }, 'articles.publishedAt'))).toBe('[null,"2024-05-05"]');
+    expect(cellText([])).toBe('');
     expect(cellText({ k: 1 })).toBe('{"k":1}');
     expect(cellText(null)).toBe('');
     expect(cellText(0)).toBe('0');
