@@ -64,6 +64,23 @@ export function fieldPaths(schema: z.ZodMiniType, prefix = '', depth = 0): strin
 /** Rows some commands print instead of the resource (tables of score calc and its breakdowns). */
 const scoreRowKeys = ['supplierId', 'score', 'label', 'dataSourcesScore', 'policyParametersScore', 'riskLevel', 'riskRecognised', 'dataSources', 'parameters', 'dataSourceId', 'entries', 'policyParameterId', 'contexts', 'scope', 'scopeId', 'entryId', 'isClaim', 'issueDate', 'expiryDate', 'policyParameterName', 'dataSourceName', 'scopeName'];
 
+/** The rows of score calc's tables and CSV (src/commands/score/view.ts), per view: a field of another view printed nothing. */
+const SCORE_VIEW_ROWS: Record<'summary' | 'sources' | 'parameters' | 'entries', { what: string; paths: string[] }> = {
+  summary: { what: 'a score row', paths: ['supplierId', 'score', 'label', 'dataSourcesScore', 'policyParametersScore', 'riskLevel', 'riskRecognised', 'dataSources', 'parameters'] },
+  sources: { what: 'a row of --breakdown sources', paths: ['supplierId', 'dataSourceId', 'dataSourceName', 'score', 'label', 'entries'] },
+  parameters: { what: 'a row of --breakdown parameters', paths: ['supplierId', 'policyParameterId', 'policyParameterName', 'score', 'label', 'riskLevel', 'entries', 'contexts'] },
+  entries: { what: 'a row of --breakdown entries', paths: ['supplierId', 'scope', 'scopeId', 'scopeName', 'entryId', 'dataSourceId', 'score', 'isClaim', 'issueDate', 'expiryDate'] },
+};
+
+/**
+ * score calc's --fields against the rows of the view it prints (the summary of tables and CSV, or a breakdown in
+ * every format): `--breakdown sources --fields riskLevel` printed an empty column that read as "no risk data".
+ */
+export function checkScoreRowFields(fields: readonly string[], view: 'summary' | 'sources' | 'parameters' | 'entries'): string | undefined {
+  const { what, paths } = SCORE_VIEW_ROWS[view];
+  return unknownField(what, paths, fields);
+}
+
 /** The fields of a catalog entry (supplier ls, supplier find): every key of CatalogEntry, checked by the compiler. */
 const CATALOG_ENTRY_KEYS = { id: 1, name: 1, customerSupplierId: 1, countryIso3Code: 1, state: 1, recordedAt: 1, seenAt: 1, source: 1 } satisfies Record<keyof CatalogEntry, 1>;
 

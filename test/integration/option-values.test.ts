@@ -100,3 +100,28 @@ describe('short flags grouped before the command', () => {
     });
   });
 });
+
+describe('score calc --fields against the view it prints', () => {
+  it('a field of another view is exit 2 naming the fields of this one, before anything is sent; its own fields print', async () => {
+    await withHarness({}, async (h) => {
+      const S = '01h58vrn1sad1y603je9gbpje8';
+      const before = h.requests.length;
+      const cases: Array<[string[], string]> = [
+        [['--breakdown', 'sources', '--fields', 'dataSourceId,riskLevel', '-o', 'csv'], 'a row of --breakdown sources has no field "riskLevel"'],
+        [['--fields', 'supplierId,isClaim', '-o', 'csv'], 'a score row has no field "isClaim"'],
+        [['--breakdown', 'entries', '--fields', 'entryId,label', '-o', 'table'], 'a row of --breakdown entries has no field "label"'],
+        [['--breakdown', 'entries', '--fields', 'entryId,label', '-o', 'json'], 'a row of --breakdown entries has no field "label"'],
+      ];
+      for (const [args, message] of cases) {
+        const r = await h.run(['score', 'calc', S, ...args]);
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(err(r)).toContain(message);
+      }
+      expect(h.requests.slice(before)).toEqual([]);
+      const ok = await h.run(['score', 'calc', S, '--breakdown', 'parameters', '--fields', 'policyParameterName,riskLevel', '-o', 'csv']);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stdout.split('\n')[0]).toBe('policyParameterName,riskLevel');
+      expect(ok.stdout.split('\n')[1]).toMatch(/^[^,]+,\w+/);
+    });
+  });
+});

@@ -561,6 +561,13 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const problem = checkScoreResultFields(parseFieldList(ctx.globals.fields));
     if (problem) throw new UsageError(problem);
   }
+  // Tables and CSV print rows of their own (a --query sees the results instead), and a breakdown prints its rows in
+  // every format: a field of another view was accepted and printed nothing.
+  if (typeof ctx.globals.fields === 'string' && (opts.breakdown || ((ctx.format === 'table' || ctx.format === 'csv') && typeof ctx.globals.query !== 'string'))) {
+    const [{ checkScoreRowFields }, { parseFieldList }] = await Promise.all([import('../../output/shapes.js'), import('../../output/fields.js')]);
+    const problem = checkScoreRowFields(parseFieldList(ctx.globals.fields), (opts.breakdown as 'sources' | 'parameters' | 'entries' | undefined) ?? 'summary');
+    if (problem) throw new UsageError(problem);
+  }
   const client = await ctx.client({ connections: concurrency });
   await checkFilterIds(client, filters, () => scorecardParameterIds(client));
   if (typeof opts.save !== 'string' && !opts.breakdown && (ctx.format === 'json' || ctx.format === 'ndjson')) {
