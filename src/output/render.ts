@@ -92,7 +92,7 @@ async function renderOne(sink: Sink, item: unknown, columns: Column[], opts: Ren
       await renderCsv(sink, once(item), opts.fields ?? forCsv(columns), opts);
       return;
     case 'table':
-      return sink.write(await (await import('./table.js')).verticalTable(item, opts.fields ?? forTables(columns), opts));
+      return sink.write(await (await import('./table.js')).verticalTable(item, (opts.fields ? tableFields(opts.fields, columns) : forTables(columns)), opts));
   }
 }
 
@@ -147,7 +147,7 @@ async function renderMany(sink: Sink, items: AsyncIterable<unknown> | Iterable<u
     case 'table': {
       const rows: unknown[] = [];
       for await (const it of items) rows.push(it);
-      await sink.write(await (await import('./table.js')).horizontalTable(rows, opts.fields ?? forTables(columns), opts));
+      await sink.write(await (await import('./table.js')).horizontalTable(rows, (opts.fields ? tableFields(opts.fields, columns) : forTables(columns)), opts));
       return rows.length;
     }
   }
@@ -156,6 +156,20 @@ async function renderMany(sink: Sink, items: AsyncIterable<unknown> | Iterable<u
 /** A table's columns: those that CSV alone carries (a spreadsheet keeps every field; a terminal has 80 columns) left out. */
 function forTables(columns: Column[]): Column[] {
   return columns.some((c) => c.csvOnly) ? columns.filter((c) => !c.csvOnly) : columns;
+}
+
+/**
+ * --fields in a table: a field the view has a column for is shown as that column is (its header, dates readable,
+ * numbers right-aligned and rounded as everywhere else), never hidden to fit (it was asked for); other fields as
+ * they are. `--fields name,createdAt,score` showed the raw timestamp and 0.17540145119943076, left-aligned.
+ */
+function tableFields(fields: Column[], columns: Column[]): Column[] {
+  return fields.map((f) => {
+    const curated = columns.find((c) => c.path === f.path && !c.csvOnly);
+    if (!curated) return f;
+    const { hide: _hide, hideIfConstant: _constant, ...shown } = curated;
+    return shown;
+  });
 }
 
 /** CSV's columns: a list a table draws as text (customFields, articles) is given as its count instead (its csvOnly twin). */

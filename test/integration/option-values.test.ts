@@ -125,3 +125,15 @@ describe('score calc --fields against the view it prints', () => {
     });
   });
 });
+
+describe('--fields in a table', () => {
+  it('a field the view has a column for is shown as that column is: dates readable, scores rounded and right-aligned', async () => {
+    await withHarness({}, async (h) => {
+      const r = await h.run(['scorecards', 'ls', '--fields', 'name,createdAt,score', '-o', 'table'], { env: { COLUMNS: '120' } });
+      expect(r.code, r.stderr).toBe(0);
+      const [header, first] = r.stdout.split('\n');
+      expect(header).toMatch(/^NAME\s+CREATED\s+SCORE$/);
+      expect(first).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\s+-?\d\.\d\d$/);
+    });
+  });
+});
