@@ -221,6 +221,28 @@ export class JournalHistory {
     return this.#lines;
   }
 
+  /** Row hash + 1 -> the first line recording it as sent, created or unknown; built on first use (movedFrom). */
+  #byHash: Map<number, number> | undefined;
+
+  /**
+   * The line an earlier run sent this row's cells at, when that is not `line` (undefined when no other line holds
+   * them, or only failed ones): the row has moved. Rows move when an export gains or loses rows above them, and
+   * the journal, which knows rows by line, sent a moved created row again as a new one (review round 4: a resumed
+   * stdin import with one row added created a supplier twice).
+   */
+  movedFrom(line: number, hash: string): number | undefined {
+    if (!this.#byHash) {
+      this.#byHash = new Map();
+      for (let l = 1; l < this.#states.length; l++) {
+        const c = this.#states[l]!;
+        const h = this.#hashes[l]!;
+        if (c !== 0 && c !== STATE_CODE.failed && h !== 0 && !this.#byHash.has(h)) this.#byHash.set(h, l);
+      }
+    }
+    const at = this.#byHash.get(parseInt(hash, 16) + 1);
+    return at !== undefined && at !== line ? at : undefined;
+  }
+
   /** True when some line is recorded as created, sent or unknown (anything but failed: what a re-run would not send). */
   holdsSends(): boolean {
     for (let line = 1; line < this.#states.length; line++) {
@@ -251,7 +273,19 @@ export type ResumeDecision =
   | { action: 'unknown'; message: string };
 
 /** What a re-run does with a valid row, given what earlier runs recorded for its line. */
-export function decideResume(line: number, prior: PriorRow | undefined, hash: string, retryUnknown: boolean): ResumeDecision {
+export function decideResume(line: number, prior: PriorRow | undefined, hash: string, retryUnknown: boolean, moved?: { line: number; prior: PriorRow }): ResumeDecision {
+  // Not what this line held (or nothing was sent from it), but what another line was sent with: the same row, moved.
+  if (moved && (!prior || prior.state === 'failed' || (prior.hash !== undefined && prior.hash !== hash))) {
+    const was = moved.prior;
+    if (was.state === 'created') return { action: 'skip', id: was.id, message: `already created (journal: as line ${moved.line}, which this row held in an earlier run)` };
+    if (!retryUnknown) {
+      return {
+        action: 'unknown',
+        message: `sent by an earlier run as line ${moved.line} (journal; the rows have moved since), whose outcome is not known: not sent again (--retry-unknown sends it again)`,
+      };
+    }
+    return { action: 'send' };
+  }
   if (!prior || prior.state === 'failed') return { action: 'send' };
   if (retryUnknown && prior.state !== 'created') return { action: 'send' };
   if (prior.hash !== undefined && prior.hash !== hash) {

@@ -102,7 +102,11 @@ export class JournalSink implements OutcomeSink {
 
   check(row: Candidate): Verdict | undefined {
     if (!this.#history) return undefined;
-    const d = decideResume(row.line, this.#history.get(row.line), row.hash, this.#retryUnknown);
+    const history = this.#history;
+    const prior = history.get(row.line);
+    // Only a row its own line does not vouch for is looked for elsewhere (the index is built on the first such row).
+    const from = prior && prior.state !== 'failed' && prior.hash === row.hash ? undefined : history.movedFrom(row.line, row.hash);
+    const d = decideResume(row.line, prior, row.hash, this.#retryUnknown, from !== undefined ? { line: from, prior: history.get(from)! } : undefined);
     if (d.action === 'skip') return { state: 'skipped', supplierId: d.id, message: d.message };
     if (d.action === 'unknown') return { state: 'unknown', message: d.message };
     return undefined;
