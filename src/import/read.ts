@@ -138,8 +138,19 @@ const ENCODING_ALIASES: Record<string, string> = {
   'windows-1252': 'windows-1252',
   cp1252: 'windows-1252',
   ansi: 'windows-1252',
-  latin1: 'latin1',
-  'iso-8859-1': 'latin1',
+  // The labels ERP exports (SAP's "Latin-1") are given under, read as browsers read them (the WHATWG Encoding Standard
+  // maps every one to windows-1252): ISO-8859-1 proper has only control characters at 0x80-0x9F, and "Euro \x80
+  // Handel" was stored with U+0080 where the file meant €.
+  latin1: 'windows-1252',
+  'latin-1': 'windows-1252',
+  l1: 'windows-1252',
+  'iso-8859-1': 'windows-1252',
+  'iso8859-1': 'windows-1252',
+  iso88591: 'windows-1252',
+  'iso_8859-1': 'windows-1252',
+  cp819: 'windows-1252',
+  ibm819: 'windows-1252',
+  'x-cp1252': 'windows-1252',
 };
 
 /** Resolves --encoding to a name iconv-lite knows; undefined for auto. Throws UsageError for unknown names. */

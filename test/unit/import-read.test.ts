@@ -80,6 +80,14 @@ describe('encoding detection', () => {
     expect(resolveEncoding('UTF-16LE')).toBe('utf-16le');
     expect(resolveEncoding('iso-8859-15')).toBe('iso-8859-15');
     expect(() => resolveEncoding('klingon')).toThrow(UsageError);
+    // Latin-1 labels read as browsers read them (WHATWG): 0x80-0x9F are the Windows-1252 characters, not C1 controls.
+    for (const label of ['latin1', 'Latin-1', 'ISO-8859-1', 'iso8859-1', 'l1']) expect(resolveEncoding(label), label).toBe('windows-1252');
+  });
+
+  it('--encoding latin1 stores the € and the dashes and quotes an SAP export means, not C1 control characters', async () => {
+    const bytes = Buffer.from([...Buffer.from('name;country\r\nEuro '), 0x80, ...Buffer.from(' Handel;DEU\r\nQuote '), 0x84, ...Buffer.from('Gut'), 0x93, ...Buffer.from(' AG;DEU\r\n')]);
+    const names = (await all(await openInput(file(bytes), { encoding: 'latin1' }))).map(([, fields]) => fields[0]);
+    expect(names).toEqual(['Euro € Handel', 'Quote „Gut“ AG']);
   });
 });
 
