@@ -405,6 +405,11 @@ export class HttpTransport {
     const total = policy.retries + 1;
     // The last failure, which stands when policy.stop() ends the waiting (an import stopped by a signal).
     let last: { res: RawResponse } | { err: NetworkError } | undefined;
+    // Failures that count toward --retries: a 429 or 503 with Retry-After (the service asks to come back later, and
+    // did nothing) does not, when retries are allowed at all; the retry time limit and the run's budget bound those.
+    // Three such answers in a row failed rows of an import against a saturated service (--capacity 4) that a
+    // fourth try would have created.
+    let counted = 0;
     for (let attempt = 0; ; attempt++) {
       const paused = policy.gate.wait();
       if (paused) await paused;
@@ -425,7 +430,7 @@ export class HttpTransport {
         if (!(e instanceof NetworkError)) throw e;
         args.onAttempt?.(monotonicMs() - sentAt, e.code === 'timeout' ? 'timeout' : 'error');
         if (e.permanent) throw e; // the same on every attempt: said at once
-        const d = policy.decide({ kind: 'network', error: e }, attempt, idempotent, startedAt, args.budget);
+        const d = policy.decide({ kind: 'network', error: e }, counted++, idempotent, startedAt, args.budget);
         this.#trace?.(`   ${args.method} ${args.path}: ${d.reason}`);
         if (!d.retry) {
           const timedOut = e.code === 'timeout';
@@ -444,7 +449,8 @@ export class HttpTransport {
         return res;
       }
       const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers['retry-after'], Date.now()) : undefined;
-      const d = policy.decide({ kind: 'status', status: res.status, retryAfterMs }, attempt, idempotent, startedAt, args.budget);
+      const askedBack = retryAfterMs !== undefined && policy.retries > 0;
+      const d = policy.decide({ kind: 'status', status: res.status, retryAfterMs }, askedBack ? Math.min(counted, policy.retries - 1) : counted++, idempotent, startedAt, args.budget);
       if (res.status === 429) {
         // Everybody waits, not just this request.
         policy.gate.pauseFor(policy.pauseAfter429(d, retryAfterMs));
@@ -454,7 +460,7 @@ export class HttpTransport {
         if (attempt > 0) res.attempts = attemptsNote(attempt + 1, policy.now() - startedAt, d, false);
         return res;
       }
-      this.#onRetry?.(`HTTP ${res.status}: retrying (attempt ${attempt + 2} of ${total})`);
+      this.#onRetry?.(askedBack ? `HTTP ${res.status}: retrying after its Retry-After (attempt ${attempt + 2})` : `HTTP ${res.status}: retrying (attempt ${attempt + 2} of ${total})`);
       last = { res };
       if (res.status !== 429) await policy.sleep(d.delayMs);
     }

@@ -202,7 +202,7 @@ describe('bidirectional controls never reach a table or an error line', () => {
 
 describe('while srs retries, the spinner says so', () => {
   for (const [lang, fetching] of [['C.UTF-8', 'Fetching countries…'], ['C', 'Fetching countries...']] as const) {
-    pty.it(`on a terminal (LANG=${lang}): "retrying (attempt 2 of 4)" after a 503, then the table; ASCII outside UTF-8`, async () => {
+    pty.it(`on a terminal (LANG=${lang}): "retrying after its Retry-After (attempt 2)" after a 503, then the table; ASCII outside UTF-8`, async () => {
       const name = `retry-spinner-${lang}`;
       const base = server.scenario(name, (_q, res, n) =>
         n === 1 ? json(res, 503, { message: 'busy' }, { 'retry-after': '1' }) : json(res, 200, { items: [country('DEU', 'Germany')], pagination: { pageSize: 100, nextPage: null } }),
@@ -210,7 +210,7 @@ describe('while srs retries, the spinner says so', () => {
       // A pseudo-terminal of 100 columns (one reporting 0 columns gets no spinner).
       const r = await onTerminal(['ref', 'countries'], { ...hostile.env, SRS_BASE_URL: base, TERM: 'xterm', LANG: lang }, { cols: 100 });
       expect(r.code, r.out).toBe(0);
-      expect(r.out).toContain(`${fetching} HTTP 503: retrying (attempt 2 of 4)`);
+      expect(r.out).toContain(`${fetching} HTTP 503: retrying after its Retry-After (attempt 2)`);
       expect(r.out).toContain('Germany');
       // The braille spinner frames (U+2800..U+28FF) in UTF-8, none outside it.
       if (lang === 'C') expect(r.out).not.toMatch(/[\u2800-\u28ff]/);
