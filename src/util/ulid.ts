@@ -34,7 +34,9 @@ export function whyNotUlid(s: string): string {
  * One id argument or option: exit 2 naming it unless it is a 26-character lowercase ULID. Here rather than
  * beside gatherIds (src/commands/score/ids.ts) so that a lookup (`supplier get`) loads no more than it needs.
  */
-export function checkId(id: string, what = 'supplier id'): string {
-  if (!isUlid(id)) throw new UsageError(`${what} ${JSON.stringify(id)} is not a 26-character lowercase ULID (${whyNotUlid(id)})`, { code: 'invalid_input' });
+export function checkId(given: string, what = 'supplier id'): string {
+  // Surrounding spaces (a copy-paste) are no part of an id, in every command alike: some trimmed, some refused.
+  const id = given.trim();
+  if (!isUlid(id)) throw new UsageError(`${what} ${JSON.stringify(given)} is not a 26-character lowercase ULID (${whyNotUlid(id)})`, { code: 'invalid_input' });
   return id;
 }

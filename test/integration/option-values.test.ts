@@ -137,3 +137,15 @@ describe('--fields in a table', () => {
     });
   });
 });
+
+describe('an id with surrounding spaces (a copy-paste)', () => {
+  it('is trimmed by every command alike', async () => {
+    await withHarness({}, async (h) => {
+      const S = ' 01h58vrn1sad1y603je9gbpje8 ';
+      for (const args of [['supplier', 'get', S], ['emissions', 'ls', S], ['news', 'ls', S], ['score', 'calc', S], ['score', 'explain', S], ['scorecards', 'ls', '--supplier', S]]) {
+        const r = await h.run([...args, '-o', 'json']);
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      }
+    });
+  });
+});

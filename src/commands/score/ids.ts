@@ -25,7 +25,8 @@ export async function gatherIds(ctx: Context, args: string[], idsFile: unknown):
     else if (bad.length < SHOWN) bad.push(`${JSON.stringify(id.length > 40 ? `${id.slice(0, 37)}...` : id)} (${where}: ${whyNotUlid(id)})`);
     else bad.push('');
   };
-  args.forEach((a, i) => take(a, `argument ${i + 1}`));
+  // Surrounding spaces are trimmed, as in the file and in every other command's id (checkId).
+  args.forEach((a, i) => take(a.trim(), `argument ${i + 1}`));
   if (typeof idsFile === 'string') {
     const text = await readInput(ctx, idsFile, '--ids-file');
     const name = idsFile === '-' ? 'stdin' : idsFile;
