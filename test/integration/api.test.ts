@@ -155,7 +155,8 @@ describe('srs api GET', () => {
     expect(rows.slice(1).map((r) => r[0])).toEqual(ref.map((x) => x.iso3Code));
     const t = await h.run(['api', 'GET', '/v1/standard-industries', '--paginate', '-f', 'subIndustriesOnly=false', '-o', 'table', '--fields', 'code,hierarchyLevel']);
     expect(t.code).toBe(0);
-    expect(t.stdout.split('\n')[0]).toMatch(/^code\s+hierarchyLevel$/);
+    // A field the view has a column for is shown as that column is (its header), as in every command.
+    expect(t.stdout.split('\n')[0]).toMatch(/^CODE\s+HIERARCHY LEVEL$/);
     expect(t.stdout).toMatch(/\ssector$/m);
     // A field that first appears on a later page (the sectors of page 1 have no parent): the table has its column,
     // and CSV, streamed with the first page's columns, says which fields it left out.
@@ -266,6 +267,8 @@ describe('srs api errors', () => {
       [['api', 'GET', '/v1/countries', '--input', '-'], /--input is the body of a POST/],
       [['api', 'GET', '/v1/countries', '-f', 'novalue'], /--field expects key=value/],
       [['api', 'GET', '/v1/countries', '-f', 'a=1', '-f', 'a=2'], /--field a given twice/],
+      [['api', 'GET', '/v1/countries?perPage=2&perPage=5'], /the path's query names perPage twice: give each parameter once/],
+      [['api', 'GET', '/v1/countries?perPage=2', '-f', 'perPage=3'], /--field perPage is also in the path's query: give it once/],
       [['api', 'GET', '/v1/countries', '--paginate', '-f', 'perPage=abc'], /perPage must be a whole number/],
     ];
     for (const [args, message] of cases) {

@@ -20,7 +20,10 @@ export function apiCommand(invoke: Invoke): Command {
 Output: -o json prints the response body as received; ndjson, csv and table
 print the items of a list answer ({items: [...]}) or the fields of an object.
 HTTP errors exit like every other command (1, or 4 when the key is rejected).
-Quote a --field value that must stay a string: -f 'customerSupplierId="123"'.`,
+Quote a --field value that must stay a string: -f 'customerSupplierId="123"'.
+srs api neither reads nor writes the supplier catalog: a supplier it creates
+is unknown to supplier find and to the duplicate guard of supplier create and
+supplier import (use those commands to create suppliers you want tracked).`,
       )
       .action(invoke(async () => (await import('./run.js')).run)),
     'srs api GET /v1/countries --field perPage=5',

@@ -71,7 +71,13 @@ export async function buildRequest(ctx: Context, args: string[], opts: Opts): Pr
   if (!path.startsWith('/v1/')) ctx.warn(`${path} is outside /v1/, where every endpoint of the service lives; sending it anyway`);
 
   const query: Record<string, string> = {};
-  if (q >= 0) for (const [k, v] of new URLSearchParams(rawPath.slice(q + 1))) query[k] = v;
+  if (q >= 0) {
+    for (const [k, v] of new URLSearchParams(rawPath.slice(q + 1))) {
+      // One value a parameter (every endpoint of the interface takes one): the first of two was dropped in silence.
+      if (Object.hasOwn(query, k)) throw new UsageError(`the path's query names ${k} twice: give each parameter once (srs does not guess which value was meant)`);
+      query[k] = v;
+    }
+  }
 
   const fields = Array.isArray(opts.field) ? (opts.field as string[]) : [];
   const input = optString(opts.input);
@@ -87,7 +93,10 @@ export async function buildRequest(ctx: Context, args: string[], opts: Opts): Pr
 
   if (method === 'GET') {
     if (input !== undefined) throw new UsageError('--input is the body of a POST; a GET takes --field key=value query parameters');
-    for (const [k, v] of pairs) query[k] = v;
+    for (const [k, v] of pairs) {
+      if (Object.hasOwn(query, k)) throw new UsageError(`--field ${k} is also in the path's query: give it once`);
+      query[k] = v;
+    }
     return { method, path, query, idempotent: true };
   }
   let body: unknown;
