@@ -149,3 +149,15 @@ describe('an id with surrounding spaces (a copy-paste)', () => {
     });
   });
 });
+
+describe('a named catalog that does not exist', () => {
+  it('is exit 2 for supplier get too, before anything is sent', async () => {
+    await withHarness({}, async (h) => {
+      const before = h.requests.length;
+      const r = await h.run(['--catalog', '/nonexistent-dir-srs/none.db', 'supplier', 'get', '01h58vrn1sad1y603je9gbpje8']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('a named catalog must exist');
+      expect(h.requests.slice(before)).toEqual([]);
+    });
+  });
+});

@@ -8,7 +8,7 @@ import { ExitCode, OutcomeUnknownError, SrsError, UsageError } from '../../error
 import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import type { Opts } from '../kit.js';
-import { incompleteNote, openCatalog, type OpenCatalog } from './catalog-access.js';
+import { catalogPathOf, incompleteNote, openCatalog, type OpenCatalog } from './catalog-access.js';
 import { checkId, isUsableServiceId } from '../../util/ulid.js';
 
 async function resolveCustomerId(ctx: Context, cid: string): Promise<{ id: string; open: OpenCatalog }> {
@@ -63,6 +63,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   // Ids look like 26-character lowercase ULIDs: an uppercase or malformed one is exit 2 (it was "HTTP 404: not found").
   else id = checkId(given!.trim());
+  // A named catalog that does not exist is exit 2 before anything is sent, as in every other catalog command (a
+  // mistyped --catalog was a warning after the profile, exit 0).
+  if (!open) await catalogPathOf(ctx);
   const client = await ctx.client();
   const fetching = ctx.withSpinner('Fetching supplier…', () => client.getSupplier(id));
   // The catalog opens while the request is in flight (loading node:sqlite and opening the file
