@@ -9,7 +9,7 @@
 _srs_subcommands() {
   case $1 in
     '') _srs_r=(supplier scorecards score emissions news data-entry ref auth emulator completion api schema) ;;
-    'supplier') _srs_r=(create get ls find import) ;;
+    'supplier') _srs_r=(create get ls list find import) ;;
     'scorecards') _srs_r=(ls list get) ;;
     'score') _srs_r=(calc explain report recompute check) ;;
     'emissions') _srs_r=(ls list) ;;
@@ -39,7 +39,7 @@ _srs_child() {
     '/schema') _srs_w=schema ;;
     'supplier/create') _srs_w=create ;;
     'supplier/get') _srs_w=get ;;
-    'supplier/ls') _srs_w=ls ;;
+    'supplier/ls'|'supplier/list') _srs_w=ls ;;
     'supplier/find') _srs_w=find ;;
     'supplier/import') _srs_w=import ;;
     'scorecards/ls'|'scorecards/list') _srs_w=ls ;;

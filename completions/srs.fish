@@ -34,7 +34,7 @@ function __srs_child --argument-names cmdpath word --description 'The subcommand
             echo create
         case 'supplier/get'
             echo get
-        case 'supplier/ls'
+        case 'supplier/ls' 'supplier/list'
             echo ls
         case 'supplier/find'
             echo find
@@ -251,12 +251,12 @@ complete -c srs -n "__srs_at 'help'" -a 'schema' -d 'Print the JSON Schema of a 
 # srs supplier
 complete -c srs -n "__srs_at 'supplier'" -a 'create' -d 'Create a supplier (validated locally before anything is sent)'
 complete -c srs -n "__srs_at 'supplier'" -a 'get' -d 'Show one supplier\'s profile, by id or by your own customer id (looked up in the local catalog)'
-complete -c srs -n "__srs_at 'supplier'" -a 'ls' -d 'List the suppliers srs has created or read on this target (the local catalog; it knows nothing else)'
+complete -c srs -n "__srs_at 'supplier'" -a 'ls list' -d 'List the suppliers srs has created or read on this target (the local catalog; it knows nothing else)'
 complete -c srs -n "__srs_at 'supplier'" -a 'find' -d 'Search the local catalog by name or customerSupplierId (substring, case- and accent-insensitive)'
 complete -c srs -n "__srs_at 'supplier'" -a 'import' -d 'Create suppliers in bulk from a CSV export (any common delimiter and encoding); re-runs pick up where a run stopped'
 complete -c srs -n "__srs_at 'help supplier'" -a 'create' -d 'Create a supplier (validated locally before anything is sent)'
 complete -c srs -n "__srs_at 'help supplier'" -a 'get' -d 'Show one supplier\'s profile, by id or by your own customer id (looked up in the local catalog)'
-complete -c srs -n "__srs_at 'help supplier'" -a 'ls' -d 'List the suppliers srs has created or read on this target (the local catalog; it knows nothing else)'
+complete -c srs -n "__srs_at 'help supplier'" -a 'ls list' -d 'List the suppliers srs has created or read on this target (the local catalog; it knows nothing else)'
 complete -c srs -n "__srs_at 'help supplier'" -a 'find' -d 'Search the local catalog by name or customerSupplierId (substring, case- and accent-insensitive)'
 complete -c srs -n "__srs_at 'help supplier'" -a 'import' -d 'Create suppliers in bulk from a CSV export (any common delimiter and encoding); re-runs pick up where a run stopped'
 

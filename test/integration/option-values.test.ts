@@ -161,3 +161,17 @@ describe('a named catalog that does not exist', () => {
     });
   });
 });
+
+describe('small newcomer dead ends (review)', () => {
+  it('supplier list is supplier ls, as scorecards list is; a reserved profile name is not offered as one to create', async () => {
+    await withHarness({}, async (h) => {
+      const l = await h.run(['supplier', 'list', '-o', 'json']);
+      expect(l.code, l.stderr).toBe(0);
+      expect(Array.isArray(JSON.parse(l.stdout))).toBe(true);
+      const s = await h.run(['auth', 'switch', 'constructor']);
+      expect(s.code).toBe(2);
+      expect(s.stderr).toContain('no profile can be named so (that name is reserved)');
+      expect(s.stderr).not.toContain('create it with');
+    });
+  });
+});

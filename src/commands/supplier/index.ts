@@ -56,6 +56,7 @@ service created the supplier, it is still printed (exit 0), with a warning.`,
   examples(
     cmd
       .command('ls')
+      .alias('list')
       .description('List the suppliers srs has created or read on this target (the local catalog; it knows nothing else)')
       .addHelpText(
         'after',
