@@ -125,7 +125,7 @@ export class ApiError extends SrsError {
 function notFoundHint(method: string, path: string): string {
   if (method !== 'GET') return '';
   const p = path.split('?')[0]!;
-  if (/^\/v1\/suppliers\/[^/]+(\/(emission-reports|news-events))?$/.test(p)) return '; check the supplier id (srs supplier find NAME lists the suppliers srs has recorded; the sandbox\'s are in srs --sandbox emulator fixtures)';
+  if (/^\/v1\/suppliers\/[^/]+(\/(emission-reports|news-events))?$/.test(p)) return "; check the supplier id (srs supplier find NAME lists the suppliers srs has recorded; an emulator's seeded ones: srs emulator fixtures, with the emulator's --seed and --suppliers)";
   if (/^\/v1\/scorecards\/[^/]+$/.test(p)) return '; check the scorecard id (srs scorecards ls lists them)';
   if (/^\/v1\/data-entries\/[^/]+$/.test(p)) return "; check the data entry id (srs score calc SUPPLIER_ID --breakdown entries lists a supplier's entries with their ids)";
   return '';

@@ -30,7 +30,7 @@ describe('service error messages', () => {
     const e = errorFromResponse('GET', '/v1/suppliers/1', { status: 404, headers: {}, text: '{"message":"supplier not found"}' });
     expect(e).toBeInstanceOf(ApiError);
     // A 404 for one resource also says where ids come from.
-    expect(e.message).toBe("GET /v1/suppliers/1 failed with HTTP 404: supplier not found; check the supplier id (srs supplier find NAME lists the suppliers srs has recorded; the sandbox's are in srs --sandbox emulator fixtures)");
+    expect(e.message).toBe("GET /v1/suppliers/1 failed with HTTP 404: supplier not found; check the supplier id (srs supplier find NAME lists the suppliers srs has recorded; an emulator's seeded ones: srs emulator fixtures, with the emulator's --seed and --suppliers)");
     expect((e as ApiError).code).toBe('not_found');
   });
 });
