@@ -466,7 +466,7 @@ complete -c srs -n "__srs_at 'help emulator'" -a 'fixtures' -d 'Print the seeded
 # srs emulator start
 complete -c srs -n "__srs_at 'emulator start'" -l port -x -d 'port to listen on; 0 picks a free one'
 complete -c srs -n "__srs_at 'emulator start'" -l api-key -x -d 'key clients must send (default: SRS_EMULATOR_API_KEY, else generated and printed)'
-complete -c srs -n "__srs_at 'emulator start'" -l seed -x -d 'seed of the deterministic dataset'
+complete -c srs -n "__srs_at 'emulator start'" -l seed -x -d 'seed of the deterministic dataset (0 to 4294967295)'
 complete -c srs -n "__srs_at 'emulator start'" -l suppliers -x -d 'number of seeded suppliers (default 150)'
 complete -c srs -n "__srs_at 'emulator start'" -l state -r -F -d 'keep created suppliers in this SQLite file across restarts (each committed before its 201; an older JSON state file is migrated)'
 complete -c srs -n "__srs_at 'emulator start'" -l last-page -x -a 'null absent zero same past' -d 'what nextPage holds on the last page (default absent; null with --nulls)'
@@ -483,7 +483,7 @@ complete -c srs -n "__srs_at 'emulator start'" -l fail-after-commit-rate -x -d '
 complete -c srs -n "__srs_at 'emulator start'" -l echo-key-rate -x -d 'share of POST /v1/suppliers answered 400 with the API key quoted in the message (nothing stored), 0..1 (default 0)'
 
 # srs emulator fixtures
-complete -c srs -n "__srs_at 'emulator fixtures'" -l seed -x -d 'seed of the dataset (default: the one the sandbox uses)'
+complete -c srs -n "__srs_at 'emulator fixtures'" -l seed -x -d 'seed of the dataset, 0 to 4294967295 (default: the one the sandbox uses)'
 complete -c srs -n "__srs_at 'emulator fixtures'" -l suppliers -x -d 'number of seeded suppliers (default 150)'
 
 # srs completion

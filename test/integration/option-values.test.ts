@@ -172,6 +172,10 @@ describe('small newcomer dead ends (review)', () => {
       expect(s.code).toBe(2);
       expect(s.stderr).toContain('no profile can be named so (that name is reserved)');
       expect(s.stderr).not.toContain('create it with');
+      // A seed past 32 bits wrapped to another seed's data, printed as given: refused, naming the bound.
+      const seed = await h.run(['emulator', 'fixtures', '--seed', '4294967297']);
+      expect(seed.code).toBe(2);
+      expect(seed.stderr).toContain('--seed must be a whole number between 0 and 4294967295');
     });
   });
 });

@@ -9,7 +9,7 @@ export function emulatorCommand(invoke: Invoke): Command {
       .description('Start the emulator on 127.0.0.1 and serve until Ctrl-C; prints its base URL')
       .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').default(0).argParser(positiveInt('--port', 0, 65535)))
       .option('--api-key <key>', 'key clients must send (default: SRS_EMULATOR_API_KEY, else generated and printed)')
-      .addOption(new Option('--seed <n>', 'seed of the deterministic dataset').argParser(positiveInt('--seed', 0)))
+      .addOption(new Option('--seed <n>', 'seed of the deterministic dataset (0 to 4294967295)').argParser(positiveInt('--seed', 0, 0xffff_ffff)))
       .addOption(new Option('--suppliers <n>', 'number of seeded suppliers (default 150)').argParser(positiveInt('--suppliers', 1, 1_000_000)))
       .option('--state <file>', 'keep created suppliers in this SQLite file across restarts (each committed before its 201; an older JSON state file is migrated)')
       .addOption(new Option('--last-page <style>', 'what nextPage holds on the last page (default absent; null with --nulls)').choices(['null', 'absent', 'zero', 'same', 'past']))
@@ -58,7 +58,7 @@ the next N queue (their latency grows), beyond that 503.`,
     cmd
       .command('fixtures')
       .description('Print the seeded ids (suppliers, scorecards, data entries, parameters, sources) as one JSON document (-o json only)')
-      .addOption(new Option('--seed <n>', 'seed of the dataset (default: the one the sandbox uses)').argParser(positiveInt('--seed', 0)))
+      .addOption(new Option('--seed <n>', 'seed of the dataset, 0 to 4294967295 (default: the one the sandbox uses)').argParser(positiveInt('--seed', 0, 0xffff_ffff)))
       .addOption(new Option('--suppliers <n>', 'number of seeded suppliers (default 150)').argParser(positiveInt('--suppliers', 1, 1_000_000)))
       .action(invoke(async () => (await import('./fixtures.js')).run)),
     'srs emulator fixtures | jq -r ".suppliers[0].id"',
