@@ -485,6 +485,9 @@ export class Context {
     if (s.baseUrlNote) this.info(s.baseUrlNote);
     if (s.keyStoredFor) {
       this.#addUrlPassword(s.keyStoredFor);
+      // A base URL the key will never be sent to (plain http to another host, not http at all) is refused first:
+      // "sending the API key ... to http://example.com" came before "refusing to send the API key over plain http".
+      if (s.baseUrl) (await import('./api/http.js')).checkBaseUrl(s.baseUrl, !!this.globals.insecureHttp);
       this.warn(
         `sending the API key of profile "${s.profile}", stored for ${s.keyStoredFor}, to ${s.baseUrl!} (${describeSource(s.baseUrlSource, 'baseUrl')}): if that is another service, set SRS_API_KEY to its key or use a profile stored for it (srs auth login --profile NAME --base-url URL)`,
       );

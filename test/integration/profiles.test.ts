@@ -128,6 +128,11 @@ describe('profiles', () => {
       expect(r.stderr).toContain(`warning: sending the API key of profile "default", stored for ${h.emu.url}, to ${other} (${extra.length ? '--base-url' : 'SRS_BASE_URL'})`);
       expect(r.stderr).not.toContain(key);
     }
+    // A base URL the key will never be sent to is refused without the "sending" warning first.
+    const refused = await runSrs(['--base-url', 'http://example.com', 'ref', 'categories'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('plain http');
+    expect(refused.stderr).not.toContain('sending the API key of profile');
     const same = await runSrs(['--base-url', `${h.emu.url}/`, 'ref', 'categories'], env);
     expect(same.code, same.stderr).toBe(0);
     expect(same.stderr).not.toContain('sending the API key');
