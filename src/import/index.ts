@@ -306,6 +306,20 @@ export async function runImport(o: ImportOptions, d: ImportDeps): Promise<Import
  * Extra cells that are all empty (spreadsheets pad rows with ",,,") are fine, and so are missing cells under
  * trailing columns without a header.
  */
+/**
+ * A data row that repeats the header (exports joined with cat, each with its header and BOM): imported, it made a
+ * supplier named "Name" with customerSupplierId "Vendor ID", exit 0.
+ */
+function repeatsHeader(rec: SourceRecord, header: readonly string[]): string | undefined {
+  const cells = rec.fields;
+  if (cells.length < header.length || header.every((h) => h.trim() === '')) return undefined;
+  for (let i = 0; i < header.length; i++) {
+    const cell = (i === 0 ? cells[i]!.replace(/^\uFEFF/, '') : cells[i]!).trim();
+    if (cell !== header[i]!.trim()) return undefined;
+  }
+  return 'the row repeats the header (files joined one after another, each with its header?): not a supplier; remove the line';
+}
+
 function cellCountProblem(rec: SourceRecord, width: number, named: number): string | undefined {
   const n = rec.fields.length;
   if (n === width) return undefined;
@@ -565,7 +579,7 @@ class ImportRun {
 
   /** Stage "validate" (and the in-file half of "dedupe": the validator remembers each customerSupplierId's first line). */
   #validate(seq: number, rec: SourceRecord, width: number, named: number, keep: boolean): Candidate | undefined {
-    const cells = cellCountProblem(rec, width, named);
+    const cells = cellCountProblem(rec, width, named) ?? repeatsHeader(rec, this.#input.header);
     if (cells) {
       const cid = this.#validator.customerSupplierId(rec);
       this.#record(seq, { line: rec.line, state: 'invalid', customerSupplierId: cid, field: 'row', message: cells, fields: keep ? rec.fields : undefined });

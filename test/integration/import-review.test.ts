@@ -305,3 +305,18 @@ describe('a --failed file of rows without a customerSupplierId', () => {
     expect(r.stderr).toContain(`${failed} holds 2 rows without a customerSupplierId that failed to send: import ${failed}, or run ${f} again, not both`);
   });
 });
+
+describe('exports joined one after another (cat jan.csv feb.csv), each with its header and BOM', () => {
+  it('the repeated header is an invalid row naming why, never a supplier named "Name"', async () => {
+    await withHarness({}, async (h) => {
+      const part = (rows: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`Name;Vendor ID\r\n${rows}`)]);
+      const f = file('joined.csv', Buffer.concat([part('Jan Co;JOIN-1\r\n'), part('Feb Co;JOIN-2\r\n')]));
+      const r = await h.run(importArgs(f));
+      expect(r.code).toBe(1);
+      expect(summary(r)).toMatchObject({ created: 2, invalid: 1 });
+      expect([...(await storedIds(h, 'JOIN-')).keys()].sort()).toEqual(['JOIN-1', 'JOIN-2']);
+      expect((await storedIds(h, 'Vendor')).size).toBe(0);
+      expect(r.stderr).toContain('line 3: invalid [Vendor ID]: the row repeats the header');
+    });
+  });
+});
