@@ -108,8 +108,17 @@ export interface CellPolicy {
 function cellFilter(p: CellPolicy): (s: string) => string {
   const redact = p.redact;
   if (p.csvRaw) return redact ?? ((s) => s);
-  return redact ? (s) => guardCsvCell(redact(s)) : guardCsvCell;
+  return redact ? (s) => guard(redact(s)) : guard;
 }
+
+/** Excel's text idiom ="00042": a string literal, which runs nothing; the import reads it as its text. */
+const TEXT_FORMULA = /^="(?:[^"]|"")*"$/;
+
+/**
+ * The formula guard, except for a cell that is Excel's text idiom as the file had it: guarded ('="00042"), the
+ * --failed file "ready to fix and import again" sent the customer id '="00042", a second supplier beside 00042.
+ */
+const guard = (s: string): string => (TEXT_FORMULA.test(s) ? s : guardCsvCell(s));
 
 export class ReportWriter {
   readonly #file: CsvFile;

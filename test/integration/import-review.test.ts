@@ -320,3 +320,21 @@ describe('exports joined one after another (cat jan.csv feb.csv), each with its 
     });
   });
 });
+
+describe('the --failed file of a row with an Excel text id (="00042")', () => {
+  it('keeps the idiom as the file had it, so the fixed file imports 00042, not the guarded \'="00042"', async () => {
+    await withHarness({}, async (h) => {
+      const f = file('textid.csv', 'Name;Country;Vendor No\r\nAlpha GmbH;XX;="TXT00042"\r\n');
+      const failed = join(scratch.path, 'textid-failed.csv');
+      const first = await h.run(importArgs(f, '--failed', failed));
+      expect(first.code).toBe(1);
+      const text = (await import('node:fs')).readFileSync(failed, 'utf8');
+      // CSV-quoted, the cell reads back as ="TXT00042" (no guard ' before it).
+      expect(text).toContain(';"=""TXT00042"""');
+      writeFileSync(failed, text.replace(';XX;', ';DEU;'));
+      const again = await h.run(importArgs(failed));
+      expect(again.code, again.stderr).toBe(0);
+      expect([...(await storedIds(h, 'TXT')).keys()]).toEqual(['TXT00042']);
+    });
+  });
+});
