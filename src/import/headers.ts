@@ -78,7 +78,7 @@ export interface MapSpec {
 
 /** Parses --map values: "Column Header=field" (split at the last "="). */
 export function parseMapSpecs(values: readonly string[]): MapSpec[] {
-  return values.map((v) => {
+  const specs = values.map((v) => {
     const i = v.lastIndexOf('=');
     if (i <= 0) throw new UsageError(`--map takes "Column Header=field" (got "${v}")`);
     const header = v.slice(0, i).trim();
@@ -90,6 +90,15 @@ export function parseMapSpecs(values: readonly string[]): MapSpec[] {
     if (!field) throw new UsageError(`--map "${v}": unknown field "${rawTarget}" (fields: ${FIELDS.join(', ')}, or ignore)`);
     return { header, target: field };
   });
+  // One column, two targets: srs does not guess which was meant (the last one won in silence).
+  const byHeader = new Map<string, MapSpec>();
+  for (const s of specs) {
+    const key = normalizeHeader(s.header);
+    const before = byHeader.get(key);
+    if (before && before.target !== s.target) throw new UsageError(`--map gives column "${s.header}" two targets, ${before.target} and ${s.target}: give one`);
+    byHeader.set(key, s);
+  }
+  return specs;
 }
 
 export type ColumnSource = 'alias' | 'map' | 'ignored' | 'unknown' | 'empty' | 'superseded';

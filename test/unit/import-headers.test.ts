@@ -67,6 +67,12 @@ describe('--map', () => {
     expect(() => parseMapSpecs(['Lieferant'])).toThrow(UsageError);
     expect(() => parseMapSpecs(['Lieferant=colour'])).toThrow(/unknown field "colour"/);
   });
+
+  it('refuses one column given two targets (the last one won in silence); the same target twice is one', () => {
+    expect(() => parseMapSpecs(['Kreditor=customerSupplierId', 'kreditor=ignore'])).toThrow('--map gives column "kreditor" two targets, customerSupplierId and ignore: give one');
+    expect(() => parseMapSpecs(['Lieferant=name', 'Lieferant=customerSupplierId'])).toThrow(/two targets, name and customerSupplierId/);
+    expect(parseMapSpecs(['Lieferant=name', 'Lieferant=supplier name'])).toHaveLength(2);
+  });
 });
 
 describe('mapHeaders', () => {
