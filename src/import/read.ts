@@ -30,6 +30,7 @@ import { resolve as resolvePath } from 'node:path';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import { parse as csvParse, type Parser } from 'csv-parse';
 import iconv from 'iconv-lite';
+import { fieldForHeader } from './headers.js';
 import { UsageError } from '../errors.js';
 import { compressionOf } from '../util/compression.js';
 
@@ -333,8 +334,11 @@ export function detectDelimiter(text: string): string {
   const counts = new Map<string, number>(DELIMITERS.map((d) => [d, 0]));
   let quoted = false;
   let sawContent = false;
+  let start = -1;
+  let end = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
+    if (start < 0 && c !== '\n' && c !== '\r') start = i;
     if (c === '"') {
       quoted = !quoted;
       sawContent = true;
@@ -342,19 +346,29 @@ export function detectDelimiter(text: string): string {
     }
     if (quoted) continue;
     if (c === '\n' || c === '\r') {
-      if (sawContent) break; // end of the header line (leading blank lines are skipped)
+      if (sawContent) {
+        end = i;
+        break; // end of the header line (leading blank lines are skipped)
+      }
       continue;
     }
     sawContent = true;
     const n = counts.get(c);
     if (n !== undefined) counts.set(c, n + 1);
   }
+  // The delimiter that makes the most header cells known column names wins, then the most frequent: a header
+  // "Name;Vendor ID;Street, No., ZIP, City" has more commas, and read with them named no column (exit 2).
+  const header = start < 0 ? '' : text.slice(start, end);
   let best: string = ',';
+  let bestKnown = -1;
   let bestN = 0;
   for (const d of DELIMITERS) {
     const n = counts.get(d)!;
-    if (n > bestN) {
+    if (n === 0) continue;
+    const known = header.split(d).filter((cell) => fieldForHeader(cell.replace(/^\uFEFF/, '').replace(/^"|"$/g, '')) !== undefined).length;
+    if (known > bestKnown || (known === bestKnown && n > bestN)) {
       best = d;
+      bestKnown = known;
       bestN = n;
     }
   }

@@ -102,6 +102,9 @@ describe('delimiter detection', () => {
     ['\n\nname;country\n', ';'],
     ['name\n', ','],
     ['a,b;c\nx;y;z;w;v\n', ','], // only the header line counts; a tie goes to ","
+    // More commas, but only ";" makes known column names of the header (a comma inside a title lost to them).
+    ['Name;Vendor ID;Street, No., ZIP, City\nAcme;1;Main St, 5, 12345, Berlin\n', ';'],
+    ['\uFEFFName;Vendor ID;Street, No., ZIP, City\r\n', ';'],
   ])('%j -> %j', (text, d) => expect(detectDelimiter(text)).toBe(d));
 
   it('--delimiter accepts names', () => {
