@@ -16,6 +16,7 @@ const bodies: Record<string, unknown> = {
   '/bare/v1/categories': [{ id: 'c1', name: 'Packaging' }, { id: 'c2' }],
   '/numbers/v1/categories': [1, 2, 3],
   '/noitems/v1/categories': { pageSize: 100 },
+  '/textitems/v1/categories': { items: 'Packaging' },
 };
 
 beforeAll(async () => {
@@ -39,11 +40,16 @@ describe('ref categories', () => {
   });
   it.each([
     ['numbers', /body\.items\[0\]: .*expected object/],
-    ['noitems', /body\.items: .*expected array/],
+    ['textitems', /body\.items: .*expected array/],
   ])('an answer of neither shape (%s) names the field, exit 1', async (prefix, pattern) => {
     const r = await runSrs(['ref', 'categories', '--retries', '0'], env(prefix));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(pattern);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+  it('an object without items is an empty list (the reader takes items absent or null as none)', async () => {
+    const r = await runSrs(['ref', 'categories', '-o', 'json'], env('noitems'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
   });
 });
