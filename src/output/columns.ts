@@ -161,7 +161,8 @@ export const columns = {
   industry: [
     col('code', 'CODE', { kind: 'code' }),
     text('name', 'NAME'),
-    col('hierarchyLevel', 'LEVEL', { kind: 'state' }),
+    // The same level in every row (ref industries lists sub-industries only, by default): hidden before names are cut.
+    col('hierarchyLevel', 'LEVEL', { kind: 'state', hideIfConstant: true }),
     col('parentIndustryCode', 'PARENT', { kind: 'code' }),
   ],
   category: [id('id', 'ID'), text('name', 'NAME')],

@@ -139,6 +139,10 @@ describe('a real pseudo-terminal at 80 columns', () => {
     const ulids = entries.match(/[0-9a-hjkmnp-tv-z]{20,}…?/g) ?? [];
     expect(ulids.length).toBeGreaterThan(0);
     for (const u of ulids) expect(u, entries).toMatch(/^[0-9a-hjkmnp-tv-z]{26}$/);
+    // Which kind of id SOURCE/PARAMETER holds is on every row, in a word.
+    const rows = entries.split('\n').filter((l) => /^[a-z]/.test(l) && !l.startsWith('hid '));
+    expect(entries).toMatch(/^FOR\s+SOURCE\/PARAMETER/m);
+    for (const row of rows) expect(row, entries).toMatch(/^(source|parameter)\s/);
   });
 });
 

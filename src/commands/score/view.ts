@@ -103,13 +103,15 @@ export const breakdownColumns: Record<Breakdown, Column[]> = {
   ],
   entries: [
     { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true, group: true },
-    { path: 'scope', header: 'FOR', kind: 'state', hide: 3 },
+    // FOR says what the id beside it is (a data source's or a parameter's): kept, in a word, at any width. At 80
+    // columns it was hidden and SOURCE/PARAMETER mixed the two kinds of id, the same entry under each (review).
+    { path: 'scope', header: 'FOR', kind: 'state', format: (v) => (v === 'dataSource' ? 'source' : v === 'policyParameter' ? 'parameter' : String(v ?? '—')) },
     { path: 'scopeId', header: 'SOURCE/PARAMETER', kind: 'id' },
     { path: 'scopeName', header: 'NAME', kind: 'text', hide: 4 },
     { path: 'entryId', header: 'ENTRY', kind: 'id' },
     { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
     { path: 'isClaim', header: 'CLAIM', kind: 'state', hide: 2 },
     { path: 'issueDate', header: 'ISSUED', kind: 'date', hide: 1 },
-    { path: 'expiryDate', header: 'EXPIRES', kind: 'date' },
+    { path: 'expiryDate', header: 'EXPIRES', kind: 'date', hide: 3 },
   ],
 };
