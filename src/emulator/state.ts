@@ -76,6 +76,11 @@ export function parseStateJson(path: string, text: string): LoadedState {
       cause: e,
     });
   }
+  // JSON that is not an srs state at all (another file of the user's, {"a":1}): the usage error a CSV gets, never
+  // "corrupt ... delete it" (exit 1) for a file the emulator never wrote.
+  if (json === null || typeof json !== 'object' || (json as { format?: unknown }).format !== STATE_FORMAT) {
+    throw new NotAStateFileError(`--state ${path} is not an emulator state file (JSON, but not an older srs's state: no "format": "${STATE_FORMAT}"): point --state at a new file name, or at a state file an emulator wrote`);
+  }
   const parsed = StateFile.safeParse(json);
   if (!parsed.success) {
     throw new Error(`emulator state file ${path} is corrupt (${describeZodError(parsed.error)}); delete it or point --state elsewhere`);

@@ -874,6 +874,8 @@ describe('state file', () => {
     await expect(startEmulator({ statePath })).rejects.toThrow(/corrupt.*createdSuppliers/);
     writeFileSync(statePath, JSON.stringify({ hello: 'world' }));
     await expect(startEmulator({ statePath })).rejects.toThrow(statePath);
+    // JSON that is no srs state at all is the user's own file: a usage error, never "corrupt, delete it".
+    await expect(startEmulator({ statePath })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/not an emulator state file \(JSON, but not an older srs's state/) });
     writeFileSync(statePath, 'id,name\n1,x\n');
     // A usage error (exit 2) that never advises deleting what is most likely the user's own file.
     await expect(startEmulator({ statePath })).rejects.toThrow(/is not an emulator state file \(neither an srs state database.*point --state at a new file name/);
