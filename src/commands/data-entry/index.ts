@@ -9,8 +9,8 @@ export function dataEntryCommand(invoke: Invoke): Command {
       .description('Show one data entry with its parameter scores and news event')
       .argument('<id>', 'data entry id')
       .action(invoke(async () => (await import('./get.js')).run)),
-    'srs data-entry get 01h57nht08abcdefghjkmnpqrs',
-    'srs data-entry get 01h57nht08abcdefghjkmnpqrs -o json | jq .policyParameterScores',
+    'srs data-entry get 01hk3qgqbkf02mh6pj63dyynmh',
+    'srs data-entry get 01hk3qgqbkf02mh6pj63dyynmh -o json | jq .policyParameterScores',
   );
   return examples(
     cmd,

@@ -11,8 +11,8 @@ export function emissionsCommand(invoke: Invoke): Command {
       .argument('<supplier-id>', 'supplier id')
       .option('--ascii', 'draw the totals bars with ASCII characters (the default when the locale is not UTF-8)')
       .action(invoke(async () => (await import('./ls.js')).run)),
-    'srs emissions ls 01h57nhc4sapk2v8c7tqxyz123',
-    'srs emissions ls 01h57nhc4sapk2v8c7tqxyz123 -o csv > emissions.csv',
+    'srs emissions ls 01h58vrn1sad1y603je9gbpje8',
+    'srs emissions ls 01h58vrn1sad1y603je9gbpje8 -o csv > emissions.csv',
   );
   return examples(
     cmd,

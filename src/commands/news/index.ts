@@ -12,8 +12,8 @@ export function newsCommand(invoke: Invoke): Command {
         .argument('<supplier-id>', 'supplier id')
         .option('--data-entry <id>', 'only the news events of this data entry'),
     ).action(invoke(async () => (await import('./ls.js')).run)),
-    'srs news ls 01h57nhc4sapk2v8c7tqxyz123',
-    'srs news ls 01h57nhc4sapk2v8c7tqxyz123 -o ndjson | jq -r .name',
+    'srs news ls 01h58vrn1sad1y603je9gbpje8',
+    'srs news ls 01h58vrn1sad1y603je9gbpje8 -o ndjson | jq -r .name',
   );
   return examples(
     cmd,

@@ -12,7 +12,7 @@ export function scorecardsCommand(invoke: Invoke): Command {
         .option('--supplier <id>', 'only the scorecards that apply to this supplier (a ULID; exit 1 when the service does not know it, rather than an empty list)'),
     ).action(invoke(async () => (await import('./ls.js')).run)),
     'srs scorecards ls',
-    'srs scorecards ls --supplier 01h57nhc4sapk2v8c7tqxyz123 -o csv',
+    'srs scorecards ls --supplier 01h58vrn1sad1y603je9gbpje8 -o csv',
   );
   examples(
     cmd
@@ -20,7 +20,7 @@ export function scorecardsCommand(invoke: Invoke): Command {
       .description('Show one scorecard and its weighted items')
       .argument('<id>', 'scorecard id')
       .action(invoke(async () => (await import('./get.js')).run)),
-    'srs scorecards get 01h57nhc4sapk2v8c7tqxyz123',
+    'srs scorecards get 01hayktg1aw59w0ksytab77nmm',
   );
   return examples(
     cmd,

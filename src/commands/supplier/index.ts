@@ -48,8 +48,8 @@ service created the supplier, it is still printed (exit 0), with a warning.`,
       .option('--customer-id <id>', 'find the supplier id in the local catalog by customerSupplierId (exact, case-sensitive), then fetch it')
       .addHelpText('after', '\nWhat it reads is recorded in the local catalog (srs supplier ls);\n--no-catalog skips that.')
       .action(invoke(async () => (await import('./get.js')).run)),
-    'srs supplier get 01h57nhc4sapk2v8c7tqxyz123',
-    'srs supplier get 01h57nhc4sapk2v8c7tqxyz123 -o json | jq .averageScore',
+    'srs supplier get 01h58vrn1sad1y603je9gbpje8',
+    'srs supplier get 01h58vrn1sad1y603je9gbpje8 -o json | jq .averageScore',
     'srs supplier get --customer-id SUPP-12345',
   );
 
