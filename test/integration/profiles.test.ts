@@ -116,6 +116,10 @@ describe('profiles', () => {
     const st = JSON.parse((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout) as Status;
     expect(st).toMatchObject({ profile: 'default', activeProfile: 'default', profileSource: 'default' });
     expect(st.profiles.map((p) => [p.name, p.inUse, p.active])).toEqual([['default', true, true], ['ci', false, false]]);
+    // CSV gives the list as its count, as it does every nested list.
+    const csv = (await runSrs(['auth', 'status', '-o', 'csv'], env)).stdout.trimEnd().split('\n');
+    expect(csv[0]!.split(',').at(-1)).toBe('profiles.length');
+    expect(csv[1]!.split(',').at(-1)).toBe('2');
 
     // A mistyped profile to log out of is exit 2 (the real key stays stored), not "had no stored API key", exit 0.
     const typo = await runSrs(['auth', 'logout', '--profile', 'cj'], env);

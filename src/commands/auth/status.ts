@@ -86,6 +86,8 @@ const statusColumns: Column[] = [
   { path: 'key', header: 'KEY', kind: 'code' },
   { path: 'configFile', header: 'CONFIG FILE', kind: 'url' },
   { path: 'activeProfile', header: 'ACTIVE PROFILE', kind: 'code', csvOnly: true },
+  // A nested list is given as its count in CSV, as everywhere (the README's rule; -o json lists them).
+  { path: 'profiles.length', header: 'PROFILES', kind: 'number', csvOnly: true },
 ];
 
 /** "*" marks the profile this command used; "active" the one commands use without --profile or SRS_PROFILE. */
