@@ -152,6 +152,12 @@ export interface RawResponse {
   readonly text: string;
 }
 
+/**
+ * Attempts beyond --retries that a 429 or 503 with Retry-After may take (a service in maintenance answering so
+ * for ever still fails a lookup in seconds, not after the 60 s retry time limit).
+ */
+const THROTTLE_RETRIES_EXTRA = 6;
+
 export function answer(status: number, headers: RawResponse['headers'], body: Buffer): RawResponse {
   let text: string | undefined;
   return {
@@ -406,10 +412,11 @@ export class HttpTransport {
     // The last failure, which stands when policy.stop() ends the waiting (an import stopped by a signal).
     let last: { res: RawResponse } | { err: NetworkError } | undefined;
     // Failures that count toward --retries: a 429 or 503 with Retry-After (the service asks to come back later, and
-    // did nothing) does not, when retries are allowed at all; the retry time limit and the run's budget bound those.
-    // Three such answers in a row failed rows of an import against a saturated service (--capacity 4) that a
-    // fourth try would have created.
+    // did nothing) does not, when retries are allowed at all, for up to THROTTLE_RETRIES_EXTRA more attempts (then
+    // the retry time limit and the run's budget bound them too). Three such answers in a row failed rows of an
+    // import against a saturated service (--capacity 4) that a fourth try would have created.
     let counted = 0;
+    let askedBackTimes = 0;
     for (let attempt = 0; ; attempt++) {
       const paused = policy.gate.wait();
       if (paused) await paused;
@@ -449,7 +456,8 @@ export class HttpTransport {
         return res;
       }
       const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers['retry-after'], Date.now()) : undefined;
-      const askedBack = retryAfterMs !== undefined && policy.retries > 0;
+      const askedBack = retryAfterMs !== undefined && policy.retries > 0 && askedBackTimes < policy.retries + THROTTLE_RETRIES_EXTRA;
+      if (askedBack) askedBackTimes++;
       const d = policy.decide({ kind: 'status', status: res.status, retryAfterMs }, askedBack ? Math.min(counted, policy.retries - 1) : counted++, idempotent, startedAt, args.budget);
       if (res.status === 429) {
         // Everybody waits, not just this request.

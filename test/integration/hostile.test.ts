@@ -151,6 +151,11 @@ describe('retries', () => {
     const bare = await srs('create503bare', ['supplier', 'create', '--name', 'Patient', '--retries', '2', '--no-catalog']);
     expect(bare.code).toBe(1);
     expect(counts.get('create503bare')).toBe(3);
+    // A service that asks for ever (maintenance): bounded, --retries 1 gives 1 + (1 + 6) + 1 attempts, then exit 1.
+    scenario('create503ever', (_q, res) => json(res, 503, { message: 'maintenance' }, { 'retry-after': '0' }));
+    const ever = await srs('create503ever', ['supplier', 'create', '--name', 'Patient', '--retries', '1', '--no-catalog']);
+    expect(ever.code).toBe(1);
+    expect(counts.get('create503ever')).toBe(9);
     scenario('create503none', (_q, res) => json(res, 503, { message: 'busy' }, { 'retry-after': '0' }));
     const none = await srs('create503none', ['supplier', 'create', '--name', 'Patient', '--retries', '0', '--no-catalog']);
     expect(none.code).toBe(1);
