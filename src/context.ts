@@ -485,9 +485,10 @@ export class Context {
     if (s.baseUrlNote) this.info(s.baseUrlNote);
     if (s.keyStoredFor) {
       this.#addUrlPassword(s.keyStoredFor);
-      // A base URL the key will never be sent to (plain http to another host, not http at all) is refused first:
-      // "sending the API key ... to http://example.com" came before "refusing to send the API key over plain http".
-      if (s.baseUrl) (await import('./api/http.js')).checkBaseUrl(s.baseUrl, !!this.globals.insecureHttp);
+      // Not said of a base URL the key will never be sent to (plain http to another host, not http at all): that is
+      // refused where a request would leave ("sending the API key ... to http://example.com" came before the refusal).
+      // A command that sends nothing (auth status, a dry run) runs on, as before.
+      if (!(await sendableBaseUrl(s.baseUrl, !!this.globals.insecureHttp))) return s;
       this.warn(
         `sending the API key of profile "${s.profile}", stored for ${s.keyStoredFor}, to ${s.baseUrl!} (${describeSource(s.baseUrlSource, 'baseUrl')}): if that is another service, set SRS_API_KEY to its key or use a profile stored for it (srs auth login --profile NAME --base-url URL)`,
       );
@@ -705,5 +706,16 @@ export class Context {
     const client = await this.newClient(baseUrl, apiKey, connections, longRun);
     if (!this.io.exitsAfter) this.onCleanup(() => client.close());
     return client;
+  }
+}
+
+/** Whether srs would send the key to this base URL (checkBaseUrl accepts it). */
+async function sendableBaseUrl(baseUrl: string | null | undefined, insecureHttp: boolean): Promise<boolean> {
+  if (!baseUrl) return false;
+  try {
+    (await import('./api/http.js')).checkBaseUrl(baseUrl, insecureHttp);
+    return true;
+  } catch {
+    return false;
   }
 }

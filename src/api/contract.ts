@@ -41,6 +41,14 @@ export const URI_TEXT = /^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9\-._~:/?#[\]@!$&'()*
 // that uses zod imports this one, so this is where English is chosen.
 z.config(z.locales.en());
 
+/** A list answer's items null, or absent from an answer that holds nothing else (listAnswer), as []. */
+function noItemsAsEmpty(v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  const o = v as Record<string, unknown>;
+  if (o.items === null || (!('items' in o) && Object.keys(o).every((k) => k === 'pagination'))) return { ...o, items: [] };
+  return v;
+}
+
 // ---------------------------------------------------------------- primitives
 
 /**
@@ -102,14 +110,16 @@ function contract<V extends View>(view: V, eager = false) {
   }));
 
   /**
-   * A list's items. The document marks no field of a list required: the emulator always sends items, the client
-   * reads none (absent, or null as Go's encoder writes an empty slice) as no items. A score calculation answered so
+   * A list answer. The document marks no field of a list required: the emulator always sends items, the client
+   * reads items null (Go's encoder writes an empty slice so) or absent from an answer holding nothing else (`{}`,
+   * or pagination alone) as no items. An answer with other fields and no items ({"error": "database unavailable"})
+   * is no list: a bad response (exit 1), not an empty list with exit 0. A score calculation answered with no items
    * has no result for any supplier asked, each of which is then unknown (exit 1): nothing passes for "no data".
    */
-  const itemsOf = <T extends z.ZodMiniType>(item: T) =>
-    (wire ? z.array(item) : z.pipe(opt(z.array(item)), z.transform((v) => v ?? []))) as unknown as z.ZodMiniArray<T>;
+  const listAnswer = <S extends z.ZodMiniType>(s: S): S => (wire ? s : (z.pipe(z.transform(noItemsAsEmpty), s) as unknown as S));
+  const itemsOf = <T extends z.ZodMiniType>(item: T) => z.array(item);
   /** The document marks no field of a list required but lists both: the emulator always sends pagination, the client reads a list without one (or with null) as its last page. */
-  const listOf = <T extends z.ZodMiniType>(item: T) => rec({ items: itemsOf(item), pagination: wire ? Pagination : z.optional(z.nullable(Pagination)) });
+  const listOf = <T extends z.ZodMiniType>(item: T) => listAnswer(rec({ items: itemsOf(item), pagination: wire ? Pagination : z.optional(z.nullable(Pagination)) }));
   const itemOf = <T extends z.ZodMiniType>(item: T) => rec({ item });
 
   // ------------------------------------------------------------ suppliers
@@ -206,7 +216,7 @@ function contract<V extends View>(view: V, eager = false) {
     unit: opt(z.string()),
   }));
   /** No pagination object on this list. */
-  const EmissionReportList = lazy(() => rec({ items: itemsOf(EmissionReport) }));
+  const EmissionReportList = lazy(() => listAnswer(rec({ items: itemsOf(EmissionReport) })));
 
   // ------------------------------------------------------------ score calculation
   // The score result's tables mark nothing required: every field may be absent ("no data" leaves the value out).
@@ -274,7 +284,7 @@ function contract<V extends View>(view: V, eager = false) {
     dataSourceScores: opt(z.array(DataSourceScore)),
     policyParameterScores: opt(z.array(PolicyParameterScore)),
   }));
-  const ScoreCalculationResponse = lazy(() => rec({ items: itemsOf(ScoreResult) }));
+  const ScoreCalculationResponse = lazy(() => listAnswer(rec({ items: itemsOf(ScoreResult) })));
 
   // ------------------------------------------------------------ data entries and news
 
@@ -345,7 +355,7 @@ function contract<V extends View>(view: V, eager = false) {
    * without pagination is also accepted by the client.
    */
   const Category = lazy(() => rec({ id: z.string(), name: opt(z.string()) }));
-  const CategoryList = lazy(() => rec({ items: itemsOf(Category), pagination: z.optional(z.nullable(Pagination)) }));
+  const CategoryList = lazy(() => listAnswer(rec({ items: itemsOf(Category), pagination: z.optional(z.nullable(Pagination)) })));
 
   return {
     IsoDate, Timestamp, PageQuery, Pagination, Contact, SupplierCreateRequest, SupplierCreateResponse, CustomField, SupplierDetail, SupplierDetailResponse,

@@ -456,7 +456,7 @@ export class HttpTransport {
         return res;
       }
       const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers['retry-after'], Date.now()) : undefined;
-      const askedBack = retryAfterMs !== undefined && policy.retries > 0 && askedBackTimes < policy.retries + THROTTLE_RETRIES_EXTRA;
+      const askedBack = retryAfterMs !== undefined && policy.retries > 0 && askedBackTimes < THROTTLE_RETRIES_EXTRA;
       if (askedBack) askedBackTimes++;
       const d = policy.decide({ kind: 'status', status: res.status, retryAfterMs }, askedBack ? Math.min(counted, policy.retries - 1) : counted++, idempotent, startedAt, args.budget);
       if (res.status === 429) {

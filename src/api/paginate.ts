@@ -7,7 +7,8 @@
  *   not end the list: the document does not say that pages hold items, and stopping
  *   there could lose the items after it (it costs a service that points past the end
  *   one request more). The second empty page yields `unread`, the page it names,
- *   so that a listing can say where items could still follow;
+ *   when the last page with items was full, so that a listing can say where
+ *   items could still follow;
  * - `maxPages` pages read (one page with --page).
  * A page shorter than the page size does not end the walk while the service names
  * a next page: the document does not say pages are full, and stopping there could
@@ -96,7 +97,9 @@ export async function* paginate<T>(
       const next = nextPageAfter(page, res);
       // Where the walk stops at its page bound (--page), an empty page that names a next one says so.
       if (next !== undefined && n >= maxPages) yield { page, items: [], hasMore: true, next };
-      else if (next !== undefined && emptyBefore) yield { page, items: [], hasMore: false, unread: next };
+      // Only after a full page: a last page with fewer items than its size is the end in all likelihood (a service
+      // that points past the end, as the emulator's --last-page past does, drew the note on every listing).
+      else if (next !== undefined && emptyBefore && fullBefore) yield { page, items: [], hasMore: false, unread: next };
       if (emptyBefore || next === undefined || n >= maxPages) return;
       emptyBefore = true;
       page = next;

@@ -32,8 +32,9 @@ interface Def {
   shape?: Record<string, z.ZodMiniType>;
   innerType?: z.ZodMiniType;
   element?: z.ZodMiniType;
-  /** A pipe's input schema (the reader's list items: absent or null read as []). */
+  /** A pipe's input and output schemas (the reader's list answers: items absent or null read as []). */
   in?: z.ZodMiniType;
+  out?: z.ZodMiniType;
 }
 
 interface Internals {
@@ -60,7 +61,8 @@ function unwrap(s: z.ZodMiniType): { core: Def; optional: boolean } {
   for (;;) {
     if (zod.def.type === 'lazy' && zod.innerType) zod = internals(zod.innerType);
     else if ((zod.def.type === 'optional' || zod.def.type === 'nullable') && zod.def.innerType) zod = internals(zod.def.innerType);
-    // A pipe (the reader's list items) is as required as its outermost wrapper says: the items stay, and are reshaped.
+    // A pipe (the reader's list answers: a transform, then the list) is reshaped along the list it ends in.
+    else if (zod.def.type === 'pipe' && zod.def.out && internals(zod.def.in!).def.type === 'transform') zod = internals(zod.def.out);
     else if (zod.def.type === 'pipe' && zod.def.in) zod = internals(zod.def.in);
     else return { core: zod.def, optional };
   }

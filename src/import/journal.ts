@@ -585,7 +585,10 @@ export async function readJournal(
   if (header.file !== id.path && header.file !== null && id.path !== null) {
     warn(`journal ${journalPath} was started for ${header.file}; the content matches, so it is used for ${id.path}`);
   }
-  if (o.encoding !== undefined && meta.enc !== undefined && o.encoding !== meta.enc) {
+  // An srs before this one read --encoding latin1 as ISO-8859-1 ("latin1" in its journals), now as windows-1252: the same
+  // file, read alike but for 0x80-0x9F, whose rows then hash differently and turn unknown (never sent twice).
+  const sameEncoding = o.encoding === meta.enc || (meta.enc === 'latin1' && o.encoding === 'windows-1252');
+  if (o.encoding !== undefined && meta.enc !== undefined && !sameEncoding) {
     // Rows read in another encoding are other rows: each recorded one would turn unknown (and new ones garbled).
     // Only a run that stopped at the first non-UTF-8 byte after plain ASCII may switch: ASCII reads the same.
     const asciiOk = empty || (!!stop && stop.ascii && meta.enc === 'utf-8' && !!o.asciiCompatible?.(o.encoding));

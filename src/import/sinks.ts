@@ -100,12 +100,34 @@ export class JournalSink implements OutcomeSink {
     this.#retryUnknown = retryUnknown;
   }
 
+  /** The row hash of each line read in this run (index line; 0: none), for telling a twin from a moved row. */
+  #hashes = new Float64Array(0);
+
+  #seen(line: number, hash: string): void {
+    if (line >= this.#hashes.length) {
+      const next = new Float64Array(Math.max(1024, this.#hashes.length * 2, line + 1));
+      next.set(this.#hashes);
+      this.#hashes = next;
+    }
+    this.#hashes[line] = parseInt(hash, 16) + 1;
+  }
+
+  #seenHash(line: number): string | undefined {
+    const h = line < this.#hashes.length ? this.#hashes[line]! : 0;
+    return h ? (h - 1).toString(16).padStart(12, '0') : undefined;
+  }
+
   check(row: Candidate): Verdict | undefined {
     if (!this.#history) return undefined;
     const history = this.#history;
     const prior = history.get(row.line);
-    // Only a row its own line does not vouch for is looked for elsewhere (the index is built on the first such row).
-    const from = prior && prior.state !== 'failed' && prior.hash === row.hash ? undefined : history.movedFrom(row.line, row.hash);
+    this.#seen(row.line, row.hash);
+    // Only a row its own line does not vouch for is looked for elsewhere (the index is built on the first such row):
+    // a line that recorded these very cells (failed: sent again) is itself, not a moved row.
+    let from = prior && prior.hash === row.hash ? undefined : history.movedFrom(row.line, row.hash);
+    // A twin, not a moved row: the line the cells were created from still holds them in this run (two identical
+    // rows; the second one failed in the earlier run was skipped as "already created", and lost).
+    if (from !== undefined && from < row.line && this.#seenHash(from) === row.hash) from = undefined;
     const d = decideResume(row.line, prior, row.hash, this.#retryUnknown, from !== undefined ? { line: from, prior: history.get(from)! } : undefined);
     if (d.action === 'skip') return { state: 'skipped', supplierId: d.id, message: d.message };
     if (d.action === 'unknown') return { state: 'unknown', message: d.message };

@@ -151,15 +151,35 @@ describe('retries', () => {
     const bare = await srs('create503bare', ['supplier', 'create', '--name', 'Patient', '--retries', '2', '--no-catalog']);
     expect(bare.code).toBe(1);
     expect(counts.get('create503bare')).toBe(3);
-    // A service that asks for ever (maintenance): bounded, --retries 1 gives 1 + (1 + 6) + 1 attempts, then exit 1.
+    // A service that asks for ever (maintenance): bounded, --retries 1 gives 1 + 6 + 1 attempts, then exit 1.
     scenario('create503ever', (_q, res) => json(res, 503, { message: 'maintenance' }, { 'retry-after': '0' }));
     const ever = await srs('create503ever', ['supplier', 'create', '--name', 'Patient', '--retries', '1', '--no-catalog']);
     expect(ever.code).toBe(1);
-    expect(counts.get('create503ever')).toBe(9);
+    expect(counts.get('create503ever')).toBe(8);
     scenario('create503none', (_q, res) => json(res, 503, { message: 'busy' }, { 'retry-after': '0' }));
     const none = await srs('create503none', ['supplier', 'create', '--name', 'Patient', '--retries', '0', '--no-catalog']);
     expect(none.code).toBe(1);
     expect(counts.get('create503none')).toBe(1);
+  });
+
+  it('a resumed import sends again a row that failed, though a twin (same cells) of it was created: a twin is not a moved row', async () => {
+    let made = 0;
+    scenario('twins', (_q, res, n) => {
+      if (n === 2) return json(res, 422, { message: 'try later' });
+      made++;
+      return json(res, 201, { id: `01h57nhc4sapk2v8c7tqtwin${String(made).padStart(2, '0')}`, name: 'Acme Twin', countryIso3Code: 'DEU', website: null, status: 'current', customerSupplierId: null });
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'srs-twins-'));
+    const f = join(dir, 'twins.csv');
+    writeFileSync(f, 'name,country\nAcme Twin,DEU\nAcme Twin,DEU\nOther,DEU\n');
+    const args = ['supplier', 'import', f, '--concurrency', '1', '--no-catalog', '-o', 'json', '--quiet'];
+    const first = await srs('twins', args);
+    expect(first.code).toBe(1);
+    expect(JSON.parse(first.stdout)).toMatchObject({ created: 2, failed: 1 });
+    const second = await srs('twins', args);
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ created: 1, skipped: 2 });
+    expect(counts.get('twins')).toBe(4);
   });
 
   it('an answer nested 100,000 levels deep: one line, never "unexpected error"; a create still names the supplier it created', async () => {
@@ -363,13 +383,21 @@ describe('retries', () => {
   it('a listing that stops on two empty pages while the service names another says so on stderr (the document does not say pages hold items)', async () => {
     scenario('gappy', (req, res) => {
       const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? 1);
-      return json(res, 200, { items: page === 1 ? [country('DEU')] : [], pagination: { pageSize: 100, nextPage: page + 1 } });
+      return json(res, 200, { items: page === 1 ? [country('DEU')] : [], pagination: { pageSize: 1, nextPage: page + 1 } });
     });
     const r = await srs('gappy', ['ref', 'countries', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as unknown[]).length).toBe(1);
     expect(r.stderr).toBe('the service sent two empty pages in a row (the second, page 3, names page 4): taken as the end of the countries; if the service leaves pages empty within a list, more may follow (--page 4)\n');
     expect((await srs('gappy', ['-q', 'ref', 'countries', '-o', 'json'])).stderr).toBe('');
+    // After a last page shorter than its size (a service pointing past the end), nothing to say.
+    scenario('pastend', (req, res) => {
+      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? 1);
+      return json(res, 200, { items: page === 1 ? [country('DEU'), country('FRA')] : [], pagination: { pageSize: 100, nextPage: page + 1 } });
+    });
+    const past = await srs('pastend', ['ref', 'countries', '-o', 'json']);
+    expect(past.code, past.stderr).toBe(0);
+    expect(past.stderr).toBe('');
   });
 
   it('a list answered with items null (Go writes an empty slice so) or without items is an empty list; a score calculation so answered has no results (exit 1)', async () => {
@@ -384,6 +412,14 @@ describe('retries', () => {
       const calc = await srs(name, ['score', 'calc', '01h58vrn1sad1y603je9gbpje8', '-o', 'csv']);
       expect(calc.code).toBe(1);
       expect(calc.stderr).toContain('the service returned no result for supplier 01h58vrn1sad1y603je9gbpje8');
+    }
+    // An answer with other fields and no items is no list: a bad response, never an empty list with exit 0.
+    scenario('itemserror', (_q, res) => json(res, 200, { error: 'database unavailable' }));
+    for (const args of [['ref', 'countries'], ['emissions', 'ls', '01h58vrn1sad1y603je9gbpje8'], ['scorecards', 'ls']]) {
+      const r = await srs('itemserror', [...args, '-o', 'json', '--retries', '0']);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/unexpected response \(body\.items: /);
     }
   });
 
