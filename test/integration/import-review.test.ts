@@ -338,3 +338,22 @@ describe('the --failed file of a row with an Excel text id (="00042")', () => {
     });
   });
 });
+
+describe('a journal of an srs that read --encoding latin1 as ISO-8859-1', () => {
+  it('resumes under the windows-1252 reading (rows read alike are skipped, never sent twice)', async () => {
+    await withHarness({}, async (h) => {
+      const f = file('lat.csv', Buffer.from('name;country;Vendor No\nM\xfcller GmbH;DEU;LAT-1\nGro\xdfhandel AG;DEU;LAT-2\n', 'latin1'));
+      const first = await h.run(importArgs(f, '--encoding', 'latin1'));
+      expect(first.code, first.stderr).toBe(0);
+      const journal = `${f}.srs-journal`;
+      const { readFileSync } = await import('node:fs');
+      const text = readFileSync(journal, 'utf8');
+      expect(text).toContain('"enc":"windows-1252"');
+      writeFileSync(journal, text.replace('"enc":"windows-1252"', '"enc":"latin1"'));
+      const again = await h.run(importArgs(f, '--encoding', 'latin1'));
+      expect(again.code, again.stderr).toBe(0);
+      expect(summary(again)).toMatchObject({ created: 0, skipped: 2 });
+      expect([...(await storedIds(h, 'LAT-')).values()]).toEqual([1, 1]);
+    });
+  });
+});

@@ -137,6 +137,10 @@ describe('profiles', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('plain http');
     expect(refused.stderr).not.toContain('sending the API key of profile');
+    // A command that sends nothing runs on (a lookup in the local catalog).
+    const find = await runSrs(['--base-url', 'http://example.com', 'supplier', 'find', 'Acme', '-o', 'json'], env);
+    expect(find.code, find.stderr).toBe(0);
+    expect(find.stderr).not.toContain('sending the API key of profile');
     const same = await runSrs(['--base-url', `${h.emu.url}/`, 'ref', 'categories'], env);
     expect(same.code, same.stderr).toBe(0);
     expect(same.stderr).not.toContain('sending the API key');
