@@ -56,9 +56,11 @@ describe('retry decisions', () => {
   it('stops after the configured retries and honours a capped Retry-After', () => {
     const p = policy({ retries: 2, retryAfterCapMs: 5000 });
     expect(p.decide({ kind: 'status', status: 503 }, 2, true, 0).retry).toBe(false);
-    // Retry-After is the least wait, spread by up to half as much again, at most 1 s (random 0.5: +500 ms of 1,000).
-    expect(p.decide({ kind: 'status', status: 429, retryAfterMs: 3000 }, 0, true, 0).delayMs).toBe(3500);
+    // A 503's Retry-After is the least wait, spread by up to half as much again, at most 1 s (random 0.5: +500 ms
+    // of 1,000); a 429's is the run's pause, not spread.
+    expect(p.decide({ kind: 'status', status: 503, retryAfterMs: 3000 }, 0, true, 0).delayMs).toBe(3500);
     expect(p.decide({ kind: 'status', status: 503, retryAfterMs: 1000 }, 0, true, 0).delayMs).toBe(1250);
+    expect(p.decide({ kind: 'status', status: 429, retryAfterMs: 3000 }, 0, true, 0).delayMs).toBe(3000);
     const low = policy({ random: () => 0 });
     expect(low.decide({ kind: 'status', status: 429, retryAfterMs: 3000 }, 0, true, 0).delayMs).toBe(3000);
     expect(p.decide({ kind: 'status', status: 429, retryAfterMs: 999_999 }, 0, true, 0).delayMs).toBe(5000);
