@@ -117,9 +117,8 @@ function contract<V extends View>(view: V, eager = false) {
    * has no result for any supplier asked, each of which is then unknown (exit 1): nothing passes for "no data".
    */
   const listAnswer = <S extends z.ZodMiniType>(s: S): S => (wire ? s : (z.pipe(z.transform(noItemsAsEmpty), s) as unknown as S));
-  const itemsOf = <T extends z.ZodMiniType>(item: T) => z.array(item);
   /** The document marks no field of a list required but lists both: the emulator always sends pagination, the client reads a list without one (or with null) as its last page. */
-  const listOf = <T extends z.ZodMiniType>(item: T) => listAnswer(rec({ items: itemsOf(item), pagination: wire ? Pagination : z.optional(z.nullable(Pagination)) }));
+  const listOf = <T extends z.ZodMiniType>(item: T) => listAnswer(rec({ items: z.array(item), pagination: wire ? Pagination : z.optional(z.nullable(Pagination)) }));
   const itemOf = <T extends z.ZodMiniType>(item: T) => rec({ item });
 
   // ------------------------------------------------------------ suppliers
@@ -216,7 +215,7 @@ function contract<V extends View>(view: V, eager = false) {
     unit: opt(z.string()),
   }));
   /** No pagination object on this list. */
-  const EmissionReportList = lazy(() => listAnswer(rec({ items: itemsOf(EmissionReport) })));
+  const EmissionReportList = lazy(() => listAnswer(rec({ items: z.array(EmissionReport) })));
 
   // ------------------------------------------------------------ score calculation
   // The score result's tables mark nothing required: every field may be absent ("no data" leaves the value out).
@@ -284,7 +283,7 @@ function contract<V extends View>(view: V, eager = false) {
     dataSourceScores: opt(z.array(DataSourceScore)),
     policyParameterScores: opt(z.array(PolicyParameterScore)),
   }));
-  const ScoreCalculationResponse = lazy(() => listAnswer(rec({ items: itemsOf(ScoreResult) })));
+  const ScoreCalculationResponse = lazy(() => listAnswer(rec({ items: z.array(ScoreResult) })));
 
   // ------------------------------------------------------------ data entries and news
 
@@ -355,7 +354,7 @@ function contract<V extends View>(view: V, eager = false) {
    * without pagination is also accepted by the client.
    */
   const Category = lazy(() => rec({ id: z.string(), name: opt(z.string()) }));
-  const CategoryList = lazy(() => listAnswer(rec({ items: itemsOf(Category), pagination: z.optional(z.nullable(Pagination)) })));
+  const CategoryList = lazy(() => listAnswer(rec({ items: z.array(Category), pagination: z.optional(z.nullable(Pagination)) })));
 
   return {
     IsoDate, Timestamp, PageQuery, Pagination, Contact, SupplierCreateRequest, SupplierCreateResponse, CustomField, SupplierDetail, SupplierDetailResponse,
