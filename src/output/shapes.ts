@@ -61,9 +61,6 @@ export function fieldPaths(schema: z.ZodMiniType, prefix = '', depth = 0): strin
   }
 }
 
-/** Rows some commands print instead of the resource (tables of score calc and its breakdowns). */
-const scoreRowKeys = ['supplierId', 'score', 'label', 'dataSourcesScore', 'policyParametersScore', 'riskLevel', 'riskRecognised', 'dataSources', 'parameters', 'dataSourceId', 'entries', 'policyParameterId', 'contexts', 'scope', 'scopeId', 'entryId', 'isClaim', 'issueDate', 'expiryDate', 'policyParameterName', 'dataSourceName', 'scopeName'];
-
 /** The rows of score calc's tables and CSV (src/commands/score/view.ts), per view: a field of another view printed nothing. */
 const SCORE_VIEW_ROWS: Record<'summary' | 'sources' | 'parameters' | 'entries', { what: string; paths: string[] }> = {
   summary: { what: 'a score row', paths: ['supplierId', 'score', 'label', 'dataSourcesScore', 'policyParametersScore', 'riskLevel', 'riskRecognised', 'dataSources', 'parameters'] },
@@ -71,6 +68,9 @@ const SCORE_VIEW_ROWS: Record<'summary' | 'sources' | 'parameters' | 'entries', 
   parameters: { what: 'a row of --breakdown parameters', paths: ['supplierId', 'policyParameterId', 'policyParameterName', 'score', 'label', 'riskLevel', 'entries', 'contexts'] },
   entries: { what: 'a row of --breakdown entries', paths: ['supplierId', 'scope', 'scopeId', 'scopeName', 'entryId', 'dataSourceId', 'score', 'isClaim', 'issueDate', 'expiryDate'] },
 };
+
+/** Rows some commands print instead of the resource (tables of score calc and its breakdowns): every view's fields. */
+const scoreRowKeys = [...new Set(Object.values(SCORE_VIEW_ROWS).flatMap((v) => v.paths))];
 
 /**
  * score calc's --fields against the rows of the view it prints (the summary of tables and CSV, or a breakdown in
