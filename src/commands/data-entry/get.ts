@@ -16,7 +16,7 @@ const parameterColumns: Column[] = [
 ];
 
 export async function run(ctx: Context, args: string[], _opts: Opts): Promise<void> {
-  const id = checkId(requireArg(args, 0, 'data entry id').trim(), 'data entry id');
+  const id = checkId(requireArg(args, 0, 'data entry id'), 'data entry id');
   const client = await ctx.client();
   const entry = await ctx.withSpinner('Fetching data entry…', () => client.getDataEntry(id));
   const ro = ctx.renderOptions();

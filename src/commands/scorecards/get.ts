@@ -6,7 +6,7 @@ import { checkId } from '../../util/ulid.js';
 
 export async function run(ctx: Context, args: string[], _opts: Opts): Promise<void> {
   // Ids look like 26-character lowercase ULIDs: a malformed one is exit 2, not "not found" from the service.
-  const id = checkId(requireArg(args, 0, 'scorecard id').trim(), 'scorecard id');
+  const id = checkId(requireArg(args, 0, 'scorecard id'), 'scorecard id');
   const client = await ctx.client();
   const card = await ctx.withSpinner('Fetching scorecard…', () => client.getScorecard(id));
   const ro = ctx.renderOptions();

@@ -6,7 +6,7 @@ import { checkId } from '../../util/ulid.js';
 
 export async function run(ctx: Context, _args: string[], opts: Opts): Promise<void> {
   const flags = listFlags(opts);
-  const supplierId = typeof opts.supplier === 'string' ? checkId(opts.supplier.trim(), '--supplier') : undefined;
+  const supplierId = typeof opts.supplier === 'string' ? checkId(opts.supplier, '--supplier') : undefined;
   const client = await ctx.client();
   if (supplierId !== undefined) {
     // The service lists no scorecards for an id it does not know, as for a supplier none applies to: a typo

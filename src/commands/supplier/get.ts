@@ -62,7 +62,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     }
   }
   // Ids look like 26-character lowercase ULIDs: an uppercase or malformed one is exit 2 (it was "HTTP 404: not found").
-  else id = checkId(given!.trim());
+  else id = checkId(given!);
   // A named catalog that does not exist is exit 2 before anything is sent, as in every other catalog command (a
   // mistyped --catalog was a warning after the profile, exit 0).
   if (!open) await catalogPathOf(ctx);
