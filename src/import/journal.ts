@@ -210,7 +210,7 @@ export class JournalHistory {
     const at = this.#idAt[line]!;
     return {
       state,
-      hash: h ? (h - 1).toString(16).padStart(12, '0') : undefined,
+      hash: h ? hashText(h) : undefined,
       id: at ? this.#idBytes.toString('utf8', at - 1, at - 1 + this.#idLen[line]!) : undefined,
       message: this.#messages.get(line),
     };
@@ -239,7 +239,7 @@ export class JournalHistory {
         if (c !== 0 && c !== STATE_CODE.failed && h !== 0 && !this.#byHash.has(h)) this.#byHash.set(h, l);
       }
     }
-    const at = this.#byHash.get(parseInt(hash, 16) + 1);
+    const at = this.#byHash.get(hashSlot(hash));
     return at !== undefined && at !== line ? at : undefined;
   }
 
@@ -273,9 +273,27 @@ export type ResumeDecision =
   | { action: 'unknown'; message: string };
 
 /** What a re-run does with a valid row, given what earlier runs recorded for its line. */
+/** A 48-bit row hash (12 hex digits) as a typed array holds it: + 1, so that 0 is "none". */
+export function hashSlot(hash: string): number {
+  return parseInt(hash, 16) + 1;
+}
+
+/** hashSlot's inverse. */
+export function hashText(slot: number): string {
+  return (slot - 1).toString(16).padStart(12, '0');
+}
+
+/**
+ * Whether a line's record stands for the row now at that line: the same cells, or a record without a hash (an
+ * older journal) that was not a failure. A row it does not stand for may have moved (JournalHistory.movedFrom).
+ */
+export function standsFor(prior: PriorRow | undefined, hash: string): boolean {
+  return prior !== undefined && (prior.hash === undefined ? prior.state !== 'failed' : prior.hash === hash);
+}
+
 export function decideResume(line: number, prior: PriorRow | undefined, hash: string, retryUnknown: boolean, moved?: { line: number; prior: PriorRow }): ResumeDecision {
   // Not what this line held (or nothing was sent from it), but what another line was sent with: the same row, moved.
-  if (moved && (!prior || prior.state === 'failed' || (prior.hash !== undefined && prior.hash !== hash))) {
+  if (moved && !standsFor(prior, hash)) {
     const was = moved.prior;
     if (was.state === 'created') return { action: 'skip', id: was.id, message: `already created (journal: as line ${moved.line}, which this row held in an earlier run)` };
     if (!retryUnknown) {

@@ -21,7 +21,7 @@
  */
 import type { SupplierCreateRequest } from '../api/contract.js';
 import { rowHash } from './hash.js';
-import { Journal, decideResume, type JournalHistory, type StoppedPrefix } from './journal.js';
+import { Journal, decideResume, hashSlot, standsFor, type JournalHistory, type StoppedPrefix } from './journal.js';
 import { FailedWriter, ReportWriter, type RowOutcome, type RowState } from './report.js';
 
 /** A valid row on its way to the service. */
@@ -109,12 +109,7 @@ export class JournalSink implements OutcomeSink {
       next.set(this.#hashes);
       this.#hashes = next;
     }
-    this.#hashes[line] = parseInt(hash, 16) + 1;
-  }
-
-  #seenHash(line: number): string | undefined {
-    const h = line < this.#hashes.length ? this.#hashes[line]! : 0;
-    return h ? (h - 1).toString(16).padStart(12, '0') : undefined;
+    this.#hashes[line] = hashSlot(hash);
   }
 
   check(row: Candidate): Verdict | undefined {
@@ -122,12 +117,12 @@ export class JournalSink implements OutcomeSink {
     const history = this.#history;
     const prior = history.get(row.line);
     this.#seen(row.line, row.hash);
-    // Only a row its own line does not vouch for is looked for elsewhere (the index is built on the first such row):
-    // a line that recorded these very cells (failed: sent again) is itself, not a moved row.
-    let from = prior && prior.hash === row.hash ? undefined : history.movedFrom(row.line, row.hash);
+    // Only a row its own line's record does not stand for is looked for elsewhere (the index is built on the first
+    // such row): a line that recorded these very cells (failed: sent again) is itself, not a moved row.
+    let from = standsFor(prior, row.hash) ? undefined : history.movedFrom(row.line, row.hash);
     // A twin, not a moved row: the line the cells were created from still holds them in this run (two identical
     // rows; the second one failed in the earlier run was skipped as "already created", and lost).
-    if (from !== undefined && from < row.line && this.#seenHash(from) === row.hash) from = undefined;
+    if (from !== undefined && from < row.line && this.#hashes[from] === hashSlot(row.hash)) from = undefined;
     const d = decideResume(row.line, prior, row.hash, this.#retryUnknown, from !== undefined ? { line: from, prior: history.get(from)! } : undefined);
     if (d.action === 'skip') return { state: 'skipped', supplierId: d.id, message: d.message };
     if (d.action === 'unknown') return { state: 'unknown', message: d.message };
