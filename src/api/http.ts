@@ -152,12 +152,6 @@ export interface RawResponse {
   readonly text: string;
 }
 
-/**
- * Attempts beyond --retries that a 429 or 503 with Retry-After may take (a service in maintenance answering so
- * for ever still fails a lookup in seconds, not after the 60 s retry time limit).
- */
-const THROTTLE_RETRIES_EXTRA = 6;
-
 export function answer(status: number, headers: RawResponse['headers'], body: Buffer): RawResponse {
   let text: string | undefined;
   return {
@@ -411,12 +405,9 @@ export class HttpTransport {
     const total = policy.retries + 1;
     // The last failure, which stands when policy.stop() ends the waiting (an import stopped by a signal).
     let last: { res: RawResponse } | { err: NetworkError } | undefined;
-    // Failures that count toward --retries: a 429 or 503 with Retry-After (the service asks to come back later, and
-    // did nothing) does not, when retries are allowed at all, for up to THROTTLE_RETRIES_EXTRA more attempts (then
-    // the retry time limit and the run's budget bound them too). Three such answers in a row failed rows of an
-    // import against a saturated service (--capacity 4) that a fourth try would have created.
+    // Failures that count toward --retries, and those exempt from it (RetryPolicy.exempt: come back later).
     let counted = 0;
-    let askedBackTimes = 0;
+    let exemptSoFar = 0;
     for (let attempt = 0; ; attempt++) {
       const paused = policy.gate.wait();
       if (paused) await paused;
@@ -456,9 +447,10 @@ export class HttpTransport {
         return res;
       }
       const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers['retry-after'], Date.now()) : undefined;
-      const askedBack = retryAfterMs !== undefined && policy.retries > 0 && askedBackTimes < THROTTLE_RETRIES_EXTRA;
-      if (askedBack) askedBackTimes++;
-      const d = policy.decide({ kind: 'status', status: res.status, retryAfterMs }, askedBack ? Math.min(counted, policy.retries - 1) : counted++, idempotent, startedAt, args.budget);
+      const failure = { kind: 'status', status: res.status, retryAfterMs } as const;
+      const askedBack = policy.exempt(failure, exemptSoFar);
+      if (askedBack) exemptSoFar++;
+      const d = policy.decide(failure, askedBack ? counted : counted++, idempotent, startedAt, args.budget, askedBack);
       if (res.status === 429) {
         // Everybody waits, not just this request.
         policy.gate.pauseFor(policy.pauseAfter429(d, retryAfterMs));

@@ -111,6 +111,12 @@ export interface Decision {
   limit?: 'retries' | 'time' | 'budget' | 'stopped';
 }
 
+/**
+ * Attempts beyond --retries that a 429 or 503 with Retry-After may take (a service in maintenance answering so
+ * for ever still fails a lookup in seconds, not after the 60 s retry time limit).
+ */
+export const THROTTLE_RETRIES_EXTRA = 6;
+
 export class RetryPolicy {
   readonly retries: number;
   readonly budget: RetryBudget;
@@ -157,10 +163,20 @@ export class RetryPolicy {
   }
 
   /**
-   * Whether to retry after `attempt` (0 = the first try) failed, and how long to wait.
-   * `idempotent` is false for creates.
+   * Whether a failure is exempt from --retries: a 429 or 503 with Retry-After (the service asks to come back later,
+   * and did nothing), when retries are allowed at all, for up to THROTTLE_RETRIES_EXTRA such answers a request (then
+   * they count; the retry time limit and the run's budget bound them throughout). Three such answers in a row failed
+   * rows of an import against a saturated service (--capacity 4) that a fourth try would have created.
    */
-  decide(failure: Failure, attempt: number, idempotent: boolean, startedAt: number, budget: RetryBudget = this.budget): Decision {
+  exempt(failure: Failure, exemptSoFar: number): boolean {
+    return failure.kind === 'status' && (failure.status === 429 || failure.status === 503) && failure.retryAfterMs !== undefined && this.retries > 0 && exemptSoFar < THROTTLE_RETRIES_EXTRA;
+  }
+
+  /**
+   * Whether to retry after `attempt` (0 = the first try; the failures that count toward --retries) failed, and how
+   * long to wait. `idempotent` is false for creates; `exempt` (see exempt()) skips the --retries bound.
+   */
+  decide(failure: Failure, attempt: number, idempotent: boolean, startedAt: number, budget: RetryBudget = this.budget, exempt = false): Decision {
     const retryable =
       failure.kind === 'status'
         ? (idempotent ? RETRYABLE_STATUS_IDEMPOTENT : RETRYABLE_STATUS_CREATE).has(failure.status)
@@ -168,7 +184,7 @@ export class RetryPolicy {
     const what = failure.kind === 'status' ? `HTTP ${failure.status}` : failure.error.code;
     if (!retryable) return { retry: false, delayMs: 0, reason: `${what} is not retryable${idempotent ? '' : ' for a create'}` };
     if (this.#stopped) return { retry: false, delayMs: 0, reason: `${what}: not retried (stopped by a signal)`, limit: 'stopped' };
-    if (attempt >= this.retries) return { retry: false, delayMs: 0, reason: `${what}: no retries left (${this.retries})`, limit: 'retries' };
+    if (!exempt && attempt >= this.retries) return { retry: false, delayMs: 0, reason: `${what}: no retries left (${this.retries})`, limit: 'retries' };
     let delay = backoffDelay(attempt, this.#o.baseDelayMs, this.#o.maxDelayMs, this.#o.random);
     if (failure.kind === 'status' && (failure.status === 429 || failure.status === 503) && failure.retryAfterMs !== undefined) {
       // A 503's Retry-After is the least wait, spread over up to half as much again (at most 1 s more): every row
