@@ -107,6 +107,8 @@ export async function* paginate<T>(
     }
     emptyBefore = false;
     const next = nextPageAfter(page, res);
+    // As many items as the page size the service says (or the one asked for).
+    const full = res.items.length >= (res.pagination?.pageSize ?? perPage);
     // Only a page that names a next one can be a runaway's: a last page that repeats earlier items ends the list
     // all the same ("the pagination does not end" was false there). A lone page (the first, naming no next one)
     // is not hashed (one scorecards listing per supplier in score calc --save: hashing it was 3% of its CPU).
@@ -115,7 +117,7 @@ export async function* paginate<T>(
       // an unstable order): nothing new, and the list has ended; printed again, they were duplicates, exit 0.
       // Not a full page after a full page that named it: that is also what a service that ignores the page number
       // sends (page 2 answered with page 1, "next: 2"), and taking it for the end printed 20 of 130 scorecards, exit 0.
-      if (next === undefined && !(fullBefore && res.items.length >= (res.pagination?.pageSize ?? perPage))) return;
+      if (next === undefined && !(fullBefore && full)) return;
       if (next === undefined) {
         throw new RunawayPaginationError(
           `${label}page ${fmt.format(page)} holds only items that earlier pages held, after a full page that named it: the service may ignore the page number, so the list may be incomplete (compare --page 1 and --page ${fmt.format(page)})`,
@@ -126,7 +128,7 @@ export async function* paginate<T>(
       );
     }
     items += res.items.length;
-    fullBefore = next !== undefined && res.items.length >= (res.pagination?.pageSize ?? perPage);
+    fullBefore = next !== undefined && full;
     yield next === undefined ? { page, items: res.items, hasMore: false } : { page, items: res.items, hasMore: true, next };
     if (next === undefined) return;
     if (n >= pageLimit && n < maxPages) {
