@@ -14,6 +14,7 @@ import { stringify, type Stringifier } from 'csv-stringify';
 import iconv from 'iconv-lite';
 import { UsageError } from '../errors.js';
 import { guardCsvCell } from '../output/sanitize.js';
+import { excelText } from './validate.js';
 import { fileIdentity, fileTargetProblem } from '../util/fs.js';
 
 export const ROW_STATES = ['created', 'skipped', 'exists', 'invalid', 'failed', 'unknown', 'valid'] as const;
@@ -111,14 +112,12 @@ function cellFilter(p: CellPolicy): (s: string) => string {
   return redact ? (s) => guard(redact(s)) : guard;
 }
 
-/** Excel's text idiom ="00042": a string literal, which runs nothing; the import reads it as its text. */
-const TEXT_FORMULA = /^="(?:[^"]|"")*"$/;
-
 /**
- * The formula guard, except for a cell that is Excel's text idiom as the file had it: guarded ('="00042"), the
- * --failed file "ready to fix and import again" sent the customer id '="00042", a second supplier beside 00042.
+ * The formula guard, except for a cell that is Excel's text idiom as the file had it (excelText, which the import
+ * reads as its text): guarded ('="00042"), the --failed file "ready to fix and import again" sent the customer id
+ * '="00042", a second supplier beside 00042.
  */
-const guard = (s: string): string => (TEXT_FORMULA.test(s) ? s : guardCsvCell(s));
+const guard = (s: string): string => (excelText(s) !== undefined ? s : guardCsvCell(s));
 
 export class ReportWriter {
   readonly #file: CsvFile;

@@ -42,13 +42,20 @@ function cell(fields: readonly string[], shape: RowShape, f: Field): string | un
   const t = v.trim();
   if (t === '') return undefined;
   // Excel's ="00125" (a formula that keeps leading zeros, what ERP exports write for ids) is its text, 00125: it was
-  // sent as ="00125", a second supplier beside the 00125 of another export. One comparison of two characters a cell.
-  if (t.charCodeAt(0) === 61 && t.charCodeAt(1) === 34 && t.length >= 3 && t.charCodeAt(t.length - 1) === 34) {
-    const inner = t.slice(2, -1);
-    // A lone quote inside is not the idiom's text (Excel doubles it): left as it is.
-    if (!inner.replace(/""/g, '').includes('"')) return inner.replace(/""/g, '"').trim() || undefined;
-  }
+  // sent as ="00125", a second supplier beside the 00125 of another export.
+  const text = excelText(t);
+  if (text !== undefined) return text.trim() || undefined;
   return t;
+}
+
+/**
+ * The text of Excel's text idiom ="00125" (a string literal, which runs nothing), or undefined for any other cell.
+ * One comparison of two characters a cell. A lone quote inside is not the idiom's text (Excel doubles it).
+ */
+export function excelText(t: string): string | undefined {
+  if (t.charCodeAt(0) !== 61 || t.charCodeAt(1) !== 34 || t.length < 3 || t.charCodeAt(t.length - 1) !== 34) return undefined;
+  const inner = t.slice(2, -1);
+  return inner.replace(/""/g, '').includes('"') ? undefined : inner.replace(/""/g, '"');
 }
 
 function list(v: string | undefined, split: RegExp): string[] | undefined {
