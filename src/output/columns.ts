@@ -9,7 +9,7 @@
  * wide, rank 1 first; `--wide` shows them all).
  */
 import type { ImportSummary } from '../import/report.js';
-import { fixed2 } from '../scoring/labels.js';
+import { scoreCell } from '../scoring/labels.js';
 
 /** What a column holds, which decides whether a table may cut it. Only `text` is ever cut. */
 export type ColumnKind = 'id' | 'code' | 'date' | 'number' | 'state' | 'url' | 'text';
@@ -38,8 +38,6 @@ export interface Column {
   tableOnly?: boolean;
 }
 
-/** A score as every score table shows it (fixed2: half away from zero, never -0.00). */
-const scoreCell = (v: unknown): string => (typeof v === 'number' ? fixed2(v) : v === null || v === undefined ? '' : String(v));
 /** A timestamp with an offset other than Z (+00:00, -05:00): shown in UTC like the others, not whole (82 columns at 80). */
 const OFFSET_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?[+-]\d\d:?\d\d$/;
 const inUtc = (v: string): string => {
@@ -73,7 +71,7 @@ const dataEntryColumns: Column[] = [
   col('type', 'TYPE', { kind: 'state' }),
   id('supplier.id', 'SUPPLIER', { hideIfConstant: true }),
   // Two decimals on a table, as its per-parameter rows and every score table show them; CSV keeps the number as sent.
-  col('score', 'SCORE', { align: 'right', kind: 'number', tableOnly: true, format: (v) => (typeof v === 'number' ? fixed2(v) : '') }),
+  col('score', 'SCORE', { align: 'right', kind: 'number', tableOnly: true, format: scoreCell }),
   col('score', 'SCORE', { align: 'right', kind: 'number', csvOnly: true }),
   text('newsEvent.name', 'NEWS EVENT'),
   col('policyParameterScores.length', 'PARAMETERS', { align: 'right', kind: 'number', hide: 1 }),

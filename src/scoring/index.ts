@@ -26,6 +26,7 @@ export {
   digitsToShow,
   fixed2,
   roundScore,
+  scoreCell,
   scoreLabel,
   showNumber,
 } from './labels.js';

@@ -52,6 +52,11 @@ export function fixed2(value: number): string {
   return roundScore(value).toFixed(2).replace(/^-0\.00$/, '0.00');
 }
 
+/** A score in a table cell (a Column's format): fixed2, and nothing for no value (the table shows its blank, —). */
+export function scoreCell(v: unknown): string {
+  return typeof v === 'number' ? fixed2(v) : v === null || v === undefined ? '' : String(v);
+}
+
 /** A number outside -3..+3 beyond floating-point error: no score of the scale (a service's answer can hold one). */
 export function isOffScale(v: unknown): v is number {
   return typeof v === 'number' && (v < SCORE_MIN - 1e-9 || v > SCORE_MAX + 1e-9);

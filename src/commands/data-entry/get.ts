@@ -3,16 +3,14 @@ import { columns, type Column } from '../../output/columns.js';
 import { renderItem, renderList } from '../../output/render.js';
 import { requireArg, type Opts } from '../kit.js';
 import { checkId } from '../../util/ulid.js';
-import { fixed2 } from '../../scoring/index.js';
+import { scoreCell } from '../../scoring/index.js';
 
-/** As every score table rounds (fixed2): 2.675 is 2.68 and -0.001 is 0.00, as in the entry's own SCORE above. */
-const score = (v: unknown): string => (typeof v === 'number' ? fixed2(v) : '');
 
 /** The per-parameter scores of a data entry, as rows with the parameter's name (table view only). */
 const parameterColumns: Column[] = [
   { path: 'policyParameterId', header: 'PARAMETER ID', kind: 'id' },
   { path: 'name', header: 'PARAMETER', kind: 'text' },
-  { path: 'score', header: 'SCORE', align: 'right', format: score, kind: 'number' },
+  { path: 'score', header: 'SCORE', align: 'right', format: scoreCell, kind: 'number' },
 ];
 
 export async function run(ctx: Context, args: string[], _opts: Opts): Promise<void> {

@@ -16,7 +16,7 @@ import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.j
 import type { Column } from '../../output/columns.js';
 import { renderList } from '../../output/render.js';
 import { oneLine } from '../../output/sanitize.js';
-import { comparable, digitsToShow, fixed2, expiresBeforeIssue, isOffScale, showNumber, todayUtc, type ScoreDifference } from '../../scoring/index.js';
+import { comparable, digitsToShow, scoreCell, expiresBeforeIssue, isOffScale, showNumber, todayUtc, type ScoreDifference } from '../../scoring/index.js';
 import { isFailing } from '../../scoring/gate.js';
 import type { BaselineValue } from './evaluate.js';
 import { suggest } from '../../util/suggest.js';
@@ -264,7 +264,7 @@ function columnsFor(rules: CheckRules): Column[] {
 const columns: Column[] = [
   { path: 'supplierId', header: 'SUPPLIER', kind: 'id' },
   { path: 'status', header: 'STATUS', format: (v) => String(v).toUpperCase(), kind: 'state' },
-  { path: 'score', header: 'SCORE', align: 'right', format: (v) => (typeof v === 'number' ? fixed2(v) : '—'), kind: 'number' },
+  { path: 'score', header: 'SCORE', align: 'right', format: scoreCell, kind: 'number' },
   { path: 'riskLevel', header: 'RISK', format: (v, row) => riskCell(v, (row as CheckResult).riskRecognised), kind: 'state' },
   { path: 'reasons', header: 'REASONS', kind: 'text' },
 ];

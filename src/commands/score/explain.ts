@@ -9,7 +9,7 @@ import { CheckFailedError, SrsError, ExitCode, UsageError } from '../../errors.j
 import { renderItem, renderList } from '../../output/render.js';
 import type { Column } from '../../output/columns.js';
 import { requireArg, type Opts } from '../kit.js';
-import { fixed2 } from '../../scoring/index.js';
+import { scoreCell } from '../../scoring/index.js';
 import { describeFilters } from './bundle.js';
 import { filtersFrom } from './calc.js';
 import { checkId } from './ids.js';
@@ -28,14 +28,13 @@ export function expiringDays(v: unknown): number {
   return n;
 }
 
-const num = (v: unknown) => (typeof v === 'number' ? fixed2(v) : '');
 const csvColumns: Column[] = [
   { path: 'scorecardId', header: 'SCORECARD ID' },
   { path: 'scorecardName', header: 'SCORECARD' },
   { path: 'policyParameterId', header: 'PARAMETER ID' },
   { path: 'name', header: 'PARAMETER' },
   { path: 'weight', header: 'WEIGHT', align: 'right' },
-  { path: 'score', header: 'SCORE', align: 'right', format: num },
+  { path: 'score', header: 'SCORE', align: 'right', format: scoreCell },
   { path: 'label', header: 'LABEL' },
   { path: 'riskLevel', header: 'RISK' },
   { path: 'riskRecognised', header: 'RISK RECOGNISED' },

@@ -2,12 +2,11 @@
 import type { ScoreResult } from '../../api/contract.js';
 import type { Names } from '../../api/names.js';
 import type { Column } from '../../output/columns.js';
-import { fixed2, scoreLabel } from '../../scoring/index.js';
+import { scoreCell, scoreLabel } from '../../scoring/index.js';
 import { riskCell, supplierRiskLevel, supplierRiskRecognised } from './bundle.js';
 
 export type Breakdown = 'sources' | 'parameters' | 'entries';
 
-const num = (v: unknown): string => (typeof v === 'number' ? fixed2(v) : v === null || v === undefined ? '—' : String(v));
 
 export function summaryRow(item: ScoreResult) {
   return {
@@ -25,10 +24,10 @@ export function summaryRow(item: ScoreResult) {
 
 export const summaryColumns: Column[] = [
   { path: 'supplierId', header: 'SUPPLIER', kind: 'id' },
-  { path: 'score', header: 'OVERALL', align: 'right', format: num, kind: 'number' },
+  { path: 'score', header: 'OVERALL', align: 'right', format: scoreCell, kind: 'number' },
   { path: 'label', header: 'LABEL', kind: 'state' },
-  { path: 'dataSourcesScore', header: 'DATA SOURCES', align: 'right', format: num, kind: 'number', hide: 2 },
-  { path: 'policyParametersScore', header: 'PARAMETERS', align: 'right', format: num, kind: 'number', hide: 1 },
+  { path: 'dataSourcesScore', header: 'DATA SOURCES', align: 'right', format: scoreCell, kind: 'number', hide: 2 },
+  { path: 'policyParametersScore', header: 'PARAMETERS', align: 'right', format: scoreCell, kind: 'number', hide: 1 },
   { path: 'riskLevel', header: 'RISK', format: (v, row) => riskCell(v, (row as { riskRecognised?: unknown }).riskRecognised), kind: 'state' },
   // CSV and --fields only: scripts compare riskLevel as sent, and read whether srs can rank it here.
   { path: 'riskRecognised', header: 'RISK RECOGNISED', csvOnly: true },
@@ -87,7 +86,7 @@ export const breakdownColumns: Record<Breakdown, Column[]> = {
     { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true, group: true },
     { path: 'dataSourceId', header: 'DATA SOURCE', kind: 'id' },
     { path: 'dataSourceName', header: 'NAME', kind: 'text' },
-    { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
+    { path: 'score', header: 'SCORE', align: 'right', format: scoreCell, kind: 'number' },
     { path: 'label', header: 'LABEL', kind: 'state', hide: 1 },
     { path: 'entries', header: 'ENTRIES', align: 'right', kind: 'number' },
   ],
@@ -95,7 +94,7 @@ export const breakdownColumns: Record<Breakdown, Column[]> = {
     { path: 'supplierId', header: 'SUPPLIER', kind: 'id', hideIfConstant: true, group: true },
     { path: 'policyParameterId', header: 'PARAMETER', kind: 'id' },
     { path: 'policyParameterName', header: 'NAME', kind: 'text' },
-    { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
+    { path: 'score', header: 'SCORE', align: 'right', format: scoreCell, kind: 'number' },
     { path: 'label', header: 'LABEL', kind: 'state', hide: 2 },
     { path: 'riskLevel', header: 'RISK', kind: 'state', hide: 4 },
     { path: 'entries', header: 'ENTRIES', align: 'right', kind: 'number', hide: 3 },
@@ -109,7 +108,7 @@ export const breakdownColumns: Record<Breakdown, Column[]> = {
     { path: 'scopeId', header: 'SOURCE/PARAMETER', kind: 'id' },
     { path: 'scopeName', header: 'NAME', kind: 'text', hide: 4 },
     { path: 'entryId', header: 'ENTRY', kind: 'id' },
-    { path: 'score', header: 'SCORE', align: 'right', format: num, kind: 'number' },
+    { path: 'score', header: 'SCORE', align: 'right', format: scoreCell, kind: 'number' },
     { path: 'isClaim', header: 'CLAIM', kind: 'state', hide: 2 },
     { path: 'issueDate', header: 'ISSUED', kind: 'date', hide: 1 },
     { path: 'expiryDate', header: 'EXPIRES', kind: 'date', hide: 3 },
