@@ -106,8 +106,8 @@ export class ConcurrencyLimiter {
   #prevEpochMin = Infinity;
   /** Answers pooled toward the next baseline candidate (BASE_POOL of them: their median). */
   #pool: number[] = [];
-  /** The first round's median: the baseline until a pool has filled. */
-  #bootstrap = Infinity;
+  /** Whether the first round's median has been taken (the baseline until a pool has filled). */
+  #bootstrapped = false;
   // Counters for progress and the bench.
   #throttled = 0;
   #timeouts = 0;
@@ -211,8 +211,8 @@ export class ConcurrencyLimiter {
       this.#epochStart = now;
     }
     const base = this.baselineMs;
-    if (this.#bootstrap === Infinity) {
-      this.#bootstrap = median;
+    if (!this.#bootstrapped) {
+      this.#bootstrapped = true;
       if (median < this.#epochMin) this.#epochMin = median;
     }
     if (base === Infinity) return;
