@@ -738,6 +738,8 @@ class ImportRun {
       elapsedSeconds: Math.round(elapsed * 100) / 100,
       // This run's work: rows kept back from the journal (a resume) are counted in total, not in the rate.
       rowsPerSecond: Math.round((this.total - this.keptBack) / Math.max(elapsed, 0.001)),
+      // Requests the service answered 429 or 503 (each waited for and sent again): the pace it allowed, not a row's fate.
+      ...(p.dryRun ? {} : { throttled: sender?.limiter.throttled ?? 0 }),
       complete,
       ...(complete ? {} : { stopReason: this.stopReason ?? 'stopped', stoppedAfterLine: this.lastLine }),
       ...(p.journalPath !== undefined && !p.dryRun ? { journal: p.journalPath } : {}),

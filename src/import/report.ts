@@ -259,6 +259,8 @@ export interface ImportSummary {
   total: number;
   elapsedSeconds: number;
   rowsPerSecond: number;
+  /** Not in a dry run: the requests the service answered 429 or 503, each sent again (a count of requests, not rows). */
+  throttled?: number;
   /** False when the run stopped before the end of the file. */
   complete: boolean;
   stopReason?: string | undefined;

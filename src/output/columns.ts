@@ -193,7 +193,8 @@ const right: Partial<Column> = { align: 'right' };
 export function importSummaryColumns(s: ImportSummary, format?: string): Column[] {
   if (format === 'csv') {
     const keys: ReadonlyArray<keyof ImportSummary> = ['file', 'dryRun', 'created', 'valid', 'skipped', 'exists', 'invalid', 'failed', 'unknown', 'total', 'elapsedSeconds', 'rowsPerSecond', 'complete', 'stopReason', 'stoppedAfterLine', 'journal', 'report', 'failedFile'];
-    return keys.map((k) => col(k, k));
+    // throttled last: a column added after the others, so that summaries appended by earlier versions still line up.
+    return [...keys, 'throttled' as const].map((k) => col(k, k));
   }
   return [
     col('file', 'FILE'),
@@ -205,6 +206,8 @@ export function importSummaryColumns(s: ImportSummary, format?: string): Column[
     col('total', 'TOTAL ROWS', right),
     col('elapsedSeconds', 'ELAPSED S', right),
     col('rowsPerSecond', 'ROWS/S', right),
+    // The requests the service answered 429 or 503 (each retried): shown when there were any, as the progress line does.
+    ...(s.throttled ? [col('throttled', 'THROTTLED', right)] : []),
     ...(s.complete ? [] : [col('stopReason', 'STOPPED'), col('stoppedAfterLine', 'STOPPED AFTER LINE', right)]),
     ...(s.journal ? [col('journal', 'JOURNAL')] : []),
     ...(s.report ? [col('report', 'REPORT')] : []),

@@ -94,7 +94,7 @@ const explainPaths = () => [...new Set([...fieldPaths(ExplanationSchema), 'score
 /** The fields of an import's summary (supplier import, dry run or not): every key of ImportSummary, checked by the compiler. */
 const IMPORT_SUMMARY_KEYS = {
   file: 1, dryRun: 1, created: 1, valid: 1, skipped: 1, exists: 1, invalid: 1, failed: 1, unknown: 1, total: 1,
-  elapsedSeconds: 1, rowsPerSecond: 1, complete: 1, stopReason: 1, stoppedAfterLine: 1, journal: 1, report: 1, failedFile: 1,
+  elapsedSeconds: 1, rowsPerSecond: 1, throttled: 1, complete: 1, stopReason: 1, stoppedAfterLine: 1, journal: 1, report: 1, failedFile: 1,
 } satisfies Record<keyof ImportSummary, 1>;
 
 /** What `srs auth status` prints (src/commands/auth/status.ts): every key of AuthStatus and ProfileStatus, checked by the compiler. */

@@ -250,7 +250,7 @@ describe('the summary in CSV', () => {
   it('has every field in one order whatever the run (summaries appended run after run line up)', async () => {
     const file = csvFile(2, 'SUMCSV');
     const env = baseEnv(join(scratch.path, 'sumcsv'));
-    const header = 'file,dryRun,created,valid,skipped,exists,invalid,failed,unknown,total,elapsedSeconds,rowsPerSecond,complete,stopReason,stoppedAfterLine,journal,report,failedFile';
+    const header = 'file,dryRun,created,valid,skipped,exists,invalid,failed,unknown,total,elapsedSeconds,rowsPerSecond,complete,stopReason,stoppedAfterLine,journal,report,failedFile,throttled';
     for (const extra of [['--dry-run'], []]) {
       const r = await runSrs(['--sandbox', 'supplier', 'import', file, '-o', 'csv', '--quiet', ...extra], env);
       expect(r.code, r.stderr).toBe(0);

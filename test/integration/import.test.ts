@@ -505,6 +505,31 @@ describe('at the service\'s pace', () => {
       await emu.close();
     }
   });
+
+  it('the summary counts the requests the service throttled, in every format (the progress line does too)', async () => {
+    const dir = mkdtempSync(join(tmp, 'throttled-'));
+    const emu = await startEmulator({ port: 0, apiKey: API_KEY, faults: { rateLimit: '20/s' } });
+    try {
+      const env = { SRS_BASE_URL: emu.url, SRS_API_KEY: API_KEY, SRS_CONFIG_DIR: join(dir, 'config') };
+      const csvRun = join(dir, 'csv.csv');
+      bigCsv(csvRun, 60, 'TC');
+      const r = await srs(['supplier', 'import', csvRun, '-o', 'csv', '--quiet'], env);
+      expect(r.code, r.stderr).toBe(0);
+      const [row] = parseCsv(r.stdout, { columns: true }) as Array<Record<string, string>>;
+      const throttled = emu.faultStats().rateLimited;
+      // 60 rows at 20/s (a burst of 20) from a client that starts with several in flight: some are refused.
+      expect(throttled).toBeGreaterThan(0);
+      expect(row).toMatchObject({ created: '60', throttled: String(throttled) });
+      const tableRun = join(dir, 'table.csv');
+      bigCsv(tableRun, 60, 'TT');
+      const t = await srs(['supplier', 'import', tableRun, '-o', 'table', '--quiet'], { ...env, COLUMNS: '200' });
+      expect(t.code, t.stderr).toBe(0);
+      // The summary is one field a line: THROTTLED with this run's 429s.
+      expect(t.stdout).toMatch(new RegExp(`^THROTTLED +${emu.faultStats().rateLimited - throttled}$`, 'm'));
+    } finally {
+      await emu.close();
+    }
+  });
 });
 
 describe('output streams', () => {
