@@ -113,6 +113,28 @@ describe('6. FAIL and UNKNOWN lines are one line each, whatever the service sent
       rewrite = undefined;
     }
   });
+
+  it('the API key a service sends back is masked in GitHub annotations, the step summary and the JUnit file too', async () => {
+    const key = h.env.SRS_API_KEY!;
+    rewrite = (body) => {
+      for (const it of body.items) for (const p of it.policyParameterScores) p.dataPoints.risk = { riskLevel: `leak-${key}` };
+    };
+    try {
+      const junit = join(h.home, 'leak.xml');
+      const summary = join(h.home, 'leak.md');
+      const r = await viaProxy(['score', 'check', a!, '--max-risk', 'High', '--junit', junit], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+      expect(r.code, r.stderr).toBe(3);
+      // The reason quotes the level, so each place did receive it: masked, not dropped.
+      expect(r.stderr).toMatch(/^::error title=.*leak-/m);
+      expect(readFileSync(junit, 'utf8')).toContain('leak-');
+      expect(readFileSync(summary, 'utf8')).toContain('leak-');
+      for (const [where, text] of [['stderr', r.stderr], ['stdout', r.stdout], ['junit', readFileSync(junit, 'utf8')], ['summary', readFileSync(summary, 'utf8')]]) {
+        expect(text, where).not.toContain(key);
+      }
+    } finally {
+      rewrite = undefined;
+    }
+  });
 });
 
 describe('round 6. a bundle cut inside or just after its header', () => {

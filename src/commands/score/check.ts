@@ -552,14 +552,16 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   const shownWarnings = warnings.length > 20 ? [...warnings.slice(0, 20), `… and ${count(warnings.length - 20, 'more warning')}`] : warnings;
   for (const w of shownWarnings) ctx.warn(w);
-  if (ctx.env.GITHUB_ACTIONS === 'true') for (const r of failing) ctx.io.stderr.write(githubAnnotation(r) + '\n');
-  // Masked before the Markdown escapes it (an escaped key, \_ for _, no longer matches), and again as written.
-  appendStepSummary(ctx, markdownSummary(results.map((r) => ({ ...r, reasons: r.reasons.map((x) => ctx.redact(x)) })), { asOf: rules.asOf, ...(rules.source ? { source: ctx.redact(rules.source) } : {}), warnings: shownWarnings.map((w) => ctx.redact(w)) }));
+  // Reasons and ids carry the service's (or a bundle's) strings, which may hold the key sent back: masked before the
+  // annotations, the step summary and JUnit escape them (an escaped key, %3A or \_ or &quot;, no longer matches).
+  const masked = results.map((r) => ({ ...r, supplierId: ctx.redact(r.supplierId), riskLevel: r.riskLevel === null ? null : ctx.redact(r.riskLevel), reasons: r.reasons.map((x) => ctx.redact(x)) }));
+  if (ctx.env.GITHUB_ACTIONS === 'true') for (const r of masked) if (isFailing(r.status)) ctx.io.stderr.write(githubAnnotation(r) + '\n');
+  appendStepSummary(ctx, markdownSummary(masked, { asOf: rules.asOf, ...(rules.source ? { source: ctx.redact(rules.source) } : {}), warnings: shownWarnings.map((w) => ctx.redact(w)) }));
   let junitProblem: string | undefined;
   if (typeof opts.junit === 'string') {
     try {
       const properties: Array<[string, string]> = [['asOf', rules.asOf], ...(rules.source ? [['source', ctx.redact(rules.source)] as [string, string]] : []), ...shownWarnings.map((w) => ['warning', ctx.redact(oneLine(w))] as [string, string])];
-      writeJunit(opts.junit, junitReport(results, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000, properties }));
+      writeJunit(opts.junit, junitReport(masked, { timestamp: ctx.now().toISOString(), seconds: (performance.now() - started) / 1000, properties }));
     } catch (e) {
       junitProblem = (e as Error).message;
     }
