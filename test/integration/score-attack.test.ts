@@ -485,6 +485,26 @@ describe('1. --from with filters the bundle was not calculated with is refused',
     const same = await runSrs(['score', 'check', '--from', filtered, '--policy-parameter', pp, '--min', '-3'], offline);
     expect(same.code, same.stderr).toBe(0);
   });
+
+  it('check --from with only some of the filters a bundle was calculated with is refused too, naming all of them', async () => {
+    const records = readBundle(bundle);
+    const params = [...new Set(items(records).flatMap((it) => it.policyParameterScores.map((p) => p.policyParameterId)))];
+    const sources = [...new Set(items(records).flatMap((it) => it.dataSourceScores.map((s) => s.dataSourceId)))];
+    const [pp, pp2] = params;
+    const [ds] = sources;
+    const both = join(h.home, 'pp-ds.jsonl');
+    const save = await h.run(['score', 'calc', a!, b!, '--policy-parameter', pp!, '--policy-parameter', pp2!, '--data-source', ds!, '--exclude-zero-values', '--save', both, '-o', 'json']);
+    expect(save.code, save.stderr).toBe(0);
+    const all = ['--policy-parameter', pp!, '--policy-parameter', pp2!, '--data-source', ds!, '--exclude-zero-values'];
+    for (const some of [['--policy-parameter', pp!, '--policy-parameter', pp2!], ['--data-source', ds!], ['--exclude-zero-values'], ['--policy-parameter', pp2!, '--policy-parameter', pp!, '--data-source', ds!]]) {
+      const r = await runSrs(['score', 'check', '--from', both, '--min', '-3', '--allow-no-data', ...some], offline);
+      expect(r.code, `${some.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(err(r)).toContain('say so with all of the same filters');
+      expect(r.stdout).toBe('');
+    }
+    const whole = await runSrs(['score', 'check', '--from', both, '--min', '-3', '--allow-no-data', ...all], offline);
+    expect(whole.code, whole.stderr).toBe(0);
+  });
 });
 
 describe('round 3, 13. a filter given twice is one filter', () => {

@@ -265,16 +265,27 @@ export function checkFiltersMatch(recorded: BundleOptions | null, given: Filters
 /**
  * A gate on a bundle calculated with filters must say so: its scores are those of the filtered calculation
  * (a supplier at -0.45 overall passed --min 0 on two parameters' score, and nothing said "filter"). Given no
- * filter at all, such a bundle is refused, naming its filters to repeat; given the same ones, it is read.
+ * filter at all, such a bundle is refused, naming its filters to repeat; given the same ones, it is read. Given
+ * only some of them (its --policy-parameter without its --data-source), it is refused the same way: the filters
+ * stated are compared by checkFiltersMatch, and every filter it was calculated with must be among them.
  */
 export function checkFiltersStated(recorded: BundleOptions | null, given: Filters, what: string, command: string): void {
   if (!recorded) return;
+  const flags: string[] = [];
+  let unstated = false;
+  for (const [flag, , key] of FILTERS) {
+    if (!recorded[key]?.length) continue;
+    flags.push(...flagsOf(flag, recorded[key]!));
+    if (given[key] === undefined) unstated = true;
+  }
+  if (recorded.includeZeroValues === false) {
+    flags.push('--exclude-zero-values');
+    if (given.includeZeroValues !== false) unstated = true;
+  }
+  if (!unstated) return;
   const stated = FILTERS.some(([, , key]) => given[key] !== undefined) || given.includeZeroValues === false;
-  if (stated) return; // checkFiltersMatch compares them
-  const flags = [...FILTERS.flatMap(([flag, , key]) => (recorded[key]?.length ? flagsOf(flag, recorded[key]!) : [])), ...(recorded.includeZeroValues === false ? ['--exclude-zero-values'] : [])];
-  if (!flags.length) return;
   throw new UsageError(
-    `${what} was calculated with ${flags.join(' ')}: its scores are those of that filtered calculation, not overall scores; to gate on them, say so with the same filters: ${command} ${flags.join(' ')}`,
+    `${what} was calculated with ${flags.join(' ')}: its scores are those of that filtered calculation, not overall scores; to gate on them, say so with ${stated ? 'all of the same filters' : 'the same filters'}: ${command} ${flags.join(' ')}`,
     { code: 'invalid_input' },
   );
 }
