@@ -6,6 +6,7 @@
  */
 import { UsageError } from '../errors.js';
 import { normaliseBaseUrl } from '../util/base-url.js';
+import { MAX_KEY_LENGTH } from '../util/redact.js';
 
 /** A stored profile: a base URL and an API key. */
 export interface Profile {
@@ -114,11 +115,18 @@ export function resolveSettings(input: ResolveInput): Settings {
  * character (a paste accident, a file's trailing newline read raw) would otherwise fail every
  * request locally, and be retried as if the network had failed.
  */
+/** The bounds of an API key's length (see keyProblem). */
+export const MIN_KEY_LENGTH = 4;
+
 export function keyProblem(key: string): string | undefined {
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f]/.test(key)) return 'contains whitespace, a line break or a control character';
   // A header value outside printable ASCII is refused by undici before it is sent (and retried as a network fault).
   if (!/^[\x21-\x7e]*$/.test(key)) return 'holds characters outside printable ASCII';
+  // srs masks the key wherever it may print it (src/util/redact.ts): a key of 1-3 characters cannot be masked without
+  // masking those letters everywhere, and one of thousands (a file piped in by mistake) is no API key.
+  if (key.length < MIN_KEY_LENGTH) return `is ${key.length} character${key.length === 1 ? '' : 's'} long: too short for srs to keep it out of what it prints (at least ${MIN_KEY_LENGTH})`;
+  if (key.length > MAX_KEY_LENGTH) return `is ${key.length.toLocaleString('en-US')} characters long: longer than any API key srs takes (at most ${MAX_KEY_LENGTH.toLocaleString('en-US')})`;
   return undefined;
 }
 

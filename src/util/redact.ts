@@ -34,12 +34,32 @@ function jsonSpelling(secret: string): string {
   return re;
 }
 
+/** Longest key masked by one regular expression; keyProblem (src/config/resolve.ts) refuses longer keys. */
+export const MAX_KEY_LENGTH = 1024;
+
+/**
+ * One case-insensitive expression for every spelling of the secret, or undefined for a key longer than
+ * MAX_KEY_LENGTH: its JSON spelling has a group a character, and V8 cannot compile that past ~6,250 characters
+ * ("Stack overflow"; a plain alternation of a 2 MB key is "too large" too). The error crashed every command at its
+ * first line of output and printed the key whole in the stack trace.
+ */
+function spellingsRe(secret: string, spellings: string[]): RegExp | undefined {
+  if (secret.length > MAX_KEY_LENGTH) return undefined;
+  try {
+    return new RegExp([...spellings.map(escapeRe), jsonSpelling(secret)].join('|'), 'gi');
+  } catch {
+    return undefined;
+  }
+}
+
 /** How the key is masked: `****` and its last 4 characters when it is long enough that they reveal little. */
 export const maskOf = (secret: string): string => (secret.length > 8 ? '****' + secret.slice(-4) : '****');
 
 export function makeRedactor(): Redactor {
   const secrets: string[] = [];
-  const patterns: Array<{ re: RegExp; mask: string; bytes: Buffer[] }> = [];
+  // re: every spelling in any letter case; undefined for a key too long for one (see add), whose spellings are then
+  // masked as they are and in lower and upper case (`plain`).
+  const patterns: Array<{ re: RegExp | undefined; plain: string[]; mask: string; bytes: Buffer[] }> = [];
   return {
     add(secret) {
       if (!secret || secret.length < 4 || secrets.includes(secret)) return;
@@ -52,11 +72,13 @@ export function makeRedactor(): Redactor {
       // And as the HTML report escapes it (&#38; for &): a key the service echoed in a name went into the report.
       const html = secret.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
       const spellings = [...new Set([secret, component, form, encodeURI(secret), component.replace(/%2B/gi, '+'), form.replace(/%2B/gi, '+'), JSON.stringify(secret).slice(1, -1), secret.replace(/"/g, '""'), html])];
+      const plain = [...new Set(spellings.flatMap((s) => [s, s.toLowerCase(), s.toUpperCase()]))].sort((x, y) => y.length - x.length);
       patterns.push({
-        re: new RegExp([...spellings.map(escapeRe), jsonSpelling(secret)].join('|'), 'gi'),
+        re: spellingsRe(secret, spellings),
+        plain,
         // A short key is masked whole: its last 4 characters were most or all of it ("********Zq7w").
         mask: maskOf(secret),
-        bytes: [...new Set(spellings.flatMap((s) => [s, s.toLowerCase(), s.toUpperCase()]))].map((v) => Buffer.from(v)),
+        bytes: plain.map((v) => Buffer.from(v)),
       });
     },
     get active() {
@@ -65,7 +87,10 @@ export function makeRedactor(): Redactor {
     redact(text) {
       // One scan per secret: replace() without a match returns the text as it was.
       let out = text;
-      for (const p of patterns) out = out.replace(p.re, p.mask);
+      for (const p of patterns) {
+        if (p.re) out = out.replace(p.re, p.mask);
+        else for (const s of p.plain) if (out.includes(s)) out = out.split(s).join(p.mask);
+      }
       return out;
     },
     mayHold(bytes) {
@@ -77,6 +102,7 @@ export function makeRedactor(): Redactor {
       // Measured: 60 ms per 100 MB, against 27 ms for the three byte searches alone.
       const text = b.toString('latin1');
       return patterns.some((p) => {
+        if (!p.re) return false; // its spellings were searched above
         p.re.lastIndex = 0;
         return p.re.test(text);
       });

@@ -85,6 +85,29 @@ describe('auth login without a key', () => {
   });
 });
 
+describe('keys of a length srs cannot keep out of its output', () => {
+  it('a key of thousands of characters (a file piped in by mistake) or of 1-3 is exit 4 in one line, never printed, never stored', async () => {
+    const env = { ...baseEnv(`${h.home}/keylength`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
+    const long = 'Kq'.repeat(3500);
+    for (const [key, words] of [[long, 'longer than any API key srs takes'], ['Qz7', 'too short for srs to keep it out of what it prints']] as const) {
+      const login = await runSrs(['auth', 'login', '--base-url', h.emu.url, '--with-key'], env, { input: key });
+      expect(login.code, login.stderr.slice(0, 300)).toBe(4);
+      expect(login.stderr).toContain(words);
+      expect(login.stderr.trim().split('\n')).toHaveLength(1);
+      // Every command holding such a key (a lookup, a usage error, auth status) says so in one line, key unseen.
+      for (const args of [['ref', 'countries'], ['supplier', 'get', 'bad'], ['auth', 'status']]) {
+        const r = await runSrs(args, { ...env, SRS_BASE_URL: h.emu.url, SRS_API_KEY: key });
+        expect(r.stderr, args.join(' ')).not.toContain(key === long ? key.slice(0, 40) : `"${key}"`);
+        expect(r.stderr.length, args.join(' ')).toBeLessThan(2000);
+        expect(r.stderr, args.join(' ')).not.toContain('    at ');
+      }
+      expect((await runSrs(['ref', 'countries'], { ...env, SRS_BASE_URL: h.emu.url, SRS_API_KEY: key })).code).toBe(4);
+    }
+    const st = JSON.parse((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout) as Status;
+    expect(st.profiles.map((p) => [p.name, p.key])).toEqual([['default', null]]);
+  });
+});
+
 describe('profiles changed by several srs at once', () => {
   it('six auth logins at once keep six profiles; three logouts at once remove three keys (none said done and lost it)', async () => {
     const env = { ...baseEnv(`${h.home}/concurrent`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };

@@ -60,3 +60,26 @@ describe('makeRedactor', () => {
     expect(long.redact('a-long-enough-key-WXYZ')).toBe('****WXYZ');
   });
 });
+
+describe('keys of any length', () => {
+  it('a key of thousands of characters is masked without a regular expression V8 cannot compile (it crashed every command and printed the key)', () => {
+    for (const length of [1025, 7000, 2_000_000]) {
+      const key = 'Zd'.repeat(length / 2 + 1).slice(0, length);
+      const r = makeRedactor();
+      r.add(key);
+      const text = `before ${key} middle ${key.toLowerCase()} ${encodeURIComponent(key)} after`;
+      const out = r.redact(text);
+      expect(out).toBe('before ****' + key.slice(-4) + ' middle ****' + key.slice(-4) + ' ****' + key.slice(-4) + ' after');
+      expect(r.mayHold(Buffer.from(text))).toBe(true);
+      expect(r.mayHold(Buffer.from('nothing here'))).toBe(false);
+    }
+  });
+
+  it('keyProblem refuses keys of 1-3 characters (they cannot be masked) and of more than 1,024', async () => {
+    const { keyProblem } = await import('../../src/config/resolve.js');
+    expect(keyProblem('abc')).toContain('too short');
+    expect(keyProblem('abcd')).toBeUndefined();
+    expect(keyProblem('k'.repeat(1024))).toBeUndefined();
+    expect(keyProblem('k'.repeat(1025))).toContain('longer than any API key srs takes (at most 1,024)');
+  });
+});

@@ -59,7 +59,9 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   const faults = await faultOptions(opts);
   const { startEmulator, DEFAULT_SEED } = await import('../../emulator/index.js');
   const { describeFaults, resolveFaults } = await import('../../emulator/faults.js');
-  // A blank (empty or whitespace-only) key counts as not given: startEmulator then generates one.
+  // A blank SRS_EMULATOR_API_KEY (an unset variable exported empty) counts as not given: startEmulator then generates
+  // one. A blank --api-key was typed on purpose (a script's empty variable): refused, not replaced by a random key.
+  if (typeof opts.apiKey === 'string' && !opts.apiKey.trim()) throw new UsageError('--api-key is empty: give a key, or leave the option out to have one generated');
   const given = (typeof opts.apiKey === 'string' ? opts.apiKey : ctx.env.SRS_EMULATOR_API_KEY)?.trim() || undefined;
   // A key srs itself would refuse to send (keyProblem) makes an emulator no srs can talk to.
   const { keyProblem } = await import('../../config/resolve.js');
