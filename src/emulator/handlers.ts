@@ -84,10 +84,29 @@ function parseBody<S extends z.ZodMiniType>(schema: S, req: EmulatorRequest): z.
  */
 export const IGNORED_KEYS_HEADER = 'x-emulator-ignored-keys';
 
+/** At most this many bytes of key names in IGNORED_KEYS_HEADER: then ", ... (N more)" (a header value is ASCII). */
+const IGNORED_KEYS_MAX_BYTES = 1024;
+
+/**
+ * The header naming the ignored keys. Total and bounded, and built before anything is stored: a key holding a lone
+ * surrogate ("\ud800") made encodeURIComponent throw after the supplier was stored (a 500 for a create that
+ * happened, so a retry made a duplicate), and 500 long keys made a header undici refuses to read (the 201 of a
+ * stored supplier lost as UND_ERR_HEADERS_OVERFLOW).
+ */
 function ignoredKeys(body: unknown, known: readonly string[]): Record<string, string> | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const extra = Object.keys(body).filter((k) => !known.includes(k));
-  return extra.length ? { [IGNORED_KEYS_HEADER]: extra.map((k) => encodeURIComponent(k)).join(', ') } : undefined;
+  if (!extra.length) return undefined;
+  const named: string[] = [];
+  let bytes = 0;
+  for (const k of extra) {
+    const name = encodeURIComponent(k.replace(/[\ud800-\udfff]/gu, '\ufffd')); // a lone surrogate as U+FFFD
+    if (bytes + name.length > IGNORED_KEYS_MAX_BYTES) break;
+    named.push(name);
+    bytes += name.length + 2;
+  }
+  const more = extra.length - named.length;
+  return { [IGNORED_KEYS_HEADER]: [...named, ...(more ? [`... (${more} more)`] : [])].join(', ') };
 }
 
 const SUPPLIER_KEYS = ['name', 'countryIso3Code', 'website', 'industryCodes', 'categoryIds', 'contacts', 'customerSupplierId'] as const;
@@ -198,6 +217,8 @@ export function createSupplier(ctx: HandlerContext, req: EmulatorRequest): Emula
       );
     }
   });
+  // Before the supplier is stored: nothing may fail after it is (see ignoredKeys).
+  const headers = ignoredKeys(req.body, SUPPLIER_KEYS);
   // Only what the document defines is stored (unknown keys, also in contacts, are ignored).
   const rec = ctx.store.createSupplier({
     name: body.name,
@@ -216,7 +237,6 @@ export function createSupplier(ctx: HandlerContext, req: EmulatorRequest): Emula
     status: rec.status,
     customerSupplierId: rec.customerSupplierId,
   };
-  const headers = ignoredKeys(req.body, SUPPLIER_KEYS);
   return headers ? { status: 201, body: out, headers } : { status: 201, body: out };
 }
 

@@ -580,6 +580,25 @@ describe('POST /v1/suppliers', () => {
     expectError(await post(emu, '/v1/suppliers', { name: 'A', colour: 'blue', website: 42 }), 400, 'website');
   });
 
+  it('unknown keys that cannot be named as sent (a lone surrogate, hundreds of long ones): 201, the header bounded, nothing fails after the store', async () => {
+    const send = (raw: string, path = '/v1/suppliers') => fetch(`${emu.url}${path}`, { method: 'POST', headers: { 'x-api-key': emu.apiKey, 'content-type': 'application/json' }, body: raw });
+    const lone = await send('{"name":"Lone Surrogate Key","\\ud800":1}');
+    expect(lone.status).toBe(201);
+    expect(lone.headers.get('x-emulator-ignored-keys')).toBe(encodeURIComponent('\ufffd'));
+    expect((await send('{"supplierIds":["' + S0.id + '"],"\\udfff":1}', '/v1/score-calculation')).status).toBe(200);
+    const many = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`unknown-key-${i}-${'x'.repeat(40)}`, i]));
+    const big = await send(JSON.stringify({ name: 'Many Keys', ...many }));
+    expect(big.status).toBe(201);
+    const header = big.headers.get('x-emulator-ignored-keys')!;
+    expect(header.length).toBeLessThanOrEqual(1100);
+    expect(header).toMatch(/, \.\.\. \(\d+ more\)$/);
+    // Each answered create is stored, as answered.
+    for (const [res, name] of [[lone, 'Lone Surrogate Key'], [big, 'Many Keys']] as const) {
+      const created = SupplierCreateResponse.parse(await res.json());
+      expect(parseOk(SupplierDetailResponse, await get(emu, `/v1/suppliers/${created.id}`)).item.name).toBe(name);
+    }
+  });
+
   it('400 for invalid JSON or a non-object body, 415 for another content type, 413 over 1 MB', async () => {
     expectError(await call(emu, 'POST', '/v1/suppliers', { raw: '{"name":', headers: { 'content-type': 'application/json' } }), 400);
     expectError(await call(emu, 'POST', '/v1/suppliers', { raw: '', headers: { 'content-type': 'application/json' } }), 400);
