@@ -48,6 +48,19 @@ const ARTICLE_BASE = Date.UTC(2024, 0, 4);
 const EMISSION_BASE = Date.UTC(2024, 1, 1);
 /** Per-supplier time blocks (ms): ids of supplier i sort before those of supplier i+1. */
 const SUPPLIER_STEP = 3_600_000;
+/**
+ * The first HOURLY_SUPPLIERS suppliers are an hour apart (to 2025-12-05); the rest 10 s apart after them (1,000,000
+ * end in March 2026). Hourly all the way, supplier 29,520 on fell after today: run-time ids, which follow the last
+ * seeded one (MonotonicUlids), were then that id plus one in every process, and two emulators sharing a --state
+ * file made the same ids (a create answered 500 after 10 clashes).
+ */
+const HOURLY_SUPPLIERS = 21_000;
+const LATE_SUPPLIER_STEP = 10_000;
+/** The time block of supplier i's id: [start, start + step - 1], always in the past. */
+export function supplierIdBlock(i: number): { start: number; step: number } {
+  if (i < HOURLY_SUPPLIERS) return { start: SUPPLIER_BASE + i * SUPPLIER_STEP, step: SUPPLIER_STEP };
+  return { start: SUPPLIER_BASE + HOURLY_SUPPLIERS * SUPPLIER_STEP + (i - HOURLY_SUPPLIERS) * LATE_SUPPLIER_STEP, step: LATE_SUPPLIER_STEP };
+}
 const BLOCK_STEP = 600_000;
 
 export const PROFILE_BASE_URL = 'https://profiles.srs.example/suppliers/';
@@ -534,7 +547,8 @@ function seedSupplier(seed: number, i: number, ref: Reference, usedNames: Set<st
   const rich = i === 0 || i % 7 === 3;
 
   // identity
-  const supplierIds = new SeededUlids(rng, SUPPLIER_BASE + i * SUPPLIER_STEP, 0, SUPPLIER_STEP - 1);
+  const block = supplierIdBlock(i);
+  const supplierIds = new SeededUlids(rng, block.start, 0, block.step - 1);
   const id = supplierIds.next();
   const country = rng.chance(0.04) ? rng.pick(COUNTRIES).iso3Code : rng.weighted(WEIGHTED_CODES, WEIGHTS);
   const suffix = rng.pick(SUFFIXES.get(country) ?? ['Ltd', 'Co.']);

@@ -31,7 +31,8 @@ import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.
 import { errorResponse } from '../../src/emulator/http-types.js';
 import { Router, ROUTES } from '../../src/emulator/routes.js';
 import { EmulatorScoring } from '../../src/emulator/scoring.js';
-import { DETAILS_CACHE_SIZE, generateSeed } from '../../src/emulator/seed.js';
+import { decodeTime } from '../../src/emulator/random.js';
+import { DETAILS_CACHE_SIZE, generateSeed, supplierIdBlock } from '../../src/emulator/seed.js';
 import { createEmulatorServer, HANDLED } from '../../src/emulator/server.js';
 import type { Layer } from '../../src/emulator/server.js';
 import { StateDb } from '../../src/emulator/state.js';
@@ -830,6 +831,36 @@ describe('state file', () => {
     dir = mkdtempSync(join(tmpdir(), 'srs-emu-state-'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('seeded supplier ids lie in the past at any count, so two emulators on one file never make the same run-time id', async () => {
+    // Hourly ids from 2023-07-14 passed today at supplier 29,520: run-time ids were the last seeded id plus one.
+    for (const i of [0, 20_999, 21_000, 29_520, 100_000, 999_999]) {
+      const b = supplierIdBlock(i);
+      expect(b.start + b.step, String(i)).toBeLessThan(Date.UTC(2026, 5, 1));
+      if (i > 0) expect(supplierIdBlock(i - 1).start + supplierIdBlock(i - 1).step).toBeLessThanOrEqual(b.start);
+    }
+    expect(fixtures(1, 150).suppliers[0]!.id).toBe('01h58vrn1sad1y603je9gbpje8'); // the first ones unchanged
+    const statePath = join(dir, 'big.db');
+    const a = await startEmulator({ statePath, suppliers: 30_000 });
+    const b = await startEmulator({ statePath, suppliers: 30_000 });
+    try {
+      const last = fixtures(DEFAULT_SEED, 30_000).suppliers.at(-1)!.id;
+      expect(decodeTime(last)).toBeLessThan(Date.now());
+      const made: string[] = [];
+      for (let k = 0; k < 20; k++) {
+        for (const emu of [a, b, b]) {
+          const r = await post(emu, '/v1/suppliers', { name: `Shared ${k}` });
+          expect(r.status, JSON.stringify(r.json)).toBe(201);
+          made.push(r.json.id);
+        }
+      }
+      expect(new Set(made).size).toBe(60);
+      for (const id of made) expect(Math.abs(decodeTime(id) - Date.now())).toBeLessThan(600_000);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 120_000);
 
   it('created suppliers survive a restart; the file is 0600 and records seed and count', async () => {
     const statePath = join(dir, 'state.db');
