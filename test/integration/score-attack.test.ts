@@ -962,3 +962,45 @@ describe('round 5. what a new user reached past the gate', () => {
     expect(devnull.code, devnull.stderr).toBe(0);
   });
 });
+
+describe('a bundle is read from one open file: what is verified is what is gated', () => {
+  it('a FIFO or <(...) is read once, hashed as it streams (a second open found it empty, or waited for ever); a forged one is "bundle altered"', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { createWriteStream } = await import('node:fs');
+    const fifo = join(h.home, 'bundle.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const { p } = scoredParam(readBundle(bundle));
+    const genuine = readFileSync(bundle, 'utf8');
+    // A value raised, the digest left as it was.
+    const forged = genuine.replace(JSON.stringify(p.score), JSON.stringify({ ...p.score, value: 3 }));
+    expect(forged).not.toBe(genuine);
+    const offer = (text: string) =>
+      new Promise<void>((resolve) => {
+        const w = createWriteStream(fifo);
+        w.on('error', () => resolve());
+        w.end(text, () => resolve());
+      });
+    for (const [text, args, code] of [
+      [genuine, ['score', 'check', '--from', fifo, '--min', '-3', '--allow-no-data'], 0],
+      [genuine, ['score', 'recompute', fifo, '--verify'], 0],
+      [forged, ['score', 'check', '--from', fifo, '--min', '-3', '--allow-no-data'], 3],
+    ] as const) {
+      const writing = offer(text);
+      const r = await runSrs([...args], offline, { timeoutMs: 30_000 });
+      await writing;
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(code);
+      if (code === 3) expect(err(r)).toContain('bundle altered');
+    }
+  });
+
+  it('a regular file changed while srs reads it is not verified (exit 1), whatever its digest says', async () => {
+    const { pinEvidence, sameAsPinned } = await import('../../src/commands/score/evidence.js');
+    const copy = join(h.home, 'pinned.jsonl');
+    writeFileSync(copy, readFileSync(bundle));
+    const pinned = pinEvidence(copy, 'test')!;
+    expect(pinned.regular).toBe(true);
+    expect(sameAsPinned(pinned)).toBe(true);
+    writeFileSync(copy, readFileSync(bundle, 'utf8') + '\n');
+    expect(sameAsPinned(pinned)).toBe(false);
+  });
+});

@@ -24,7 +24,7 @@ import { optString, renderAfterWork, type Opts } from '../kit.js';
 import { calculatedWith, checkBaselineFilters, checkFiltersMatch, checkFiltersStated, riskCell, riskRank, RISK_LEVELS_HELP, type BundleOptions } from './bundle.js';
 import { calculate, checkFilterIds, classifyNoScore, DEFAULT_CONCURRENCY, filtersFrom, scorecardParameterIds, Missing } from './calc.js';
 import { evaluate, missingFromRun, unknownResult, type CheckResult, type CheckRules } from './evaluate.js';
-import { contractError, digestOfFile, type EvidenceEvent } from './evidence.js';
+import { contractError, digestOfFile, pinEvidence, type EvidenceEvent } from './evidence.js';
 import { gatherIds } from './ids.js';
 import { checkNotAnInput, checkOutputFile, isStdout } from './paths.js';
 import { filesNoOutputMayReplace } from '../protect.js';
@@ -111,7 +111,8 @@ export interface BaselineReading {
 export async function readBaseline(ctx: Context, file: string, onHeader: BaselineHeaderListener = () => undefined, reading: BaselineReading = {}): Promise<Map<string, BaselineValue>> {
   const baseline = new Map<string, BaselineValue>();
   const name = file === '-' ? 'stdin' : file;
-  const d = file === '-' ? undefined : await digestOfFile(ctx, file, '--baseline');
+  const pinned = pinEvidence(file, '--baseline');
+  const d = pinned?.regular ? await digestOfFile(ctx, file, '--baseline', pinned) : undefined;
   const { verifyEvidence } = await import('./recompute.js');
   const vo = {
     tolerance: DEFAULT_TOLERANCE,
@@ -120,6 +121,7 @@ export async function readBaseline(ctx: Context, file: string, onHeader: Baselin
     overrides: {},
     today: todayUtc(ctx.now()),
     digestFirst: d,
+    pinned,
     what: `--baseline ${name}`,
     // The baseline's own notes (expiry before issue, inferred scores) are the run's business, not this gate's.
     warn: () => undefined,

@@ -15,7 +15,7 @@
  * whole, up to MAX_WHOLE_DOCUMENT_BYTES.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, statSync, unlinkSync, writeSync } from 'node:fs';
+import { createReadStream, fstatSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
@@ -76,7 +76,46 @@ function invalid(where: string, message: string): UsageError {
   return new UsageError(`${where}: ${message}`, { code: 'invalid_input' });
 }
 
-async function* chunksOf(ctx: Context, file: string, what: string): AsyncGenerator<Buffer> {
+/**
+ * A bundle file held open for both of its passes (the digest, then the records): each pass reads this open file
+ * from its first byte, so a file renamed over the path between the passes cannot be gated on after the one before
+ * it was verified (4 of 30 runs passed that way), and a change written into it is noticed (sameAsPinned).
+ */
+export interface PinnedFile {
+  fd: number;
+  size: number;
+  mtimeMs: number;
+  /** A regular file, read twice from its first byte; else (a FIFO, <(...), a device) read once, from this fd. */
+  regular: boolean;
+}
+
+/**
+ * Opens the file once, for every read of it: undefined for stdin. What can be read only once (a FIFO, a process
+ * substitution <(...), a device) is read in one pass from this open file, its digest computed as it streams, as
+ * stdin is (a second open of <(cat FILE) found it empty: "empty: neither an srs score bundle ...", and a FIFO could
+ * give other bytes to each open).
+ */
+export function pinEvidence(file: string, what: string): PinnedFile | undefined {
+  if (file === '-' || file === '') return undefined;
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`${what}: cannot read ${file}${code === 'ENOENT' ? ' (no such file)' : code ? ` (${code})` : ''}`);
+  }
+  const st = fstatSync(fd);
+  return { fd, size: st.size, mtimeMs: st.mtimeMs, regular: st.isFile() };
+}
+
+/** Whether the pinned file is as it was when opened (size and modification time): else it changed while read. */
+export function sameAsPinned(p: PinnedFile): boolean {
+  if (!p.regular) return true; // read once: there is no second read to differ
+  const st = fstatSync(p.fd);
+  return st.size === p.size && st.mtimeMs === p.mtimeMs;
+}
+
+async function* chunksOf(ctx: Context, file: string, what: string, pinned?: PinnedFile): AsyncGenerator<Buffer> {
   // An empty path (a script's unset variable) named nothing: it said ": cannot read  (no such file)".
   if (file === '') throw new UsageError(`${what ? `${what}: ` : ''}empty path; name the bundle to read (or - for stdin)`);
   if (file === '-') {
@@ -86,8 +125,12 @@ async function* chunksOf(ctx: Context, file: string, what: string): AsyncGenerat
   }
   let stream;
   try {
-    statSync(file);
-    stream = createReadStream(file, { highWaterMark: 1 << 20 });
+    // A regular file from its first byte at each pass (the fd stays open for the next); a pipe once, closed after.
+    if (pinned) stream = createReadStream('', pinned.regular ? { fd: pinned.fd, start: 0, autoClose: false, highWaterMark: 1 << 20 } : { fd: pinned.fd, highWaterMark: 1 << 20 });
+    else {
+      statSync(file);
+      stream = createReadStream(file, { highWaterMark: 1 << 20 });
+    }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`${what}: cannot read ${file}${code === 'ENOENT' ? ' (no such file)' : code ? ` (${code})` : ''}`);
@@ -197,13 +240,13 @@ export class RecordCounter {
  * bundle is known first. Hashes whole chunks, holding back only what may
  * belong to the last line.
  */
-export async function digestOfFile(ctx: Context, file: string, what: string): Promise<FileDigest> {
+export async function digestOfFile(ctx: Context, file: string, what: string, pinned?: PinnedFile): Promise<FileDigest> {
   const hash = createHash(DIGEST_ALGORITHM);
   const counter = new RecordCounter();
   let held: Buffer[] = [];
   let heldLength = 0;
   let overlong = false;
-  for await (const chunk of chunksOf(ctx, file, what)) {
+  for await (const chunk of chunksOf(ctx, file, what, pinned)) {
     counter.scan(chunk);
     // The chunk's last line break that is not its final byte: what precedes it is not the last line.
     const p = chunk.length >= 2 ? chunk.lastIndexOf(10, chunk.length - 2) : -1;
@@ -273,12 +316,12 @@ export interface ReadLimits {
   maxLineBytes?: number;
 }
 
-export async function* readEvidence(ctx: Context, file: string, what: string, opts: { digest?: boolean } & ReadLimits = {}): AsyncGenerator<EvidenceEvent> {
+export async function* readEvidence(ctx: Context, file: string, what: string, opts: { digest?: boolean; pinned?: PinnedFile | undefined } & ReadLimits = {}): AsyncGenerator<EvidenceEvent> {
   const name = file === '-' ? 'stdin' : file;
   const maxWhole = opts.maxWholeBytes ?? MAX_WHOLE_DOCUMENT_BYTES;
   const maxLine = opts.maxLineBytes ?? MAX_LINE_BYTES;
   // A format-1 or raw document may be one long line (up to maxWhole); format-2 lines are held to maxLine below.
-  const lines = linesOf(chunksOf(ctx, file, what), name, Math.max(maxLine, maxWhole));
+  const lines = linesOf(chunksOf(ctx, file, what, opts.pinned), name, Math.max(maxLine, maxWhole));
   const first = await lines.next();
   if (first.done) throw invalid(name, 'empty: neither an srs score bundle nor a score-calculation response');
   let head: unknown;

@@ -16,7 +16,7 @@ import { todayUtc, type ScoreDifference, type ScoringScorecard } from '../../sco
 import * as z from 'zod/mini';
 import { readJsonInput, type Opts } from '../kit.js';
 import { describeFilters, scoringOverrides, toScoringScorecard } from './bundle.js';
-import { digestOfFile, readEvidence, type EvidenceEvent } from './evidence.js';
+import { digestOfFile, pinEvidence, readEvidence, sameAsPinned, type EvidenceEvent } from './evidence.js';
 import { DEFAULT_TOLERANCE, finiteNumber } from './options.js';
 import { count } from '../../util/plural.js';
 import { EvidenceVerifier, type VerifyOptions } from './verify.js';
@@ -49,7 +49,9 @@ export async function verifyOptions(ctx: Context, file: string, opts: Opts, what
   const overrides = scoringOverrides(opts);
   const tolerance = parseTolerance(opts.tolerance);
   const raw = await rawScorecards(ctx, opts);
-  const digestFirst = file === '-' ? undefined : await digestOfFile(ctx, file, what);
+  // A regular file is held open and read twice from that one open file; stdin, a FIFO or <(...) once, hashed as read.
+  const pinned = pinEvidence(file, what);
+  const digestFirst = pinned?.regular ? await digestOfFile(ctx, file, what, pinned) : undefined;
   return {
     tolerance,
     acceptModel: typeof opts.acceptModel === 'string' ? opts.acceptModel : undefined,
@@ -57,6 +59,7 @@ export async function verifyOptions(ctx: Context, file: string, opts: Opts, what
     today: todayUtc(ctx.now()),
     rawScorecards: raw,
     digestFirst,
+    pinned,
     allowUndigested: !!opts.allowUndigested,
     what: file === '-' ? 'stdin' : file,
   };
@@ -78,7 +81,7 @@ export async function verifyEvidence(
 ): Promise<EvidenceVerifier> {
   const v = new EvidenceVerifier(vo);
   let sawRaw = false;
-  for await (const ev of readEvidence(ctx, file, vo.what, { digest: !vo.digestFirst })) {
+  for await (const ev of readEvidence(ctx, file, vo.what, { digest: !vo.digestFirst, pinned: vo.pinned })) {
     observe?.(ev);
     switch (ev.t) {
       case 'header': {
@@ -107,6 +110,10 @@ export async function verifyEvidence(
         v.end(ev);
         break;
     }
+  }
+  // The bytes read for the records must be the bytes whose digest was checked first.
+  if (vo.pinned && !sameAsPinned(vo.pinned)) {
+    throw new SrsError('runtime', ExitCode.failure, `${vo.what} changed while srs read it (its size or modification time is not what it was): nothing in it is verified; read it again when nothing writes to it`);
   }
   const warn = vo.warn ?? ((m: string) => ctx.warn(m));
   // Taken without a digest: never "verified" as if its integrity had been checked (the report listed "digest" as checked).

@@ -23,7 +23,7 @@ import {
 import { UsageError } from '../../errors.js';
 import { count } from '../../util/plural.js';
 import { bundleOptions, cardsByIds, checkScoringOptions, withOverrides, type BundleOptions, type ScoringOverrides } from './bundle.js';
-import type { EvidenceEvent, FileDigest } from './evidence.js';
+import type { EvidenceEvent, FileDigest, PinnedFile } from './evidence.js';
 
 export type FindingKind = 'undigested' | 'altered' | 'model' | 'incomplete' | 'conflict' | 'differs';
 const ORDER: FindingKind[] = ['undigested', 'altered', 'model', 'incomplete', 'conflict', 'differs'];
@@ -51,6 +51,8 @@ export interface VerifyOptions {
   rawScorecards?: ((supplierId: string) => ScoringScorecard[]) | undefined;
   /** The digest computed before reading (files), so a mismatch is known first. */
   digestFirst?: FileDigest | undefined;
+  /** The file held open for both passes (evidence.ts pinEvidence): undefined for stdin and for what is read once. */
+  pinned?: PinnedFile | undefined;
   /** Accept evidence without a digest (format 1, raw responses): --allow-undigested. */
   allowUndigested?: boolean;
   what: string;
