@@ -5,7 +5,7 @@
  * and never the key.
  */
 import type { ServerResponse } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -252,6 +252,17 @@ describe('retries', () => {
       expect(r.stdout).not.toContain(escaped);
       expect(r.stdout).not.toContain(KEY);
     }
+  });
+
+  it('a key the service echoes in reference names does not reach the shell completion cache (a 0644 file zsh and fish show)', async () => {
+    scenario('echocache', (_q, res) => json(res, 200, { items: [country('DEU', `leak-${KEY}`), country('AUT', `x${KEY.toLowerCase()}`)], pagination: { pageSize: 100 } }));
+    const data = join(mkdtempSync(join(tmpdir(), 'srs-cache-')), 'data');
+    const r = await srs('echocache', ['ref', 'countries', '-o', 'json'], { SRS_DATA_DIR: data });
+    expect(r.code, r.stderr).toBe(0);
+    const cache = readFileSync(join(data, 'completion', 'countries.txt'), 'utf8');
+    expect(cache).toContain('DEU');
+    expect(cache).toContain('leak-****');
+    expect(cache.toLowerCase()).not.toContain(KEY.toLowerCase());
   });
 
   it('srs api -o csv: a column name from the service is guarded like a cell (=HYPERLINK was written raw), and a key holding a dot is its own column', async () => {

@@ -70,7 +70,10 @@ async function refreshCompletionCache(ctx: Context, name: CacheName, entries: Ca
   if (entries.length === 0) return;
   try {
     const { refreshCache } = await import('../../completion/cache.js');
-    const file = await refreshCache(ctx.env, name, entries, flags.limit === undefined && flags.page === undefined);
+    // Names are the service's text, written to a file other users may read (0644) and shown by zsh and fish: masked,
+    // as everything srs writes is (a service echoing the key in a country's name put it there whole).
+    const masked = entries.map((e) => ({ code: ctx.redact(e.code), name: e.name === undefined ? undefined : ctx.redact(e.name) }));
+    const file = await refreshCache(ctx.env, name, masked, flags.limit === undefined && flags.page === undefined);
     ctx.debug(`completion cache: ${entries.length} ${name} written to ${file}`);
   } catch (e) {
     if (ctx.debugEnabled) ctx.warn(`could not update the completion cache of ${name}: ${(e as Error).message}`);
