@@ -47,9 +47,16 @@ export function roundScore(value: number, digits: number = DEFAULT_DISPLAY_DIGIT
   return value < 0 ? -r : r;
 }
 
-/** A value shown with two decimals (display only): rounded half away from zero, never "-0.00"; a huge one as JavaScript writes it (1e+21). */
+/**
+ * A score for people: two decimals, or as many more as it takes for the number shown to carry the label the score
+ * has (0.4957 was "0.50" beside "neutral", which 0.50 is not: now "0.496"). -0.00 is 0.00.
+ */
 export function fixed2(value: number): string {
-  return roundScore(value).toFixed(2).replace(/^-0\.00$/, '0.00');
+  const label = scoreLabel(value);
+  let d = DEFAULT_DISPLAY_DIGITS;
+  while (d <= 12 && scoreLabel(roundScore(value, d)) !== label) d++;
+  if (d > 12) return String(value); // 0.4999999999999: every rounding says 0.5
+  return roundScore(value, d).toFixed(d).replace(/^-(0\.0+)$/, '$1');
 }
 
 /** A score in a table cell (a Column's format): fixed2, and nothing for no value (the table shows its blank, —). */

@@ -869,3 +869,19 @@ describe('recompute', () => {
     }
   });
 });
+
+describe('fixed2: the number shown never contradicts the label shown beside it', () => {
+  it('two decimals, or more where two would round across a label boundary (0.4957 was "0.50 neutral")', () => {
+    expect(fixed2(0.49572649572649563)).toBe('0.496');
+    expect(fixed2(2.496)).toBe('2.496');
+    expect(fixed2(-1.4951)).toBe('-1.495');
+    expect(fixed2(0.4999999999999)).toBe('0.4999999999999');
+    expect(fixed2(0.5)).toBe('0.50');
+    expect(fixed2(-0.004)).toBe('0.00');
+    expect(fixed2(2.675)).toBe('2.68');
+    for (let k = 0; k < 20_000; k++) {
+      const v = -3 + (6 * k) / 20_000 + 1e-7 * ((k * 7919) % 13);
+      expect(scoreLabel(Number(fixed2(v))), `${v} shown as ${fixed2(v)}`).toBe(scoreLabel(v));
+    }
+  });
+});
