@@ -348,6 +348,16 @@ export class Context {
     return this.#redactor.redact(s);
   }
 
+  /**
+   * An error line written outside the CLI's own error report (a signal's handler, which exits at once): JSON when
+   * json or ndjson was chosen, as every error is (src/cli.ts jsonErrors), else one line of text, whatever stderr is.
+   */
+  errorLine(code: string, message: string, exitCode: number): string {
+    const fmt = this.globals.output ?? this.env.SRS_OUTPUT;
+    const text = this.redact(message);
+    return fmt === 'json' || fmt === 'ndjson' ? JSON.stringify({ error: { code, message: text, exitCode } }) + '\n' : `srs: ${text}\n`;
+  }
+
   /** The redactor itself, for writers of files (bundles, reports) and the HTTP layer's messages. */
   get redactor(): Redactor {
     return this.#redactor;

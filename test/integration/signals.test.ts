@@ -145,6 +145,25 @@ describe('an import stopped by a signal keeps its journal guarantees', () => {
     expect(r.stderr).not.toContain('continue with the rows');
   });
 
+  it('the quit at a second SIGINT is one line of text unless JSON was chosen, as every error (it was JSON whenever stderr was a pipe)', async () => {
+    const base = server.scenario('import-stall3', () => {
+      /* never answers */
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'srs-sig-import-text-'));
+    const r = await runSrs(['supplier', 'import', csv(dir, 20), '--concurrency', '2', '--timeout', '20s', '-o', 'table', '--quiet', '--no-catalog'], { ...hostile.env, SRS_BASE_URL: base }, {
+      onSpawn: (kill) => {
+        killWhenWaiting('import-stall3', 'SIGINT', 2)((s) => {
+          kill(s);
+          setTimeout(() => kill('SIGINT'), 300);
+        });
+      },
+    });
+    expect(r.code, r.stderr).toBe(130);
+    const last = r.stderr.trimEnd().split('\n').at(-1)!;
+    expect(last).toMatch(/^srs: SIGINT: quit at once: rows in flight have an unknown outcome/);
+    expect(r.stderr).not.toContain('{"error"');
+  });
+
   it('a second SIGINT quits at once with 130; every request sent is in the journal', async () => {
     const base = server.scenario('import-stall2', () => {
       /* never answers */

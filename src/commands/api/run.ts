@@ -165,7 +165,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
           const [code, message] = watch.inFlight
             ? ['outcome_unknown', `outcome unknown: ${stoppedWord(sig)} while the request was in flight. The request may have reached the service and taken effect (a supplier may have been created): check before sending it again`]
             : ['interrupted', `${stoppedWord(sig)} ${watch.notInFlightWhen('took effect')}: nothing was done`];
-          ctx.io.stderr.write(ctx.io.stderrIsTTY ? `srs: ${message}\n` : JSON.stringify({ error: { code, message, exitCode: signalExitCode(sig) } }) + '\n');
+          ctx.io.stderr.write(ctx.errorLine(code, message, signalExitCode(sig)));
         })
       : () => undefined;
   try {

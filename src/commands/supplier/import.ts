@@ -71,8 +71,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       ? `${sig}: quit at once: rows in flight have an unknown outcome${report ? `, and --report ${report} is incomplete (it lacks rows that the journal has)` : ''}; run the same command again to find out`
       : // Without a journal a re-run sends every row again: it made 445 duplicates of 1,500 rows when this said "run the same command again".
         `${sig}: quit at once: rows in flight have an unknown outcome, and there is no journal (the input came from a pipe), so running it again would send every row again and create duplicates${report ? `; --report ${report} is incomplete` : ''}: check which suppliers exist before importing the rest (srs supplier find lists what the catalog recorded), and import from a file (or pass --journal FILE) next time`;
-    if (ctx.io.stderrIsTTY) ctx.io.stderr.write(`\nsrs: ${message}\n`);
-    else ctx.io.stderr.write(JSON.stringify({ error: { code: 'interrupted', message, exitCode: signalExitCode(sig) } }) + '\n');
+    // Below the progress line on a terminal.
+    ctx.io.stderr.write((ctx.io.stderrIsTTY ? '\n' : '') + ctx.errorLine('interrupted', message, signalExitCode(sig)));
   });
   let result: ImportResult;
   try {
