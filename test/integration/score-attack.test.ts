@@ -1004,3 +1004,16 @@ describe('a bundle is read from one open file: what is verified is what is gated
     expect(sameAsPinned(pinned)).toBe(false);
   });
 });
+
+describe('--no-verify still fails what it did not evaluate', () => {
+  it('a bundle cut short: the requested suppliers it holds nothing for are unknown (it passed on the ones left, exit 0)', async () => {
+    const lines = readFileSync(bundle, 'utf8').split('\n');
+    const firstResult = lines.findIndex((l) => l.includes('"t":"result"') || l.includes('"t":"error"'));
+    const cut = join(h.home, 'cut.jsonl');
+    writeFileSync(cut, lines.slice(0, firstResult + 1).join('\n') + '\n');
+    const r = await runSrs(['score', 'check', '--from', cut, '--no-verify', '--min', '-3', '--allow-no-data'], offline);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/^UNKNOWN \S+: the bundle's requests name it, but it holds neither a result nor a recorded error/m);
+    expect(r.stderr).toContain('2 unknown');
+  });
+});

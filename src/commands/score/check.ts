@@ -398,7 +398,12 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
     for (const f of findings.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
     throw new CheckFailedError(`${findings[0]!.message} (score check --from verifies the bundle first; nothing was checked)`);
   }
-  if (!verify) warnings.push(`--no-verify: ${what} was not verified (digest, model version, completeness, recomputation); its values are taken as they are`);
+  if (!verify) {
+    warnings.push(`--no-verify: ${what} was not verified (digest, model version, completeness, recomputation); its values are taken as they are`);
+    // Even unverified, a supplier the bundle's own requests name and that it holds nothing for was not evaluated: a
+    // bundle cut short (head -8 of 20 suppliers) passed on the 2 left, exit 0.
+    for (const id of v.unanswered()) results.push(unknownResult(id, `the bundle's requests name it, but it holds neither a result nor a recorded error for it (cut short or edited?): not evaluated`));
+  }
   if (rules.minParameter.size) {
     for (const id of v.parameterIds()) seen.add(id);
     checkParameterIds(rules, seen);

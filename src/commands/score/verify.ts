@@ -243,6 +243,12 @@ export class EvidenceVerifier {
     return this.format === 2 && !!d && d.declaredSuppliers !== null && d.declaredSuppliers !== d.suppliers;
   }
 
+  /** Requested ids with neither a result nor a recorded error (none for a raw response, which records no request). */
+  unanswered(): string[] {
+    if (this.format === 'response') return [];
+    return [...this.#requested].filter((id) => !this.#answered.has(id));
+  }
+
   /** The scorecards' parameter ids (for --min-parameter). */
   parameterIds(): Set<string> {
     const ids = new Set<string>();
