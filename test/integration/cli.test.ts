@@ -161,6 +161,18 @@ describe('reads in every format', () => {
     expect(t.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+ARTICLES\s+SUMMARY/);
   });
 
+  it('news ls --data-entry with an id the service does not know is exit 1, not an empty list; another supplier\'s entry is said', async () => {
+    const unknown = await h.run(['news', 'ls', supplier.id, '--data-entry', '01zzzzzzzzzzzzzzzzzzzzzzzz', '-o', 'json']);
+    expect(unknown.code, unknown.stderr).toBe(1);
+    expect(unknown.stderr).toContain('does not know data entry 01zzzzzzzzzzzzzzzzzzzzzzzz');
+    expect(unknown.stdout).toBe('');
+    const other = fx.dataEntries.find((e) => e.supplierId !== supplier.id)!;
+    const theirs = await h.run(['news', 'ls', supplier.id, '--data-entry', other.id, '-o', 'json']);
+    expect(theirs.code, theirs.stderr).toBe(0);
+    expect(json(theirs.stdout)).toEqual([]);
+    expect(theirs.stderr).toContain(`data entry ${other.id} is supplier ${other.supplierId}'s, not ${supplier.id}'s`);
+  });
+
   it('data-entry get', async () => {
     const r = await h.run(['data-entry', 'get', entry.id, '-o', 'json']);
     expect(r.code).toBe(0);

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import { ApiError, ExitCode, SrsError } from '../../errors.js';
 import { checkId } from '../../util/ulid.js';
 import { columns } from '../../output/columns.js';
 import { listFlags, printPages, requireArg, type Opts } from '../kit.js';
@@ -9,6 +10,21 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const flags = listFlags(opts);
   const client = await ctx.client();
   // Checked like every id: a typo read as "this entry has no news" (exit 0).
-  const q = typeof opts.dataEntry === 'string' ? { dataEntryId: checkId(opts.dataEntry, '--data-entry') } : {};
+  const dataEntryId = typeof opts.dataEntry === 'string' ? checkId(opts.dataEntry, '--data-entry') : undefined;
+  if (dataEntryId !== undefined) {
+    // The service lists no news for a data entry it does not know, as for one without news: a well-formed but
+    // mistyped id read as "no news" (exit 0). The entry is looked up first (GET /v1/data-entries/{id}).
+    try {
+      const entry = await client.getDataEntry(dataEntryId);
+      const owner = entry.supplier?.id;
+      if (typeof owner === 'string' && owner !== id) ctx.warn(`data entry ${dataEntryId} is supplier ${owner}'s, not ${id}'s: this supplier's news has none for it (srs news ls ${owner} --data-entry ${dataEntryId})`);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) {
+        throw new SrsError('not_found', ExitCode.failure, `the service does not know data entry ${dataEntryId} (GET /v1/data-entries/${dataEntryId}: 404); no news listed (srs score calc ${id} --breakdown entries lists the supplier's entry ids)`);
+      }
+      throw e;
+    }
+  }
+  const q = dataEntryId !== undefined ? { dataEntryId } : {};
   await printPages(ctx, (p) => client.listNewsEvents(id, q, p), columns.newsEvent, flags, 'news events');
 }
