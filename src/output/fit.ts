@@ -10,8 +10,8 @@
  *    what is left keeps its width, the others share the rest equally, and
  *    what is left over goes back to them in order.
  * When even the whole columns (with the text at its narrowest) do not fit, the
- * line is left longer than the terminal, text whole: a wrapped line can still be
- * copied, a cut id cannot.
+ * line is left longer than the terminal, text whole up to the terminal's width: a
+ * wrapped line can still be copied, a cut id cannot.
  */
 
 export interface FitColumn {
@@ -62,7 +62,11 @@ export function fitColumns(cols: readonly FitColumn[], width: number | undefined
   // So too when the whole columns with the text at its narrowest still overflow: the line wraps either way, and
   // cut names (a 60-character customer id left "Long …" in a 114-wide row) lose what a person needs for nothing.
   const narrowest = fixed + flex.reduce((a, i) => a + Math.min(cols[i]!.natural, MIN_TEXT_WIDTH), 0) + gap * Math.max(0, shown.length - 1);
-  if (!wide && total(shown) > width && flex.length > 0 && narrowest <= width) {
+  if (!wide && flex.length > 0 && narrowest > width) {
+    // Even so, no text column is wider than the terminal: a --query table's nested objects (a scorecard's items as
+    // JSON, 1,000 columns) made every line a screenful.
+    for (const i of flex) widths.set(i, Math.min(cols[i]!.natural, Math.max(MIN_TEXT_WIDTH, width)));
+  } else if (!wide && total(shown) > width && flex.length > 0) {
     let avail = budget - fixed;
     let pending = flex.slice();
     // Short text keeps its natural width when it is under its fair share.

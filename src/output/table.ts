@@ -202,7 +202,8 @@ export async function horizontalTable(rows: unknown[], cols: Column[], opts: Tab
     opts.note(hiddenNote(what, opts.width));
   }
   const pick = <T>(xs: T[]): T[] => fit.shown.map((i) => xs[i]!);
-  const out = await table(pick(head), cells.map(pick), pick(cols.map((c) => c.align ?? 'left')), fit.widths, ellipsisOf(opts));
+  // Numbers right-aligned also in a column srs has no layout for (--query, srs api): their digits line up.
+  const out = await table(pick(head), cells.map(pick), pick(cols.map((c, i) => c.align ?? (kinds[i] === 'number' ? 'right' : 'left'))), fit.widths, ellipsisOf(opts));
   if (!opts.color) return out;
   const nl = out.indexOf('\n');
   return paint(out.slice(0, nl)) + out.slice(nl);

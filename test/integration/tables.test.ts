@@ -94,6 +94,18 @@ describe('hidden columns', () => {
     expect(quiet.stderr).toBe('');
     expect(quiet.stdout).toBe(narrow.stdout);
   });
+  it('a --query table whose whole columns overflow anyway cuts no id, but no text cell is wider than the terminal; numbers right-aligned', async () => {
+    const r = await h.run(['scorecards', 'ls', '--query', '[].{id: id, createdAt: createdAt, createdBy: createdBy, score: score, items: items}', '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    // items was a JSON array of ~1,000 characters a row: cut to the width, "…" at the end.
+    for (const l of lines.slice(1)) expect(l.length, l).toBeLessThan(26 + 24 + 26 + 20 + 80 + 10);
+    expect(lines[1]).toContain('…');
+    for (const id of fx.scorecards.map((s) => s.id)) expect(cellsOf(r.stdout).has(id)).toBe(true);
+    // SCORE is right-aligned: every score ends where its header ends.
+    const end = lines[0]!.indexOf('SCORE') + 'SCORE'.length;
+    for (const l of lines.slice(1)) expect(l.slice(end - 1, end + 1), l).toMatch(/^\d $/);
+  });
   it('piped tables without a width are never cut', async () => {
     const r = await h.run(['news', 'ls', supplier.id, '-o', 'table']);
     expect(r.stdout).not.toContain('…');

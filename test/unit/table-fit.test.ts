@@ -20,9 +20,10 @@ describe('fitColumns', () => {
     expect(fit.widths).toEqual([26, 80 - 26 - 8 - 4, 8]);
     const narrow = fitColumns(cols, 26 + MIN_TEXT_WIDTH + 8 + 4, 2);
     expect(narrow.widths).toEqual([26, MIN_TEXT_WIDTH, 8]);
-    // Narrower still, the line overflows whatever is cut: the text stays whole (it was cut to 6 and wrapped all the same).
-    const tiny = fitColumns(cols, 30, 2);
-    expect(tiny.widths).toEqual([26, 100, 8]);
+    // Narrower still, the line overflows whatever is cut: the text stays whole (it was cut to 6 and wrapped all the
+    // same), up to the terminal's width (a --query table's JSON cells made lines of 1,000 columns).
+    expect(fitColumns(cols, 30, 2).widths).toEqual([26, 30, 8]);
+    expect(fitColumns([{ natural: 26, flexible: false }, { natural: 29, flexible: true }, { natural: 30, flexible: false }], 55, 2).widths).toEqual([26, 29, 30]);
   });
   it('gives short text its natural width and shares the rest between the long ones', () => {
     const cols = [{ natural: 20, flexible: false }, { natural: 5, flexible: true }, { natural: 60, flexible: true }, { natural: 60, flexible: true }];
