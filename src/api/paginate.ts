@@ -59,6 +59,12 @@ export interface Page<T> {
    * row): the page srs did not read. Where a service leaves pages empty within a list, items may follow there.
    */
   unread?: number;
+  /**
+   * Items of this page that an earlier page of the walk held already (the same JSON), left out of `items`: a list
+   * that changed while it was read (a row inserted before page 2 moves page 1's last item onto it) would print
+   * them twice. Absent when none.
+   */
+  repeated?: number;
 }
 
 /** The service's pagination does not end. Exit 1. */
@@ -112,7 +118,8 @@ export async function* paginate<T>(
     // Only a page that names a next one can be a runaway's: a last page that repeats earlier items ends the list
     // all the same ("the pagination does not end" was false there). A lone page (the first, naming no next one)
     // is not hashed (one scorecards listing per supplier in score calc --save: hashing it was 3% of its CPU).
-    if (maxPages > 1 && !(n === 1 && next === undefined) && !seen.addPage(res.items)) {
+    const fresh = maxPages > 1 && !(n === 1 && next === undefined) ? seen.addPage(res.items) : undefined;
+    if (fresh && !fresh.includes(true)) {
       // A last page of items printed already (a service that answers a page past the end with its last page, or
       // an unstable order): nothing new, and the list has ended; printed again, they were duplicates, exit 0.
       // Not a full page after a full page that named it: that is also what a service that ignores the page number
@@ -127,9 +134,13 @@ export async function* paginate<T>(
         `${label}the pagination does not end: page ${fmt.format(page)} holds only items that earlier pages held (the service repeats itself); use --limit or --page to read part of the list`,
       );
     }
-    items += res.items.length;
+    // Items an earlier page held are printed once: left out here, and counted for the listing to say so.
+    const kept = fresh && fresh.includes(false) ? res.items.filter((_, k) => fresh[k]) : res.items;
+    const repeated = res.items.length - kept.length;
+    items += kept.length;
     fullBefore = next !== undefined && full;
-    yield next === undefined ? { page, items: res.items, hasMore: false } : { page, items: res.items, hasMore: true, next };
+    const more = next === undefined ? { hasMore: false } : { hasMore: true, next };
+    yield { page, items: kept, ...more, ...(repeated ? { repeated } : {}) };
     if (next === undefined) return;
     if (n >= pageLimit && n < maxPages) {
       // A service may name a next page past the end: an empty one there means the list has exactly --max-pages
@@ -171,19 +182,20 @@ class SeenItems {
    */
   #blind = false;
 
-  /** Records a page's items; false when every one of them was seen before. */
-  addPage(items: readonly unknown[]): boolean {
-    if (this.#blind) return true;
-    let fresh = false;
+  /** Records a page's items; for each, whether no earlier page held it (all true once the listing is blind). */
+  addPage(items: readonly unknown[]): boolean[] {
+    const all = (): boolean[] => items.map(() => true);
+    if (this.#blind) return all();
+    const fresh: boolean[] = [];
     const inPage = new Set<string>();
     for (const it of items) {
       const s = JSON.stringify(it) ?? 'undefined';
       if (inPage.has(s)) {
         this.#blind = true;
-        return true;
+        return all();
       }
       inPage.add(s);
-      if (this.#add(s)) fresh = true;
+      fresh.push(this.#add(s));
     }
     return fresh;
   }

@@ -145,6 +145,8 @@ export async function printPages<T>(
   let nextPage: number | undefined;
   // The page the service named after two empty pages, where the walk stopped (paginate: Page.unread).
   let unread: number | undefined;
+  // Items a later page repeated, printed once (paginate: Page.repeated).
+  let repeated = 0;
   async function* items(): AsyncGenerator<T> {
     let n = 0;
     const walk = iter[Symbol.asyncIterator]();
@@ -153,6 +155,7 @@ export async function printPages<T>(
         const p = r.value;
         lastPage = p.page;
         unread = p.unread;
+        repeated += p.repeated ?? 0;
         for (const item of p.items) {
           if (flags.limit !== undefined && n >= flags.limit) {
             more = true;
@@ -200,6 +203,11 @@ export async function printPages<T>(
   // the document does not say pages hold items: where the service still names a page, say so rather than be sure.
   if (unread !== undefined && flags.page === undefined && !cut) {
     ctx.info(`the service sent two empty pages in a row (the second, page ${lastPage}, names page ${unread}): taken as the end of the ${what}; if the service leaves pages empty within a list, more may follow (--page ${unread})`);
+  }
+  // A list that changed while it was read: what moved onto a later page was printed once; what moved onto an
+  // earlier page, already read, may be missing, which only a second listing can show.
+  if (repeated) {
+    ctx.warn(`the service sent ${count(repeated, singularOf(what), what)} again on a later page (the list changed while srs read it?): each was printed once; items may also have moved onto pages already read, so list again to be sure`);
   }
 }
 

@@ -391,6 +391,24 @@ describe('retries', () => {
     expect(r.stderr).toContain('page 2 holds only items that earlier pages held, after a full page that named it: the service may ignore the page number, so the list may be incomplete');
   });
 
+  it('a list that shifts while read (a page repeating the last item of the one before) prints each item once and says so', async () => {
+    // 25 countries, 10 a page, and a row "inserted" before page 2: page 2 starts with page 1's last.
+    const all = Array.from({ length: 25 }, (_, i) => country(`C${String(i).padStart(2, '0')}`, `Country ${i}`));
+    scenario('shifting', (req, res) => {
+      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? 1);
+      const start = page === 1 ? 0 : (page - 1) * 10 - 1;
+      const items = all.slice(start, start + 10);
+      return json(res, 200, { items, pagination: { pageSize: 10, nextPage: start + 10 < all.length ? page + 1 : null } });
+    });
+    for (const format of ['json', 'csv'] as const) {
+      const r = await srs('shifting', ['ref', 'countries', '-o', format]);
+      expect(r.code, r.stderr).toBe(0);
+      const codes = format === 'json' ? (JSON.parse(r.stdout) as Array<{ iso3Code: string }>).map((c) => c.iso3Code) : r.stdout.trim().split('\n').slice(1).map((l) => l.split(',')[0]);
+      expect(codes).toEqual(all.map((c) => c.iso3Code));
+      expect(r.stderr).toMatch(/the service sent 1 country again on a later page \(the list changed while srs read it\?\): each was printed once/);
+    }
+  });
+
   it('a listing that stops on two empty pages while the service names another says so on stderr (the document does not say pages hold items)', async () => {
     scenario('gappy', (req, res) => {
       const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? 1);
