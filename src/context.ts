@@ -229,6 +229,11 @@ export class Context {
       throw new UsageError(`${globals.sandbox ? '--sandbox' : 'SRS_SANDBOX'} talks to the local sandbox, so ${ignored} would be ignored: ${flag ? 'drop' : 'unset'} one of them`);
     }
     this.format = (fmt as OutputFormat | undefined) ?? (io.stdoutIsTTY ? 'table' : 'json');
+    // The client settings are checked whether or not this command sends anything (auth status, completion): a
+    // mistyped --timeout or SRS_TIMEOUT passed in silence until the first command that did.
+    this.timeoutMs();
+    this.retries();
+    this.maxPages();
     const out = io.stdout;
     // On a terminal, data formats are made safe to display: tables are sanitised cell by cell when they are
     // drawn; JSON and CSV are not, so their text is here (JSON with equivalent \u escapes: the same document).

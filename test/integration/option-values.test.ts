@@ -179,3 +179,21 @@ describe('small newcomer dead ends (review)', () => {
     });
   });
 });
+
+describe('client settings are checked by every command, whether or not it sends anything', () => {
+  it('--timeout abc, SRS_TIMEOUT=foo, --retries -5, SRS_MAX_PAGES=0 are exit 2 for auth status, auth logout and completion too', async () => {
+    await withHarness({}, async (h) => {
+      for (const [args, env, words] of [
+        [['--timeout', 'abc', 'auth', 'status'], {}, '--timeout must be a duration'],
+        [['auth', 'status'], { SRS_TIMEOUT: 'foo' }, 'SRS_TIMEOUT must be a duration'],
+        [['auth', 'logout', '--retries', '-5'], {}, '--retries must be a whole number from 0 to 20'],
+        [['completion', 'bash'], { SRS_MAX_PAGES: '0' }, 'SRS_MAX_PAGES must be a whole number >= 1'],
+      ] as const) {
+        const r = await h.run([...args], { env: { ...env } });
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(err(r)).toContain(words);
+        expect(r.stdout).toBe('');
+      }
+    });
+  });
+});
