@@ -1017,3 +1017,26 @@ describe('--no-verify still fails what it did not evaluate', () => {
     expect(r.stderr).toContain('2 unknown');
   });
 });
+
+describe('--verify says "verified" only of the bundle as it was calculated', () => {
+  it('--as-of, --claim-weight or --mode other than the bundle records is exit 2 under --verify (a what-if without it); --tolerance is at most 0.5', async () => {
+    const header = readBundle(bundle)[0] as { asOf: string; options: { claimWeight: number; mode: string } };
+    for (const [args, words] of [
+      [['--as-of', '2099-01-01'], `not with --as-of 2099-01-01 (it was calculated as of ${header.asOf})`],
+      [['--claim-weight', '0.5000000001'], `not with --claim-weight 0.5000000001 (it records ${header.options.claimWeight})`],
+      [['--mode', header.options.mode === 'parameters' ? 'scorecards' : 'parameters'], `(it records ${header.options.mode})`],
+      [['--tolerance', '10'], '--tolerance must be a number from 0 to 0.5'],
+    ] as const) {
+      const r = await runSrs(['score', 'recompute', bundle, '--verify', ...args], offline);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(err(r)).toContain(words);
+      expect(r.stdout).toBe('');
+    }
+    // The same values as recorded verify; without --verify the what-if recomputes.
+    expect((await runSrs(['score', 'recompute', bundle, '--verify', '--as-of', header.asOf, '--claim-weight', String(header.options.claimWeight)], offline)).code).toBe(0);
+    expect((await runSrs(['score', 'recompute', bundle, '--as-of', '2099-01-01', '-o', 'json'], offline)).code).toBe(0);
+    const huge = await runSrs(['score', 'check', '--from', bundle, '--min', '1e400'], offline);
+    expect(huge.code).toBe(2);
+    expect(err(huge)).toContain('(got "1e400", too large to hold)');
+  });
+});

@@ -34,7 +34,9 @@ export function finiteNumber(name: string, min?: number, max?: number): (value: 
   return (value: unknown): number => {
     const n = typeof value === 'number' ? value : typeof value === 'string' ? decimalNumber(value) : NaN;
     if (!Number.isFinite(n) || (min !== undefined && n < min) || (max !== undefined && n > max)) {
-      throw new UsageError(`${name} must be a number${range} (got "${String(value)}")`);
+      // 1e400 is a number as written, past what a double holds: said so, not "must be a number".
+      const huge = typeof value === 'string' && Number.isNaN(n) === false && !Number.isFinite(n);
+      throw new UsageError(`${name} must be a number${range} (got "${String(value)}"${huge ? ', too large to hold' : ''})`);
     }
     return n;
   };

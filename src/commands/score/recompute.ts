@@ -15,7 +15,7 @@ import type { Column } from '../../output/columns.js';
 import { todayUtc, type ScoreDifference, type ScoringScorecard } from '../../scoring/index.js';
 import * as z from 'zod/mini';
 import { readJsonInput, type Opts } from '../kit.js';
-import { describeFilters, scoringOverrides, toScoringScorecard } from './bundle.js';
+import { describeFilters, scoringOverrides, toScoringScorecard, type ScoringOverrides } from './bundle.js';
 import { digestOfFile, pinEvidence, readEvidence, sameAsPinned, type EvidenceEvent } from './evidence.js';
 import { DEFAULT_TOLERANCE, finiteNumber } from './options.js';
 import { count } from '../../util/plural.js';
@@ -146,7 +146,8 @@ const columns: Column[] = [
   { path: 'ok', header: 'OK', format: (v) => (v ? 'yes' : 'NO'), kind: 'state' },
 ];
 
-const toleranceOption = finiteNumber('--tolerance', 0);
+// At most 0.5: a tolerance of 6 passed any value of the -3..+3 scale as "verified".
+const toleranceOption = finiteNumber('--tolerance', 0, 0.5);
 
 export function parseTolerance(v: unknown): number {
   return v === undefined ? DEFAULT_TOLERANCE : toleranceOption(v);
@@ -196,6 +197,20 @@ async function* rowsOf(
   if (failure !== undefined) throw failure;
 }
 
+/**
+ * --verify checks a bundle as it was calculated: --as-of, --claim-weight or --mode other than what its header
+ * records recomputed another question and still printed "verified" (a what-if is recompute without --verify). A raw
+ * response records none of them, so there they say what it was calculated with.
+ */
+function refuseOtherOptions(ev: Extract<EvidenceEvent, { t: 'header' }>, o: ScoringOverrides, what: string): void {
+  if (ev.format === 'response') return;
+  const differ: string[] = [];
+  if (o.asOf !== undefined && ev.asOf !== null && o.asOf !== ev.asOf) differ.push(`--as-of ${o.asOf} (it was calculated as of ${ev.asOf})`);
+  if (o.claimWeight !== undefined && ev.options && o.claimWeight !== ev.options.claimWeight) differ.push(`--claim-weight ${o.claimWeight} (it records ${ev.options.claimWeight})`);
+  if (o.mode !== undefined && ev.options && o.mode !== ev.options.mode) differ.push(`--mode ${o.mode} (it records ${ev.options.mode})`);
+  if (differ.length) throw new UsageError(`--verify checks ${what} as it was calculated, not with ${differ.join(', ')}: drop --verify to recompute under other options, or drop ${differ.length === 1 ? 'that option' : 'those options'} to verify`);
+}
+
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const file = args[0] ?? '-';
   const what = file === '-' ? 'stdin' : file;
@@ -206,11 +221,19 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const onlyDifferences = !!opts.onlyDifferences;
   const rows = rowsOf(
     (push) =>
-      verifyEvidence(ctx, file, vo, (item, r) => {
-        const shown = onlyDifferences ? r.filter((x) => !x.ok) : r;
-        if (shown.length) return push(shown.map((x) => ({ supplierId: item.supplierId, ...x })));
-        return undefined;
-      }),
+      verifyEvidence(
+        ctx,
+        file,
+        vo,
+        (item, r) => {
+          const shown = onlyDifferences ? r.filter((x) => !x.ok) : r;
+          if (shown.length) return push(shown.map((x) => ({ supplierId: item.supplierId, ...x })));
+          return undefined;
+        },
+        (ev) => {
+          if (ev.t === 'header' && opts.verify) refuseOtherOptions(ev, vo.overrides, what);
+        },
+      ),
     out,
   );
   await renderList(ctx.sink, rows, columns, ctx.renderOptions());
