@@ -187,7 +187,7 @@ _srs_cache() {
   local dir file line code
   _srs_r=()
   if [[ -n ${SRS_DATA_DIR-} ]]; then dir=$SRS_DATA_DIR
-  elif [[ -n ${XDG_DATA_HOME-} ]]; then dir=$XDG_DATA_HOME/srs
+  elif [[ ${XDG_DATA_HOME-} == /* ]]; then dir=$XDG_DATA_HOME/srs
   else dir=${HOME-}/.local/share/srs
   fi
   file=$dir/completion/$1.txt

@@ -186,7 +186,7 @@ function __srs_cache --argument-names name --description 'The entries of a value
     set -l dir $HOME/.local/share/srs
     if test -n "$SRS_DATA_DIR"
         set dir $SRS_DATA_DIR
-    else if test -n "$XDG_DATA_HOME"
+    else if string match -q -- '/*' "$XDG_DATA_HOME"
         set dir $XDG_DATA_HOME/srs
     end
     set -l file $dir/completion/$name.txt
@@ -217,7 +217,7 @@ complete -c srs -l wide -d 'tables show every column, even when they are wider t
 complete -c srs -s q -l quiet -d 'no notes or warnings that are not problems on stderr (errors still show)'
 complete -c srs -l catalog -r -F -d 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)'
 complete -c srs -l no-catalog -d 'do not read or write the local supplier catalog (env SRS_CATALOG=off)'
-complete -c srs -l no-color -d 'no colour (also when NO_COLOR is set or stdout is not a terminal)'
+complete -c srs -l no-color -d 'no colour (also when NO_COLOR is set, TERM=dumb or FORCE_COLOR=0; each stream is coloured only on a terminal)'
 complete -c srs -l debug -d 'trace requests and show error detail on stderr (the API key is redacted)'
 complete -c srs -s h -l help -d 'display help for command'
 

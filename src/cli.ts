@@ -70,7 +70,7 @@ export function buildProgram(invoke: Invoke, only?: string): Command {
     .option('-q, --quiet', 'no notes or warnings that are not problems on stderr (errors still show)')
     .option('--catalog <path>', 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)')
     .option('--no-catalog', 'do not read or write the local supplier catalog (env SRS_CATALOG=off)')
-    .option('--no-color', 'no colour (also when NO_COLOR is set or stdout is not a terminal)')
+    .option('--no-color', 'no colour (also when NO_COLOR is set, TERM=dumb or FORCE_COLOR=0; each stream is coloured only on a terminal)')
     .option('--debug', 'trace requests and show error detail on stderr (the API key is redacted)')
     .showSuggestionAfterError(true)
     .enablePositionalOptions(false)

@@ -5,7 +5,7 @@
  * they can run in-process in tests with captured streams.
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { ApiClient } from './api/client.js';
@@ -120,7 +120,9 @@ export const truthy = (v: string | undefined): boolean => v !== undefined && v.t
 
 export function dataDir(env: Env): string {
   if (env.SRS_DATA_DIR) return env.SRS_DATA_DIR;
-  const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share');
+  // The XDG spec: a relative XDG_DATA_HOME is invalid and ignored (srs used it relative to the current directory).
+  const xdg = env.XDG_DATA_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.local', 'share');
   return join(base, 'srs');
 }
 

@@ -262,7 +262,7 @@ function shData(tree: TreeSpec, shell: 'bash' | 'zsh', p: string): string {
   L.push(`  local dir file line code`);
   L.push(`  ${arr}=()`);
   L.push(`  if [[ -n \${SRS_DATA_DIR-} ]]; then dir=$SRS_DATA_DIR`);
-  L.push(`  elif [[ -n \${XDG_DATA_HOME-} ]]; then dir=$XDG_DATA_HOME/srs`);
+  L.push(`  elif [[ \${XDG_DATA_HOME-} == /* ]]; then dir=$XDG_DATA_HOME/srs`);
   L.push(`  else dir=\${HOME-}/.local/share/srs`);
   L.push(`  fi`);
   L.push(`  file=$dir/completion/$1.txt`);
@@ -547,7 +547,7 @@ export function fishScript(tree: TreeSpec): string {
   L.push(`    set -l dir $HOME/.local/share/srs`);
   L.push(`    if test -n "$SRS_DATA_DIR"`);
   L.push(`        set dir $SRS_DATA_DIR`);
-  L.push(`    else if test -n "$XDG_DATA_HOME"`);
+  L.push(`    else if string match -q -- '/*' "$XDG_DATA_HOME"`);
   L.push(`        set dir $XDG_DATA_HOME/srs`);
   L.push(`    end`);
   L.push(`    set -l file $dir/completion/$name.txt`);

@@ -251,3 +251,18 @@ describe('profiles', () => {
     expect((await runSrs(['ref', 'sources', '--limit', '1', '-o', 'json'], env)).code).toBe(0);
   });
 });
+
+describe('XDG base directories', () => {
+  it('a relative XDG_CONFIG_HOME or XDG_DATA_HOME is ignored, as the XDG spec says (the key went to ./relcfg of whatever directory srs ran in)', async () => {
+    const home = `${h.home}/xdg-home`;
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(`${home}/cwd`, { recursive: true });
+    const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: 'relcfg', XDG_DATA_HOME: 'reldata' };
+    const r = await runSrs(['auth', 'status', '-o', 'json'], env, { cwd: `${home}/cwd` });
+    expect(r.code, r.stderr).toBe(4);
+    expect((JSON.parse(r.stdout) as { configFile: string }).configFile).toBe(`${home}/.config/srs/config.json`);
+    // An absolute one is used.
+    const abs = await runSrs(['auth', 'status', '-o', 'json'], { ...env, XDG_CONFIG_HOME: `${home}/abs` }, { cwd: `${home}/cwd` });
+    expect((JSON.parse(abs.stdout) as { configFile: string }).configFile).toBe(`${home}/abs/srs/config.json`);
+  });
+});

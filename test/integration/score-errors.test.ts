@@ -92,7 +92,7 @@ describe('score recompute: bad --claim-weight / --as-of', () => {
 
   it('--tolerance keeps its message', async () => {
     const r = await runSrs(['score', 'recompute', responsePath, '--tolerance', '-1', '-o', 'table'], env);
-    expect(expectOneLineUsage(r)).toBe('srs: --tolerance must be a number >= 0 (got "-1")');
+    expect(expectOneLineUsage(r)).toBe('srs: --tolerance must be a number from 0 to 0.5 (got "-1")');
   });
 });
 

@@ -78,7 +78,7 @@ describe('generated scripts', () => {
     expect(s).toMatch(/\ncomplete -F _srs srs\n$/);
     // The data directory is found like dataDir(): SRS_DATA_DIR, else XDG_DATA_HOME/srs, else ~/.local/share/srs.
     expect(s).toContain('if [[ -n ${SRS_DATA_DIR-} ]]; then dir=$SRS_DATA_DIR');
-    expect(s).toContain('elif [[ -n ${XDG_DATA_HOME-} ]]; then dir=$XDG_DATA_HOME/srs');
+    expect(s).toContain('elif [[ ${XDG_DATA_HOME-} == /* ]]; then dir=$XDG_DATA_HOME/srs');
     expect(s).toContain('else dir=${HOME-}/.local/share/srs');
     // Never runs srs to complete (only comments mention it).
     const code = s.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n');

@@ -83,7 +83,7 @@ describe('finiteNumber', () => {
     expect(parseTolerance(undefined)).toBe(DEFAULT_TOLERANCE);
     expect(parseTolerance(String(DEFAULT_TOLERANCE))).toBe(DEFAULT_TOLERANCE);
     expect(parseTolerance('0')).toBe(0);
-    expect(usageError(() => parseTolerance('abc')).message).toBe('--tolerance must be a number >= 0 (got "abc")');
+    expect(usageError(() => parseTolerance('abc')).message).toBe('--tolerance must be a number from 0 to 0.5 (got "abc")');
   });
 });
 
