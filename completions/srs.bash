@@ -98,6 +98,7 @@ _srs_takes_value() {
 # The options of a command path, its own and the global ones.
 _srs_options() {
   case $1 in
+    '') _srs_r=(-V --version) ;;
     'supplier create') _srs_r=(--name --country --website --industry --category --contact --customer-id --json --allow-existing --retry-unknown) ;;
     'supplier get') _srs_r=(--customer-id) ;;
     'supplier ls') _srs_r=(--state) ;;
@@ -121,7 +122,7 @@ _srs_options() {
     'api') _srs_r=(-f --field --input --paginate) ;;
     *) _srs_r=() ;;
   esac
-  _srs_r+=(-V --version -o --output --fields --query --profile --base-url --sandbox --timeout --retries --max-pages --insecure-http --csv-raw --wide -q --quiet --catalog --no-catalog --no-color --debug -h --help)
+  _srs_r+=(-o --output --fields --query --profile --base-url --sandbox --timeout --retries --max-pages --insecure-http --csv-raw --wide -q --quiet --catalog --no-catalog --no-color --debug -h --help)
 }
 
 # What the value of an option can be: _srs_kind is words (listed in _srs_r), files, cache:NAME or none.

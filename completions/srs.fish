@@ -201,7 +201,6 @@ end
 complete -c srs -f
 
 # Global options: everywhere.
-complete -c srs -s V -l version -d 'print the version (before any command: srs --version)'
 complete -c srs -s o -l output -x -a 'table json ndjson csv' -d 'output format (default: table on a terminal, json otherwise)'
 complete -c srs -l fields -x -d 'the fields to show (table and csv columns; json and ndjson keep only them): comma-separated, e.g. id,name; a dot reaches a nested field'
 complete -c srs -l query -x -d 'filter and reshape the output with a JMESPath expression, e.g. "[?regionName==\'Europe\'].iso3Code"'
@@ -235,6 +234,7 @@ complete -c srs -n "__srs_at ''" -a 'completion' -d 'Print a shell completion sc
 complete -c srs -n "__srs_at ''" -a 'api' -d 'Call any endpoint with your key, retries and output formats: for what no subcommand covers yet'
 complete -c srs -n "__srs_at ''" -a 'schema' -d 'Print the JSON Schema of a resource or of a command\'s JSON output, generated from the client\'s contract; without a name, list the names'
 complete -c srs -n "__srs_at ''" -a help -d 'Show the help of a command, e.g. srs help score calc'
+complete -c srs -n "__srs_at ''" -s V -l version -d 'print the version (before any command: srs --version)'
 complete -c srs -n "__srs_at 'help'" -a 'supplier' -d 'Create, read, find and bulk-import suppliers'
 complete -c srs -n "__srs_at 'help'" -a 'scorecards' -d 'List and read scorecards (weighted policy parameters)'
 complete -c srs -n "__srs_at 'help'" -a 'score' -d 'Calculate, explain, recompute offline and gate on supplier scores (scale -3..+3)'

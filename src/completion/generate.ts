@@ -130,7 +130,8 @@ export function describeTree(program: Command, opts: GenerateOptions = {}): Tree
   };
   const root = walk(program, []);
   const helpCmd = program.createHelp().visibleCommands(program).find((c) => c.name() === 'help');
-  return { bin: program.name(), root, globals: root.options, help: helpCmd ? firstLine(helpCmd.summary() || helpCmd.description()) : undefined };
+  // -V/--version is the root's alone ("srs auth status -V" is refused, exit 2): not offered after a command.
+  return { bin: program.name(), root, globals: root.options.filter((o) => !isVersion(o)), help: helpCmd ? firstLine(helpCmd.summary() || helpCmd.description()) : undefined };
 }
 
 function* nodes(c: CommandSpec): Generator<CommandSpec> {
@@ -138,9 +139,11 @@ function* nodes(c: CommandSpec): Generator<CommandSpec> {
   for (const k of c.children) yield* nodes(k);
 }
 
-/** A node's own options, without those the root already provides everywhere. */
+const isVersion = (o: OptionSpec): boolean => o.flags.includes('--version');
+
+/** A node's own options, without those the root already provides everywhere (the root's own: --version). */
 function ownOptions(tree: TreeSpec, c: CommandSpec): OptionSpec[] {
-  if (c.path === '') return [];
+  if (c.path === '') return c.options.filter(isVersion);
   const global = new Set(tree.globals.flatMap((o) => o.flags));
   return c.options.filter((o) => !o.flags.some((f) => global.has(f)));
 }
