@@ -1013,8 +1013,25 @@ describe('--no-verify still fails what it did not evaluate', () => {
     writeFileSync(cut, lines.slice(0, firstResult + 1).join('\n') + '\n');
     const r = await runSrs(['score', 'check', '--from', cut, '--no-verify', '--min', '-3', '--allow-no-data'], offline);
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toMatch(/^UNKNOWN \S+: the bundle's requests name it, but it holds neither a result nor a recorded error/m);
-    expect(r.stderr).toContain('2 unknown');
+    expect(err(r)).toContain(`${cut} is not whole: it has no end record`);
+    expect(r.stdout).toBe('');
+    // Cut at a batch's boundary (its request line went too), or mid-line: the same.
+    const requestAt = lines.findIndex((l, i) => i > 0 && l.includes('"t":"request"'));
+    for (const [name, text] of [['batch.jsonl', lines.slice(0, requestAt).join('\n') + '\n'], ['midline.jsonl', lines.slice(0, firstResult + 1).join('\n') + '\n' + lines[firstResult + 1]!.slice(0, 20)]] as const) {
+      const path = join(h.home, name);
+      writeFileSync(path, text);
+      const c = await runSrs(['score', 'check', '--from', path, '--no-verify', '--min', '-3', '--allow-no-data'], offline);
+      expect(c.code, `${name}: ${c.stderr}`).toBe(3);
+      expect(err(c)).toContain('is not whole');
+    }
+    // Whole, with a supplier's result line deleted and the end record's count and digest made to match: the requested
+    // id without a record is unknown.
+    const records = readBundle(bundle);
+    const dropAt = records.findIndex((x) => x.t === 'result');
+    const dropped = forge('dropped.jsonl', records.filter((_, i) => i !== dropAt));
+    const d = await runSrs(['score', 'check', '--from', dropped, '--no-verify', '--min', '-3', '--allow-no-data'], offline);
+    expect(d.code, d.stderr).toBe(3);
+    expect(d.stderr).toMatch(/^UNKNOWN \S+: the bundle's requests name it, but it holds neither a result nor a recorded error/m);
   });
 });
 

@@ -403,6 +403,11 @@ async function fromBundle(ctx: Context, file: string, opts: Opts, results: Check
     // Even unverified, a supplier the bundle's own requests name and that it holds nothing for was not evaluated: a
     // bundle cut short (head -8 of 20 suppliers) passed on the 2 left, exit 0.
     for (const id of v.unanswered()) results.push(unknownResult(id, `the bundle's requests name it, but it holds neither a result nor a recorded error for it (cut short or edited?): not evaluated`));
+    // Cut at a batch's boundary, the lost suppliers' requests are gone too: no id to name, but not a pass.
+    if (v.cutShort) {
+      for (const w of warnings) ctx.warn(w);
+      throw new CheckFailedError(`${what} is not whole: ${v.cutShort}; suppliers it lost were not evaluated, so nothing was checked, even under --no-verify (save the evidence again with score calc --save)`);
+    }
   }
   if (rules.minParameter.size) {
     for (const id of v.parameterIds()) seen.add(id);

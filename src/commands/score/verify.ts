@@ -216,7 +216,18 @@ export class EvidenceVerifier {
     return { supplierId: item.supplierId, rows };
   }
 
+  /**
+   * Why the bundle is not whole, whatever its digest: no end record (a file cut short, at a batch's boundary too,
+   * where the lost batches' requests went with their results), or an end record counting other suppliers than it
+   * holds. undefined for a whole bundle, and for a raw response or format 1 (no end record to count).
+   */
+  cutShort: string | undefined;
+
   end(ev: Extract<EvidenceEvent, { t: 'end' }>): void {
+    if (this.format === 2) {
+      if (ev.declared === null) this.cutShort = 'it has no end record (the file was cut short, or its last line edited)';
+      else if (ev.declared.suppliers !== this.#records) this.cutShort = supplierCount(ev.declared.suppliers, this.#records);
+    }
     if (this.format === 2 && !this.opts.digestFirst && ev.afterEnd === undefined) {
       // Read from stdin: the digest could only be computed along the way.
       if (ev.declared === null) this.find('altered', 'no end record with a digest (the input was cut short or edited)');
