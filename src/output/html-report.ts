@@ -121,7 +121,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bott
 .muted{color:#666}.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
 table{border-collapse:collapse;width:100%;background:#fff;margin:6px 0 12px}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eee;vertical-align:middle}
 th{font-weight:600;background:#f1f1f1}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-tr.card td{font-weight:600;background:#f7f7f7}td.param{padding-left:24px}td,th,h2,h3,p{overflow-wrap:break-word}.mono{overflow-wrap:anywhere}
+tr.card td{font-weight:600;background:#f7f7f7}td.param{padding-left:24px}td,h2,h3,p{overflow-wrap:anywhere}th{overflow-wrap:normal}
 .ok{color:${POS};font-weight:600}.bad{color:${NEG};font-weight:600}.warn{color:#b8860b;font-weight:600}
 .box{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 14px;margin:8px 0}
 .flag{color:#b8860b;font-weight:700}
