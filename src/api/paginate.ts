@@ -163,7 +163,20 @@ function nextPageAfter<T>(page: number, res: PageResult<T>): number | undefined 
 }
 
 /**
- * The items of the pages read so far, as 64-bit hashes of their JSON, in an
+ * What makes an item the same item on another page: its id (or a country's iso3Code, an industry's code), else its
+ * whole JSON. By content alone, an item that moved onto the next page and changed on the way (an update while the
+ * list shifted) was printed twice.
+ */
+function identityOf(it: unknown): string {
+  if (it !== null && typeof it === 'object' && !Array.isArray(it)) {
+    const o = it as Record<string, unknown>;
+    for (const k of ['id', 'iso3Code', 'code']) if (typeof o[k] === 'string' && o[k] !== '') return `\u0000${k}\u0000${o[k] as string}`;
+  }
+  return JSON.stringify(it) ?? 'undefined';
+}
+
+/**
+ * The items of the pages read so far, as 64-bit hashes of their identity (identityOf), in an
  * open-addressing table of typed arrays: 8 bytes a slot and no object per item,
  * so a million items cost 16 MB and nothing for the garbage collector to trace
  * (a Set of 53-bit numbers held a heap object per item and doubled the GC time
@@ -189,7 +202,7 @@ class SeenItems {
     const fresh: boolean[] = [];
     const inPage = new Set<string>();
     for (const it of items) {
-      const s = JSON.stringify(it) ?? 'undefined';
+      const s = identityOf(it);
       if (inPage.has(s)) {
         this.#blind = true;
         return all();

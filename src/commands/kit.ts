@@ -207,7 +207,7 @@ export async function printPages<T>(
   // A list that changed while it was read: what moved onto a later page was printed once; what moved onto an
   // earlier page, already read, may be missing, which only a second listing can show.
   if (repeated) {
-    ctx.warn(`the service sent ${count(repeated, singularOf(what), what)} again on a later page (the list changed while srs read it?): each was printed once; items may also have moved onto pages already read, so list again to be sure`);
+    ctx.warn(`the service sent ${count(repeated, singularOf(what), what)} again on a later page (the list changed while srs read it?): each was printed once, as first sent; items may also have moved onto pages already read, so list again to be sure`);
   }
 }
 

@@ -321,11 +321,19 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
   // --fields checked against the first page's items (a path none of them holds printed an empty column for every page).
   const fieldsGiven = ctx.renderOptions();
   if (fieldsGiven.fields && !fieldsGiven.query) checkAnswerFields(fieldsGiven.fields.map((c) => c.path), firstItems.filter(isRecord), true);
+  // Items a later page repeated (paginate: Page.repeated), printed once: said at the end, as every paged list says it.
+  let repeated = 0;
   async function* items(): AsyncGenerator<unknown> {
     for (const it of firstItems) yield it;
     if (first.done) return;
-    for await (const p of pages) for (const it of p.items) yield it;
+    for await (const p of pages) {
+      repeated += p.repeated ?? 0;
+      for (const it of p.items) yield it;
+    }
   }
+  const sayRepeated = () => {
+    if (repeated) ctx.warn(`the service sent ${repeated} item${repeated === 1 ? '' : 's'} again on a later page (the list changed while srs read it?): each was printed once, as first sent; list again to be sure`);
+  };
   async function* rows(onRecord?: (it: Record<string, unknown>) => void): AsyncGenerator<unknown> {
     for await (const it of items()) {
       if (isRecord(it)) onRecord?.(it);
@@ -337,6 +345,7 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
     const all = await ctx.withSpinner(`Fetching ${req.path}…`, () => collectTableRows(rows(), 'items'));
     const n = await renderList(ctx.sink, all, listColumns(all, ctx.format), ctx.renderOptions());
     if (n === 0) ctx.info('no items');
+    sayRepeated();
     return;
   }
   const machine = ctx.format === 'json' || ctx.format === 'ndjson';
@@ -349,6 +358,7 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
   // Streamed: the columns are those of the first page (every key its items have); fields that appear only later
   // are not dropped in silence.
   await renderList(ctx.sink, machine ? items() : rows(noteLater), columns, ctx.renderOptions());
+  sayRepeated();
   if (later.size && ctx.format === 'csv') ctx.warn(`fields that first appear after page ${startPage} are not in the CSV (its columns come from the first page): ${[...later].slice(0, 5).join(', ')}${later.size > 5 ? ', …' : ''}; -o json or ndjson has every field`);
 }
 
