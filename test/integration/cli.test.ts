@@ -161,15 +161,15 @@ describe('reads in every format', () => {
     expect(t.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+ARTICLES\s+SUMMARY/);
   });
 
-  it('news ls --data-entry with an id the service does not know is exit 1, not an empty list; another supplier\'s entry is said', async () => {
+  it('news ls --data-entry with an id the service does not know, or another supplier\'s, is exit 1, not an empty list', async () => {
     const unknown = await h.run(['news', 'ls', supplier.id, '--data-entry', '01zzzzzzzzzzzzzzzzzzzzzzzz', '-o', 'json']);
     expect(unknown.code, unknown.stderr).toBe(1);
     expect(unknown.stderr).toContain('does not know data entry 01zzzzzzzzzzzzzzzzzzzzzzzz');
     expect(unknown.stdout).toBe('');
     const other = fx.dataEntries.find((e) => e.supplierId !== supplier.id)!;
     const theirs = await h.run(['news', 'ls', supplier.id, '--data-entry', other.id, '-o', 'json']);
-    expect(theirs.code, theirs.stderr).toBe(0);
-    expect(json(theirs.stdout)).toEqual([]);
+    expect(theirs.code, theirs.stderr).toBe(1);
+    expect(theirs.stdout).toBe('');
     expect(theirs.stderr).toContain(`data entry ${other.id} is supplier ${other.supplierId}'s, not ${supplier.id}'s`);
   });
 

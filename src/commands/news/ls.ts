@@ -17,7 +17,10 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     try {
       const entry = await client.getDataEntry(dataEntryId);
       const owner = entry.supplier?.id;
-      if (typeof owner === 'string' && owner !== id) ctx.warn(`data entry ${dataEntryId} is supplier ${owner}'s, not ${id}'s: this supplier's news has none for it (srs news ls ${owner} --data-entry ${dataEntryId})`);
+      // Another supplier's entry lists nothing here either: the same mistake, said as such rather than "no news".
+      if (typeof owner === 'string' && owner !== id) {
+        throw new SrsError('not_found', ExitCode.failure, `data entry ${dataEntryId} is supplier ${owner}'s, not ${id}'s: no news listed (srs news ls ${owner} --data-entry ${dataEntryId})`);
+      }
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) {
         throw new SrsError('not_found', ExitCode.failure, `the service does not know data entry ${dataEntryId} (GET /v1/data-entries/${dataEntryId}: 404); no news listed (srs score calc ${id} --breakdown entries lists the supplier's entry ids)`);
