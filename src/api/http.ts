@@ -184,7 +184,9 @@ export function checkBaseUrl(baseUrl: string, insecureHttp = false): URL {
     throw new UsageError(`base URL "${baseUrl}" is not a URL (expected for example https://api.example.com)`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`base URL "${baseUrl}" must start with https:// or http://`);
+    // Without its user:password@ (a password of 1-3 characters is too short for the redactor to mask).
+    const shown = url.username || url.password ? baseUrl.replace(/\/\/[^/@]*@/, '//****@') : baseUrl;
+    throw new UsageError(`base URL "${shown}" must start with https:// or http://`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecureHttp) {
     throw new UsageError(

@@ -266,3 +266,12 @@ describe('XDG base directories', () => {
     expect((JSON.parse(abs.stdout) as { configFile: string }).configFile).toBe(`${home}/abs/srs/config.json`);
   });
 });
+
+describe('a base URL with a short password', () => {
+  it('is shown without its user:password@ when refused for its scheme (a password of 1-3 characters is too short to mask)', async () => {
+    const r = await runSrs(['ref', 'countries', '--base-url', 'ftp://user:abc@127.0.0.1:9', '-o', 'table'], { ...baseEnv(`${h.home}/shortpw`), SRS_API_KEY: 'abcdefgh' });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('base URL "ftp://****@127.0.0.1:9" must start with https:// or http://');
+    expect(r.stderr).not.toContain('abc@');
+  });
+});
