@@ -1057,3 +1057,13 @@ describe('--verify says "verified" only of the bundle as it was calculated', () 
     expect(err(huge)).toContain('(got "1e400", too large to hold)');
   });
 });
+
+describe('--accept-model names a version', () => {
+  it('an empty --accept-model (a script\'s unset variable) is exit 2 for recompute, check --from and --baseline', async () => {
+    for (const args of [['score', 'recompute', bundle, '--verify', '--accept-model', ''], ['score', 'check', '--from', bundle, '--min', '-3', '--accept-model', ' '], ['score', 'check', a!, '--baseline', bundle, '--max-drop', '1', '--accept-model', '']]) {
+      const r = await runSrs(args, h.env);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(err(r)).toContain('--accept-model needs the model version to accept (it was empty)');
+    }
+  });
+});

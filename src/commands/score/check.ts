@@ -29,7 +29,7 @@ import { gatherIds } from './ids.js';
 import { checkNotAnInput, checkOutputFile, isStdout } from './paths.js';
 import { filesNoOutputMayReplace } from '../protect.js';
 import { annotationRunError, githubAnnotation, junitReport, junitRunError, markdownSummary, summaryRunError } from './junit.js';
-import { decimalNumber, DEFAULT_TOLERANCE, finiteNumber, MAX_EXPIRING_DAYS, optionalNumber } from './options.js';
+import { acceptModelOption, decimalNumber, DEFAULT_TOLERANCE, finiteNumber, MAX_EXPIRING_DAYS, optionalNumber } from './options.js';
 import { count } from '../../util/plural.js';
 
 const minOption = finiteNumber('--min');
@@ -221,7 +221,7 @@ export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaseli
   if ((maxDrop === undefined) !== (opts.baseline === undefined)) throw new UsageError('--baseline FILE and --max-drop N go together');
   if (opts.baselineStrict && opts.baseline === undefined) throw new UsageError('--baseline-strict needs --baseline FILE and --max-drop N');
   if (maxDrop !== undefined && typeof opts.baseline === 'string') {
-    rules.baseline = await readBaseline(ctx, opts.baseline, onBaselineHeader, { acceptModel: optString(opts.acceptModel), allowUndigested: !!opts.allowUndigested });
+    rules.baseline = await readBaseline(ctx, opts.baseline, onBaselineHeader, { acceptModel: acceptModelOption(opts.acceptModel), allowUndigested: !!opts.allowUndigested });
     rules.maxDrop = maxDrop;
   }
   // --require-score is accepted for old pipelines: failing on no score is the default now. With --allow-no-data it

@@ -49,3 +49,10 @@ export function optionalNumber(value: unknown, parse: (value: unknown) => number
 
 /** The largest --expiring-within: 100 years (a date 100,000,000 days ahead is past what a Date holds: "Invalid time value"). */
 export const MAX_EXPIRING_DAYS = 36_500;
+
+/** --accept-model VERSION: a version, never empty (a script's unset variable accepted a bundle of no model version). */
+export function acceptModelOption(v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v.trim() === '') throw new UsageError('--accept-model needs the model version to accept (it was empty)');
+  return v.trim();
+}

@@ -17,7 +17,7 @@ import * as z from 'zod/mini';
 import { readJsonInput, type Opts } from '../kit.js';
 import { describeFilters, scoringOverrides, toScoringScorecard, type ScoringOverrides } from './bundle.js';
 import { digestOfFile, pinEvidence, readEvidence, sameAsPinned, type EvidenceEvent } from './evidence.js';
-import { DEFAULT_TOLERANCE, finiteNumber } from './options.js';
+import { acceptModelOption, DEFAULT_TOLERANCE, finiteNumber } from './options.js';
 import { count } from '../../util/plural.js';
 import { EvidenceVerifier, type VerifyOptions } from './verify.js';
 
@@ -54,7 +54,7 @@ export async function verifyOptions(ctx: Context, file: string, opts: Opts, what
   const digestFirst = pinned?.regular ? await digestOfFile(ctx, file, what, pinned) : undefined;
   return {
     tolerance,
-    acceptModel: typeof opts.acceptModel === 'string' ? opts.acceptModel : undefined,
+    acceptModel: acceptModelOption(opts.acceptModel),
     overrides,
     today: todayUtc(ctx.now()),
     rawScorecards: raw,
