@@ -65,7 +65,7 @@ export function fieldPaths(schema: z.ZodMiniType, prefix = '', depth = 0): strin
 const SCORE_VIEW_ROWS: Record<'summary' | 'sources' | 'parameters' | 'entries', { what: string; paths: string[] }> = {
   summary: { what: 'a score row', paths: ['supplierId', 'score', 'label', 'dataSourcesScore', 'policyParametersScore', 'riskLevel', 'riskRecognised', 'dataSources', 'parameters'] },
   sources: { what: 'a row of --breakdown sources', paths: ['supplierId', 'dataSourceId', 'dataSourceName', 'score', 'label', 'entries'] },
-  parameters: { what: 'a row of --breakdown parameters', paths: ['supplierId', 'policyParameterId', 'policyParameterName', 'score', 'label', 'riskLevel', 'entries', 'contexts'] },
+  parameters: { what: 'a row of --breakdown parameters', paths: ['supplierId', 'policyParameterId', 'policyParameterName', 'score', 'label', 'riskLevel', 'riskRecognised', 'entries', 'contexts'] },
   entries: { what: 'a row of --breakdown entries', paths: ['supplierId', 'scope', 'scopeId', 'scopeName', 'entryId', 'dataSourceId', 'score', 'isClaim', 'issueDate', 'expiryDate'] },
 };
 

@@ -1067,3 +1067,26 @@ describe('--accept-model names a version', () => {
     }
   });
 });
+
+describe('a risk level srs cannot rank is marked in the parameters breakdown too', () => {
+  it('an escape-coded "High" (sanitised, it looked like High) is "(unrecognised)" in the table and riskRecognised false in CSV and JSON', async () => {
+    rewrite = (body) => {
+      for (const it of body.items) for (const p of it.policyParameterScores) p.dataPoints.risk = { riskLevel: '\u001b[31mHigh\u001b[0m' };
+    };
+    try {
+      const t = await viaProxy(['score', 'calc', a!, '--breakdown', 'parameters', '-o', 'table', '--wide']);
+      expect(t.code, t.stderr).toBe(0);
+      expect(t.stdout).toContain('(unrecognised)');
+      const csv = await viaProxy(['score', 'calc', a!, '--breakdown', 'parameters', '-o', 'csv']);
+      const [head, first] = csv.stdout.split('\n');
+      const at = head!.split(',').indexOf('riskRecognised');
+      expect(at, head).toBeGreaterThan(0);
+      expect(first!.split(',')[at]).toBe('false');
+      const j = await viaProxy(['score', 'calc', a!, '--breakdown', 'parameters', '--fields', 'policyParameterId,riskLevel,riskRecognised', '-o', 'json']);
+      expect(j.code, j.stderr).toBe(0);
+      for (const row of JSON.parse(j.stdout) as Array<{ riskRecognised: unknown }>) expect(row.riskRecognised).toBe(false);
+    } finally {
+      rewrite = undefined;
+    }
+  });
+});

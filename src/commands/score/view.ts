@@ -3,7 +3,7 @@ import type { ScoreResult } from '../../api/contract.js';
 import type { Names } from '../../api/names.js';
 import type { Column } from '../../output/columns.js';
 import { scoreCell, scoreLabel } from '../../scoring/index.js';
-import { riskCell, supplierRiskLevel, supplierRiskRecognised } from './bundle.js';
+import { riskCell, riskRank, supplierRiskLevel, supplierRiskRecognised } from './bundle.js';
 
 export type Breakdown = 'sources' | 'parameters' | 'entries';
 
@@ -57,6 +57,8 @@ export function* breakdownRows(items: ScoreResult[], kind: Breakdown, names?: Na
           score: p.score.value,
           label: scoreLabel(p.score.value),
           riskLevel: p.dataPoints.risk?.riskLevel ?? null,
+          // As in the summary: a level srs cannot rank (an escape-coded "High" showed as High once sanitised) is marked.
+          riskRecognised: typeof p.dataPoints.risk?.riskLevel === 'string' ? riskRank(p.dataPoints.risk.riskLevel) !== undefined : null,
           entries: p.dataPoints.dataEntries.length,
           contexts: (p.dataPoints.contexts ?? []).map((c) => `${c.type}:${c.code}`),
         };
@@ -96,7 +98,8 @@ export const breakdownColumns: Record<Breakdown, Column[]> = {
     { path: 'policyParameterName', header: 'NAME', kind: 'text' },
     { path: 'score', header: 'SCORE', align: 'right', format: scoreCell, kind: 'number' },
     { path: 'label', header: 'LABEL', kind: 'state', hide: 2 },
-    { path: 'riskLevel', header: 'RISK', kind: 'state', hide: 4 },
+    { path: 'riskLevel', header: 'RISK', format: (v, row) => riskCell(v, (row as { riskRecognised?: unknown }).riskRecognised), kind: 'state', hide: 4 },
+    { path: 'riskRecognised', header: 'RISK RECOGNISED', csvOnly: true },
     { path: 'entries', header: 'ENTRIES', align: 'right', kind: 'number', hide: 3 },
     { path: 'contexts', header: 'CONTEXTS', kind: 'text', hide: 1 },
   ],
