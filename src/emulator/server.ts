@@ -28,6 +28,8 @@ import { reshape, type ResponseShape } from './shape.js';
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Past this many bytes an oversized body is no longer drained: the connection is destroyed. */
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+/** Request bodies: UTF-8, strictly (a byte sequence that is not UTF-8 throws). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Returned by a layer that has written the response (or dropped the connection) itself. */
 export const HANDLED: unique symbol = Symbol('handled');
@@ -110,7 +112,18 @@ export function createEmulatorServer(opts: ServerOptions): Server {
         return errorResponse(413, 'payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`, undefined, headers);
       }
       if (read === 'aborted') return HANDLED;
-      const text = read.toString('utf8');
+      // JSON is UTF-8 (RFC 8259), whatever charset the header claims: a body in another encoding (a Latin-1 "Café") was
+      // stored with U+FFFD in place of its letters, and a compressed one read as noise. Refused, as a real service would.
+      const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+      if (encoding !== '' && encoding !== 'identity') {
+        return errorResponse(415, 'unsupported_media_type', `Content-Encoding ${encoding} is not accepted: send the JSON body uncompressed`);
+      }
+      let text: string;
+      try {
+        text = UTF8.decode(read);
+      } catch {
+        return errorResponse(400, 'invalid_json', 'request body is not valid UTF-8 (JSON is UTF-8 whatever charset the Content-Type names)');
+      }
       if (text.trim() === '') return errorResponse(400, 'invalid_json', 'request body is empty; expected a JSON object');
       try {
         body = JSON.parse(text);

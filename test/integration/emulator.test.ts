@@ -600,6 +600,21 @@ describe('POST /v1/suppliers', () => {
     }
   });
 
+  it('a body that is not UTF-8 (a Latin-1 "Café", whatever charset is claimed) is 400, a compressed one 415: never stored with U+FFFD', async () => {
+    const send = (body: Buffer, headers: Record<string, string>) => fetch(`${emu.url}/v1/suppliers`, { method: 'POST', headers: { 'x-api-key': emu.apiKey, ...headers }, body });
+    const latin1 = Buffer.from('{"name":"Caf\xe9 M\xfcller"}', 'latin1');
+    for (const type of ['application/json', 'application/json; charset=iso-8859-1']) {
+      const r = await send(latin1, { 'content-type': type });
+      expect(r.status, type).toBe(400);
+      expect(((await r.json()) as { error: { message: string } }).error.message).toContain('not valid UTF-8');
+    }
+    const gz = await send(Buffer.from('{"name":"Gz"}'), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expect(gz.status).toBe(415);
+    const utf8 = await send(Buffer.from('{"name":"Café Müller"}', 'utf8'), { 'content-type': 'application/json; charset=utf-8' });
+    expect(utf8.status).toBe(201);
+    expect(((await utf8.json()) as { name: string }).name).toBe('Café Müller');
+  });
+
   it('400 for invalid JSON or a non-object body, 415 for another content type, 413 over 1 MB', async () => {
     expectError(await call(emu, 'POST', '/v1/suppliers', { raw: '{"name":', headers: { 'content-type': 'application/json' } }), 400);
     expectError(await call(emu, 'POST', '/v1/suppliers', { raw: '', headers: { 'content-type': 'application/json' } }), 400);
