@@ -500,17 +500,25 @@ export class Context {
     this.addSecret(s.apiKey);
     this.#addUrlPassword(s.baseUrl ?? undefined);
     if (s.baseUrlNote) this.info(s.baseUrlNote);
-    if (s.keyStoredFor) {
-      this.#addUrlPassword(s.keyStoredFor);
-      // Not said of a base URL the key will never be sent to (plain http to another host, not http at all): that is
-      // refused where a request would leave ("sending the API key ... to http://example.com" came before the refusal).
-      // A command that sends nothing (auth status, a dry run) runs on, as before.
-      if (!(await sendableBaseUrl(s.baseUrl, !!this.globals.insecureHttp))) return s;
-      this.warn(
-        `sending the API key of profile "${s.profile}", stored for ${s.keyStoredFor}, to ${s.baseUrl!} (${describeSource(s.baseUrlSource, 'baseUrl')}): if that is another service, set SRS_API_KEY to its key or use a profile stored for it (srs auth login --profile NAME --base-url URL)`,
-      );
-    }
+    if (s.keyStoredFor) this.#addUrlPassword(s.keyStoredFor);
     return s;
+  }
+
+  #warnedKeyElsewhere = false;
+
+  /**
+   * Said once, where a client is made to send requests: a stored key going to a base URL it was not stored for.
+   * Not by commands that send nothing (auth status, auth logout, a dry run): "sending the API key ..." was false there.
+   * Not of a base URL the key will never be sent to (plain http to another host, not http at all): that is refused
+   * where a request would leave ("sending the API key ... to http://example.com" came before the refusal).
+   */
+  async #warnKeyElsewhere(s: Settings): Promise<void> {
+    if (!s.keyStoredFor || this.#warnedKeyElsewhere) return;
+    this.#warnedKeyElsewhere = true;
+    if (!(await sendableBaseUrl(s.baseUrl, !!this.globals.insecureHttp))) return;
+    this.warn(
+      `sending the API key of profile "${s.profile}", stored for ${s.keyStoredFor}, to ${s.baseUrl!} (${describeSource(s.baseUrlSource, 'baseUrl')}): if that is another service, set SRS_API_KEY to its key or use a profile stored for it (srs auth login --profile NAME --base-url URL)`,
+    );
   }
 
   /**
@@ -717,6 +725,7 @@ export class Context {
         throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY${hint}`);
       }
       this.#checkKey(s);
+      await this.#warnKeyElsewhere(s);
       baseUrl = s.baseUrl;
       apiKey = s.apiKey;
     }

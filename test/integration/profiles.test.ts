@@ -164,6 +164,9 @@ describe('profiles', () => {
     const find = await runSrs(['--base-url', 'http://example.com', 'supplier', 'find', 'Acme', '-o', 'json'], env);
     expect(find.code, find.stderr).toBe(0);
     expect(find.stderr).not.toContain('sending the API key of profile');
+    // Nor is it said by a command that sends nothing to a base URL it would send to (auth status, auth logout --profile x).
+    const status = await runSrs(['auth', 'status', '-o', 'json'], { ...env, SRS_BASE_URL: other });
+    expect(status.stderr).not.toContain('sending the API key of profile');
     const same = await runSrs(['--base-url', `${h.emu.url}/`, 'ref', 'categories'], env);
     expect(same.code, same.stderr).toBe(0);
     expect(same.stderr).not.toContain('sending the API key');
