@@ -59,6 +59,12 @@ describe('an output file that is an input or a file srs keeps is refused (exit 2
     const ids = join(h.home, 'ids.txt');
     writeFileSync(ids, `${a}\n${b}\n`);
     await refused(['score', 'check', '--ids-file', ids, '--min', '-3', '--junit', ids], h.env, ids, /--junit .*ids\.txt is the same file as --ids-file/);
+    // The two outputs naming one file: "which this run also writes", not "reads".
+    const both = join(h.home, 'both.txt');
+    writeFileSync(both, 'kept');
+    const r = await runSrs(['score', 'check', '--from', copy, '--min', '-3', '--allow-no-data', '--junit', both], { ...offline, GITHUB_STEP_SUMMARY: both });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/GITHUB_STEP_SUMMARY .*both\.txt is the same file as --junit, which this run also writes/);
   });
 
   it('calc --save naming its --ids-file, report --html naming its bundle', async () => {

@@ -77,7 +77,7 @@ export function checkBaselineService(baseline: ServiceOf, run: ServiceOf, what: 
     throw new UsageError(`${what} was calculated against ${where(baseline)}, this run's scores come from ${where(run)}: a baseline compares one service's scores over time; save one from this service (srs score calc ID... --save FILE)`);
   }
   if (baseline.account !== null && run.account !== null && baseline.account !== run.account) {
-    warnings.push(`${what} was saved with another API key (fingerprint ${baseline.account}, this run ${run.account}): unless that key is a rotated key of the same account, its suppliers are another account's and nothing is compared`);
+    warnings.push(`${what} was saved with another API key (fingerprint ${baseline.account}, this run ${run.account}): unless that key is a rotated key of the same account, its suppliers are another account's, so the drops below compare another account's scores with this one's`);
   }
 }
 
@@ -504,7 +504,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     checkNotAnInput('--junit', opts.junit, inputs, kept);
   }
   if (summary) {
-    checkNotAnInput('GITHUB_STEP_SUMMARY', summary, { ...inputs, '--junit': optString(opts.junit) }, kept);
+    checkNotAnInput('GITHUB_STEP_SUMMARY', summary, inputs, kept, { '--junit': optString(opts.junit) });
     // Appended after the results, it made -o json unreadable: the summary goes to a file of its own.
     if (isStdout(summary)) throw new UsageError(`GITHUB_STEP_SUMMARY=${summary} is srs's standard output, which carries the results: point it at a file, or unset it`);
   }

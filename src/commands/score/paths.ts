@@ -18,12 +18,17 @@ import type { Protected } from '../protect.js';
  * the bundle being checked replaced the evidence with the report, and the check still passed. `inputs` maps
  * each reading option to its path ("-", stdin, is never a file here).
  */
-export function checkNotAnInput(option: string, path: string, inputs: Record<string, string | undefined>, protect: Protected = []): void {
+export function checkNotAnInput(option: string, path: string, inputs: Record<string, string | undefined>, protect: Protected = [], outputs: Record<string, string | undefined> = {}): void {
   if (path === '-') return;
   const id = fileIdentity(path);
   for (const [flag, p] of Object.entries(inputs)) {
     if (p === undefined || p === '-' || p === '') continue;
     if (fileIdentity(p) === id) throw new UsageError(`${option} ${path} is the same file as ${flag}, which this run reads: writing it would destroy it; choose another path`);
+  }
+  // Another output of this run: the two would overwrite each other.
+  for (const [flag, p] of Object.entries(outputs)) {
+    if (p === undefined || p === '-' || p === '') continue;
+    if (fileIdentity(p) === id) throw new UsageError(`${option} ${path} is the same file as ${flag}, which this run also writes: one would overwrite the other; choose another path`);
   }
   for (const [p, what] of protect) if (fileIdentity(p) === id) throw new UsageError(`${option} ${path} is ${what}: writing it would destroy it; choose another path`);
 }
