@@ -122,7 +122,7 @@ _srs_options() {
     'api') _srs_r=(-f --field --input --paginate) ;;
     *) _srs_r=() ;;
   esac
-  _srs_r+=(-o --output --fields --query --profile --base-url --sandbox --timeout --retries --max-pages --insecure-http --csv-raw --wide -q --quiet --catalog --no-catalog --no-color --debug -h --help)
+  _srs_r+=(-o --output --fields --query --profile --base-url --sandbox --timeout --retries --max-pages --insecure-http --csv-raw --csv-bom --wide -q --quiet --catalog --no-catalog --no-color --debug -h --help)
 }
 
 # What the value of an option can be: _srs_kind is words (listed in _srs_r), files, cache:NAME or none.

@@ -98,6 +98,7 @@ export interface GlobalOptions {
   maxPages?: string;
   query?: string;
   csvRaw?: boolean;
+  csvBom?: boolean;
   wide?: boolean;
   quiet?: boolean;
   /** --catalog PATH (a string), --no-catalog (false), or neither (undefined). */
@@ -204,7 +205,7 @@ export class Context {
     this.debugEnabled = !!globals.debug || truthy(env.SRS_DEBUG);
     this.sandbox = !!globals.sandbox || truthy(env.SRS_SANDBOX);
     // A switch set to a word that is neither on nor off (SRS_SANDBOX=disabled, SRS_QUIET=maybe) is a mistake, not "on".
-    for (const name of ['SRS_SANDBOX', 'SRS_DEBUG', 'SRS_QUIET'] as const) {
+    for (const name of ['SRS_SANDBOX', 'SRS_DEBUG', 'SRS_QUIET', 'SRS_CSV_BOM'] as const) {
       const v = env[name];
       if (v !== undefined && v.trim() !== '' && !isOffWord(v) && !ON_WORDS.has(v.trim().toLowerCase())) {
         throw new UsageError(`${name} must be 1, true, yes or on (or 0, false, no, off, none to turn it off), not "${v}"`);
@@ -241,12 +242,19 @@ export class Context {
     // drawn; JSON and CSV are not, so their text is here (JSON with equivalent \u escapes: the same document).
     const onScreen =
       io.stdoutIsTTY && (this.format === 'json' || this.format === 'ndjson') ? escapeJsonForTerminal : io.stdoutIsTTY && this.format === 'csv' ? sanitizeKeepNewlines : undefined;
+    // --csv-bom: Excel on Windows reads a CSV file without a byte order mark as the ANSI code page ("CafÃ©"); with
+    // one, as UTF-8. Written before the first bytes of CSV output (not on a terminal, where it would be shown).
+    let bom = this.format === 'csv' && !io.stdoutIsTTY && (!!globals.csvBom || truthy(env.SRS_CSV_BOM));
     this.sink = {
       write: (written: string | Uint8Array) =>
         new Promise<void>((resolve, reject) => {
           // The key never reaches stdout either (a service that echoes it in a 200 body, a URL that holds it).
           const given = this.#redactChunk(written);
-          const chunk = onScreen ? onScreen(typeof given === 'string' ? given : Buffer.from(given).toString('utf8')) : given;
+          let chunk = onScreen ? onScreen(typeof given === 'string' ? given : Buffer.from(given).toString('utf8')) : given;
+          if (bom && chunk.length > 0) {
+            bom = false;
+            chunk = typeof chunk === 'string' ? '\uFEFF' + chunk : Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), chunk]);
+          }
           const policy = io.stdoutClosed;
           // The reader has gone and this command finishes all the same: the rest of its output is discarded.
           if (policy?.closed) return resolve();

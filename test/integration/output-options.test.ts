@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../../src/emulator/index.js';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, withHarness, type Harness } from './harness.js';
 
 let h: Harness;
 const fx = fixtures();
@@ -93,5 +93,22 @@ describe('--fields', () => {
     const [item] = JSON.parse(r.stdout) as Array<{ supplierId: string; score: { value: number | null } }>;
     expect(Object.keys(item!)).toEqual(['supplierId', 'score']);
     expect(Object.keys(item!.score)).toEqual(['value']);
+  });
+});
+
+describe('--csv-bom', () => {
+  it('starts CSV output with a UTF-8 byte order mark (Excel reads non-ASCII names right), from the flag or SRS_CSV_BOM; nothing else changes', async () => {
+    await withHarness({}, async (h) => {
+      const plain = await h.run(['ref', 'countries', '-o', 'csv']);
+      const flagged = await h.run(['ref', 'countries', '-o', 'csv', '--csv-bom']);
+      const env = await h.run(['ref', 'countries', '-o', 'csv'], { env: { SRS_CSV_BOM: '1' } });
+      expect(plain.stdout.startsWith('\uFEFF')).toBe(false);
+      for (const r of [flagged, env]) {
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toBe('\uFEFF' + plain.stdout);
+      }
+      const json = await h.run(['ref', 'countries', '-o', 'json', '--csv-bom']);
+      expect(json.stdout.startsWith('[')).toBe(true);
+    });
   });
 });
