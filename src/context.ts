@@ -68,6 +68,9 @@ const isOffWord = (v: string): boolean => OFF_WORDS.has(v.trim().toLowerCase());
 /** Words for "on" that SRS_SANDBOX takes (any other word is neither, and a mistake). */
 const ON_WORDS: ReadonlySet<string> = new Set(['1', 'true', 'yes', 'on']);
 
+/** The commands that rewrite the config file (conf writes it 0600): its "readable by others" warning says so. */
+const CONFIG_WRITERS: ReadonlySet<string> = new Set(['auth login', 'auth logout', 'auth switch']);
+
 export const KEEPS_GOING_WHEN_STDOUT_CLOSES: ReadonlySet<string> = new Set([
   'score check',
   'score calc',
@@ -487,7 +490,8 @@ export class Context {
     }
     const store = await this.configStore();
     const warning = store.permissionWarning();
-    if (warning) this.warn(warning);
+    // A command that rewrites the file makes it private itself: "run: chmod 600" was stale advice there.
+    if (warning) this.warn(CONFIG_WRITERS.has(this.commandPath ?? '') ? `${warning.replace(/; run: chmod 600 .*$/, '')}; this command rewrites it private (0600)` : warning);
     // A hand-edited active profile ("../x") is checked like --profile and SRS_PROFILE, naming the file.
     const current = fromEnv.profileSource === 'flag' || fromEnv.profileSource === 'env' ? undefined : store.currentProfile;
     const currentProblem = typeof current === 'string' && current.trim() !== '' ? profileNameProblem(current.trim()) : undefined;
@@ -513,6 +517,7 @@ export class Context {
   }
 
   #warnedKeyElsewhere = false;
+
 
   /**
    * Said once, where a client is made to send requests: a stored key going to a base URL it was not stored for.

@@ -68,3 +68,17 @@ it('a config directory an older srs left 0755 is tightened to 0700', async () =>
   expect(r.code, r.stderr).not.toBeNull();
   expect(mode(join(home, '.config/srs'))).toBe('700');
 });
+
+it('a config file others can read: commands that only read it advise chmod 600; auth login says it rewrites it private, and does', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'srs-perm-'));
+  expect((await srsUnder('022', home, ['auth', 'login', '--base-url', emu.url, '--with-key'], KEY)).code).toBe(0);
+  const file = join(home, '.config/srs/config.json');
+  chmodSync(file, 0o644);
+  const status = await srsUnder('022', home, ['auth', 'status']);
+  expect(status.stderr).toContain(`config file ${file} is readable by other users (mode 644); run: chmod 600 ${file}`);
+  const login = await srsUnder('022', home, ['auth', 'login', '--base-url', emu.url, '--with-key'], KEY);
+  expect(login.code, login.stderr).toBe(0);
+  expect(login.stderr).toContain(`config file ${file} is readable by other users (mode 644); this command rewrites it private (0600)`);
+  expect(login.stderr).not.toContain('chmod 600');
+  expect(mode(file)).toBe('600');
+});
