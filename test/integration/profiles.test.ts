@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, runSrs, startHarness, type Harness } from './harness.js';
+import { pty } from '../support/terminal.js';
+import { baseEnv, BIN, runSrs, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -276,5 +277,21 @@ describe('a base URL with a short password', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('base URL "ftp://****@127.0.0.1:9" must start with https:// or http://');
     expect(r.stderr).not.toContain('abc@');
+  });
+});
+
+describe('a signal at the hidden key prompt', () => {
+  pty.it('SIGTERM ends the prompt as Ctrl-C does: the line ended, exit 143, nothing stored', async () => {
+    const { execFile } = await import('node:child_process');
+    const env = { ...baseEnv(`${h.home}/promptsig`), SRS_BASE_URL: undefined, SRS_API_KEY: undefined };
+    const q = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+    // In the background, stdin would be /dev/null: the prompt reads the terminal itself.
+    const cmd = `${q(process.execPath)} ${q(BIN)} auth login --base-url ${q(h.emu.url)} </dev/tty & p=$!; sleep 2; kill -TERM $p; wait $p; echo "RC=$?"`;
+    const out = await new Promise<string>((resolve) => {
+      execFile('script', ['-qfec', cmd, '/dev/null'], { env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 20_000 }, (_e, stdout) => resolve(stdout.replace(/\r\n/g, '\n')));
+    });
+    expect(out).toMatch(/API key for [^\n]*: *\n([^\n]*cancelled[^\n]*\n)?RC=143/);
+    const st = JSON.parse((await runSrs(['auth', 'status', '-o', 'json'], env)).stdout) as Status;
+    expect(st.profiles.map((p) => [p.name, p.key])).toEqual([['default', null]]);
   });
 });

@@ -1,6 +1,6 @@
 /** A hidden prompt on a TTY: echoes nothing, Ctrl-C aborts. */
 import type { Readable, Writable } from 'node:stream';
-import { InterruptedError } from '../../util/signals.js';
+import { InterruptedError, onInterrupt } from '../../util/signals.js';
 
 type TtyIn = Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 
@@ -12,7 +12,11 @@ export function promptHidden(input: TtyIn, output: Writable, question: string): 
     input.setRawMode?.(true);
     input.resume();
     input.setEncoding('utf8');
+    // A signal (SIGTERM, SIGHUP; SIGINT from outside) ends the prompt as Ctrl-C does: the terminal restored and the
+    // line ended (the next output landed on the prompt's line: "API key for ...: RC=143"), then its exit code.
+    const offSignal = onInterrupt((sig) => done(new InterruptedError(sig, 'cancelled')));
     const done = (err?: Error) => {
+      offSignal();
       input.setRawMode?.(wasRaw);
       input.pause();
       input.removeListener('data', onData);
