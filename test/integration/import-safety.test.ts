@@ -246,6 +246,20 @@ describe('a dry run rehearses the real run', () => {
   });
 });
 
+describe('a dry run with a base URL and a key that cannot be used', () => {
+  it('is refused as the real run would be (exit 4), not taken for "no base URL and key" when a journal names a target', async () => {
+    await withHarness({}, async (h) => {
+      const file = csvFile(3, 'DRYKEY');
+      const real = await h.run(importArgs(file));
+      expect(real.code, real.stderr).toBe(0);
+      const dry = await h.run(importArgs(file, '--dry-run'), { env: { SRS_API_KEY: 'abc' } });
+      expect(dry.code, dry.stderr).toBe(4);
+      expect(dry.stderr).toContain('too short');
+      expect(dry.stderr).not.toContain('no base URL and key');
+    });
+  });
+});
+
 describe('the summary in CSV', () => {
   it('has every field in one order whatever the run (summaries appended run after run line up)', async () => {
     const file = csvFile(2, 'SUMCSV');

@@ -104,8 +104,13 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
           const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true, journalPath });
           return sink ? [sink] : [];
         },
-        // A dry run may have no base URL or key (it needs none): then there is no target to check against.
-        target: () => ctx.target().catch(() => undefined),
+        // A dry run may have no base URL or key (it needs none): then there is no target to check against. One that
+        // has them has them checked as the real run would (a 3-character key was "no base URL and key", then exit 4).
+        target: async () => {
+          if (ctx.sandbox) return ctx.target();
+          const s = await ctx.settings();
+          return s.baseUrl && s.apiKey ? ctx.target() : undefined;
+        },
         readSupplier: async (id) => {
           await (await ctx.client()).getSupplier(id);
         },
