@@ -163,14 +163,15 @@ function nextPageAfter<T>(page: number, res: PageResult<T>): number | undefined 
 }
 
 /**
- * What makes an item the same item on another page: its id (or a country's iso3Code, an industry's code), else its
- * whole JSON. By content alone, an item that moved onto the next page and changed on the way (an update while the
- * list shifted) was printed twice.
+ * What makes an item the same item on another page: its id (or a country's iso3Code), else its whole JSON. By
+ * content alone, an item that moved onto the next page and changed on the way (an update while the list shifted)
+ * was printed twice. Not an industry's code: the document does not say a code is unique across levels, and two
+ * rows sharing one would be taken for one.
  */
 function identityOf(it: unknown): string {
   if (it !== null && typeof it === 'object' && !Array.isArray(it)) {
     const o = it as Record<string, unknown>;
-    for (const k of ['id', 'iso3Code', 'code']) if (typeof o[k] === 'string' && o[k] !== '') return `\u0000${k}\u0000${o[k] as string}`;
+    for (const k of ['id', 'iso3Code']) if (typeof o[k] === 'string' && o[k] !== '') return `\u0000${k}\u0000${o[k] as string}`;
   }
   return JSON.stringify(it) ?? 'undefined';
 }

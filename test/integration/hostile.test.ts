@@ -63,6 +63,18 @@ describe('hostile responses: one line, exit 1, no stack trace', () => {
     });
   }
 
+  it('--debug with -o json: the detail is inside the one JSON error object, not plain lines after it', async () => {
+    scenario('missingfield3', (_q, res) => json(res, 200, { items: [{ iso3Code: 276, iso2Code: 'DE' }], pagination: { pageSize: 100 } }));
+    const r = await srs('missingfield3', ['--debug', 'ref', 'countries', '--retries', '0', '-o', 'json']);
+    expect(r.code).toBe(1);
+    const last = r.stderr.trimEnd().split('\n').at(-1)!;
+    const e = (JSON.parse(last) as { error: { code: string; detail?: string } }).error;
+    expect(e.code).toBe('bad_response');
+    expect(typeof e.detail).toBe('string');
+    expect(r.stderr).not.toMatch(/^detail: /m);
+    expect(r.stderr).not.toContain(KEY);
+  });
+
   it('--debug shows the detail, still without the key', async () => {
     scenario('missingfield2', (_q, res) => json(res, 200, { items: [{ iso3Code: 276, iso2Code: 'DE' }], pagination: { pageSize: 100 } }));
     const r = await srs('missingfield2', ['--debug', 'ref', 'countries', '--retries', '0']);
@@ -412,6 +424,19 @@ describe('retries', () => {
     expect(api.code, api.stderr).toBe(0);
     expect((JSON.parse(api.stdout) as unknown[]).length).toBe(25);
     expect(api.stderr).toMatch(/the service sent 1 item again on a later page/);
+  });
+
+  it('two industries sharing a code on different pages are both printed (a code is not said to be unique across levels)', async () => {
+    const row = (code: string, level: string, name: string) => ({ code, name, hierarchyLevel: level });
+    scenario('sharedcode', (req, res) => {
+      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? 1);
+      const items = page === 1 ? [row('10', 'sector', 'Energy'), row('15', 'sector', 'Materials')] : [row('10', 'industryGroup', 'Energy (group)')];
+      return json(res, 200, { items, pagination: { pageSize: 2, nextPage: page === 1 ? 2 : null } });
+    });
+    const r = await srs('sharedcode', ['ref', 'industries', '--all-levels', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as unknown[]).length).toBe(3);
+    expect(r.stderr).not.toContain('again on a later page');
   });
 
   it('a listing that stops on two empty pages while the service names another says so on stderr (the document does not say pages hold items)', async () => {
