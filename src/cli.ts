@@ -322,15 +322,18 @@ export function reportError(
   const status = (e as { status?: number }).status;
   // Messages can carry the service's own text: untrusted, so no escape sequence reaches a terminal.
   const oneLine = redact(sanitizeForTerminal(e.message.replace(/\s*\n\s*/g, ' ')));
+  const cause = (e as { cause?: unknown }).cause;
+  const causeText = cause ? ((cause as Error)?.stack ?? String(cause)) : undefined;
   if (jsonErrors(format)) {
-    io.stderr.write(JSON.stringify({ error: { code: e.code, message: oneLine, ...(status !== undefined ? { status } : {}), exitCode: e.exitCode } }) + '\n');
-  } else {
-    io.stderr.write(`${paint('srs:')} ${oneLine}\n`);
+    // --debug's detail and cause go inside the one JSON object (plain lines after it broke a reader of JSON lines).
+    const more = debug ? { ...(e.detail ? { detail: redact(sanitizeKeepNewlines(e.detail)) } : {}), ...(causeText ? { cause: redact(sanitizeKeepNewlines(causeText)) } : {}) } : {};
+    io.stderr.write(JSON.stringify({ error: { code: e.code, message: oneLine, ...(status !== undefined ? { status } : {}), exitCode: e.exitCode, ...more } }) + '\n');
+    return e.exitCode;
   }
+  io.stderr.write(`${paint('srs:')} ${oneLine}\n`);
   if (debug) {
     if (e.detail) io.stderr.write(redact(sanitizeKeepNewlines(`detail: ${e.detail}`)) + '\n');
-    const cause = (e as { cause?: unknown }).cause;
-    if (cause) io.stderr.write(redact(sanitizeKeepNewlines(`cause: ${(cause as Error)?.stack ?? String(cause)}`)) + '\n');
+    if (causeText) io.stderr.write(redact(sanitizeKeepNewlines(`cause: ${causeText}`)) + '\n');
   }
   return e.exitCode;
 }
