@@ -518,20 +518,21 @@ export class Context {
 
   #warnedKeyElsewhere = false;
 
-
   /**
-   * Said once, where a client is made to send requests: a stored key going to a base URL it was not stored for.
-   * Not by commands that send nothing (auth status, auth logout, a dry run): "sending the API key ..." was false there.
-   * Not of a base URL the key will never be sent to (plain http to another host, not http at all): that is refused
-   * where a request would leave ("sending the API key ... to http://example.com" came before the refusal).
+   * Said once, as the first request leaves (HttpOptions.beforeFirstRequest): a stored key going to a base URL it was
+   * not stored for. Not by commands that send nothing (auth status, a dry run, an import refused by its journal, an
+   * id refused after the client was made): "sending the API key ..." was false there. Not of a base URL the key will
+   * never be sent to (plain http to another host, not http at all): that is refused before anything leaves.
    */
-  async #warnKeyElsewhere(s: Settings): Promise<void> {
-    if (!s.keyStoredFor || this.#warnedKeyElsewhere) return;
-    this.#warnedKeyElsewhere = true;
-    if (!(await sendableBaseUrl(s.baseUrl, !!this.globals.insecureHttp))) return;
-    this.warn(
-      `sending the API key of profile "${s.profile}", stored for ${s.keyStoredFor}, to ${s.baseUrl!} (${describeSource(s.baseUrlSource, 'baseUrl')}): if that is another service, set SRS_API_KEY to its key or use a profile stored for it (srs auth login --profile NAME --base-url URL)`,
-    );
+  async #keyElsewhereWarning(s: Settings): Promise<(() => void) | undefined> {
+    if (!s.keyStoredFor) return undefined;
+    if (!(await sendableBaseUrl(s.baseUrl, !!this.globals.insecureHttp))) return undefined;
+    const message = `sending the API key of profile "${s.profile}", stored for ${s.keyStoredFor}, to ${s.baseUrl!} (${describeSource(s.baseUrlSource, 'baseUrl')}): if that is another service, set SRS_API_KEY to its key or use a profile stored for it (srs auth login --profile NAME --base-url URL)`;
+    return () => {
+      if (this.#warnedKeyElsewhere) return;
+      this.#warnedKeyElsewhere = true;
+      this.warn(message);
+    };
   }
 
   /**
@@ -663,7 +664,7 @@ export class Context {
    * retries, --debug trace, --insecure-http). The caller closes it; client()
    * is the run's shared one.
    */
-  async newClient(baseUrl: string, apiKey: string, connections = 16, longRun = false): Promise<ApiClient> {
+  async newClient(baseUrl: string, apiKey: string, connections = 16, longRun = false, beforeFirstRequest?: () => void): Promise<ApiClient> {
     const { ApiClient } = await import('./api/client.js');
     if (this.globals.insecureHttp) {
       const { checkBaseUrl, exposesKey } = await import('./api/http.js');
@@ -684,6 +685,7 @@ export class Context {
       userAgent: 'srs-cli',
       connections,
       optimizeParser: longRun,
+      ...(beforeFirstRequest ? { beforeFirstRequest } : {}),
     });
   }
 
@@ -711,6 +713,8 @@ export class Context {
   async #makeClient(connections: number, longRun: boolean): Promise<ApiClient> {
     let baseUrl: string;
     let apiKey: string;
+    // The warning about where a stored key goes, said as the first request leaves (none for the sandbox).
+    let firstRequest: (() => void) | undefined;
     if (this.sandbox) {
       // Never reads the config store: a stored profile's real key is never touched.
       const { startEmulator } = await import('./emulator/index.js');
@@ -738,11 +742,11 @@ export class Context {
         throw new AuthError(`no API key for profile "${s.profile}": run "srs auth login" or set SRS_API_KEY${hint}`);
       }
       this.#checkKey(s);
-      await this.#warnKeyElsewhere(s);
+      firstRequest = await this.#keyElsewhereWarning(s);
       baseUrl = s.baseUrl;
       apiKey = s.apiKey;
     }
-    const client = await this.newClient(baseUrl, apiKey, connections, longRun);
+    const client = await this.newClient(baseUrl, apiKey, connections, longRun, firstRequest);
     if (!this.io.exitsAfter) this.onCleanup(() => client.close());
     return client;
   }

@@ -77,6 +77,8 @@ export interface HttpOptions {
   retry?: RetryOptions;
   /** Told before each retry (for a spinner): what failed and which attempt comes next. Text is one line, without the key. */
   onRetry?: (note: string) => void;
+  /** Told once, just before the first request leaves (a warning about where the key goes: said only if it goes). */
+  beforeFirstRequest?: () => void;
   /**
    * Let V8 optimize undici's HTTP parser once it is hot: for long runs such as a bulk
    * import. Off by default, since for short commands it costs more than it saves (see
@@ -175,18 +177,28 @@ function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK.test(hostname);
 }
 
+/**
+ * A base URL as typed, for a message that refuses it, without whatever comes before its last "@" after the scheme:
+ * a user:password part in any spelling a URL parser accepts ("ftp:\\u:pw@host", "ftp:u:pw@host", a password
+ * holding "@") is never printed, however short (the redactor masks passwords of 4 characters or more only).
+ */
+export function urlWithoutUserinfo(typed: string): string {
+  const at = typed.lastIndexOf('@');
+  if (at < 0) return typed;
+  const scheme = /^[a-z][a-z0-9+.-]*:(\/\/)?/i.exec(typed)?.[0] ?? '';
+  return `${scheme}****${typed.slice(at)}`;
+}
+
 /** Validates a base URL and the plain-http rule; throws UsageError. */
 export function checkBaseUrl(baseUrl: string, insecureHttp = false): URL {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new UsageError(`base URL "${baseUrl}" is not a URL (expected for example https://api.example.com)`);
+    throw new UsageError(`base URL "${urlWithoutUserinfo(baseUrl)}" is not a URL (expected for example https://api.example.com)`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    // Without its user:password@ (a password of 1-3 characters is too short for the redactor to mask).
-    const shown = url.username || url.password ? baseUrl.replace(/\/\/[^/@]*@/, '//****@') : baseUrl;
-    throw new UsageError(`base URL "${shown}" must start with https:// or http://`);
+    throw new UsageError(`base URL "${urlWithoutUserinfo(baseUrl)}" must start with https:// or http://`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecureHttp) {
     throw new UsageError(
@@ -220,9 +232,11 @@ export class HttpTransport {
   /** Request headers as undici's flat [name, value, ...] list, built once. */
   readonly #headers: string[];
   readonly #jsonHeaders: string[];
+  #beforeFirstRequest: (() => void) | undefined;
 
   constructor(opts: HttpOptions) {
     const base = checkBaseUrl(opts.baseUrl, opts.insecureHttp);
+    this.#beforeFirstRequest = opts.beforeFirstRequest;
     decideParserTiering(opts.optimizeParser ?? false);
     this.#origin = base.origin;
     this.#basePath = base.pathname.replace(/\/+$/, '');
@@ -423,6 +437,11 @@ export class HttpTransport {
       }
       let res: RawResponse;
       const sentAt = args.onAttempt ? monotonicMs() : 0;
+      if (this.#beforeFirstRequest) {
+        const first = this.#beforeFirstRequest;
+        this.#beforeFirstRequest = undefined;
+        first();
+      }
       args.onSend?.();
       try {
         res = await this.send(args);

@@ -168,6 +168,10 @@ describe('profiles', () => {
     // Nor is it said by a command that sends nothing to a base URL it would send to (auth status, auth logout --profile x).
     const status = await runSrs(['auth', 'status', '-o', 'json'], { ...env, SRS_BASE_URL: other });
     expect(status.stderr).not.toContain('sending the API key of profile');
+    // Nor by one refused after its client was made, before any request left (a malformed --data-entry id).
+    const refusedLate = await runSrs(['news', 'ls', '01h58vrn1sad1y603je9gbpje8', '--data-entry', 'BAD'], { ...env, SRS_BASE_URL: other });
+    expect(refusedLate.code).toBe(2);
+    expect(refusedLate.stderr).not.toContain('sending the API key of profile');
     const same = await runSrs(['--base-url', `${h.emu.url}/`, 'ref', 'categories'], env);
     expect(same.code, same.stderr).toBe(0);
     expect(same.stderr).not.toContain('sending the API key');
@@ -277,6 +281,13 @@ describe('a base URL with a short password', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('base URL "ftp://****@127.0.0.1:9" must start with https:// or http://');
     expect(r.stderr).not.toContain('abc@');
+    // Any spelling a URL parser reads as user:password, and a URL that does not parse at all.
+    for (const [url, secret] of [['ftp:\\u:S3cretLongPassword@host', 'S3cret'], ['ftp:u:S3cretLongPassword@host', 'S3cret'], ['ftp://u:p@ss@host/', 'p@'], ['https://u:pw@ho st/', 'pw@']] as const) {
+      const x = await runSrs(['ref', 'countries', '-o', 'table'], { ...baseEnv(`${h.home}/shortpw`), SRS_API_KEY: 'abcdefgh', SRS_BASE_URL: url });
+      expect(x.code, url).toBe(2);
+      expect(x.stderr, url).not.toContain(secret);
+      expect(x.stderr, url).toContain('****@');
+    }
   });
 });
 
