@@ -219,25 +219,32 @@ export async function readInput(ctx: Context, path: string, what: string): Promi
     if (ctx.io.stdinIsTTY) throw new UsageError(`${what}: "-" reads from stdin, but stdin is a terminal; pipe the input in`);
     const chunks: Buffer[] = [];
     for await (const c of ctx.io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
-    return decodeText(Buffer.concat(chunks));
+    return decodeText(Buffer.concat(chunks), `${what}: stdin`);
   }
+  let bytes: Buffer;
   try {
     // Synchronous: nothing else runs yet, and it skips the thread pool's round trip (~5 ms).
-    return decodeText(readFileSync(path));
+    bytes = readFileSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`${what}: cannot read ${path}${code === 'ENOENT' ? ' (no such file)' : code ? ` (${code})` : ''}`);
   }
+  return decodeText(bytes, `${what}: ${path}`);
 }
 
 /**
  * Text as its byte order mark says: UTF-16 (what PowerShell 5's `>` writes, so likely on Windows runners) with its
  * mark, UTF-8 otherwise. An ids file in UTF-16 read as UTF-8 was every id "not a ULID", with NULs in the message.
  */
-function decodeText(bytes: Buffer): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
-  return bytes.toString('utf8');
+function decodeText(bytes: Buffer, where: string): string {
+  const [encoding, body] = bytes[0] === 0xff && bytes[1] === 0xfe ? ['utf-16le', bytes.subarray(2)] : bytes[0] === 0xfe && bytes[1] === 0xff ? ['utf-16be', bytes.subarray(2)] : ['utf-8', bytes];
+  try {
+    // Strict: a Latin-1 file's "Café" was sent as "Caf\uFFFD" and stored so, exit 0 (ignoreBOM: a UTF-8 mark is kept
+    // for the reader that strips it, as before).
+    return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(body);
+  } catch {
+    throw new UsageError(`${where} is not valid ${encoding.toUpperCase()} (saved in another encoding, such as Windows-1252 or Latin-1?): save it as UTF-8; srs would otherwise send its accented letters as U+FFFD`, { code: 'invalid_input' });
+  }
 }
 
 export async function readJsonInput(ctx: Context, path: string, what: string): Promise<unknown> {

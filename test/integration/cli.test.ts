@@ -962,3 +962,23 @@ describe('settings that would be silently ignored or lost', () => {
     expect(r.stderr).toMatch(/--state .*: its directory .*no-such-dir does not exist/);
   });
 });
+
+describe('text that is not UTF-8 is refused, not sent as U+FFFD', () => {
+  it('supplier create --json and srs api --input in Latin-1, or a --name holding U+FFFD, are exit 2 with nothing sent', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = `${h.home}/latin1.json`;
+    writeFileSync(file, Buffer.from('{"name":"Caf\xe9 Latin","countryIso3Code":"DEU"}', 'latin1'));
+    const before = h.requests.length;
+    for (const args of [['supplier', 'create', '--json', file, '-o', 'json'], ['api', 'POST', '/v1/suppliers', '--input', file, '-o', 'json'], ['supplier', 'create', '--name', 'Caf\uFFFD Arg', '-o', 'json']]) {
+      const r = await h.run(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/not valid UTF-8|U\+FFFD/);
+    }
+    expect(h.requests.slice(before).filter((l) => l.includes('POST'))).toEqual([]);
+    // UTF-8, with or without its byte order mark, is read.
+    writeFileSync(file, '\uFEFF{"name":"Caf\u00e9 UTF8","countryIso3Code":"DEU"}');
+    const ok = await h.run(['supplier', 'create', '--json', file, '-o', 'json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((JSON.parse(ok.stdout) as { name: string }).name).toBe('Caf\u00e9 UTF8');
+  });
+});
