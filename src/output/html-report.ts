@@ -121,7 +121,8 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bott
 .muted{color:#666}.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
 table{border-collapse:collapse;width:100%;background:#fff;margin:6px 0 12px}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eee;vertical-align:middle}
 th{font-weight:600;background:#f1f1f1}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-tr.card td{font-weight:600;background:#f7f7f7}td.param{padding-left:24px}td,h2,h3,p{overflow-wrap:anywhere}th{overflow-wrap:normal}
+tr.card td{font-weight:600;background:#f7f7f7}td.param{padding-left:24px}td,h2,h3,p{overflow-wrap:break-word}th{overflow-wrap:normal}.mono{overflow-wrap:anywhere}
+.scroll{overflow-x:auto;margin:6px 0 12px}.scroll table{margin:0}
 .ok{color:${POS};font-weight:600}.bad{color:${NEG};font-weight:600}.warn{color:#b8860b;font-weight:600}
 .box{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 14px;margin:8px 0}
 .flag{color:#b8860b;font-weight:700}
@@ -139,7 +140,7 @@ function supplierSection(x: Explanation): string {
   out.push(`<section class="supplier" id="s-${esc(x.supplierId)}"><h3><span class="mono">${esc(x.supplierId)}</span> — ${fmt(x.score.value)} ${esc(x.score.label)}${x.score.riskLevel !== null ? ` · risk ${esc(x.score.riskLevel)}${x.score.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}` : ''}</h3>`);
   for (const c of x.conflicts) out.push(`<p class="bad">Conflicting result: ${esc(c)}; srs cannot tell which copy counts, so no copy's score is shown.</p>`);
   out.push(`<p class="muted">From data sources ${fmt(x.score.dataSourcesScore)} · from policy parameters ${fmt(x.score.policyParametersScore)}${x.model.agrees ? '' : ` · <span class="bad">the local model does not reproduce ${esc(x.model.differences.length)} value${x.model.differences.length === 1 ? '' : 's'} (${esc(x.model.differences.slice(0, 3).join('; '))}${x.model.differences.length > 3 ? '; …' : ''})</span>`}</p>`);
-  out.push('<table><thead><tr><th>Scorecard / parameter</th><th class="num">Weight</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Entries</th><th>Expiring</th></tr></thead><tbody>');
+  out.push('<div class="scroll"><table><thead><tr><th>Scorecard / parameter</th><th class="num">Weight</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Entries</th><th>Expiring</th></tr></thead><tbody>');
   for (const c of x.scorecards) {
     out.push(`<tr class="card"><td>${esc(c.name ?? c.scorecardId)}</td><td class="num">${esc(weightText(c.weight))}</td><td class="num">${fmt(c.score)}</td><td>${svgBar(c.score)}</td><td>${esc(c.label)}</td><td></td><td></td><td></td></tr>`);
     for (const p of c.parameters) out.push(parameterRow(p));
@@ -148,11 +149,11 @@ function supplierSection(x: Explanation): string {
     out.push('<tr class="card"><td>In no scorecard</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td></tr>');
     for (const p of x.otherParameters) out.push(parameterRow(p));
   }
-  out.push('</tbody></table>');
+  out.push('</tbody></table></div>');
   if (x.dataSources.length) {
-    out.push('<table><thead><tr><th>Data source</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th class="num">Entries</th></tr></thead><tbody>');
+    out.push('<div class="scroll"><table><thead><tr><th>Data source</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th class="num">Entries</th></tr></thead><tbody>');
     for (const d of x.dataSources) out.push(`<tr><td>${esc(d.name ?? d.dataSourceId)}${d.name ? `<div class="muted mono">${esc(d.dataSourceId)}</div>` : ''}</td><td class="num">${fmt(d.score)}</td><td>${svgBar(d.score)}</td><td>${esc(d.label)}</td><td class="num">${d.entries}</td></tr>`);
-    out.push('</tbody></table>');
+    out.push('</tbody></table></div>');
   }
   out.push('</section>');
   return out.join('\n');
@@ -190,20 +191,20 @@ export function renderHtmlReport(d: ReportData): string {
   body.push('<h2>Distribution of overall scores</h2>');
   body.push(svgHistogram(xs.map((x) => x.score.value)));
   body.push('<h2>Overall scores</h2>');
-  body.push('<table><thead><tr><th>Supplier</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Expiring</th></tr></thead><tbody>');
+  body.push('<div class="scroll"><table><thead><tr><th>Supplier</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Expiring</th></tr></thead><tbody>');
   for (const x of sorted) {
     body.push(`<tr><td class="mono"><a href="#s-${esc(x.supplierId)}">${esc(x.supplierId)}</a></td><td class="num">${fmt(x.score.value)}</td><td>${svgBar(x.score.value)}</td><td>${esc(x.score.label)}</td><td>${x.score.riskLevel === null ? '—' : `${esc(x.score.riskLevel)}${x.score.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}`}</td><td class="num">${x.expiring.entries.length ? `<span class="flag">${x.expiring.entries.length}</span>` : ''}</td></tr>`);
   }
-  body.push('</tbody></table>');
+  body.push('</tbody></table></div>');
   body.push(`<h2>Evidence expired or expiring within ${count(within, 'day')}</h2>`);
   if (!expiring.length) body.push(`<p>None within ${count(within, 'day')} of ${esc(d.asOf)}.</p>`);
   else {
-    body.push('<table><thead><tr><th>Supplier</th><th>Entry</th><th>Data source</th><th>Expires</th><th>When</th><th>Claim</th></tr></thead><tbody>');
+    body.push('<div class="scroll"><table><thead><tr><th>Supplier</th><th>Entry</th><th>Data source</th><th>Expires</th><th>When</th><th>Claim</th></tr></thead><tbody>');
     for (const { x, e } of expiring) {
       const when = e.status === 'expired' ? `<span class="bad">expired ${count(-e.daysLeft, 'day')} ago</span>` : `<span class="warn">in ${count(e.daysLeft, 'day')}</span>`;
       body.push(`<tr><td class="mono">${esc(x.supplierId)}</td><td class="mono">${esc(e.entryId)}</td><td>${esc(e.dataSourceName ?? e.dataSourceId)}</td><td>${esc(e.expiryDate)}</td><td>${when}</td><td>${e.isClaim ? 'claim' : ''}</td></tr>`);
     }
-    body.push('</tbody></table>');
+    body.push('</tbody></table></div>');
   }
   body.push('<h2>Per supplier</h2>');
   for (const x of xs) body.push(supplierSection(x));
