@@ -21,6 +21,7 @@ import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
 import { escapeJsonForTerminal, sanitizeForTerminal, oneLine, sanitizeKeepNewlines } from './output/sanitize.js';
 import { makeRedactor, type Redactor } from './util/redact.js';
+import { showBaseUrl } from './util/base-url.js';
 
 export interface IO {
   stdout: Writable;
@@ -490,8 +491,9 @@ export class Context {
     }
     const store = await this.configStore();
     const warning = store.permissionWarning();
-    // A command that rewrites the file makes it private itself: "run: chmod 600" was stale advice there.
-    if (warning) this.warn(CONFIG_WRITERS.has(this.commandPath ?? '') ? `${warning.replace(/; run: chmod 600 .*$/, '')}; this command rewrites it private (0600)` : warning);
+    // A command that rewrites the file makes it private once it stores something (not when it fails before): said so,
+    // beside the advice that holds either way.
+    if (warning) this.warn(CONFIG_WRITERS.has(this.commandPath ?? '') ? `${warning} (or let this command rewrite it: it does so, 0600, once it stores anything)` : warning);
     // A hand-edited active profile ("../x") is checked like --profile and SRS_PROFILE, naming the file.
     const current = fromEnv.profileSource === 'flag' || fromEnv.profileSource === 'env' ? undefined : store.currentProfile;
     const currentProblem = typeof current === 'string' && current.trim() !== '' ? profileNameProblem(current.trim()) : undefined;
@@ -527,7 +529,7 @@ export class Context {
   async #keyElsewhereWarning(s: Settings): Promise<(() => void) | undefined> {
     if (!s.keyStoredFor) return undefined;
     if (!(await sendableBaseUrl(s.baseUrl, !!this.globals.insecureHttp))) return undefined;
-    const message = `sending the API key of profile "${s.profile}", stored for ${s.keyStoredFor}, to ${s.baseUrl!} (${describeSource(s.baseUrlSource, 'baseUrl')}): if that is another service, set SRS_API_KEY to its key or use a profile stored for it (srs auth login --profile NAME --base-url URL)`;
+    const message = `sending the API key of profile "${s.profile}", stored for ${showBaseUrl(s.keyStoredFor)}, to ${showBaseUrl(s.baseUrl!)} (${describeSource(s.baseUrlSource, 'baseUrl')}): if that is another service, set SRS_API_KEY to its key or use a profile stored for it (srs auth login --profile NAME --base-url URL)`;
     return () => {
       if (this.#warnedKeyElsewhere) return;
       this.#warnedKeyElsewhere = true;
@@ -666,11 +668,19 @@ export class Context {
    */
   async newClient(baseUrl: string, apiKey: string, connections = 16, longRun = false, beforeFirstRequest?: () => void): Promise<ApiClient> {
     const { ApiClient } = await import('./api/client.js');
+    let first = beforeFirstRequest;
     if (this.globals.insecureHttp) {
       const { checkBaseUrl, exposesKey } = await import('./api/http.js');
       const url = checkBaseUrl(baseUrl, true);
-      // Allowed, never silent: the key crosses the network readable by anyone on its path.
-      if (exposesKey(url)) this.warn(`sending the API key over plain http to ${url.host} (--insecure-http): anyone on the network path can read it`);
+      // Allowed, never silent: the key crosses the network readable by anyone on its path. Said as the first request
+      // leaves, as the warning about a stored key sent elsewhere is (an import refused by its journal sent nothing).
+      if (exposesKey(url)) {
+        const before = first;
+        first = () => {
+          before?.();
+          this.warn(`sending the API key over plain http to ${url.host} (--insecure-http): anyone on the network path can read it`);
+        };
+      }
     }
     const timeoutMs = this.timeoutMs();
     const retries = this.retries();
@@ -685,7 +695,7 @@ export class Context {
       userAgent: 'srs-cli',
       connections,
       optimizeParser: longRun,
-      ...(beforeFirstRequest ? { beforeFirstRequest } : {}),
+      ...(first ? { beforeFirstRequest: first } : {}),
     });
   }
 

@@ -14,6 +14,7 @@ import { describeZodError, hot } from './contract.js';
 import { parseRetryAfter, RetryPolicy, type Decision, type RetryBudget, type RetryOptions } from './retry.js';
 import type { BufferPool } from '../util/buffer-pool.js';
 import { makeRedactor } from '../util/redact.js';
+import { showBaseUrl } from '../util/base-url.js';
 
 /**
  * Monotonic milliseconds. Not performance.now(): the global `performance` loads
@@ -177,28 +178,16 @@ function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK.test(hostname);
 }
 
-/**
- * A base URL as typed, for a message that refuses it, without whatever comes before its last "@" after the scheme:
- * a user:password part in any spelling a URL parser accepts ("ftp:\\u:pw@host", "ftp:u:pw@host", a password
- * holding "@") is never printed, however short (the redactor masks passwords of 4 characters or more only).
- */
-export function urlWithoutUserinfo(typed: string): string {
-  const at = typed.lastIndexOf('@');
-  if (at < 0) return typed;
-  const scheme = /^[a-z][a-z0-9+.-]*:(\/\/)?/i.exec(typed)?.[0] ?? '';
-  return `${scheme}****${typed.slice(at)}`;
-}
-
 /** Validates a base URL and the plain-http rule; throws UsageError. */
 export function checkBaseUrl(baseUrl: string, insecureHttp = false): URL {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new UsageError(`base URL "${urlWithoutUserinfo(baseUrl)}" is not a URL (expected for example https://api.example.com)`);
+    throw new UsageError(`base URL "${showBaseUrl(baseUrl)}" is not a URL (expected for example https://api.example.com)`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`base URL "${urlWithoutUserinfo(baseUrl)}" must start with https:// or http://`);
+    throw new UsageError(`base URL "${showBaseUrl(baseUrl)}" must start with https:// or http://`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecureHttp) {
     throw new UsageError(

@@ -5,7 +5,7 @@
  * flag that carries the key itself: argv is visible to every user on the machine.
  */
 import { UsageError } from '../errors.js';
-import { normaliseBaseUrl } from '../util/base-url.js';
+import { normaliseBaseUrl, showBaseUrl } from '../util/base-url.js';
 import { MAX_KEY_LENGTH } from '../util/redact.js';
 
 /** A stored profile: a base URL and an API key. */
@@ -163,7 +163,7 @@ export function describeSource(s: Source, setting: 'profile' | 'baseUrl' | 'apiK
 export function correctBaseUrl(url: string): { url: string; note?: string } {
   const m = /^(.*?)\/v1\/?$/i.exec(url.trim());
   if (!m || !/^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(m[1]!)) return { url: url.trim().replace(/\/+$/, '') };
-  return { url: m[1]!, note: `the base URL ends in /v1, which srs adds to every path itself: using ${m[1]}` };
+  return { url: m[1]!, note: `the base URL ends in /v1, which srs adds to every path itself: using ${showBaseUrl(m[1]!)}` };
 }
 
 /** One stored profile as `auth status` lists it. */

@@ -19,3 +19,31 @@ export function normaliseBaseUrl(url: string): string {
   if (path.toLowerCase().endsWith('/v1')) path = path.slice(0, -3).replace(/\/+$/, '');
   return `${u.protocol.toLowerCase()}//${host}${path}`;
 }
+
+/**
+ * A base URL for people (a warning, a note, auth status, a refusal): as typed, but never its user:password part,
+ * in any spelling ("http://u:p@ss@host", "http:u:pw@host", "http:\\u:pw@host", a token alone, a URL that does not
+ * parse), nor a query or fragment (either may hold a token). The redactor masks passwords of 4 characters and more
+ * in the usual spelling only; a short or odd one was printed.
+ */
+export function showBaseUrl(typed: string): string {
+  const t = typed.trim();
+  let u: URL | undefined;
+  try {
+    u = new URL(t);
+  } catch {
+    u = undefined;
+  }
+  if (u) {
+    if (!u.username && !u.password && !u.search && !u.hash) return t;
+    const path = u.pathname === '/' && !/\/$/.test(t.replace(/[?#].*$/, '')) ? '' : u.pathname;
+    return `${u.protocol}//${u.username || u.password ? '****@' : ''}${u.host}${path}${u.search ? '?…' : ''}${u.hash ? '#…' : ''}`;
+  }
+  // Unparsed: the authority is what follows the scheme and its slashes up to a path, query or fragment; what it holds
+  // before its last "@" is userinfo ("https://exa mple.com/@team" keeps its host: that "@" is in the path).
+  const m = /^([a-z][a-z0-9+.-]*:[\\/]*)([^/?#]*)([^?#]*)(.*)$/is.exec(t);
+  if (!m) return t.includes('@') ? `****${t.slice(t.lastIndexOf('@'))}` : t;
+  const [, scheme, authority, path, rest] = m as unknown as [string, string, string, string, string];
+  const at = authority.lastIndexOf('@');
+  return `${scheme}${at < 0 ? authority : `****${authority.slice(at)}`}${path}${rest ? `${rest[0]}…` : ''}`;
+}

@@ -168,6 +168,16 @@ describe('profiles', () => {
     // Nor is it said by a command that sends nothing to a base URL it would send to (auth status, auth logout --profile x).
     const status = await runSrs(['auth', 'status', '-o', 'json'], { ...env, SRS_BASE_URL: other });
     expect(status.stderr).not.toContain('sending the API key of profile');
+    // Never with the base URL's user:password, in whatever spelling (the warning printed "to http://al:p@ss@..."), nor in
+    // auth status (a URL that does not parse was shown whole) or the /v1 note.
+    for (const url of [`http://al:p@ss@127.0.0.1:${h.emu.port === 9 ? 10 : 9}`, `http:al:Sekr3tPW@127.0.0.1:${h.emu.port === 9 ? 10 : 9}/v1`]) {
+      const w = await runSrs(['ref', 'categories', '--retries', '0'], { ...env, SRS_BASE_URL: url });
+      expect(w.stderr).toContain('sending the API key of profile "default"');
+      expect(w.stderr, url).not.toMatch(/p@ss|Sekr3tPW|al:/);
+    }
+    const unparsed = await runSrs(['auth', 'status', '-o', 'json'], { ...env, SRS_BASE_URL: 'http://al:p@ss99@exa mple' });
+    expect(unparsed.stdout + unparsed.stderr).not.toContain('p@ss99');
+    expect(unparsed.stdout).toContain('"baseUrl": "http://****@exa mple"');
     // Nor by one refused after its client was made, before any request left (a malformed --data-entry id).
     const refusedLate = await runSrs(['news', 'ls', '01h58vrn1sad1y603je9gbpje8', '--data-entry', 'BAD'], { ...env, SRS_BASE_URL: other });
     expect(refusedLate.code).toBe(2);

@@ -6,19 +6,10 @@ import { AuthError, UsageError } from '../../errors.js';
 import type { Column } from '../../output/columns.js';
 import { renderItem, renderList } from '../../output/render.js';
 import type { Opts } from '../kit.js';
+import { showBaseUrl } from '../../util/base-url.js';
 
 /** A URL as shown: a password in it (user:password@, from SRS_BASE_URL or an older config) masked like a key. */
-function shownUrl(url: string | null | undefined): string | null {
-  if (!url) return null;
-  try {
-    const u = new URL(url);
-    if (!u.password && !u.username) return url;
-    if (u.password) u.password = '****';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
+const shownUrl = (url: string | null | undefined): string | null => (url ? showBaseUrl(url) : null);
 
 export async function run(ctx: Context, _args: string[], _opts: Opts): Promise<void> {
   if (ctx.sandbox) {
