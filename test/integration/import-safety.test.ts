@@ -256,6 +256,15 @@ describe('a dry run with a base URL and a key that cannot be used', () => {
       expect(dry.code, dry.stderr).toBe(4);
       expect(dry.stderr).toContain('too short');
       expect(dry.stderr).not.toContain('no base URL and key');
+      // A first rehearsal too (no journal yet), and a profile named for this run that does not exist.
+      const fresh = csvFile(3, 'DRYFRESH');
+      expect((await h.run(importArgs(fresh, '--dry-run'), { env: { SRS_API_KEY: 'abc' } })).code).toBe(4);
+      const noProfile = await h.run(['--profile', 'nosuch', ...importArgs(fresh, '--dry-run')], { env: { SRS_API_KEY: undefined, SRS_BASE_URL: undefined } });
+      expect(noProfile.code, noProfile.stderr).toBe(2);
+      expect(noProfile.stderr.replace(/\\"/g, '"')).toContain('no profile "nosuch"');
+      // Without any base URL or key, a dry run still needs none.
+      const bare = await h.run(importArgs(fresh, '--dry-run'), { env: { SRS_API_KEY: undefined, SRS_BASE_URL: undefined } });
+      expect(bare.code, bare.stderr).toBe(0);
     });
   });
 });

@@ -47,6 +47,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (opts.dryRun === true && !ctx.sandbox) {
     const s = await ctx.settings();
     if (s.baseUrl !== undefined) (await import('../../api/http.js')).checkBaseUrl(s.baseUrl, !!ctx.globals.insecureHttp);
+    // And the key, and a profile named for this run: a 3-character key or --profile nosuch passed the rehearsal and
+    // failed the real run (exit 4, exit 2). target() applies every command's rules to them.
+    if ((s.baseUrl && s.apiKey) || s.profileSource === 'flag' || s.profileSource === 'env') await ctx.target();
   }
   const controller = new AbortController();
   let stoppedBy: StopSignal = 'SIGINT';
