@@ -243,7 +243,7 @@ function decodeText(bytes: Buffer, where: string): string {
     // for the reader that strips it, as before).
     return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(body);
   } catch {
-    throw new UsageError(`${where} is not valid ${encoding.toUpperCase()} (saved in another encoding, such as Windows-1252 or Latin-1?): save it as UTF-8; srs would otherwise send its accented letters as U+FFFD`, { code: 'invalid_input' });
+    throw new UsageError(`${where} is not valid ${encoding.toUpperCase()} (saved in another encoding, such as Windows-1252 or Latin-1?): save it as UTF-8; read as UTF-8 anyway, its accented letters would become U+FFFD`, { code: 'invalid_input' });
   }
 }
 

@@ -969,7 +969,7 @@ describe('text that is not UTF-8 is refused, not sent as U+FFFD', () => {
     const file = `${h.home}/latin1.json`;
     writeFileSync(file, Buffer.from('{"name":"Caf\xe9 Latin","countryIso3Code":"DEU"}', 'latin1'));
     const before = h.requests.length;
-    for (const args of [['supplier', 'create', '--json', file, '-o', 'json'], ['api', 'POST', '/v1/suppliers', '--input', file, '-o', 'json'], ['supplier', 'create', '--name', 'Caf\uFFFD Arg', '-o', 'json']]) {
+    for (const args of [['supplier', 'create', '--json', file, '-o', 'json'], ['api', 'POST', '/v1/suppliers', '--input', file, '-o', 'json'], ['supplier', 'create', '--name', 'Caf\uFFFD Arg', '-o', 'json'], ['supplier', 'create', '--name', 'Ok', '--category', 'c\uFFFDt', '-o', 'json'], ['api', 'POST', '/v1/suppliers', '--field', 'name=Caf\uFFFD Four', '-o', 'json']]) {
       const r = await h.run(args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(/not valid UTF-8|U\+FFFD/);

@@ -43,6 +43,8 @@ export function parseMethod(raw: string): 'GET' | 'POST' {
 export function parseField(raw: string): [string, string] {
   const i = raw.indexOf('=');
   if (i <= 0) throw new UsageError(`--field expects key=value (got "${raw}")`);
+  // Node puts U+FFFD where the command line's bytes were not UTF-8: "Caf\xe9" was sent as "Caf\uFFFD" and stored.
+  if (raw.includes('\uFFFD')) throw new UsageError(`--field ${raw.slice(0, i)} holds U+FFFD, the mark of bytes that were not UTF-8 (a terminal or script in another encoding?): give it in UTF-8`, { code: 'invalid_input' });
   return [raw.slice(0, i), raw.slice(i + 1)];
 }
 

@@ -25,7 +25,7 @@ export function parseContact(spec: string): NonNullable<SupplierCreateRequest['c
 export function bodyFromFlags(opts: Opts): SupplierCreateRequest {
   // Node reads the command line as UTF-8 and puts U+FFFD where bytes were not (a Latin-1 terminal's "Café"): such a
   // value would be created as "Caf\uFFFD", exit 0. Refused, naming the option, as a file in another encoding is.
-  for (const [flag, key] of [['--name', 'name'], ['--website', 'website'], ['--customer-id', 'customerId'], ['--contact', 'contact'], ['--country', 'country']] as const) {
+  for (const [flag, key] of [['--name', 'name'], ['--website', 'website'], ['--customer-id', 'customerId'], ['--contact', 'contact'], ['--country', 'country'], ['--industry', 'industry'], ['--category', 'category']] as const) {
     const v = opts[key];
     if ((Array.isArray(v) ? (v as unknown[]) : [v]).some((s) => typeof s === 'string' && s.includes('\uFFFD'))) {
       throw new UsageError(`${flag} holds U+FFFD, the mark of bytes that were not UTF-8 (a terminal or script in another encoding?): give it in UTF-8`, { code: 'invalid_input' });
