@@ -69,7 +69,7 @@ it('a config directory an older srs left 0755 is tightened to 0700', async () =>
   expect(mode(join(home, '.config/srs'))).toBe('700');
 });
 
-it('a config file others can read: commands that only read it advise chmod 600; auth login says it rewrites it private, and does', async () => {
+it('a config file others can read: chmod 600 is advised; auth login adds that it rewrites the file 0600 once it stores anything, and does', async () => {
   const home = mkdtempSync(join(tmpdir(), 'srs-perm-'));
   expect((await srsUnder('022', home, ['auth', 'login', '--base-url', emu.url, '--with-key'], KEY)).code).toBe(0);
   const file = join(home, '.config/srs/config.json');
@@ -78,7 +78,11 @@ it('a config file others can read: commands that only read it advise chmod 600; 
   expect(status.stderr).toContain(`config file ${file} is readable by other users (mode 644); run: chmod 600 ${file}`);
   const login = await srsUnder('022', home, ['auth', 'login', '--base-url', emu.url, '--with-key'], KEY);
   expect(login.code, login.stderr).toBe(0);
-  expect(login.stderr).toContain(`config file ${file} is readable by other users (mode 644); this command rewrites it private (0600)`);
-  expect(login.stderr).not.toContain('chmod 600');
+  expect(login.stderr).toContain(`config file ${file} is readable by other users (mode 644); run: chmod 600 ${file} (or let this command rewrite it: it does so, 0600, once it stores anything)`);
   expect(mode(file)).toBe('600');
+  // A login that stores nothing (a rejected key) leaves it as it was: the advice stands.
+  chmodSync(file, 0o644);
+  const rejected = await srsUnder('022', home, ['auth', 'login', '--base-url', emu.url, '--with-key'], 'wrong-key-0123456789');
+  expect(rejected.code).toBe(4);
+  expect(mode(file)).toBe('644');
 });
