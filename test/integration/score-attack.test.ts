@@ -997,11 +997,12 @@ describe('a bundle is read from one open file: what is verified is what is gated
     const { pinEvidence, sameAsPinned } = await import('../../src/commands/score/evidence.js');
     const copy = join(h.home, 'pinned.jsonl');
     writeFileSync(copy, readFileSync(bundle));
-    const pinned = pinEvidence(copy, 'test')!;
+    const pinned = (await pinEvidence(copy, 'test'))!;
     expect(pinned.regular).toBe(true);
     expect(sameAsPinned(pinned)).toBe(true);
     writeFileSync(copy, readFileSync(bundle, 'utf8') + '\n');
     expect(sameAsPinned(pinned)).toBe(false);
+    await pinned.handle.close();
   });
 });
 

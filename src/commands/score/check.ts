@@ -111,7 +111,7 @@ export interface BaselineReading {
 export async function readBaseline(ctx: Context, file: string, onHeader: BaselineHeaderListener = () => undefined, reading: BaselineReading = {}): Promise<Map<string, BaselineValue>> {
   const baseline = new Map<string, BaselineValue>();
   const name = file === '-' ? 'stdin' : file;
-  const pinned = pinEvidence(file, '--baseline');
+  const pinned = await pinEvidence(file, '--baseline');
   const d = pinned?.regular ? await digestOfFile(ctx, file, '--baseline', pinned) : undefined;
   const { verifyEvidence } = await import('./recompute.js');
   const vo = {

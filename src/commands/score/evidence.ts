@@ -15,7 +15,7 @@
  * whole, up to MAX_WHOLE_DOCUMENT_BYTES.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, fstatSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { createReadStream, fstatSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
@@ -82,6 +82,8 @@ function invalid(where: string, message: string): UsageError {
  * it was verified (4 of 30 runs passed that way), and a change written into it is noticed (sameAsPinned).
  */
 export interface PinnedFile {
+  /** Held for the run: the fd below is its own, and is not closed while it is referenced. */
+  handle: FileHandle;
   fd: number;
   size: number;
   mtimeMs: number;
@@ -95,17 +97,19 @@ export interface PinnedFile {
  * stdin is (a second open of <(cat FILE) found it empty: "empty: neither an srs score bundle ...", and a FIFO could
  * give other bytes to each open).
  */
-export function pinEvidence(file: string, what: string): PinnedFile | undefined {
+export async function pinEvidence(file: string, what: string): Promise<PinnedFile | undefined> {
   if (file === '-' || file === '') return undefined;
-  let fd: number;
+  let handle: FileHandle;
   try {
-    fd = openSync(file, 'r');
+    // Asynchronous: a FIFO with no writer yet waits here, and Ctrl-C must still end the run (a synchronous open
+    // blocked the event loop, so neither SIGINT nor SIGTERM could).
+    handle = await open(file, 'r');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`${what}: cannot read ${file}${code === 'ENOENT' ? ' (no such file)' : code ? ` (${code})` : ''}`);
   }
-  const st = fstatSync(fd);
-  return { fd, size: st.size, mtimeMs: st.mtimeMs, regular: st.isFile() };
+  const st = fstatSync(handle.fd);
+  return { handle, fd: handle.fd, size: st.size, mtimeMs: st.mtimeMs, regular: st.isFile() };
 }
 
 /** Whether the pinned file is as it was when opened (size and modification time): else it changed while read. */
@@ -126,7 +130,8 @@ async function* chunksOf(ctx: Context, file: string, what: string, pinned?: Pinn
   let stream;
   try {
     // A regular file from its first byte at each pass (the fd stays open for the next); a pipe once, closed after.
-    if (pinned) stream = createReadStream('', pinned.regular ? { fd: pinned.fd, start: 0, autoClose: false, highWaterMark: 1 << 20 } : { fd: pinned.fd, highWaterMark: 1 << 20 });
+    // (The FileHandle itself, not its number: the stream then closes it as its owner, never a number reused since.)
+    if (pinned) stream = createReadStream('', pinned.regular ? { fd: pinned.handle, start: 0, autoClose: false, highWaterMark: 1 << 20 } : { fd: pinned.handle, highWaterMark: 1 << 20 });
     else {
       statSync(file);
       stream = createReadStream(file, { highWaterMark: 1 << 20 });

@@ -50,7 +50,7 @@ export async function verifyOptions(ctx: Context, file: string, opts: Opts, what
   const tolerance = parseTolerance(opts.tolerance);
   const raw = await rawScorecards(ctx, opts);
   // A regular file is held open and read twice from that one open file; stdin, a FIFO or <(...) once, hashed as read.
-  const pinned = pinEvidence(file, what);
+  const pinned = await pinEvidence(file, what);
   const digestFirst = pinned?.regular ? await digestOfFile(ctx, file, what, pinned) : undefined;
   return {
     tolerance,
@@ -112,8 +112,10 @@ export async function verifyEvidence(
     }
   }
   // The bytes read for the records must be the bytes whose digest was checked first.
-  if (vo.pinned && !sameAsPinned(vo.pinned)) {
-    throw new SrsError('runtime', ExitCode.failure, `${vo.what} changed while srs read it (its size or modification time is not what it was): nothing in it is verified; read it again when nothing writes to it`);
+  if (vo.pinned?.regular) {
+    const same = sameAsPinned(vo.pinned);
+    await vo.pinned.handle.close();
+    if (!same) throw new SrsError('runtime', ExitCode.failure, `${vo.what} changed while srs read it (its size or modification time is not what it was): nothing in it is verified; read it again when nothing writes to it`);
   }
   const warn = vo.warn ?? ((m: string) => ctx.warn(m));
   // Taken without a digest: never "verified" as if its integrity had been checked (the report listed "digest" as checked).
