@@ -81,42 +81,49 @@ export async function verifyEvidence(
 ): Promise<EvidenceVerifier> {
   const v = new EvidenceVerifier(vo);
   let sawRaw = false;
-  for await (const ev of readEvidence(ctx, file, vo.what, { digest: !vo.digestFirst, pinned: vo.pinned })) {
-    observe?.(ev);
-    switch (ev.t) {
-      case 'header': {
-        v.header(ev);
-        const early = vo.stopAtHeader === undefined ? [] : v.findings();
-        if (early.length) {
-          for (const f of early.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
-          throw new CheckFailedError(`${early[0]!.message}; ${vo.stopAtHeader}`);
+  // Whether the file stayed as it was while read (a regular file, opened once for both passes).
+  let unchanged = true;
+  try {
+    for await (const ev of readEvidence(ctx, file, vo.what, { digest: !vo.digestFirst, pinned: vo.pinned })) {
+      observe?.(ev);
+      switch (ev.t) {
+        case 'header': {
+          v.header(ev);
+          const early = vo.stopAtHeader === undefined ? [] : v.findings();
+          if (early.length) {
+            for (const f of early.slice(1)) ctx.stderr(`also: ${oneLine(f.message)}`);
+            throw new CheckFailedError(`${early[0]!.message}; ${vo.stopAtHeader}`);
+          }
+          if (ev.format === 'response' && !vo.rawScorecards) sawRaw = true;
+          break;
         }
-        if (ev.format === 'response' && !vo.rawScorecards) sawRaw = true;
-        break;
+        case 'request':
+          v.request(ev.request.supplierIds);
+          break;
+        case 'scorecard':
+          v.scorecard(ev.scorecard);
+          break;
+        case 'result':
+          await onResult(ev.item, v.result(ev.item, ev.scorecards).rows, v);
+          break;
+        case 'error':
+          v.error(ev.supplierId, ev.message);
+          break;
+        case 'end':
+          v.end(ev);
+          break;
       }
-      case 'request':
-        v.request(ev.request.supplierIds);
-        break;
-      case 'scorecard':
-        v.scorecard(ev.scorecard);
-        break;
-      case 'result':
-        await onResult(ev.item, v.result(ev.item, ev.scorecards).rows, v);
-        break;
-      case 'error':
-        v.error(ev.supplierId, ev.message);
-        break;
-      case 'end':
-        v.end(ev);
-        break;
+    }
+  } finally {
+    // Closed however the reading ended (a finding at the header throws): an open FileHandle left to the garbage
+    // collector prints a warning.
+    if (vo.pinned?.regular) {
+      unchanged = sameAsPinned(vo.pinned);
+      await vo.pinned.handle.close();
     }
   }
   // The bytes read for the records must be the bytes whose digest was checked first.
-  if (vo.pinned?.regular) {
-    const same = sameAsPinned(vo.pinned);
-    await vo.pinned.handle.close();
-    if (!same) throw new SrsError('runtime', ExitCode.failure, `${vo.what} changed while srs read it (its size or modification time is not what it was): nothing in it is verified; read it again when nothing writes to it`);
-  }
+  if (!unchanged) throw new SrsError('runtime', ExitCode.failure, `${vo.what} changed while srs read it (its size or modification time is not what it was): nothing in it is verified; read it again when nothing writes to it`);
   const warn = vo.warn ?? ((m: string) => ctx.warn(m));
   // Taken without a digest: never "verified" as if its integrity had been checked (the report listed "digest" as checked).
   if (v.undigested) warn(`${vo.what} is ${v.undigested}, without a digest: taken with --allow-undigested, so whether it was altered is not known`);
