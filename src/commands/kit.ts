@@ -282,3 +282,13 @@ export async function renderAfterWork(ctx: Context, shown: string, render: (ro: 
     return e;
   }
 }
+
+/**
+ * Node reads the command line as UTF-8 and puts U+FFFD where bytes were not (a Latin-1 terminal's "Café"): such a
+ * value would be sent as "Caf\uFFFD" and stored, exit 0. Refused, naming the option, as a file in another encoding is.
+ */
+export function refuseReplacementChar(option: string, values: unknown): void {
+  if ((Array.isArray(values) ? (values as unknown[]) : [values]).some((s) => typeof s === 'string' && s.includes('\uFFFD'))) {
+    throw new UsageError(`${option} holds U+FFFD, the mark of bytes that were not UTF-8 (a terminal or script in another encoding?): give it in UTF-8`, { code: 'invalid_input' });
+  }
+}

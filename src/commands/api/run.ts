@@ -16,7 +16,7 @@ import { leafPaths, unionKeys } from '../../output/fields.js';
 import { collectTableRows } from '../../output/bounded.js';
 import { renderItem, renderList } from '../../output/render.js';
 import { onHardExit, signalExitCode, stoppedWord } from '../../util/signals.js';
-import { optString, readJsonInput, requireArg, type Opts } from '../kit.js';
+import { optString, readJsonInput, refuseReplacementChar, requireArg, type Opts } from '../kit.js';
 import { closest } from '../../util/suggest.js';
 
 /** POSTs that are safe to repeat (the others are never resent after they may have reached the service). */
@@ -43,8 +43,7 @@ export function parseMethod(raw: string): 'GET' | 'POST' {
 export function parseField(raw: string): [string, string] {
   const i = raw.indexOf('=');
   if (i <= 0) throw new UsageError(`--field expects key=value (got "${raw}")`);
-  // Node puts U+FFFD where the command line's bytes were not UTF-8: "Caf\xe9" was sent as "Caf\uFFFD" and stored.
-  if (raw.includes('\uFFFD')) throw new UsageError(`--field ${raw.slice(0, i)} holds U+FFFD, the mark of bytes that were not UTF-8 (a terminal or script in another encoding?): give it in UTF-8`, { code: 'invalid_input' });
+  refuseReplacementChar(`--field ${raw.slice(0, i)}`, raw);
   return [raw.slice(0, i), raw.slice(i + 1)];
 }
 

@@ -9,7 +9,7 @@ import { InterruptedError, onInterrupt, stoppedWord, type StopSignal } from '../
 import { columns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import { CREATE_SOURCE, type CatalogRecord } from '../../store/catalog.js';
-import { readJsonInput, type Opts } from '../kit.js';
+import { readJsonInput, refuseReplacementChar, type Opts } from '../kit.js';
 import { CREATE_WAIT_MS, openCatalog, takeTargetLock, type OpenCatalog } from './catalog-access.js';
 
 export function parseContact(spec: string): NonNullable<SupplierCreateRequest['contacts']>[number] {
@@ -23,13 +23,8 @@ export function parseContact(spec: string): NonNullable<SupplierCreateRequest['c
 }
 
 export function bodyFromFlags(opts: Opts): SupplierCreateRequest {
-  // Node reads the command line as UTF-8 and puts U+FFFD where bytes were not (a Latin-1 terminal's "Café"): such a
-  // value would be created as "Caf\uFFFD", exit 0. Refused, naming the option, as a file in another encoding is.
   for (const [flag, key] of [['--name', 'name'], ['--website', 'website'], ['--customer-id', 'customerId'], ['--contact', 'contact'], ['--country', 'country'], ['--industry', 'industry'], ['--category', 'category']] as const) {
-    const v = opts[key];
-    if ((Array.isArray(v) ? (v as unknown[]) : [v]).some((s) => typeof s === 'string' && s.includes('\uFFFD'))) {
-      throw new UsageError(`${flag} holds U+FFFD, the mark of bytes that were not UTF-8 (a terminal or script in another encoding?): give it in UTF-8`, { code: 'invalid_input' });
-    }
+    refuseReplacementChar(flag, opts[key]);
   }
   const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? (v as string[]) : undefined);
   const body: Record<string, unknown> = {};
