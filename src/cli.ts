@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Context, truthy, type Env, type GlobalOptions, type IO } from './context.js';
-import { AuthError, ExitCode, REJECTED_KEY_ADVICE, SrsError, UsageError, isSrsError, isTooDeep, tooDeep } from './errors.js';
+import { AuthError, ExitCode, jsonErrors, REJECTED_KEY_ADVICE, SrsError, UsageError, isSrsError, isTooDeep, tooDeep } from './errors.js';
 import { maskKey } from './config/resolve.js';
 import { OUTPUT_FORMATS } from './output/render.js';
 import { sanitizeForTerminal, sanitizeKeepNewlines } from './output/sanitize.js';
@@ -273,10 +273,6 @@ export function chosenOutput(argv: readonly string[], env: Env): string | undefi
   return found ?? (env.SRS_OUTPUT || undefined);
 }
 
-/** Whether errors are JSON: only when json or ndjson was chosen explicitly, never because stdout is piped. */
-export function jsonErrors(chosen: string | undefined): boolean {
-  return chosen === 'json' || chosen === 'ndjson';
-}
 
 /**
  * A key the service rejected (401, 403), said with where that key came from: "run srs auth login or set

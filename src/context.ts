@@ -15,7 +15,7 @@ import { badProfileField, describeSource, keyProblem, profileNameProblem, resolv
 import { isUtf8Locale } from './util/locale.js';
 import { noSuchProfile } from './config/no-such-profile.js';
 import { DEFAULT_PAGE_LIMIT } from './api/paginate.js';
-import { AuthError, ExitCode, NotAStateFileError, QueryError, SrsError, stdoutWriteError, UsageError } from './errors.js';
+import { AuthError, ExitCode, jsonErrors, NotAStateFileError, QueryError, SrsError, stdoutWriteError, UsageError } from './errors.js';
 import { columnsFromFields } from './output/columns.js';
 import { parseFieldList } from './output/fields.js';
 import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, type Sink } from './output/render.js';
@@ -369,12 +369,11 @@ export class Context {
 
   /**
    * An error line written outside the CLI's own error report (a signal's handler, which exits at once): JSON when
-   * json or ndjson was chosen, as every error is (src/cli.ts jsonErrors), else one line of text, whatever stderr is.
+   * json or ndjson was chosen, as every error is (jsonErrors), else one line of text, whatever stderr is.
    */
   errorLine(code: string, message: string, exitCode: number): string {
-    const fmt = this.globals.output ?? this.env.SRS_OUTPUT;
     const text = this.redact(message);
-    return fmt === 'json' || fmt === 'ndjson' ? JSON.stringify({ error: { code, message: text, exitCode } }) + '\n' : `srs: ${text}\n`;
+    return jsonErrors(this.globals.output ?? this.env.SRS_OUTPUT) ? JSON.stringify({ error: { code, message: text, exitCode } }) + '\n' : `srs: ${text}\n`;
   }
 
   /** The redactor itself, for writers of files (bundles, reports) and the HTTP layer's messages. */

@@ -232,3 +232,8 @@ export function isTooDeep(e: unknown): boolean {
 export function tooDeep(e: unknown): SrsError {
   return new SrsError('runtime', ExitCode.failure, 'the data is nested too deeply for srs to handle (a value inside thousands of levels of JSON arrays or objects: maximum call stack size exceeded)', { cause: e });
 }
+
+/** Whether errors are JSON: only when json or ndjson was chosen explicitly, never because stdout is piped. */
+export function jsonErrors(chosen: string | undefined): boolean {
+  return chosen === 'json' || chosen === 'ndjson';
+}
