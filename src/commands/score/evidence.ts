@@ -82,9 +82,8 @@ function invalid(where: string, message: string): UsageError {
  * it was verified (4 of 30 runs passed that way), and a change written into it is noticed (sameAsPinned).
  */
 export interface PinnedFile {
-  /** Held for the run: the fd below is its own, and is not closed while it is referenced. */
+  /** Held for the run, closed once the file is verified (recompute.ts verifyEvidence). */
   handle: FileHandle;
-  fd: number;
   size: number;
   mtimeMs: number;
   /** A regular file, read twice from its first byte; else (a FIFO, <(...), a device) read once, from this fd. */
@@ -109,13 +108,13 @@ export async function pinEvidence(file: string, what: string): Promise<PinnedFil
     throw new UsageError(`${what}: cannot read ${file}${code === 'ENOENT' ? ' (no such file)' : code ? ` (${code})` : ''}`);
   }
   const st = fstatSync(handle.fd);
-  return { handle, fd: handle.fd, size: st.size, mtimeMs: st.mtimeMs, regular: st.isFile() };
+  return { handle, size: st.size, mtimeMs: st.mtimeMs, regular: st.isFile() };
 }
 
 /** Whether the pinned file is as it was when opened (size and modification time): else it changed while read. */
 export function sameAsPinned(p: PinnedFile): boolean {
   if (!p.regular) return true; // read once: there is no second read to differ
-  const st = fstatSync(p.fd);
+  const st = fstatSync(p.handle.fd);
   return st.size === p.size && st.mtimeMs === p.mtimeMs;
 }
 
