@@ -51,7 +51,7 @@ export interface VerifyOptions {
   rawScorecards?: ((supplierId: string) => ScoringScorecard[]) | undefined;
   /** The digest computed before reading (files), so a mismatch is known first. */
   digestFirst?: FileDigest | undefined;
-  /** The file held open for both passes (evidence.ts pinEvidence): undefined for stdin and for what is read once. */
+  /** The file as opened once (evidence.ts pinEvidence): read twice when regular, else once; undefined for stdin. */
   pinned?: PinnedFile | undefined;
   /** Accept evidence without a digest (format 1, raw responses): --allow-undigested. */
   allowUndigested?: boolean;
@@ -236,15 +236,10 @@ export class EvidenceVerifier {
     if (ev.afterEnd !== undefined) this.find('altered', `content was added after the end record (line ${ev.afterEnd})`);
     // Records, repeats included, as the writer counts them: a repeated supplier is "conflicting entries", not an alteration.
     else if (ev.declared && ev.declared.suppliers !== this.#records && !this.#countedFirst()) this.find('altered', supplierCount(ev.declared.suppliers, this.#records));
-    if (this.format !== 'response') {
-      let missing = 0;
-      const examples: string[] = [];
-      for (const id of this.#requested) {
-        if (this.#answered.has(id)) continue;
-        missing++;
-        if (examples.length < EXAMPLES) examples.push(id);
-      }
-      if (missing) this.find('incomplete', `${count(missing, 'requested supplier id')} ${missing === 1 ? 'has' : 'have'} neither a result nor a recorded error (${examples.join(', ')}${missing > examples.length ? ', …' : ''})`);
+    const missing = this.unanswered();
+    if (missing.length) {
+      const examples = missing.slice(0, EXAMPLES);
+      this.find('incomplete', `${count(missing.length, 'requested supplier id')} ${missing.length === 1 ? 'has' : 'have'} neither a result nor a recorded error (${examples.join(', ')}${missing.length > examples.length ? ', …' : ''})`);
     }
   }
 
