@@ -60,7 +60,7 @@ export interface Page<T> {
    */
   unread?: number;
   /**
-   * Items of this page that an earlier page of the walk held already (the same JSON), left out of `items`: a list
+   * Items of this page that an earlier page of the walk held already (the same id, iso3Code or JSON: identityOf), left out of `items`: a list
    * that changed while it was read (a row inserted before page 2 moves page 1's last item onto it) would print
    * them twice. Absent when none.
    */

@@ -207,7 +207,7 @@ export async function printPages<T>(
   // A list that changed while it was read: what moved onto a later page was printed once; what moved onto an
   // earlier page, already read, may be missing, which only a second listing can show.
   if (repeated) {
-    ctx.warn(`the service sent ${count(repeated, singularOf(what), what)} again on a later page (the list changed while srs read it?): each was printed once, as first sent; items may also have moved onto pages already read, so list again to be sure`);
+    ctx.warn(repeatedItemsWarning(count(repeated, singularOf(what), what)));
   }
 }
 
@@ -291,4 +291,9 @@ export function refuseReplacementChar(option: string, values: unknown): void {
   if ((Array.isArray(values) ? (values as unknown[]) : [values]).some((s) => typeof s === 'string' && s.includes('\uFFFD'))) {
     throw new UsageError(`${option} holds U+FFFD, the mark of bytes that were not UTF-8 (a terminal or script in another encoding?): give it in UTF-8`, { code: 'invalid_input' });
   }
+}
+
+/** What a listing says once when pages repeated items (paginate: Page.repeated), `things` counted ("2 countries"). */
+export function repeatedItemsWarning(things: string): string {
+  return `the service sent ${things} again on a later page (the list changed while srs read it?): each was printed once, as first sent; items may also have moved onto pages already read, so list again to be sure`;
 }

@@ -16,7 +16,8 @@ import { leafPaths, unionKeys } from '../../output/fields.js';
 import { collectTableRows } from '../../output/bounded.js';
 import { renderItem, renderList } from '../../output/render.js';
 import { onHardExit, signalExitCode, stoppedWord } from '../../util/signals.js';
-import { optString, readJsonInput, refuseReplacementChar, requireArg, type Opts } from '../kit.js';
+import { optString, readJsonInput, refuseReplacementChar, repeatedItemsWarning, requireArg, type Opts } from '../kit.js';
+import { count } from '../../util/plural.js';
 import { closest } from '../../util/suggest.js';
 
 /** POSTs that are safe to repeat (the others are never resent after they may have reached the service). */
@@ -333,7 +334,7 @@ async function printAllPages(ctx: Context, http: HttpTransport, req: ApiRequest)
     }
   }
   const sayRepeated = () => {
-    if (repeated) ctx.warn(`the service sent ${repeated} item${repeated === 1 ? '' : 's'} again on a later page (the list changed while srs read it?): each was printed once, as first sent; list again to be sure`);
+    if (repeated) ctx.warn(repeatedItemsWarning(count(repeated, 'item')));
   };
   async function* rows(onRecord?: (it: Record<string, unknown>) => void): AsyncGenerator<unknown> {
     for await (const it of items()) {
