@@ -38,11 +38,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (typeof opts.concurrency === 'number' && typeof opts.maxConcurrency === 'number' && opts.concurrency > opts.maxConcurrency) {
     throw new UsageError(`--concurrency ${opts.concurrency} is above --max-concurrency ${opts.maxConcurrency}: --concurrency pins the requests in flight, --max-concurrency caps the adaptive limit; give one of them`);
   }
-  // The client's options are checked in a dry run too, which makes no client: a rehearsal that passed with
-  // --timeout abc, where the real run is exit 2, rehearsed nothing.
-  ctx.timeoutMs();
-  ctx.retries();
-  // And the base URL, when one is given (a dry run needs none): --base-url "", a query string, plain http to another
+  // (--timeout, --retries and --max-pages are checked by every command, a dry run too: Context's constructor.)
+  // A dry run checks the base URL, when one is given (it needs none): --base-url "", a query string, plain http to another
   // host passed the rehearsal and failed the real run.
   if (opts.dryRun === true && !ctx.sandbox) {
     const s = await ctx.settings();
