@@ -1007,7 +1007,7 @@ describe('a bundle is read from one open file: what is verified is what is gated
 });
 
 describe('--no-verify still fails what it did not evaluate', () => {
-  it('a bundle cut short: the requested suppliers it holds nothing for are unknown (it passed on the ones left, exit 0)', async () => {
+  it('a bundle cut short (anywhere: after a result, at a batch boundary, mid-line) is exit 3 with nothing checked; a whole one missing a requested supplier makes it unknown (both passed, exit 0)', async () => {
     const lines = readFileSync(bundle, 'utf8').split('\n');
     const firstResult = lines.findIndex((l) => l.includes('"t":"result"') || l.includes('"t":"error"'));
     const cut = join(h.home, 'cut.jsonl');
