@@ -127,7 +127,7 @@ tr.card td{font-weight:600;background:#f7f7f7}td.param{padding-left:24px}td,h2,h
 .box{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 14px;margin:8px 0;overflow-wrap:anywhere}
 .flag{color:#b8860b;font-weight:700}
 section.supplier{background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:4px 14px 10px;margin:14px 0}
-svg{vertical-align:middle}svg.hist{max-width:100%;height:auto}svg.bar{max-width:none}
+svg{vertical-align:middle}svg.hist{max-width:100%;height:auto}
 `;
 
 function parameterRow(p: ExplainedParameter): string {
