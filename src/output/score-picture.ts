@@ -30,7 +30,7 @@ const fmtWith = (none: string) => (v: number | null): string => (v === null ? no
 const weightText = (w: number | null): string => (w === null ? '' : String(roundScore(w)));
 /** A parameter's risk level as shown: one srs cannot rank is marked "(unrecognised)". */
 export const riskText = (p: Pick<ExplainedParameter, 'riskLevel' | 'riskRecognised'>): string =>
-  p.riskLevel === null ? '' : `${sanitizeForTerminal(p.riskLevel)}${p.riskRecognised === false ? ` ${UNRECOGNISED_RISK}` : ''}`;
+  p.riskLevel === null ? '' : `${p.riskLevel.trim() === '' ? JSON.stringify(p.riskLevel) : sanitizeForTerminal(p.riskLevel)}${p.riskRecognised === false ? ` ${UNRECOGNISED_RISK}` : ''}`;
 const scoreText = (v: number | null) => (v === null ? 'no data' : '');
 
 interface Layout {

@@ -216,6 +216,17 @@ describe('round 6. parts of a result that srs left out never pass a rule they fe
       const table = await viaProxy(['score', 'check', a!, '--max-risk', 'High', '-o', 'table'], { COLUMNS: '200' });
       expect(table.stdout).toContain('"" (unrecognised)');
       expect(res!.reasons.join(' ')).toContain('risk level "" is not one srs knows');
+      // explain follows the same rule: the parameter's empty level is unrecognised, not "no risk" (it said null).
+      const ex = await viaProxy(['score', 'explain', a!, '-o', 'json']);
+      expect(ex.code, ex.stderr).toBe(0);
+      type P = { riskLevel: string | null; riskRecognised: boolean | null };
+      const exp = JSON.parse(ex.stdout) as { score: { riskRecognised: boolean | null }; scorecards: Array<{ parameters: P[] }>; otherParameters: P[] };
+      expect(exp.score.riskRecognised).toBe(false);
+      const withRisk = [...exp.scorecards.flatMap((c) => c.parameters), ...exp.otherParameters].filter((p) => p.riskLevel !== null);
+      expect(withRisk.length).toBeGreaterThan(0);
+      for (const p of withRisk) expect(p.riskRecognised).toBe(false);
+      const pic = await viaProxy(['score', 'explain', a!, '-o', 'table'], { COLUMNS: '120' });
+      expect(pic.stdout).toContain('"" (unrecognised)');
     } finally {
       rewrite = undefined;
     }

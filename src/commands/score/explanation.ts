@@ -81,7 +81,8 @@ export function explain(item: ScoreResult, cards: readonly Scorecard[], names: N
       score,
       label: scoreLabel(score),
       riskLevel,
-      riskRecognised: riskLevel ? riskRank(riskLevel) !== undefined : null,
+      // An empty level is one srs cannot rank, as the gate and the breakdown take it (fail closed), not "no risk".
+      riskRecognised: riskLevel !== null ? riskRank(riskLevel) !== undefined : null,
       entries: p ? p.dataPoints.dataEntries.length : 0,
       expiringEntries: expiringPer.get(id) ?? 0,
     };
