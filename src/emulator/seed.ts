@@ -46,6 +46,8 @@ const ENTRY_BASE = Date.UTC(2024, 0, 2);
 const NEWS_BASE = Date.UTC(2024, 0, 3);
 const ARTICLE_BASE = Date.UTC(2024, 0, 4);
 const EMISSION_BASE = Date.UTC(2024, 1, 1);
+/** The latest day a seeded news article is published: the seed's present (its last valid issue date is 2026-09-30). */
+const LATEST_NEWS = Date.UTC(2026, 9, 31);
 /** Per-supplier time blocks (ms): ids of supplier i sort before those of supplier i+1. */
 const SUPPLIER_STEP = 3_600_000;
 /**
@@ -673,22 +675,22 @@ function seedSupplierDetails(seed: number, ref: Reference, supplier: SupplierRec
     const t = rng.pick(entry.score === 0 ? NEUTRAL_EVENTS : entry.score > 0 ? events.pos : events.neg);
     const eventName = fill(t.name, shortName, countryName);
     const summary = fill(t.summary, shortName, countryName);
-    const articles: ArticleRec[] = [];
     let published = Date.parse(entry.issueDate + 'T00:00:00Z') - rng.int(0, 45) * DAY;
     const outlets = rng.sample(OUTLETS, rng.int(1, 3));
+    const drafts: Array<{ id: string; outlet: string; domain: string; title: string; published: number }> = [];
     for (let k = 0; k < outlets.length; k++) {
       const [outlet, domain] = outlets[k]!;
       const title = k === 0 ? eventName : `${rng.pick(FOLLOW_UPS)}: ${eventName}`;
-      const day = isoDate(published);
-      articles.push({
-        id: articleIds.next(),
-        url: `https://${domain}/${day.slice(0, 4)}/${day.slice(5, 7)}/${slugify(title)}`,
-        title,
-        summary: `${outlet} reports: ${summary}`,
-        publishedAt: day,
-      });
+      drafts.push({ id: articleIds.next(), outlet, domain, title, published }); // rng order as before: ids unchanged
       published += rng.int(1, 20) * DAY;
     }
+    // News is never dated after the seed's own present: an entry issued later (not yet valid) was reported
+    // before it, so its articles keep their spacing and end by LATEST_NEWS (they were dated up to 2028).
+    const shift = Math.max(0, drafts[drafts.length - 1]!.published - LATEST_NEWS);
+    const articles: ArticleRec[] = drafts.map(({ id, outlet, domain, title, published: at }) => {
+      const day = isoDate(at - shift);
+      return { id, url: `https://${domain}/${day.slice(0, 4)}/${day.slice(5, 7)}/${slugify(title)}`, title, summary: `${outlet} reports: ${summary}`, publishedAt: day };
+    });
     newsEvents.push({ id: newsIds.next(), dataEntryId: entry.id, name: eventName, summary, articles });
   }
 

@@ -227,6 +227,23 @@ describe('every endpoint answers with the contract shape', () => {
     expect(none.items).toEqual([]);
   });
 
+  it('no seeded news article is dated after the seed\'s present (2026-10-31), also for entries not yet issued', async () => {
+    let articles = 0;
+    for (const s of FIX.suppliers) {
+      const body = parseOk(NewsEventList, await get(emu, `/v1/suppliers/${s.id}/news-events`));
+      for (const ev of body.items) {
+        const days = ev.articles!.map((a) => a.publishedAt!);
+        expect([...days].sort(), `${s.id}: articles in order`).toEqual(days);
+        for (const d of days) {
+          articles++;
+          expect(d <= '2026-10-31', `${s.id}: an article dated ${d}`).toBe(true);
+          expect(ev.articles!.find((a) => a.publishedAt === d)!.url).toContain(`/${d.slice(0, 4)}/${d.slice(5, 7)}/`);
+        }
+      }
+    }
+    expect(articles).toBeGreaterThan(FIX.suppliers.length);
+  });
+
   it('GET /v1/scorecards and /v1/scorecards/{id}', async () => {
     const list = parseOk(ScorecardList, await get(fixed, '/v1/scorecards'));
     expect(list.items.map((s) => s.id)).toEqual(FIX.scorecards.map((s) => s.id));
