@@ -53,6 +53,17 @@ const day = (v: unknown): string => {
   return /^\d{4}-\d\d-\d\dT(00:00:00(\.0+)?|23:59:59(\.\d+)?)Z$/.test(u) ? u.slice(0, 10) : date(u);
 };
 
+/** The earliest publishedAt among a news event's articles ("" without one): ISO dates and timestamps sort as text. */
+const firstPublished = (v: unknown): string => {
+  if (!Array.isArray(v)) return '';
+  let first = '';
+  for (const a of v as Array<{ publishedAt?: unknown } | null>) {
+    const at = a?.publishedAt;
+    if (typeof at === 'string' && at !== '' && (first === '' || at < first)) first = at;
+  }
+  return date(first);
+};
+
 const col = (path: string, header: string, extra: Partial<Column> = {}): Column => ({ path, header, ...extra });
 const id = (path: string, header: string, extra: Partial<Column> = {}): Column => col(path, header, { kind: 'id', ...extra });
 const text = (path: string, header: string, extra: Partial<Column> = {}): Column => col(path, header, { kind: 'text', ...extra });
@@ -117,7 +128,16 @@ export const columns = {
     text('verifier', 'VERIFIER', { hide: 1 }),
     col('reportedOn', 'REPORTED', { kind: 'date', csvOnly: true }),
   ],
-  newsEvent: [id('id', 'ID'), text('name', 'NAME'), col('articles.length', 'ARTICLES', { align: 'right', kind: 'number' }), text('summary', 'SUMMARY', { hide: 1 })],
+  newsEvent: [
+    id('id', 'ID'),
+    // When the news broke: its first article's day (the event itself carries no date).
+    col('articles', 'FIRST REPORTED', { kind: 'date', tableOnly: true, format: firstPublished }),
+    text('name', 'NAME'),
+    col('articles.length', 'ARTICLES', { align: 'right', kind: 'number' }),
+    text('summary', 'SUMMARY', { hide: 1 }),
+  ],
+  /** A news event's articles (data-entry get, table view), oldest first as listed. */
+  article: [col('publishedAt', 'PUBLISHED', { kind: 'date' }), text('title', 'TITLE'), col('url', 'URL', { kind: 'url', hide: 1 })],
   dataEntry: dataEntryColumns,
   /** One supplier (supplier get): the list columns plus its custom fields. */
   supplierDetail: [

@@ -158,7 +158,7 @@ describe('reads in every format', () => {
     expect(narrowed[0]!.articles).toEqual(de.newsEvent.articles);
     expect(events.map((e) => e.id)).toContain(narrowed[0]!.id);
     const t = await h.run(['news', 'ls', supplier.id, '-o', 'table']);
-    expect(t.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+ARTICLES\s+SUMMARY/);
+    expect(t.stdout.split('\n')[0]).toMatch(/^ID\s+FIRST REPORTED\s+NAME\s+ARTICLES\s+SUMMARY/);
   });
 
   it('news ls --data-entry with an id the service does not know, or another supplier\'s, is exit 1, not an empty list', async () => {

@@ -88,6 +88,27 @@ describe('names beside ids', () => {
       expect(line).toContain(parameterName.get(p.policyParameter.id)!);
       expect(line!.trimEnd().endsWith(p.score.toFixed(2))).toBe(true);
     }
+    // Every article of its news event, each on its own row with its day (the item showed the first title only).
+    const articles = (JSON.parse(j.stdout) as { newsEvent: { articles: Array<{ title: string; url: string; publishedAt: string }> } }).newsEvent.articles;
+    expect(articles.length).toBeGreaterThan(0);
+    expect(t.stdout).toMatch(/^PUBLISHED\s+TITLE/m);
+    for (const a of articles) expect(t.stdout.split('\n').some((l) => l.startsWith(`${a.publishedAt}  ${a.title}`)), a.title).toBe(true);
+    const wide = await h.run(['data-entry', 'get', entry, '-o', 'table', '--wide'], { env: { COLUMNS: '80' } });
+    for (const a of articles) expect(wide.stdout).toContain(a.url);
+  });
+
+  it('news ls: each event with the day it was first reported (its earliest article), which the event itself does not carry', async () => {
+    const supplier = fx.suppliers[0]!.id;
+    const j = JSON.parse((await h.run(['news', 'ls', supplier, '-o', 'json'])).stdout) as Array<{ id: string; articles: Array<{ publishedAt: string }> }>;
+    expect(j.length).toBeGreaterThan(1);
+    const t = await h.run(['news', 'ls', supplier, '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toMatch(/^ID\s+FIRST REPORTED\s+NAME\s+ARTICLES$/m);
+    for (const ev of j) {
+      const first = ev.articles.map((a) => a.publishedAt).sort()[0]!;
+      expect(t.stdout.split('\n').find((l) => l.startsWith(ev.id)), ev.id).toMatch(new RegExp(`^${ev.id}  ${first}  `));
+    }
+    for (const l of t.stdout.trimEnd().split('\n')) expect(l.length, l).toBeLessThanOrEqual(80);
   });
 
   it('scorecards get names its parameters', async () => {

@@ -145,6 +145,7 @@ describe('renderItem', () => {
       scorecardItem: contract.ScorecardItem,
       emissionReport: contract.EmissionReport,
       newsEvent: contract.NewsEvent,
+      article: contract.Article,
       dataEntry: contract.DataEntry,
       dataEntryDetail: contract.DataEntry,
       dataSource: contract.DataSource,

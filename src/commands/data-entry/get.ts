@@ -24,7 +24,13 @@ export async function run(ctx: Context, args: string[], _opts: Opts): Promise<vo
     return;
   }
   // People get the entry, then its per-parameter scores with the parameters' names.
-  await renderItem(ctx.sink, entry, columns.dataEntryDetail.filter((c) => c.path !== 'policyParameterScores.length'), ro);
+  await renderItem(ctx.sink, entry, columns.dataEntryDetail.filter((c) => c.path !== 'policyParameterScores.length' && c.path !== 'newsEvent.articles'), ro);
+  // Then every article of its news event (the item showed the first title only, cut at the width).
+  const articles = (entry.newsEvent?.articles ?? []).filter((a) => a != null);
+  if (articles.length) {
+    await ctx.sink.write('\n');
+    await renderList(ctx.sink, articles, columns.article, ro);
+  }
   if (!entry.policyParameterScores.length) return;
   const { namesFor } = await import('../names.js');
   const names = await namesFor(ctx, client, { parameters: true });
