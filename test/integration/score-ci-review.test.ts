@@ -44,6 +44,7 @@ describe('score check: what the gate is told', () => {
       [['--expiring-within', '0x5a'], '--expiring-within'],
       [['--min-parameter', `${ids[0]}= `], '--min-parameter takes ID=N'],
       [['--min-parameter', `${ids[0]}=0x1`], '--min-parameter takes ID=N'],
+      [['--min-parameter', `${ids[0]}=1=2`], '--min-parameter takes ID=N'],
     ] as const) {
       const r = await h.run(['score', 'check', ids[0]!, ...flags]);
       expect(r.code, `${flags.join(' ')}: ${r.stderr}`).toBe(2);

@@ -339,6 +339,20 @@ describe('5. formats', () => {
     const newer = await runSrs(['score', 'recompute', path], offline);
     expect(newer.code).toBe(2);
     expect(newer.stderr).toMatch(/format-3 bundle: this srs reads formats 1 and 2; upgrade srs/);
+    // Reformatted by a tool (one pretty JSON document): still the upgrade hint, and never "format undefined".
+    writeFileSync(path, JSON.stringify([{ ...records[0], bundleVersion: 3 }, ...records.slice(1)], null, 2));
+    const pretty = await runSrs(['score', 'recompute', path], offline);
+    expect(pretty.code).toBe(2);
+    expect(pretty.stderr).toMatch(/a format-3 srs score bundle, reformatted: .*; upgrade srs$/m);
+    writeFileSync(path, JSON.stringify(records, null, 2));
+    const asArray = await runSrs(['score', 'check', '--from', path, '--min', '0'], offline);
+    expect(asArray.code).toBe(2);
+    expect(asArray.stderr).toContain('an srs score bundle of format 2 as one JSON array, reformatted or not written by srs');
+    writeFileSync(path, JSON.stringify({ kind: records[0]!.kind }, null, 2));
+    const bare = await runSrs(['score', 'recompute', path], offline);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('an srs score bundle without a bundleVersion');
+    expect(bare.stderr).not.toContain('undefined');
   });
 });
 

@@ -97,11 +97,24 @@ export interface ParsedEvidence {
   items: ScoreResult[];
 }
 
+/** The format srs writes, one record per line (BUNDLE_VERSION in evidence.ts, which imports this file). */
+export const BUNDLE_VERSION_LINES = 2;
+const isBundleHeader = (v: unknown): boolean => !!v && typeof v === 'object' && (v as { kind?: unknown }).kind === BUNDLE_KIND;
+
 /** Reads a bundle from parsed JSON, or a raw score-calculation response (then scorecards come separately). */
 export function parseBundleOrResponse(data: unknown, what: string): ParsedEvidence {
-  if (data && typeof data === 'object' && (data as { kind?: unknown }).kind === BUNDLE_KIND) {
-    const version = (data as { bundleVersion?: unknown }).bundleVersion;
-    if (version !== BUNDLE_VERSION_1) throw new UsageError(`${what}: an srs score bundle of format ${JSON.stringify(version)} that is not one JSON document of format 1; format 2 is one record per line`, { code: 'invalid_input' });
+  // A line-per-record bundle turned into one JSON array (a tool's "pretty" output) is still not a bundle srs can trust.
+  const head = Array.isArray(data) && isBundleHeader(data[0]) ? data[0] : data;
+  if (isBundleHeader(head)) {
+    const version = (head as { bundleVersion?: unknown }).bundleVersion;
+    const known = `this srs reads format 1 (one JSON document) and format ${BUNDLE_VERSION_LINES} (one record per line, as srs writes it)`;
+    if (typeof version === 'number' && Number.isInteger(version) && version > BUNDLE_VERSION_LINES) {
+      throw new UsageError(`${what}: a format-${version} srs score bundle, reformatted: ${known}; upgrade srs`, { code: 'invalid_input' });
+    }
+    if (head !== data || version !== BUNDLE_VERSION_1) {
+      const format = version === undefined ? 'without a bundleVersion' : `of format ${JSON.stringify(version)}`;
+      throw new UsageError(`${what}: an srs score bundle ${format}${head !== data ? ' as one JSON array' : ''}, reformatted or not written by srs: ${known}`, { code: 'invalid_input' });
+    }
     const r = Bundle.safeParse(data);
     if (!r.success) throw new UsageError(`${what}: not a valid srs score bundle: ${describeZodError(r.error)}`, { code: 'invalid_input' });
     return { bundle: r.data, items: r.data.response.items };

@@ -194,7 +194,8 @@ function withRecomputed(item: ScoreResult, rows: readonly ScoreDifference[]): Sc
 export async function rulesFrom(ctx: Context, opts: Opts, asOf: string, onBaselineHeader?: BaselineHeaderListener): Promise<CheckRules> {
   const minParameter = new Map<string, number>();
   for (const spec of (opts.minParameter as string[] | undefined) ?? []) {
-    const m = /^(.+)=(.+)$/.exec(spec);
+    // The first "=" ends the id (an id holds none): "ID=1=2" is a bad minimum, not parameter "ID=1" at 2.
+    const m = /^([^=]+)=(.+)$/.exec(spec);
     const v = m ? decimalNumber(m[2]!) : NaN;
     if (!m || !Number.isFinite(v)) throw new UsageError(`--min-parameter takes ID=N, e.g. 01fb6pb5wmkmq6pdyqas1n2k3m=1.5 (got "${spec}")`);
     atComparedPrecision('--min-parameter', v, spec);

@@ -24,11 +24,11 @@ import type { ScoreCalculationRequest as RequestT, ScoreResult as ScoreResultT, 
 import type { Context } from '../../context.js';
 import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.js';
 import { serialiseOnce } from '../../output/serialised.js';
-import { BUNDLE_KIND, bundleCommonFields, parseBundleOrResponse, type BundleOptions as BundleOptionsT } from './bundle.js';
+import { BUNDLE_KIND, BUNDLE_VERSION_LINES, bundleCommonFields, parseBundleOrResponse, type BundleOptions as BundleOptionsT } from './bundle.js';
 import { compressionOf } from '../../util/compression.js';
 
 /** The format `score calc --save` writes. Format 1 is still read. */
-export const BUNDLE_VERSION = 2;
+export const BUNDLE_VERSION = BUNDLE_VERSION_LINES;
 /** Format 1 bundles and raw responses are one JSON document, read whole: larger ones are refused (exit 1). */
 export const MAX_WHOLE_DOCUMENT_BYTES = 256 * 1024 * 1024;
 /** The longest line a format-2 bundle may hold (one supplier's result). */
