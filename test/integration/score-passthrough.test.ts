@@ -162,6 +162,9 @@ describe('a score outside -3..+3 in the service\'s answer', () => {
     const calc = await runSrs(['score', 'calc', KNOWN, '-o', 'csv', '--fields', 'supplierId,score,label'], env);
     expect(calc.stdout, calc.stderr).toMatch(/,123,off scale/);
     expect(calc.stdout).not.toMatch(/very good/);
+    // Said when it arrives, not first by a later check of the bundle ("recomputation differs").
+    expect(calc.stderr).toContain(`warning: the service's result for supplier ${KNOWN} holds score 123, outside the scale -3..+3: shown "off scale"; score check takes it for unknown`);
+    expect(calc.stderr.match(/outside the scale/g)).toHaveLength(1);
     const explain = await runSrs(['score', 'explain', KNOWN], env);
     expect(explain.code).toBe(1);
     expect(explain.stderr).toMatch(new RegExp(`the service's result for supplier ${KNOWN} cannot be explained or verified: its score 123 is outside the scale -3\\.\\.\\+3`));

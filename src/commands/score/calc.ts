@@ -16,6 +16,7 @@ import { filesNoOutputMayReplace } from '../protect.js';
 import { count } from '../../util/plural.js';
 import { suggest } from '../../util/suggest.js';
 import { existsSync } from 'node:fs';
+import { isOffScale, OFF_SCALE_LABEL } from '../../scoring/labels.js';
 
 export const BATCH_SIZE = 100;
 /** Batches in flight (score calc --concurrency; score check uses it as is). */
@@ -106,7 +107,16 @@ const MAX_LEFT_OUT_LINES = 10;
  */
 export function leftOutWarner(warn: (message: string) => void): (item: ScoreResult) => void {
   let n = 0;
+  let offScale = 0;
   return (item) => {
+    // A value off the -3..+3 scale is shown and saved as sent, said once per supplier: it is no score srs can label,
+    // explain or gate on (check says unknown; a saved bundle with it does not verify).
+    const off = offScaleValue(item);
+    if (off) {
+      offScale++;
+      if (offScale <= MAX_LEFT_OUT_LINES) warn(`the service's result for supplier ${item.supplierId} holds ${off}, outside the scale -3..+3: shown "${OFF_SCALE_LABEL}"; score check takes it for unknown, and a bundle that saves it does not verify`);
+      else if (offScale === MAX_LEFT_OUT_LINES + 1) warn('more results hold values outside the scale; not every one is named');
+    }
     const parts = leftOutOf(item);
     if (!parts.length) return;
     n++;
@@ -114,6 +124,14 @@ export function leftOutWarner(warn: (message: string) => void): (item: ScoreResu
       warn(`the service's result for supplier ${item.supplierId} is incomplete (${parts.join('; ')}): tables, breakdowns and recomputation work without what was left out (-o json prints the result as received)`);
     } else if (n === MAX_LEFT_OUT_LINES + 1) warn('more results are incomplete; not every one is named');
   };
+}
+
+/** The first value of a result off the -3..+3 scale, said as "score 3.5" or "parameter ID's score 3.5", or undefined. */
+function offScaleValue(item: ScoreResult): string | undefined {
+  if (isOffScale(item.score?.value)) return `score ${item.score.value}`;
+  for (const p of item.policyParameterScores ?? []) if (isOffScale(p.score?.value)) return `parameter ${p.policyParameterId}'s score ${p.score.value}`;
+  for (const d of item.dataSourceScores ?? []) if (isOffScale(d.score?.value)) return `data source ${d.dataSourceId}'s score ${d.score.value}`;
+  return undefined;
 }
 
 /** Two parsed results are the same when they serialise alike. */
