@@ -212,7 +212,7 @@ complete -c srs -l retries -x -d 'retries for safe requests after a transient fa
 complete -c srs -l max-pages -x -d 'a list with more pages than this is an error, not an endless wait (env SRS_MAX_PAGES; default 10000)'
 complete -c srs -l insecure-http -d 'allow sending the API key over plain http to a non-loopback host'
 complete -c srs -l csv-raw -d 'do not guard CSV cells against spreadsheet formula injection'
-complete -c srs -l csv-bom -d 'start CSV output with a UTF-8 byte order mark, so Excel opens non-ASCII names right (env SRS_CSV_BOM=1)'
+complete -c srs -l csv-bom -d 'start CSV output (and an import\'s --report file) with a UTF-8 byte order mark, so Excel opens non-ASCII names right (env SRS_CSV_BOM=1)'
 complete -c srs -l wide -d 'tables show every column, even when they are wider than the terminal'
 complete -c srs -s q -l quiet -d 'no notes or warnings that are not problems on stderr (errors still show)'
 complete -c srs -l catalog -r -F -d 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)'

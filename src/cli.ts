@@ -66,7 +66,7 @@ export function buildProgram(invoke: Invoke, only?: string): Command {
     .option('--max-pages <n>', 'a list with more pages than this is an error, not an endless wait (env SRS_MAX_PAGES; default 10000)')
     .option('--insecure-http', 'allow sending the API key over plain http to a non-loopback host')
     .option('--csv-raw', 'do not guard CSV cells against spreadsheet formula injection')
-    .option('--csv-bom', 'start CSV output with a UTF-8 byte order mark, so Excel opens non-ASCII names right (env SRS_CSV_BOM=1)')
+    .option('--csv-bom', 'start CSV output (and an import\'s --report file) with a UTF-8 byte order mark, so Excel opens non-ASCII names right (env SRS_CSV_BOM=1)')
     .option('--wide', 'tables show every column, even when they are wider than the terminal')
     .option('-q, --quiet', 'no notes or warnings that are not problems on stderr (errors still show)')
     .option('--catalog <path>', 'the local supplier catalog file (env SRS_CATALOG; default DATA_DIR/catalog.db)')

@@ -248,7 +248,7 @@ export class Context {
       io.stdoutIsTTY && (this.format === 'json' || this.format === 'ndjson') ? escapeJsonForTerminal : io.stdoutIsTTY && this.format === 'csv' ? sanitizeKeepNewlines : undefined;
     // --csv-bom: Excel on Windows reads a CSV file without a byte order mark as the ANSI code page ("CafÃ©"); with
     // one, as UTF-8. Written before the first bytes of CSV output (not on a terminal, where it would be shown).
-    let bom = this.format === 'csv' && !io.stdoutIsTTY && (!!globals.csvBom || truthy(env.SRS_CSV_BOM));
+    let bom = this.format === 'csv' && !io.stdoutIsTTY && this.csvBom;
     this.sink = {
       write: (written: string | Uint8Array) =>
         new Promise<void>((resolve, reject) => {
@@ -355,6 +355,11 @@ export class Context {
   /** Whether --quiet (or SRS_QUIET) silences notes and warnings that are not problems. */
   get quiet(): boolean {
     return !!this.globals.quiet || truthy(this.env.SRS_QUIET);
+  }
+
+  /** Whether --csv-bom (or SRS_CSV_BOM) asks CSV written for people (stdout, an import's --report) to start with a BOM. */
+  get csvBom(): boolean {
+    return !!this.globals.csvBom || truthy(this.env.SRS_CSV_BOM);
   }
 
 

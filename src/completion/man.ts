@@ -17,7 +17,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['SRS_PROFILE', 'Profile name (default: the active profile, "default" until srs auth switch chooses another).'],
   ['SRS_OUTPUT', 'Default output format: table, json, ndjson or csv (json or ndjson also make errors JSON).'],
   ['SRS_QUIET', 'Set to 1: same as --quiet.'],
-  ['SRS_CSV_BOM', 'Set to 1: same as --csv-bom (CSV output starts with a UTF-8 byte order mark, for Excel).'],
+  ['SRS_CSV_BOM', 'Set to 1: same as --csv-bom (CSV output and an import\'s --report file start with a UTF-8 byte order mark, for Excel).'],
   ['COLUMNS', 'Width tables fit (default: the terminal\'s).'],
   ['SRS_SANDBOX', 'Set to 1: same as --sandbox.'],
   ['SRS_TIMEOUT', 'Time each request attempt may take as a whole (connect, headers and body), e.g. 30s or 500ms; default 30s.'],

@@ -75,6 +75,8 @@ export interface ImportOptions {
   quiet?: boolean;
   /** Do not guard report cells against spreadsheet formulas. */
   csvRaw?: boolean;
+  /** Start the --report file with a UTF-8 byte order mark (--csv-bom), for Excel. */
+  csvBom?: boolean;
 }
 
 /** What a sink factory learns about the run (ImportDeps.sinks). */
@@ -262,7 +264,7 @@ async function openOwnSinks(o: ImportOptions, d: ImportDeps, p: Plan, input: Inp
     opened.push(new JournalSink(`journal ${p.journalPath}`, journal, history, !!o.retryUnknown));
   }
   const cells = { csvRaw: !!o.csvRaw, redact: d.redact };
-  if (o.report !== undefined) opened.push(new ReportSink(`--report ${o.report}`, new ReportWriter(o.report, cells)));
+  if (o.report !== undefined) opened.push(new ReportSink(`--report ${o.report}`, new ReportWriter(o.report, cells, !!o.csvBom)));
   if (o.failed !== undefined) opened.push(new FailedSink(`--failed ${o.failed}`, new FailedWriter(o.failed, input, cells), o.failed, input.name, d.warn));
 }
 

@@ -123,9 +123,10 @@ export class ReportWriter {
   readonly #file: CsvFile;
   readonly #cell: (s: string) => string;
 
-  constructor(path: string, opts: CellPolicy) {
+  /** `bom`: start with a UTF-8 byte order mark (--csv-bom), so Excel reads the file as UTF-8, as stdout's CSV. */
+  constructor(path: string, opts: CellPolicy, bom = false) {
     // Any cell holding a line break is quoted (a lone \r is one too for readers that take CR as a record end).
-    this.#file = new CsvFile(path, '--report', stringify({ header: true, columns: [...REPORT_HEADER], quoted_match: /[\r\n]/ }));
+    this.#file = new CsvFile(path, '--report', stringify({ header: true, bom, columns: [...REPORT_HEADER], quoted_match: /[\r\n]/ }));
     this.#cell = cellFilter(opts);
   }
 

@@ -2,7 +2,7 @@
  * --fields (checked against the resource's schema before anything is sent; selecting fields under json and
  * ndjson), plurals, --page past the end, and --quiet. (A base URL ending in /v1: test/integration/profiles.test.ts.)
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,31 @@ describe('--csv-bom', () => {
       }
       const json = await h.run(['ref', 'countries', '-o', 'json', '--csv-bom']);
       expect(json.stdout.startsWith('[')).toBe(true);
+    });
+  });
+
+  it('an import\'s --report file gets one too (Excel opens it), and only with the flag or SRS_CSV_BOM', async () => {
+    await withHarness({}, async (h) => {
+      const dir = mkdtempSync(join(tmpdir(), 'srs-bom-'));
+      const input = join(dir, 'in.csv');
+      writeFileSync(input, 'name,countryIso3Code,customerSupplierId\nCafé Zürich,CHE,bom-1\n,CHE,bom-2\n');
+      const reports: string[] = [];
+      for (const [n, args, env] of [
+        ['plain', [], {}],
+        ['flag', ['--csv-bom'], {}],
+        ['env', [], { SRS_CSV_BOM: 'yes' }],
+      ] as const) {
+        const report = join(dir, `${n}.csv`);
+        const r = await h.run(['supplier', 'import', input, '--report', report, '--journal', join(dir, `${n}.journal`), '--allow-existing', ...args], { env });
+        expect(r.code, r.stderr).toBe(1); // the second row has no name
+        reports.push(readFileSync(report, 'utf8'));
+      }
+      expect(reports[0]!.startsWith('\uFEFFline,')).toBe(false);
+      expect(reports[0]!.startsWith('line,')).toBe(true);
+      for (const withBom of reports.slice(1)) {
+        expect(withBom.startsWith('\uFEFFline,')).toBe(true);
+        expect(withBom.split('\n').length).toBe(reports[0]!.split('\n').length);
+      }
     });
   });
 });

@@ -93,6 +93,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         protect: await catalogFiles(ctx),
         quiet: ctx.quiet,
         csvRaw: !!ctx.globals.csvRaw,
+        csvBom: ctx.csvBom,
       },
       {
         // One keep-alive connection per request the limit can have in flight.
