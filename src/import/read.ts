@@ -23,7 +23,7 @@
  * reader never runs far ahead of the consumer and memory stays flat.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, open as openAsync, openSync, readSync, statSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { isAscii, isUtf8 } from 'node:buffer';
 import { resolve as resolvePath } from 'node:path';
@@ -698,7 +698,9 @@ async function openSource(path: string, opts: ReadOptions): Promise<Source> {
   const abs = resolvePath(path);
   let fd: number;
   try {
-    fd = openSync(abs, 'r');
+    // Asynchronous: a FIFO waits here for a writer, and a synchronous open blocked the event loop, so neither
+    // Ctrl-C nor SIGTERM ended the run (src/util/signals.ts ends it even while this open waits).
+    fd = await new Promise<number>((resolve, reject) => openAsync(abs, 'r', (e, n) => (e ? reject(e) : resolve(n))));
   } catch (e) {
     throw new UsageError(`cannot read ${path}${describeFsError(e)}`);
   }

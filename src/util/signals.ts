@@ -55,6 +55,9 @@ export function onInterrupt(stop: (sig: StopSignal) => void): () => void {
 /** The signal that arrived, if one did. */
 export const interruptedBy = (): StopSignal | undefined => received;
 
+/** Whether a file system call is waiting in Node's thread pool (FSReqCallback, FSReqPromise). */
+const fsCallPending = (): boolean => process.getActiveResourcesInfo().some((r) => r.startsWith('FSReq'));
+
 /** Installs SIGINT, SIGTERM and SIGHUP handlers for the process; `exit` ends it with a code. */
 export function installSignalHandlers(exit: (code: number) => void): void {
   const handle = (sig: StopSignal) => {
@@ -70,6 +73,19 @@ export function installSignalHandlers(exit: (code: number) => void): void {
       } catch {
         /* leaving at once all the same */
       }
+    }
+    if (fsCallPending()) {
+      // A call in Node's thread pool may never return: open() of a FIFO that no writer opens (`srs score recompute
+      // fifo`, an import of one). process.exit() waits for the pool's threads, so Ctrl-C and SIGTERM did nothing
+      // and only SIGKILL ended the run. The 'exit' listeners run (temporary files, locks), then the process dies of
+      // the signal itself, its default action: a shell reports 128 + its number, as for the exit codes above.
+      try {
+        process.emit('exit', signalExitCode(sig));
+      } finally {
+        process.removeAllListeners(sig);
+        process.kill(process.pid, sig);
+      }
+      return;
     }
     exit(signalExitCode(sig));
   };

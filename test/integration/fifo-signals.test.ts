@@ -1,0 +1,58 @@
+/**
+ * A FIFO that no writer opens: srs waits for one, and a signal must still end the run. Node's process.exit()
+ * waits for its thread pool, where such an open() never returns, so Ctrl-C and SIGTERM did nothing (only
+ * SIGKILL ended it); the import's synchronous open blocked the event loop itself.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, baseEnv, scratchDir } from './harness.js';
+
+const scratch = scratchDir('srs-fifo-');
+const hasMkfifo = spawnSync('mkfifo', ['--version']).status === 0;
+
+/** Runs srs, sends `signals` (one every 700 ms, the first after 700 ms), and says how it ended within 10 s. */
+function runAndSignal(args: string[], signals: NodeJS.Signals[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; ended: boolean }> {
+  const env = { ...baseEnv(scratch.path), SRS_BASE_URL: 'http://127.0.0.1:9', SRS_API_KEY: 'fifo-test-key-0123' };
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timers = signals.map((s, i) => setTimeout(() => child.kill(s), 700 * (i + 1)));
+    const giveUp = setTimeout(() => {
+      child.kill('SIGKILL');
+    }, 700 * signals.length + 10_000);
+    child.on('exit', (code, signal) => {
+      for (const t of [...timers, giveUp]) clearTimeout(t);
+      resolve({ code, signal, stderr, ended: signal !== 'SIGKILL' });
+    });
+  });
+}
+
+/** 130 for SIGINT, 143 for SIGTERM: an exit with that code, or death by the signal itself (which a shell reports so). */
+const endedBy = (r: { code: number | null; signal: NodeJS.Signals | null }, sig: NodeJS.Signals, code: number) => r.signal === sig || r.code === code;
+
+describe.skipIf(!hasMkfifo)('a FIFO with no writer (mkfifo, coreutils)', () => {
+  it('score recompute, check --from: Ctrl-C and SIGTERM end the wait', async () => {
+    const fifo = join(scratch.path, 'bundle.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    for (const [args, sig, code] of [
+      [['score', 'recompute', fifo], 'SIGINT', 130],
+      [['score', 'recompute', fifo, '--verify'], 'SIGTERM', 143],
+      [['score', 'check', '--from', fifo, '--min', '0'], 'SIGINT', 130],
+    ] as const) {
+      const r = await runAndSignal([...args], [sig]);
+      expect(r.ended, `${args.join(' ')}: only SIGKILL ended it`).toBe(true);
+      expect(endedBy(r, sig, code), `${args.join(' ')}: ${r.code} ${r.signal} ${r.stderr}`).toBe(true);
+    }
+  });
+
+  it('supplier import: the first Ctrl-C stops reading, the second ends the wait', async () => {
+    const fifo = join(scratch.path, 'rows.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const r = await runAndSignal(['supplier', 'import', fifo], ['SIGINT', 'SIGINT']);
+    expect(r.ended, 'only SIGKILL ended it').toBe(true);
+    expect(endedBy(r, 'SIGINT', 130), `${r.code} ${r.signal} ${r.stderr}`).toBe(true);
+    expect(r.stderr).toContain('press Ctrl-C again to quit at once');
+  });
+});
