@@ -328,11 +328,36 @@ describe('score check', () => {
     const empty = items.find((i) => typeof i.score.value !== 'number')!.supplierId;
     const noData = await h.run(['score', 'check', empty, '--min', '0', '-o', 'json']);
     expect(noData.code).toBe(3);
-    expect(noData.stderr).toMatch(/FAIL .*no score \(no counting data\); --allow-no-data accepts this/);
+    expect(noData.stderr).toMatch(/FAIL .*no score \(no counting data\), which --allow-no-data accepts/);
+    // Reasons read as text in a table and in CSV, beside another supplier's several reasons (one was shown as JSON).
+    for (const format of ['table', 'csv']) {
+      const both = await h.run(['score', 'check', empty, first, '--min', '3', '--max-risk', 'Low', '-o', format], { env: { COLUMNS: '250' } });
+      expect(both.code).toBe(3);
+      expect(both.stdout, format).not.toMatch(/\["/);
+      expect(both.stdout, format).toContain('no score (no counting data), which --allow-no-data accepts');
+      expect(both.stdout, format).toMatch(/is below the minimum 3; /);
+      // CSV has the level as sent beside riskRecognised, as the README says (calc's and explain's CSV did already).
+      if (format === 'csv') expect(both.stdout.split('\n')[0]).toBe('supplierId,status,score,riskLevel,riskRecognised,reasons');
+    }
     const allowed = await h.run(['score', 'check', empty, '--min', '0', '--allow-no-data', '-o', 'json']);
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(JSON.parse(allowed.stdout)).toEqual([expect.objectContaining({ supplierId: empty, status: 'no data' })]);
     expect((await h.run(['score', 'check', empty, '--min', '0', '--require-score'])).code).toBe(3);
+  });
+
+  it('check shows a score as exactly as calc does, and more when the verdict needs it (0.496 read "0.50" in check)', async () => {
+    const ids = fx.suppliers.slice(0, 40).map((s) => s.id);
+    const cell = (stdout: string, column: number) => new Map(stdout.trim().split('\n').slice(1).map((l) => { const c = l.trim().split(/\s+/); return [c[0]!, c[column]!]; }));
+    const calc = cell((await h.run(['score', 'calc', ...ids, '-o', 'table'], { env: { COLUMNS: '250' } })).stdout, 1);
+    const check = await h.run(['score', 'check', ...ids, '--min', '-3', '--allow-no-data', '-o', 'table'], { env: { COLUMNS: '250' } });
+    const shown = cell(check.stdout, 2);
+    let compared = 0;
+    for (const [id, overall] of calc) {
+      if (!/^-?\d/.test(overall)) continue;
+      compared++;
+      expect(shown.get(id), id).toBe(overall);
+    }
+    expect(compared).toBeGreaterThan(20);
   });
 
   it('--max-risk, --expiring-within and --min-parameter gate as documented', async () => {

@@ -213,7 +213,7 @@ describe('--expiring-within reads an expiry timestamp as its calendar date (issu
     // Already expired: still a failure of the window, said as what it is (not "expires within 10 days").
     const past = evaluate(withExpiry('2025-01-01'), r);
     expect(past.status).toBe('fail');
-    expect(past.reasons[0]).toBe('evidence has expired (entry e1 on 2025-01-01; --expiring-within counts expired evidence too)');
+    expect(past.reasons[0]).toBe('evidence has expired (entry e1 on 2025-01-01, and --expiring-within counts expired evidence too)');
     const odd = evaluate(withExpiry('next week'), r);
     expect(odd.status).toBe('unknown');
     expect(odd.reasons[0]).toMatch(/an expiry date that is not a calendar date: entry e1 \("next week"\)/);

@@ -257,10 +257,16 @@ const parametersOf = (item: ScoreResult, into: Set<string>) => {
  * The table's columns: SCORE with two decimals, or as many as it takes to read the verdict right beside
  * --min ("0.50 FAIL" for a score of 0.4957 under --min 0.496 looked like a pass).
  */
+/**
+ * The more exact of two spellings of one score: the decimals that make the verdict against --min visible, or
+ * those every score table shows (scoreCell, enough for the label): 0.496 read "0.50" here and "0.496" in calc.
+ */
+const atLeastAsExact = (a: string, b: string): string => ((b.split('.')[1]?.length ?? 0) > (a.split('.')[1]?.length ?? 0) ? b : a);
+
 function columnsFor(rules: CheckRules): Column[] {
   const min = rules.min;
   return columns.map((c) =>
-    c.path === 'score' && min !== undefined ? { ...c, format: (v: unknown) => (typeof v === 'number' ? v.toFixed(digitsToShow(v, min)) : '—') } : c,
+    c.path === 'score' && min !== undefined ? { ...c, format: (v: unknown) => (typeof v === 'number' ? atLeastAsExact(scoreCell(v), v.toFixed(digitsToShow(v, min))) : '—') } : c,
   );
 }
 
@@ -269,7 +275,10 @@ const columns: Column[] = [
   { path: 'status', header: 'STATUS', format: (v) => String(v).toUpperCase(), kind: 'state' },
   { path: 'score', header: 'SCORE', align: 'right', format: scoreCell, kind: 'number' },
   { path: 'riskLevel', header: 'RISK', format: (v, row) => riskCell(v, (row as CheckResult).riskRecognised), kind: 'state' },
-  { path: 'reasons', header: 'REASONS', kind: 'text' },
+  // CSV keeps the level as sent beside whether srs can rank it, as calc's and explain's CSV do (the table marks it).
+  { path: 'riskRecognised', header: 'RISK RECOGNISED', kind: 'state', csvOnly: true },
+  // Joined as text in a table whatever a reason holds (the generic list cell turned a list with a ";" into JSON).
+  { path: 'reasons', header: 'REASONS', kind: 'text', format: (v) => (Array.isArray(v) ? v.join('; ') : '') },
 ];
 
 /** Entries whose expiry date is before their issue date: they never count (EXPIRY_BEFORE_ISSUE), and the user hears of it. */

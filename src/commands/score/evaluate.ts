@@ -76,12 +76,12 @@ export function evaluate(item: ScoreResult, rules: CheckRules, leftOut: readonly
   const unknowns: string[] = [];
   // A data source or parameter listed twice: which copy counts is anyone's guess, so no verdict rests on either.
   const duplicated = duplicatedScores(item);
-  if (duplicated.length) unknowns.push(`conflicting result: ${duplicated.join('; ')}; srs cannot tell which counts (${seeWhat(item.supplierId)})`);
+  if (duplicated.length) unknowns.push(`conflicting result: ${duplicated.join(', and ')}, so srs cannot tell which counts (${seeWhat(item.supplierId)})`);
   // The service may send null or leave the field out for "no data": both mean no score.
   const raw = item.score?.value;
   const score = noValue(raw) ? null : raw;
   // Scores are on -3..+3 (the service's documentation): a value outside it is not a score any gate can read.
-  if (isOffScale(score)) unknowns.push(`the service's score ${score} is outside the scale -3..+3; srs cannot gate on it (${seeWhat(item.supplierId)})`);
+  if (isOffScale(score)) unknowns.push(`the service's score ${score} is outside the scale -3..+3, so srs cannot gate on it (${seeWhat(item.supplierId)})`);
   for (const p of item.policyParameterScores ?? []) {
     if (isOffScale(p.score?.value)) unknowns.push(`parameter ${p.policyParameterId}'s score ${p.score?.value} is outside the scale -3..+3`);
   }
@@ -131,7 +131,7 @@ export function evaluate(item: ScoreResult, rules: CheckRules, leftOut: readonly
     for (const ds of item.dataSourceScores ?? []) for (const e of ds.dataPoints.dataEntries) consider(e.id, e.expiryDate);
     for (const p of item.policyParameterScores ?? []) for (const e of p.dataPoints.dataEntries) consider(e.id, e.expiryDate);
     // An entry that has already expired is said as such: "expires within 30 days" for one that expired 692 days ago misled.
-    if (soonest) fails.push(soonest.date < from ? `evidence has expired (entry ${soonest.id} on ${soonest.date}; --expiring-within counts expired evidence too)` : `evidence expires within ${rules.expiringWithinDays} days (entry ${soonest.id} on ${soonest.date})`);
+    if (soonest) fails.push(soonest.date < from ? `evidence has expired (entry ${soonest.id} on ${soonest.date}, and --expiring-within counts expired evidence too)` : `evidence expires within ${rules.expiringWithinDays} days (entry ${soonest.id} on ${soonest.date})`);
     else if (lost.entries) unknowns.push(cannot(`--expiring-within ${rules.expiringWithinDays}`, lost.entries));
     else if (unreadable.length) unknowns.push(`an expiry date that is not a calendar date: ${unreadable.slice(0, 3).join(', ')}, so --expiring-within cannot be checked (${seeWhat(item.supplierId)})`);
   }
@@ -159,7 +159,8 @@ export function evaluate(item: ScoreResult, rules: CheckRules, leftOut: readonly
     }
   }
 
-  if (!rules.allowNoData) fails.push(...noData.map((r) => `${r}; --allow-no-data accepts this`));
+  if (!rules.allowNoData) // No ";" inside a reason: a table or CSV cell lists reasons joined by "; " (a reason holding one was shown as JSON).
+  if (!rules.allowNoData) fails.push(...noData.map((r) => `${r}, which --allow-no-data accepts`));
   let status: CheckStatus;
   if (fails.length) status = 'fail';
   else if (unknowns.length) status = 'unknown';
