@@ -84,6 +84,9 @@ export const KEEPS_GOING_WHEN_STDOUT_CLOSES: ReadonlySet<string> = new Set([
   'api',
   'auth login',
   'auth logout',
+  // A verdict too: not logged in is exit 4 after the status is printed (`| head -1` made it exit 0, the error unsaid).
+  'auth status',
+  'auth switch',
 ]);
 
 /** Global options, as Commander parsed them. */

@@ -35,6 +35,14 @@ describe('a reader that has gone', () => {
     expect(reader.code).toBe(0);
   });
 
+  it('auth status keeps its verdict: not logged in is exit 4 under | head -1 too (it was exit 0, the error unsaid)', async () => {
+    for (const format of ['table', 'json']) {
+      const r = await h.run(['auth', 'status', '-o', format], { closeStdout: true, env: { SRS_API_KEY: undefined, SRS_BASE_URL: undefined } });
+      expect(r.code, `${format}: ${r.stderr}`).toBe(4);
+      expect(r.stderr).toMatch(/not logged in/);
+    }
+  });
+
   it('does not hide suppliers score calc could not score', async () => {
     const r = await h.run(['score', 'calc', ...ids.slice(0, 5), '01zzzzzzzzzzzzzzzzzzzzzzzz', '-o', 'ndjson'], { closeStdout: true });
     expect(r.stderr).toMatch(/UNKNOWN 01zzzzzzzzzzzzzzzzzzzzzzzz/);
