@@ -39,6 +39,14 @@ export const ALIASES: Readonly<Record<Field, readonly string[]>> = {
     'supplier id',
     'supplier code',
     'vendor code',
+    // srs's own words for it (--customer-id, CUSTOMER ID in supplier ls): "customer id" was dropped with a warning.
+    'customer id',
+    'customer ref',
+    'creditor id',
+    'creditor number',
+    'creditor no',
+    'vendor account',
+    'supplier account',
   ],
   industryCodes: ['industry codes', 'industry code', 'industry', 'industries', 'gics', 'gics code', 'gics codes', 'sub industry', 'sub industry code'],
   categoryIds: ['category ids', 'category id', 'categories', 'category'],
@@ -173,6 +181,11 @@ export function mapHeaders(header: readonly string[], specs: readonly MapSpec[] 
     if (c.source === 'unknown') {
       warnings.push(`column "${c.header}" is not a supplier field and is not imported (use --map "${c.header}=FIELD" to import it, or --map "${c.header}=ignore" to silence this)`);
     }
+  }
+  if (index.customerSupplierId === undefined) {
+    warnings.push(
+      'no column gives customerSupplierId (a header such as "customer supplier id", "customer id", "vendor id" or "supplier number", or --map "Column=customerSupplierId"): the catalog cannot recognise these suppliers when another file or a later export holds them again, so that import would create them again (re-running this same file is still safe)',
+    );
   }
   if (index.name === undefined) {
     const found = columns.filter((c) => c.source !== 'empty').map((c) => c.header);

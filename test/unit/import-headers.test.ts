@@ -85,14 +85,22 @@ describe('mapHeaders', () => {
   });
 
   it('an explicit --map wins over an alias, and the loser is named', () => {
-    const m = mapHeaders(['Name', 'Legal Entity'], parseMapSpecs(['legal entity=name']));
+    const m = mapHeaders(['Name', 'Legal Entity', 'Vendor ID'], parseMapSpecs(['legal entity=name']));
     expect(m.index.name).toBe(1);
     expect(m.warnings).toEqual(['column "Name" is not imported: name comes from "Legal Entity" (--map)']);
   });
 
   it('ignore silences a column', () => {
-    const m = mapHeaders(['name', 'Payment Terms'], parseMapSpecs(['payment terms=ignore']));
+    const m = mapHeaders(['name', 'Payment Terms', 'customer id'], parseMapSpecs(['payment terms=ignore']));
     expect(m.warnings).toEqual([]);
+  });
+
+  it('"customer id" (srs\'s own words) is customerSupplierId; a file without such a column is warned about, since the catalog cannot guard it', () => {
+    expect(mapHeaders(['name', 'Customer ID']).index.customerSupplierId).toBe(1);
+    expect(mapHeaders(['name', 'creditor_number']).index.customerSupplierId).toBe(1);
+    const none = mapHeaders(['name', 'country']);
+    expect(none.index.customerSupplierId).toBeUndefined();
+    expect(none.warnings).toEqual([expect.stringMatching(/^no column gives customerSupplierId .*: the catalog cannot recognise these suppliers when another file or a later export holds them again, so that import would create them again/)]);
   });
 
   it('two columns for one field is an error that suggests the fix', () => {
