@@ -405,6 +405,21 @@ describe('import and the catalog', () => {
   });
 });
 
+describe('supplier ls --state', () => {
+  it('a state no supplier is in is said so, not "holds no supplier" beside the ones the catalog holds', async () => {
+    await withHarness({}, async (h) => {
+      const empty = await h.run(['supplier', 'ls', '--state', 'unknown', '-o', 'table']);
+      expect(empty.stderr).toContain('holds no supplier for this target yet');
+      for (const n of [1, 2]) expect((await h.run(['supplier', 'create', '--name', `State ${n}`, '--customer-id', `st-${n}`])).code).toBe(0);
+      const none = await h.run(['supplier', 'ls', '--state', 'unknown', '-o', 'table']);
+      expect(none.code, none.stderr).toBe(0);
+      expect(none.stdout).toBe('');
+      expect(none.stderr).toContain('no supplier of this target is in state unknown in the catalog (2 are in another state)');
+      expect(none.stderr).not.toContain('holds no supplier');
+    });
+  });
+});
+
 describe('supplier create with a lost answer', () => {
   it('exits 1 with outcome_unknown, says how to check, records it as unknown; an import does not resend it', async () => {
     const h = await startHarness({ admin: true, faults: { failAfterCommitRate: 1 } });

@@ -12,10 +12,17 @@ function noteEmpty(ctx: Context, n: number, what: string): void {
 export async function run(ctx: Context, _args: string[], opts: Opts): Promise<void> {
   const open = (await openCatalog(ctx, 'srs supplier ls', true))!;
   incompleteNote(ctx, open);
-  let entries = open.catalog.list(open.partition);
-  if (typeof opts.state === 'string') entries = entries.filter((e) => e.state === opts.state);
+  const all = open.catalog.list(open.partition);
+  const entries = typeof opts.state === 'string' ? all.filter((e) => e.state === opts.state) : all;
   const n = await renderList(ctx.sink, entries, catalogEntryColumns, ctx.renderOptions());
-  noteEmpty(ctx, n, `the catalog (${open.catalog.path}) holds no supplier for this target yet: it knows only what srs created or read`);
+  // With --state, an empty list is no supplier in that state, not an empty catalog (it said "holds no supplier" beside 11).
+  noteEmpty(
+    ctx,
+    n,
+    all.length && entries.length < all.length
+      ? `no supplier of this target is in state ${String(opts.state)} in the catalog (${all.length} ${all.length === 1 ? 'is' : 'are'} in another state)`
+      : `the catalog (${open.catalog.path}) holds no supplier for this target yet: it knows only what srs created or read`,
+  );
 }
 
 export async function find(ctx: Context, args: string[], opts: Opts): Promise<void> {
