@@ -342,6 +342,8 @@ export function parseErrorLine(text: string, path: string): string {
   const lines = text.replace(/^error:\s*/, '').split('\n').map((l) => l.trim()).filter(Boolean);
   const [first = 'invalid arguments', ...rest] = lines;
   const hint = rest.map((l) => l.replace(/^\(Did you mean (.*)\?\)$/, 'did you mean $1?'));
+  // `srs version` (as in `go version`, `kubectl version`): the flag, which no command name suggests.
+  if (!hint.length && /^unknown command '(version|ver)'$/.test(first)) hint.push(`did you mean ${path} --version?`);
   return hint.length ? `${first} (${hint.join('; ')})` : `${first} (see "${path} --help")`;
 }
 
@@ -413,7 +415,7 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
   }
   for (const sub of allCommands(program)) {
     if (sub.commands.length > 0 && !(sub as unknown as { _actionHandler?: unknown })._actionHandler) {
-      // A noun without a verb shows its help (exit 2 when a verb was needed); a mistyped verb gets a suggestion.
+      // A noun without a verb is a usage error naming its verbs (exit 2); a mistyped verb gets a suggestion.
       sub.allowExcessArguments(true);
       // The verb's options reach the noun when the verb is mistyped (`supplier craete --name x`): they are not the
       // error, the verb is. An option before any verb is still an unknown option.
@@ -422,8 +424,8 @@ export async function main(argv: string[], io: IO, env: Env): Promise<number> {
         const first = sub.args[0];
         if (first?.startsWith('-')) (sub.allowUnknownOption(false) as unknown as { unknownOption(flag: string): never }).unknownOption(first);
         if (first !== undefined) (sub as unknown as { unknownCommand(): never }).unknownCommand();
-        sub.outputHelp({ error: true });
-        throw new UsageError(`"${commandPath(sub)}" needs a subcommand: ${sub.commands.map((c) => c.name()).join(', ')}`);
+        // One line, as every usage error (the whole help on stderr, 93 lines for `srs score`, buried it).
+        throw new UsageError(`"${commandPath(sub)}" needs a subcommand: ${sub.commands.map((c) => c.name()).join(', ')} (${commandPath(sub)} --help describes them)`);
       });
     }
   }

@@ -18,7 +18,7 @@ export function helpCommand(): Command {
         const names = target.commands.filter((c) => c !== cmd).flatMap((c) => [c.name(), ...c.aliases()]);
         throw new UsageError(
           target.commands.length
-            ? `unknown command '${w}' for "${path.join(' ')}"${suggest(w, names)}`
+            ? `unknown command '${w}' for "${path.join(' ')}"${suggest(w, names) || ` (see "${path.join(' ')} --help")`}`
             : `"${path.join(' ')}" has no subcommands (got '${w}')`,
         );
       }
