@@ -190,9 +190,10 @@ export const columns = {
 export const catalogEntryColumns: Column[] = [
   id('id', 'ID'),
   text('name', 'NAME'),
-  col('customerSupplierId', 'CUSTOMER ID', { kind: 'code' }),
+  // The same in every row (no customer ids; every one created) says nothing a note cannot: hidden before names are cut.
+  col('customerSupplierId', 'CUSTOMER ID', { kind: 'code', hideIfConstant: true }),
   col('countryIso3Code', 'COUNTRY', { kind: 'code' }),
-  col('state', 'STATE', { kind: 'state' }),
+  col('state', 'STATE', { kind: 'state', hideIfConstant: true }),
   col('source', 'FROM', { kind: 'state', hide: 2 }),
   col('recordedAt', 'RECORDED', { format: date, kind: 'date', hide: 1 }),
   col('seenAt', 'SEEN', { kind: 'date', csvOnly: true }),

@@ -106,6 +106,14 @@ describe('hidden columns', () => {
     const end = lines[0]!.indexOf('SCORE') + 'SCORE'.length;
     for (const l of lines.slice(1)) expect(l.slice(end - 1, end + 1), l).toMatch(/^\d $/);
   });
+  it('supplier ls at 80 columns: CUSTOMER ID and STATE the same in every row are hidden (and said) before names are cut', async () => {
+    for (const n of [1, 2, 3]) expect((await h.run(['supplier', 'create', '--name', `Northwind Precision Castings Holding ${n}`, '--country', 'DEU'])).code).toBe(0);
+    const r = await h.run(['supplier', 'ls', '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).not.toMatch(/CUSTOMER ID|STATE/);
+    expect(r.stderr).toMatch(/hid STATE \(created in every row\)/);
+    for (const n of [1, 2, 3]) expect(r.stdout).toContain(`Northwind Precision Castings Holding ${n}`);
+  });
   it('piped tables without a width are never cut', async () => {
     const r = await h.run(['news', 'ls', supplier.id, '-o', 'table']);
     expect(r.stdout).not.toContain('…');
