@@ -128,6 +128,10 @@ tr.card td{font-weight:600;background:#f7f7f7}td.param{padding-left:24px}td,h2,h
 .flag{color:#b8860b;font-weight:700}
 section.supplier{background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:4px 14px 10px;margin:14px 0}
 svg{vertical-align:middle}svg.hist{max-width:100%;height:auto}
+@media (max-width:600px){main{padding:12px}svg.bar{width:96px;height:auto}}
+@media print{body{background:#fff;font-size:10.5px}main{max-width:none;padding:0}.scroll{overflow:visible}
+section.supplier{border:0;padding:0;break-inside:avoid-page}tr{break-inside:avoid}h2,h3{break-after:avoid}
+svg.bar{width:84px;height:auto}th,td{padding:2px 5px}.mono{font-size:10px}a{color:inherit;text-decoration:none}}
 `;
 
 function parameterRow(p: ExplainedParameter): string {
@@ -137,7 +141,9 @@ function parameterRow(p: ExplainedParameter): string {
 
 function supplierSection(x: Explanation): string {
   const out: string[] = [];
-  out.push(`<section class="supplier" id="s-${esc(x.supplierId)}"><h3><span class="mono">${esc(x.supplierId)}</span> — ${fmt(x.score.value)} ${esc(x.score.label)}${x.score.riskLevel !== null ? ` · risk ${esc(x.score.riskLevel)}${x.score.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}` : ''}</h3>`);
+  // A supplier without a score reads "— no data", not "— — no data".
+  const overall = x.score.value === null ? esc(x.score.label) : `${fmt(x.score.value)} ${esc(x.score.label)}`;
+  out.push(`<section class="supplier" id="s-${esc(x.supplierId)}"><h3><span class="mono">${esc(x.supplierId)}</span> — ${overall}${x.score.riskLevel !== null ? ` · risk ${esc(x.score.riskLevel)}${x.score.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}` : ''}</h3>`);
   for (const c of x.conflicts) out.push(`<p class="bad">Conflicting result: ${esc(c)}; srs cannot tell which copy counts, so no copy's score is shown.</p>`);
   out.push(`<p class="muted">From data sources ${fmt(x.score.dataSourcesScore)} · from policy parameters ${fmt(x.score.policyParametersScore)}${x.model.agrees ? '' : ` · <span class="bad">the local model does not reproduce ${esc(x.model.differences.length)} value${x.model.differences.length === 1 ? '' : 's'} (${esc(x.model.differences.slice(0, 3).join('; '))}${x.model.differences.length > 3 ? '; …' : ''})</span>`}</p>`);
   out.push('<div class="scroll"><table><thead><tr><th>Scorecard / parameter</th><th class="num">Weight</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Entries</th><th>Expiring</th></tr></thead><tbody>');
@@ -179,7 +185,8 @@ function verification(d: ReportData): string {
 export function renderHtmlReport(d: ReportData): string {
   const xs = d.explanations;
   const sorted = [...xs].sort((a, b) => (a.score.value ?? Infinity) - (b.score.value ?? Infinity) || a.supplierId.localeCompare(b.supplierId));
-  const expiring = xs.flatMap((x) => x.expiring.entries.map((e) => ({ x, e })));
+  // Soonest first (the longest expired at the top), as a list of what to chase: it was in supplier order.
+  const expiring = xs.flatMap((x) => x.expiring.entries.map((e) => ({ x, e }))).sort((a, b) => a.e.daysLeft - b.e.daysLeft || a.x.supplierId.localeCompare(b.x.supplierId) || a.e.entryId.localeCompare(b.e.entryId));
   const within = xs[0]?.expiring.withinDays ?? 0;
   const body: string[] = [];
   body.push(`<h1>${esc(d.title)}</h1>`);
@@ -193,7 +200,7 @@ export function renderHtmlReport(d: ReportData): string {
   body.push('<h2>Overall scores</h2>');
   body.push('<div class="scroll"><table><thead><tr><th>Supplier</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Expiring</th></tr></thead><tbody>');
   for (const x of sorted) {
-    body.push(`<tr><td class="mono"><a href="#s-${esc(x.supplierId)}">${esc(x.supplierId)}</a></td><td class="num">${fmt(x.score.value)}</td><td>${svgBar(x.score.value)}</td><td>${esc(x.score.label)}</td><td>${x.score.riskLevel === null ? '—' : `${esc(x.score.riskLevel)}${x.score.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}`}</td><td class="num">${x.expiring.entries.length ? `<span class="flag">${x.expiring.entries.length}</span>` : ''}</td></tr>`);
+    body.push(`<tr><td class="mono"><a href="#s-${esc(x.supplierId)}">${esc(x.supplierId)}</a></td><td class="num">${fmt(x.score.value)}</td><td>${svgBar(x.score.value)}</td><td>${esc(x.score.label)}</td><td>${x.score.riskLevel === null ? '—' : `${esc(x.score.riskLevel)}${x.score.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}`}</td><td class="num">${x.expiring.entries.length ? `<span class="flag">${x.expiring.entries.length}</span>` : '<span class="muted">0</span>'}</td></tr>`);
   }
   body.push('</tbody></table></div>');
   body.push(`<h2>Evidence expired or expiring within ${count(within, 'day')}</h2>`);
@@ -202,7 +209,7 @@ export function renderHtmlReport(d: ReportData): string {
     body.push('<div class="scroll"><table><thead><tr><th>Supplier</th><th>Entry</th><th>Data source</th><th>Expires</th><th>When</th><th>Claim</th></tr></thead><tbody>');
     for (const { x, e } of expiring) {
       const when = e.status === 'expired' ? `<span class="bad">expired ${count(-e.daysLeft, 'day')} ago</span>` : `<span class="warn">in ${count(e.daysLeft, 'day')}</span>`;
-      body.push(`<tr><td class="mono">${esc(x.supplierId)}</td><td class="mono">${esc(e.entryId)}</td><td>${esc(e.dataSourceName ?? e.dataSourceId)}</td><td>${esc(e.expiryDate)}</td><td>${when}</td><td>${e.isClaim ? 'claim' : ''}</td></tr>`);
+      body.push(`<tr><td class="mono"><a href="#s-${esc(x.supplierId)}">${esc(x.supplierId)}</a></td><td class="mono">${esc(e.entryId)}</td><td>${esc(e.dataSourceName ?? e.dataSourceId)}</td><td>${esc(e.expiryDate)}</td><td>${when}</td><td>${e.isClaim ? 'claim' : ''}</td></tr>`);
     }
     body.push('</tbody></table></div>');
   }

@@ -98,6 +98,17 @@ chromium.describe('score report in headless Chromium', () => {
       expect(colours.inkedShare).toBeGreaterThan(0.01);
       // The score bars' colours are on screen.
       expect(colours.red || colours.green).toBe(true);
+
+      // Printed on A4 (about 718 CSS px wide): every table fits the page, none is clipped by its scroll box
+      // (13 of 23 lost their last columns in print). No scroll box clips on a 390 px phone either, where tables may scroll.
+      const overflowing = `(() => [...document.querySelectorAll('table')].filter((t) => t.getBoundingClientRect().right > document.documentElement.clientWidth + 1).length)()`;
+      await page.emulateMedia({ media: 'print' });
+      await page.setViewportSize({ width: 718, height: 1000 });
+      expect(await page.evaluate(overflowing)).toBe(0);
+      expect(await page.evaluate(`getComputedStyle(document.querySelector('.scroll')).overflowX`)).toBe('visible');
+      await page.emulateMedia({ media: 'screen' });
+      await page.setViewportSize({ width: 390, height: 800 });
+      expect(await page.evaluate(`document.documentElement.scrollWidth`)).toBeLessThanOrEqual(390);
     } finally {
       await browser.close();
       rmSync(profile, { recursive: true, force: true });

@@ -296,3 +296,37 @@ describe('html report', () => {
     expect(html).toContain('<li>bundle altered: &#60;b&#62;x&#60;/b&#62;</li>');
   });
 });
+
+describe('html report details', () => {
+  const report = (explanations: ReturnType<typeof explanation>[]) =>
+    renderHtmlReport({
+      title: 'T',
+      generatedAt: '2026-01-01T00:00:00.000Z',
+      source: 'test',
+      asOf: '2026-01-01',
+      modelVersion: '1.0.0',
+      explanations,
+      digest: { state: 'none', note: 'n' },
+      recompute: { agree: 1, total: 1, tolerance: 1e-9, findings: [], checked: ['recomputation'] },
+    });
+  const entry = (entryId: string, daysLeft: number) => ({ entryId, dataSourceId: 'ds1', dataSourceName: 'Northwind', expiryDate: new Date(Date.UTC(2026, 0, 1 + daysLeft)).toISOString().slice(0, 10), daysLeft, status: daysLeft < 0 ? ('expired' as const) : ('expiring' as const), isClaim: false, policyParameterIds: ['p1'] });
+
+  it('lists expiring evidence soonest first, each supplier linked to its section; a supplier with none shows 0', () => {
+    const a = explanation({ supplierId: 'sup-a', expiring: { withinDays: 30, entries: [entry('a-late', 20)] } });
+    const b = explanation({ supplierId: 'sup-b', expiring: { withinDays: 30, entries: [entry('b-expired', -5), entry('b-soon', 2)] } });
+    const c = explanation({ supplierId: 'sup-c', expiring: { withinDays: 30, entries: [] } });
+    const html = report([a, b, c]);
+    const order = ['b-expired', 'b-soon', 'a-late'].map((id) => html.indexOf(`>${id}<`));
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
+    expect(html).toContain('<td class="mono"><a href="#s-sup-b">sup-b</a></td><td class="mono">b-expired</td>');
+    expect(html).toMatch(/href="#s-sup-c">sup-c<\/a>.*<span class="muted">0<\/span><\/td><\/tr>/);
+  });
+
+  it('a supplier without a score is headed "— no data" (it read "— — no data")', () => {
+    const x = explanation({ supplierId: 'sup-n', score: { ...explanation().score, value: null, label: 'no data', riskLevel: null, riskRecognised: null } });
+    const html = report([x]);
+    expect(html).toContain('<span class="mono">sup-n</span> — no data</h3>');
+    expect(html).not.toContain('— — no data');
+  });
+});
