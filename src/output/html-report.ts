@@ -39,6 +39,8 @@ export interface ReportData {
   filters?: string | undefined;
   modelVersion: string;
   explanations: Explanation[];
+  /** Supplier names by id, where known (a report of ids looks them up; a bundle has none). */
+  supplierNames?: ReadonlyMap<string, string> | undefined;
   digest: DigestCheck;
   recompute: RecomputeCheck;
 }
@@ -139,11 +141,11 @@ function parameterRow(p: ExplainedParameter): string {
   return `<tr><td class="param">${esc(name)}<div class="muted mono">${esc(p.policyParameterId)}</div></td><td class="num">${esc(weightText(p.weight))}</td><td class="num">${fmt(p.score)}</td><td>${svgBar(p.score)}</td><td>${esc(p.label)}</td><td>${p.riskLevel === null ? '' : `${esc(p.riskLevel)}${p.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}`}</td><td class="num">${p.entries}</td><td>${p.expiringEntries ? `<span class="flag" title="evidence expired or expiring">! ${p.expiringEntries}</span>` : ''}</td></tr>`;
 }
 
-function supplierSection(x: Explanation): string {
+function supplierSection(x: Explanation, name: string | undefined): string {
   const out: string[] = [];
   // A supplier without a score reads "— no data", not "— — no data".
   const overall = x.score.value === null ? esc(x.score.label) : `${fmt(x.score.value)} ${esc(x.score.label)}`;
-  out.push(`<section class="supplier" id="s-${esc(x.supplierId)}"><h3><span class="mono">${esc(x.supplierId)}</span> — ${overall}${x.score.riskLevel !== null ? ` · risk ${esc(x.score.riskLevel)}${x.score.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}` : ''}</h3>`);
+  out.push(`<section class="supplier" id="s-${esc(x.supplierId)}"><h3>${name ? `${esc(name)} ` : ''}<span class="mono">${esc(x.supplierId)}</span> — ${overall}${x.score.riskLevel !== null ? ` · risk ${esc(x.score.riskLevel)}${x.score.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}` : ''}</h3>`);
   for (const c of x.conflicts) out.push(`<p class="bad">Conflicting result: ${esc(c)}; srs cannot tell which copy counts, so no copy's score is shown.</p>`);
   out.push(`<p class="muted">From data sources ${fmt(x.score.dataSourcesScore)} · from policy parameters ${fmt(x.score.policyParametersScore)}${x.model.agrees ? '' : ` · <span class="bad">the local model does not reproduce ${esc(x.model.differences.length)} value${x.model.differences.length === 1 ? '' : 's'} (${esc(x.model.differences.slice(0, 3).join('; '))}${x.model.differences.length > 3 ? '; …' : ''})</span>`}</p>`);
   out.push('<div class="scroll"><table><thead><tr><th>Scorecard / parameter</th><th class="num">Weight</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Entries</th><th>Expiring</th></tr></thead><tbody>');
@@ -200,7 +202,9 @@ export function renderHtmlReport(d: ReportData): string {
   body.push('<h2>Overall scores</h2>');
   body.push('<div class="scroll"><table><thead><tr><th>Supplier</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Expiring</th></tr></thead><tbody>');
   for (const x of sorted) {
-    body.push(`<tr><td class="mono"><a href="#s-${esc(x.supplierId)}">${esc(x.supplierId)}</a></td><td class="num">${fmt(x.score.value)}</td><td>${svgBar(x.score.value)}</td><td>${esc(x.score.label)}</td><td>${x.score.riskLevel === null ? '—' : `${esc(x.score.riskLevel)}${x.score.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}`}</td><td class="num">${x.expiring.entries.length ? `<span class="flag">${x.expiring.entries.length}</span>` : '<span class="muted">0</span>'}</td></tr>`);
+    const name = d.supplierNames?.get(x.supplierId);
+    const who = name ? `<a href="#s-${esc(x.supplierId)}">${esc(name)}</a><div class="muted mono">${esc(x.supplierId)}</div>` : `<a class="mono" href="#s-${esc(x.supplierId)}">${esc(x.supplierId)}</a>`;
+    body.push(`<tr><td>${who}</td><td class="num">${fmt(x.score.value)}</td><td>${svgBar(x.score.value)}</td><td>${esc(x.score.label)}</td><td>${x.score.riskLevel === null ? '—' : `${esc(x.score.riskLevel)}${x.score.riskRecognised === false ? ` <span class="bad">${UNRECOGNISED_RISK}</span>` : ''}`}</td><td class="num">${x.expiring.entries.length ? `<span class="flag">${x.expiring.entries.length}</span>` : '<span class="muted">0</span>'}</td></tr>`);
   }
   body.push('</tbody></table></div>');
   body.push(`<h2>Evidence expired or expiring within ${count(within, 'day')}</h2>`);
@@ -214,7 +218,7 @@ export function renderHtmlReport(d: ReportData): string {
     body.push('</tbody></table></div>');
   }
   body.push('<h2>Per supplier</h2>');
-  for (const x of xs) body.push(supplierSection(x));
+  for (const x of xs) body.push(supplierSection(x, d.supplierNames?.get(x.supplierId)));
   return `<!doctype html>
 <html lang="en">
 <head>

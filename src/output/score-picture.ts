@@ -24,6 +24,8 @@ export interface PictureOptions {
   paint: PicturePaint;
   /** Terminal width (80 when unknown). */
   width: number;
+  /** The supplier's name, shown under the heading; null or absent when not known (offline, a failed lookup). */
+  supplierName?: string | null;
 }
 
 const fmtWith = (none: string) => (v: number | null): string => (v === null ? none : fixed2(v));
@@ -81,6 +83,7 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   const beside = supplierRisk !== '' && textWidth(supplierRisk) <= o.width - textWidth(head) - 2;
   lines.push(`${paint.bold('Supplier')} ${x.supplierId}  ${paint.dim(`as of ${x.asOf}`)}${beside ? `  ${supplierRisk}` : ''}`);
   if (supplierRisk && !beside) lines.push(`  ${fitText(supplierRisk, Math.max(10, o.width - 2), g)}`);
+  if (o.supplierName) lines.push(`  ${paint.bold(fitText(sanitizeForTerminal(o.supplierName), Math.max(10, o.width - 2), g))}`);
   for (const c of x.conflicts) lines.push(paint.yellow(`! conflicting result: ${sanitizeForTerminal(c)}; srs cannot tell which copy counts, so no copy's score is shown`));
   lines.push('');
   lines.push(header('', '', 'LABEL', false));

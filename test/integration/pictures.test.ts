@@ -202,6 +202,22 @@ describe('score explain', () => {
     expect(y.scorecards.map((c) => c.name)).toEqual(x.scorecards.map((c) => c.name));
   });
 
+  it('names each supplier beside its id: the picture of explain, and a report of ids (looked up; a bundle has no names)', async () => {
+    const t = await h.run(['score', 'explain', first, '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(t.code, t.stderr).toBe(0);
+    const lines = t.stdout.split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^Supplier ${first} `));
+    expect(lines[1]!.trim()).toBe(fx.suppliers[0]!.name);
+    const two = fx.suppliers.slice(0, 2);
+    const r = await h.run(['score', 'report', ...two.map((s) => s.id), '--html', '-']);
+    expect(r.code, r.stderr).toBe(0);
+    for (const s of two) {
+      const name = s.name.replace(/&/g, '&#38;');
+      expect(r.stdout).toContain(`<h3>${name} <span class="mono">${s.id}</span>`);
+      expect(r.stdout).toContain(`<a href="#s-${s.id}">${name}</a><div class="muted mono">${s.id}</div>`);
+    }
+  });
+
   it('bad input: exit 2 naming the option; a bundle without the supplier: exit 1', async () => {
     const bad = await h.run(['score', 'explain', first, '--expiring-within', 'soon']);
     expect(bad.code).toBe(2);

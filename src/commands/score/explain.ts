@@ -9,6 +9,7 @@ import { CheckFailedError, SrsError, ExitCode, UsageError } from '../../errors.j
 import { renderItem, renderList } from '../../output/render.js';
 import type { Column } from '../../output/columns.js';
 import { requireArg, type Opts } from '../kit.js';
+import { RetryBudget } from '../../api/retry.js';
 import { scoreCell } from '../../scoring/index.js';
 import { describeFilters } from './bundle.js';
 import { filtersFrom } from './calc.js';
@@ -52,6 +53,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const id = checkId(requireArg(args, 0, 'supplier id'));
   const withinDays = expiringDays(opts.expiringWithin);
   let input: PictureInput;
+  let supplierName: Promise<string | null> = Promise.resolve(null);
   if (typeof opts.from === 'string') {
     input = await inputFromBundle(ctx, opts.from, opts);
     // An altered bundle, or one with conflicting entries or results, explains nothing (exit 3, as check --from):
@@ -63,6 +65,15 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     for (const f of input.trust.findings) ctx.warn(f.message);
   } else {
     const client = await ctx.client();
+    // The picture names the supplier (it showed the id alone): looked up beside the calculation, and left out
+    // if that lookup fails (the picture is of the score, which does not depend on it).
+    const ro = ctx.renderOptions();
+    if (ctx.format === 'table' && !ro.fields && !ro.query) {
+      supplierName = client.getSupplier(id, new RetryBudget(2)).then(
+        (s) => (typeof s.name === 'string' && s.name.trim() !== '' ? s.name : null),
+        () => null,
+      );
+    }
     input = await inputFromService(ctx, client, [id], filtersFrom(opts), 1, DEFAULT_TOLERANCE);
     // Fail closed: a supplier the service does not know (or srs could not find out about) is not "no data".
     const why = input.unknown.get(id);
@@ -89,7 +100,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const ro = ctx.renderOptions();
   if (ctx.format === 'table' && !ro.fields && !ro.query) {
     const [{ glyphsFor }, { renderScorePicture }] = await Promise.all([import('../../output/bars.js'), import('../../output/score-picture.js')]);
-    await ctx.sink.write(renderScorePicture(x, { glyphs: glyphsFor(ctx.env, opts.ascii === true), paint: ctx.paint, width: ctx.tableWidth() ?? 80 }));
+    await ctx.sink.write(renderScorePicture(x, { glyphs: glyphsFor(ctx.env, opts.ascii === true), paint: ctx.paint, width: ctx.tableWidth() ?? 80, supplierName: await supplierName }));
     conflictsFail(ctx, x);
     return;
   }

@@ -14,6 +14,8 @@ import { isUlid } from '../../util/ulid.js';
 import { count } from '../../util/plural.js';
 import { MODEL_VERSION } from '../../scoring/index.js';
 import { optString, type Opts } from '../kit.js';
+import { RetryBudget } from '../../api/retry.js';
+import { mapConcurrent } from '../../util/concurrency.js';
 import { describeFilters } from './bundle.js';
 import { filtersFrom, DEFAULT_CONCURRENCY } from './calc.js';
 import { explain } from './explanation.js';
@@ -23,6 +25,9 @@ import { checkNotAnInput, checkOutputFile } from './paths.js';
 import { filesNoOutputMayReplace } from '../protect.js';
 import { inputFromBundle, inputFromService, offScaleScore, type PictureInput } from './picture-input.js';
 import { parseTolerance } from './recompute.js';
+
+/** A report of ids names at most this many suppliers (one lookup each). */
+const MAX_NAMED = 1000;
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   if (typeof opts.html !== 'string' || opts.html === '') throw new UsageError('--html FILE is required (the report to write; - for stdout)');
@@ -44,6 +49,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
   let input: PictureInput;
   let source: string;
+  const supplierNames = new Map<string, string>();
   if (fromBundle) {
     const file = args[0]!;
     input = await inputFromBundle(ctx, file, opts);
@@ -67,6 +73,17 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const given = ctx.sandbox ? null : ((await ctx.settings()).baseUrl ?? null);
     const baseUrl = given === null ? null : (await import('../../api/target.js')).normaliseBaseUrl(given);
     source = baseUrl ? `the service at ${baseUrl}` : 'the sandbox emulator';
+    // The report is shared, and ids alone say little to its readers: each supplier's name, looked up (GET
+    // /v1/suppliers/{id}) up to MAX_NAMED suppliers. A failed lookup leaves that name out; the scores do not depend on it.
+    if (ids.length <= MAX_NAMED) {
+      const budget = new RetryBudget(Math.max(2, Math.ceil(ids.length / 10)));
+      const found = await ctx.withSpinner(`Looking up ${count(ids.length, 'supplier name')}…`, () =>
+        mapConcurrent(ids, concurrency, (id) => client.getSupplier(id, budget).then((s) => (typeof s.name === 'string' && s.name.trim() !== '' ? s.name : null), () => null)),
+      );
+      ids.forEach((id, i) => {
+        if (found[i]) supplierNames.set(id, found[i]);
+      });
+    } else ctx.info(`the report shows supplier ids without names: names are looked up for at most ${MAX_NAMED} suppliers`);
   }
   // Nothing to report is not a report (an empty bundle, or one of recorded errors only): the same rule as recompute --verify and check --from.
   if (!input.items.length) {
@@ -96,6 +113,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     filters: describeFilters(input.options),
     modelVersion: input.modelVersion && input.modelVersion !== MODEL_VERSION ? `${MODEL_VERSION}; the bundle was saved with ${input.modelVersion}` : MODEL_VERSION,
     explanations,
+    supplierNames,
     digest: t.digest,
     recompute: { agree: t.values - t.differing, total: t.values, tolerance: t.tolerance, findings: t.findings.map((f) => f.message), checked: t.checked },
   });
