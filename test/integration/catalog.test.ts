@@ -488,6 +488,10 @@ describe('supplier create with a lost answer', () => {
       expect(blank.code).toBe(0);
       expect(json<{ customerSupplierId: string | null }>(blank).customerSupplierId).toBeNull();
       expect(blank.stderr).toContain('customerSupplierId "" is blank: it is left out, and the supplier is created without one');
+      // Not said of a request that is refused (exit 2, nothing sent): "is sent as" beside "invalid supplier" misled.
+      const invalid = await h.run(['supplier', 'create', '--json', '-', '-o', 'json'], { input: JSON.stringify({ name: 'Bad Country Ltd', customerSupplierId: ' BC-1 ', countryIso3Code: 'XX' }) });
+      expect(invalid.code).toBe(2);
+      expect(invalid.stderr).not.toContain('is sent as');
       expect(errorOf(await h.run(['supplier', 'create', '--name', 'T Eight', '--customer-id', ' T8 ', '-o', 'json'])).code).toBe('exists');
       expect(errorOf(await h.run(['supplier', 'create', '--json', '-', '-o', 'json'], { input: JSON.stringify({ name: 'T Eight', customerSupplierId: 'T8  ' }) })).code).toBe('exists');
       const forced = await h.run(['supplier', 'create', '--name', 'Dup One Ltd', '--customer-id', 'DUP-1', '--allow-existing', '-o', 'json']);

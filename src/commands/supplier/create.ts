@@ -76,14 +76,15 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   }
   // The customer id as the import takes it: trimmed, and none when blank. The catalog compares it so (a " T8 " sent
   // as is was recorded as is, never matched, and created again on every run).
+  const notes: string[] = [];
   if (body !== null && typeof body === 'object' && typeof (body as { customerSupplierId?: unknown }).customerSupplierId === 'string') {
     const b = body as { customerSupplierId?: string };
     // Spaces and tabs only: a line break is a paste accident that the one-line rule below refuses.
     const given = b.customerSupplierId!;
     const cid = given.replace(/^[ \t]+|[ \t]+$/g, '');
     // Said, not done silently: --json promises the body as given.
-    if (cid && cid !== given) ctx.info(`customerSupplierId ${JSON.stringify(given)} is sent as ${JSON.stringify(cid)} (trimmed, as an import takes it, so that the catalog knows it again)`);
-    if (!cid) ctx.info(`customerSupplierId ${JSON.stringify(given)} is blank: it is left out, and the supplier is created without one`);
+    if (cid && cid !== given) notes.push(`customerSupplierId ${JSON.stringify(given)} is sent as ${JSON.stringify(cid)} (trimmed, as an import takes it, so that the catalog knows it again)`);
+    if (!cid) notes.push(`customerSupplierId ${JSON.stringify(given)} is blank: it is left out, and the supplier is created without one`);
     if (cid) b.customerSupplierId = cid;
     else delete b.customerSupplierId;
   }
@@ -95,6 +96,8 @@ export async function run(ctx: Context, _args: string[], opts: Opts): Promise<vo
   for (const field of ONE_LINE_FIELDS) {
     if (breaksLine(valid[field])) throw new UsageError(`supplier: ${field} contains a line break: a name or id is one line`);
   }
+  // Said once the request is known to be valid: "is sent as" before "invalid supplier" (exit 2, nothing sent) misled.
+  for (const note of notes) ctx.info(note);
   const client = await ctx.client();
   // The catalog first: one that cannot be used (written by a newer srs, unreadable) stops here, before anything is sent.
   const open = await openCatalog(ctx, 'srs supplier create', false);
