@@ -150,7 +150,8 @@ function supplierSection(x: Explanation, name: string | undefined): string {
   out.push(`<p class="muted">From data sources ${fmt(x.score.dataSourcesScore)} · from policy parameters ${fmt(x.score.policyParametersScore)}${x.model.agrees ? '' : ` · <span class="bad">the local model does not reproduce ${esc(x.model.differences.length)} value${x.model.differences.length === 1 ? '' : 's'} (${esc(x.model.differences.slice(0, 3).join('; '))}${x.model.differences.length > 3 ? '; …' : ''})</span>`}</p>`);
   out.push('<div class="scroll"><table><thead><tr><th>Scorecard / parameter</th><th class="num">Weight</th><th class="num">Score</th><th>−3 … 0 … +3</th><th>Label</th><th>Risk</th><th class="num">Entries</th><th>Expiring</th></tr></thead><tbody>');
   for (const c of x.scorecards) {
-    out.push(`<tr class="card"><td>${esc(c.name ?? c.scorecardId)}</td><td class="num">${esc(weightText(c.weight))}</td><td class="num">${fmt(c.score)}</td><td>${svgBar(c.score)}</td><td>${esc(c.label)}</td><td></td><td></td><td></td></tr>`);
+    // No weight on a scorecard's row: the model does not use a scorecard's own weight (its parameters' weights are shown).
+    out.push(`<tr class="card"><td>${esc(c.name ?? c.scorecardId)}</td><td class="num"></td><td class="num">${fmt(c.score)}</td><td>${svgBar(c.score)}</td><td>${esc(c.label)}</td><td></td><td></td><td></td></tr>`);
     for (const p of c.parameters) out.push(parameterRow(p));
   }
   if (x.otherParameters.length) {

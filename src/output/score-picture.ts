@@ -102,7 +102,9 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   if (x.scorecards.length) {
     lines.push(header('SCORECARD / PARAMETER'));
     for (const c of x.scorecards) {
-      lines.push(paint.bold(row(0, clean(c.name, c.scorecardId), weightText(c.weight), c.score, '', '', c.label)));
+      // No weight on a scorecard's row: the model does not use a scorecard's own weight (docs/scoring.md), and a 2 there
+      // read as if this scorecard counted twice. Its parameters' weights, which are used, are on their rows.
+      lines.push(paint.bold(row(0, clean(c.name, c.scorecardId), '', c.score, '', '', c.label)));
       for (const p of c.parameters) lines.push(paramRow(p));
     }
   } else {

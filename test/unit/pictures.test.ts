@@ -190,6 +190,8 @@ describe('renderScorePicture', () => {
       expect(text).toMatch(/Overall score +-1\.50 +·*█+│/);
       expect(text).toMatch(/ {4}GHG emissions +5 +1\.50 +·+│█+·* +2 entries +!/);
       expect(text).toMatch(/ {4}p2 +2 +— +·+│·+ +0 entries/);
+      // The scorecard's own weight (which the model does not use) is not shown beside its score.
+      expect(text).toMatch(/^Baseline +-1\.50 /m);
       expect(text).toContain('Northwind');
       expect(text).toMatch(/e1 +expires 2026-01-11 \(in 10 days\) +Northwind +\(claim\)/);
     }
