@@ -97,6 +97,43 @@ export function cutToWidth(s: string, width: number, ellipsis = '…'): string {
   return out + ellipsis;
 }
 
+/** The longest prefix of `s` (whole grapheme clusters) whose display width is at most `width`, at least one cluster. */
+function prefixOfWidth(s: string, width: number): string {
+  let out = '';
+  let w = 0;
+  for (const ch of /^[\x20-\x7e]*$/.test(s) ? s : graphemes(s)) {
+    const cw = displayWidth(ch);
+    if (w + cw > width && out !== '') break;
+    out += ch;
+    w += cw;
+  }
+  return out;
+}
+
+/** How many lines a long text value takes at most in a detail view (verticalTable). */
+const DETAIL_LINES = 4;
+
+/**
+ * Text wrapped to a display width at spaces (a word longer than the width is cut across lines), at most `maxLines`
+ * lines, the last one cut with the ellipsis when text is left over.
+ */
+export function wrapToWidth(s: string, width: number, maxLines: number, ellipsis = '…'): string[] {
+  if (displayWidth(s) <= width) return [s];
+  const lines: string[] = [];
+  let rest = s;
+  while (rest !== '' && lines.length < maxLines - 1) {
+    if (displayWidth(rest) <= width) break;
+    // The longest prefix that fits, then back to its last space when there is one.
+    let fit = prefixOfWidth(rest, width);
+    const space = fit.lastIndexOf(' ');
+    if (space > 0 && rest[fit.length] !== ' ') fit = fit.slice(0, space);
+    lines.push(fit.trimEnd());
+    rest = rest.slice(fit.length).trimStart();
+  }
+  if (rest !== '') lines.push(cutToWidth(rest, width, ellipsis));
+  return lines;
+}
+
 /** A column's kind when its definition gives none (--fields, --query, `srs api`): from its path, then its values. */
 export function inferKind(path: string, values: readonly unknown[]): ColumnKind {
   const last = path.split('.').at(-1) ?? path;
@@ -245,13 +282,18 @@ async function groupedTable(rows: unknown[], cols: Column[], opts: TableOptions)
  */
 export async function verticalTable(item: unknown, cols: Column[], opts: TableOptions): Promise<string> {
   const paint = opts.color && opts.paintHeader ? opts.paintHeader : (s: string) => s;
-  const rows = cols.map((c) => [c.header, tableCell(getPath(item, c.path), item, c, opts)] as [string, string]);
+  // A blank value reads "—", as a missing one does (an empty CATEGORIES printed nothing beside AVG SCORE's "—").
+  let rows = cols.map((c) => [c.header, tableCell(getPath(item, c.path), item, c, opts) || (opts.ascii ? '-' : BLANK)] as [string, string]);
   if (opts.width !== undefined && opts.width > 0 && !opts.wide) {
     const headW = naturalWidths(undefined, rows, 2)[0]!;
     const budget = Math.max(opts.width - headW - GAP, 10);
-    rows.forEach((r, i) => {
+    // One item has room to spare below it: long text wraps at spaces onto lines of its own under its value (a
+    // 160-character name was cut to its first 60), up to DETAIL_LINES lines, the last cut when still longer.
+    rows = rows.flatMap((r, i) => {
       const c = cols[i]!;
-      if ((c.kind ?? inferKind(c.path, [getPath(item, c.path)])) === 'text') r[1] = cutToWidth(r[1], budget, ellipsisOf(opts));
+      if ((c.kind ?? inferKind(c.path, [getPath(item, c.path)])) !== 'text') return [r];
+      const lines = wrapToWidth(r[1], budget, DETAIL_LINES, ellipsisOf(opts));
+      return lines.map((l, k) => [k === 0 ? r[0] : '', l] as [string, string]);
     });
   }
   const widths = naturalWidths(undefined, rows, 2);

@@ -133,10 +133,13 @@ describe('a real pseudo-terminal at 80 columns', () => {
     const id = fx.suppliers[0]!.id;
     for (const [lang, cut] of [['C', '~'], ['C.UTF-8', '…']] as const) {
       const env = { ...h.env, NO_COLOR: '1', TERM: 'xterm', LANG: lang, LC_ALL: undefined, LC_CTYPE: undefined };
-      // A supplier's detail at 24 columns: its name is cut (blanks: the unit tests of table.ts).
+      // A list at 40 columns: the names are cut after the whole ids (blanks: the unit tests of table.ts).
+      const { out: list } = await onTerminal(['ref', 'sources', '--fields', 'id,name'], env, { cols: 40 });
+      expect(list, lang).toMatch(new RegExp(`^[0-9a-z]{26}\\s+\\S.*\\${cut}$`, 'm'));
+      expect(list, lang).not.toContain(lang === 'C' ? '…' : '~');
+      // A supplier's detail at 24 columns: its name wraps at spaces, not cut while lines are left.
       const { out: detail } = await onTerminal(['supplier', 'get', id, '--fields', 'name'], env, { cols: 24 });
-      expect(detail, lang).toMatch(new RegExp(`^name\\s+\\S.*\\${cut}$`, 'im'));
-      expect(detail, lang).not.toContain(lang === 'C' ? '…' : '~');
+      expect(detail.replace(/\s+/g, ' '), lang).toContain(fx.suppliers[0]!.name);
     }
   });
 

@@ -146,14 +146,19 @@ describe('tables fitted by priority', () => {
     for (const l of lines(out)) expect(displayWidth(l)).toBeLessThanOrEqual(60);
     expect(out).toContain(ID);
   });
-  it('detail views cut long text but never an id', async () => {
+  it('detail views wrap long text at spaces (at most 4 lines, the last cut) but never cut an id', async () => {
     const item = { id: ID, name: 'N'.repeat(200), url: `https://profiles.example/suppliers/${ID}/with/a/long/path` };
     const out = await verticalTable(item, [{ path: 'id', header: 'ID' }, { path: 'name', header: 'NAME' }, { path: 'url', header: 'PROFILE', kind: 'url' }], opts(50));
-    const [idLine, nameLine, urlLine] = lines(out);
+    const [idLine, ...rest] = lines(out);
     expect(idLine).toBe(`ID       ${ID}`);
-    expect(displayWidth(nameLine!)).toBe(50);
-    expect(nameLine!.endsWith('…')).toBe(true);
-    expect(urlLine).toContain(item.url);
+    const nameLines = rest.slice(0, 4);
+    expect(nameLines[0]!.startsWith('NAME     N')).toBe(true);
+    for (const l of nameLines.slice(1)) expect(l.startsWith('         N')).toBe(true);
+    for (const l of nameLines) expect(displayWidth(l)).toBe(50);
+    expect(nameLines[3]!.endsWith('…')).toBe(true);
+    expect(rest[4]).toContain(item.url);
+    const words = await verticalTable({ name: 'Consolidated Northern Hemisphere Precision Forging Works' }, [{ path: 'name', header: 'NAME', kind: 'text' }], opts(30));
+    expect(lines(words)).toEqual(['NAME  Consolidated Northern', '      Hemisphere Precision', '      Forging Works']);
     // --wide cuts nothing, in a detail view too.
     const wide = await verticalTable(item, [{ path: 'id', header: 'ID' }, { path: 'name', header: 'NAME' }], opts(50, { wide: true }));
     expect(lines(wide)[1]).toBe(`NAME  ${item.name}`);
@@ -206,11 +211,12 @@ describe('ASCII marks (a terminal whose locale is not UTF-8)', () => {
       { path: 'name', header: 'NAME', kind: 'text' },
       { path: 'website', header: 'WEBSITE', kind: 'text' },
     ];
-    const row = { name: 'A rather long supplier name that will not fit', website: null };
+    const row = { name: 'A rather long supplier name that will not fit on four lines of twenty-one columns at all, not even close', website: null };
     for (const [ascii, blank, cut] of [[true, '-', '~'], [false, '—', '…']] as const) {
       const out = await verticalTable(row, cols, { ...opts(30), ascii });
       expect(out).toMatch(new RegExp(`^WEBSITE\\s+${blank}$`, 'm'));
-      expect(out).toMatch(new RegExp(`^NAME\\s+A rather.*\\${cut}$`, 'm'));
+      expect(out).toMatch(new RegExp(`^NAME\\s+A rather`, 'm'));
+      expect(out).toMatch(new RegExp(`^ +\\S.*\\${cut}$`, 'm'));
     }
   });
 });
