@@ -104,8 +104,10 @@ export class ApiError extends SrsError {
   readonly method: string;
   readonly path: string;
   readonly serviceMessage?: string;
+  /** The answer carried a readable Retry-After: the service asks to be called again later (it did not act). */
+  readonly retryAfter: boolean;
   /** `note`: after retries, how many attempts over how long (appended in parentheses). */
-  constructor(args: { status: number; method: string; path: string; serviceMessage?: string; detail?: string; note?: string }) {
+  constructor(args: { status: number; method: string; path: string; serviceMessage?: string; detail?: string; note?: string; retryAfter?: boolean }) {
     const what = args.serviceMessage ? `: ${args.serviceMessage}` : '';
     super(
       args.status === 404 ? 'not_found' : 'api',
@@ -117,6 +119,7 @@ export class ApiError extends SrsError {
     this.status = args.status;
     this.method = args.method;
     this.path = args.path;
+    this.retryAfter = args.retryAfter === true;
     if (args.serviceMessage !== undefined) this.serviceMessage = args.serviceMessage;
   }
 }

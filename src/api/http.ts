@@ -590,7 +590,8 @@ export function errorFromResponse(method: string, path: string, res: ResponseTex
     const why = res.status === 401 ? 'the service rejected the API key (HTTP 401)' : 'the API key is not allowed to do this (HTTP 403)';
     return new AuthError(`${method} ${path}: ${why}${serviceMessage ? `: ${serviceMessage}` : ''}${REJECTED_KEY_ADVICE}`, { status: res.status, ...(serviceMessage ? { serviceMessage } : {}) });
   }
-  return new ApiError({ status: res.status, method, path, ...(serviceMessage !== undefined ? { serviceMessage } : {}), ...(res.attempts !== undefined ? { note: res.attempts } : {}) });
+  const retryAfter = parseRetryAfter(res.headers['retry-after'], Date.now()) !== undefined;
+  return new ApiError({ status: res.status, method, path, retryAfter, ...(serviceMessage !== undefined ? { serviceMessage } : {}), ...(res.attempts !== undefined ? { note: res.attempts } : {}) });
 }
 
 interface NetInfo {

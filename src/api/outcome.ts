@@ -46,7 +46,9 @@ export function classifyCreateFailure(err: unknown): CreateOutcome {
   // Refused before anything was created: the key (4xx) or a request that never left.
   if (err instanceof AuthError || err instanceof UsageError) return failed(err.message, err);
   if (err instanceof ApiError) {
-    if ((err.status >= 400 && err.status < 500) || err.status === 503) return failedWithStatus(err.serviceMessage ?? `HTTP ${err.status}`, err.status);
+    // Refused: a 4xx, or a 503 with Retry-After (the service asks to be called later). A bare 503 may come from a
+    // gateway after its upstream stored the supplier: unknown, never "not created" (retry.ts RETRYABLE_STATUS_CREATE).
+    if ((err.status >= 400 && err.status < 500) || (err.status === 503 && err.retryAfter)) return failedWithStatus(err.serviceMessage ?? `HTTP ${err.status}`, err.status);
     return unknown(`HTTP ${err.status}${err.serviceMessage ? `: ${err.serviceMessage}` : ''}`, MAYBE);
   }
   if (err instanceof NetworkError) {

@@ -31,7 +31,13 @@ export interface RetryOptions {
 }
 
 const RETRYABLE_STATUS_IDEMPOTENT = new Set([408, 429, 500, 502, 503, 504]);
-const RETRYABLE_STATUS_CREATE = new Set([429, 503]);
+/**
+ * A create is sent again only after an answer that says it was not acted on: a 429, or a 503 with Retry-After (the
+ * service asks to be called later). A bare 503 is also what a gateway sends when its upstream failed after it may
+ * have stored the supplier (Envoy's "upstream connect error or disconnect/reset before headers"): sent again, such
+ * rows were created twice and counted created once. It is an unknown outcome (outcome.ts).
+ */
+const RETRYABLE_STATUS_CREATE = new Set([429]);
 const RETRY_COST = 5;
 const TIMEOUT_RETRY_COST = 10;
 const SUCCESS_REFUND = 1;
@@ -179,7 +185,9 @@ export class RetryPolicy {
   decide(failure: Failure, attempt: number, idempotent: boolean, startedAt: number, budget: RetryBudget = this.budget, exempt = false): Decision {
     const retryable =
       failure.kind === 'status'
-        ? (idempotent ? RETRYABLE_STATUS_IDEMPOTENT : RETRYABLE_STATUS_CREATE).has(failure.status)
+        ? idempotent
+          ? RETRYABLE_STATUS_IDEMPOTENT.has(failure.status)
+          : RETRYABLE_STATUS_CREATE.has(failure.status) || (failure.status === 503 && failure.retryAfterMs !== undefined)
         : idempotent || failure.error.notSent;
     const what = failure.kind === 'status' ? `HTTP ${failure.status}` : failure.error.code;
     if (!retryable) return { retry: false, delayMs: 0, reason: `${what} is not retryable${idempotent ? '' : ' for a create'}` };

@@ -64,6 +64,17 @@ const firstPublished = (v: unknown): string => {
   return date(first);
 };
 
+/**
+ * A number as sent, its whole part grouped by thousands as the emissions chart prints totals (104044.7 beside the
+ * chart's 118,329.6): every digit kept (no rounding), and JavaScript's own exponent form for very large or small ones.
+ */
+const grouped = (v: unknown): string => {
+  if (typeof v !== 'number') return v == null ? '' : String(v);
+  const s = String(v);
+  const m = /^(-?)(\d+)(\.\d+)?$/.exec(s);
+  return m ? `${m[1]}${m[2]!.replace(/\B(?=(\d{3})+$)/g, ',')}${m[3] ?? ''}` : s;
+};
+
 const col = (path: string, header: string, extra: Partial<Column> = {}): Column => ({ path, header, ...extra });
 const id = (path: string, header: string, extra: Partial<Column> = {}): Column => col(path, header, { kind: 'id', ...extra });
 const text = (path: string, header: string, extra: Partial<Column> = {}): Column => col(path, header, { kind: 'text', ...extra });
@@ -123,7 +134,7 @@ export const columns = {
     col('fromDate', 'FROM', { format: day, kind: 'date' }),
     col('toDate', 'TO', { format: day, kind: 'date' }),
     col('dataType', 'TYPE', { kind: 'state', hide: 2 }),
-    col('value', 'VALUE', { align: 'right', kind: 'number' }),
+    col('value', 'VALUE', { align: 'right', kind: 'number', format: grouped }),
     col('unit', 'UNIT', { kind: 'code' }),
     text('verifier', 'VERIFIER', { hide: 1 }),
     col('reportedOn', 'REPORTED', { kind: 'date', csvOnly: true }),

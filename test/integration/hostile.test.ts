@@ -153,16 +153,16 @@ describe('retries', () => {
     expect(counts.get('create503')).toBe(2);
   });
 
-  it('a 503 or 429 with Retry-After (come back later) does not count toward --retries; without Retry-After it does; --retries 0 sends once', async () => {
+  it('a 503 or 429 with Retry-After (come back later) does not count toward --retries; a 429 without it does; --retries 0 sends once', async () => {
     const created = { id: '01h57nhc4sapk2v8c7tqabcdeg', name: 'Patient', countryIso3Code: null, website: null, status: 'current', customerSupplierId: null };
     scenario('create503ra', (_q, res, n) => (n <= 5 ? json(res, n % 2 ? 503 : 429, { message: 'busy' }, { 'retry-after': '0' }) : json(res, 201, created)));
     const r = await srs('create503ra', ['supplier', 'create', '--name', 'Patient', '-o', 'json', '--retries', '2', '--no-catalog']);
     expect(r.code, r.stderr).toBe(0);
     expect(counts.get('create503ra')).toBe(6);
-    scenario('create503bare', (_q, res, n) => (n <= 5 ? json(res, 503, { message: 'busy' }) : json(res, 201, created)));
-    const bare = await srs('create503bare', ['supplier', 'create', '--name', 'Patient', '--retries', '2', '--no-catalog']);
+    scenario('create429bare', (_q, res, n) => (n <= 5 ? json(res, 429, { message: 'busy' }) : json(res, 201, created)));
+    const bare = await srs('create429bare', ['supplier', 'create', '--name', 'Patient', '--retries', '2', '--no-catalog']);
     expect(bare.code).toBe(1);
-    expect(counts.get('create503bare')).toBe(3);
+    expect(counts.get('create429bare')).toBe(3);
     // A service that asks for ever (maintenance): bounded, --retries 1 gives 1 + 6 + 1 attempts, then exit 1.
     scenario('create503ever', (_q, res) => json(res, 503, { message: 'maintenance' }, { 'retry-after': '0' }));
     const ever = await srs('create503ever', ['supplier', 'create', '--name', 'Patient', '--retries', '1', '--no-catalog']);
@@ -172,6 +172,31 @@ describe('retries', () => {
     const none = await srs('create503none', ['supplier', 'create', '--name', 'Patient', '--retries', '0', '--no-catalog']);
     expect(none.code).toBe(1);
     expect(counts.get('create503none')).toBe(1);
+  });
+
+  it('a 503 without Retry-After after the service stored the supplier (a gateway\'s): unknown, never sent again, never "created" twice', async () => {
+    // Stores every third create, then answers as Envoy does when its upstream reset after the write.
+    const stored: string[] = [];
+    scenario('store503', (_q, res, n, raw) => {
+      const body = JSON.parse(raw) as { name: string; customerSupplierId?: string };
+      stored.push(body.customerSupplierId ?? body.name);
+      const created = { id: `01h57nhc4sapk2v8c7tq${String(n).padStart(6, '0')}`, name: body.name, countryIso3Code: 'FRA', website: null, status: 'current', customerSupplierId: body.customerSupplierId ?? null };
+      if (n % 3 === 0) {
+        res.writeHead(503, { 'content-type': 'text/plain' });
+        return res.end('upstream connect error or disconnect/reset before headers. reset reason: connection termination');
+      }
+      return json(res, 201, created);
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'srs-store503-'));
+    const f = join(dir, 'rows.csv');
+    writeFileSync(f, 'name,country,customer supplier id\n' + Array.from({ length: 12 }, (_, i) => `Co ${i},FRA,X-${i}`).join('\n') + '\n');
+    const r = await srs('store503', ['supplier', 'import', f, '--concurrency', '1', '--no-catalog', '-o', 'json']);
+    expect(r.code).toBe(1);
+    const summary = JSON.parse(r.stdout) as { created: number; unknown: number; failed: number };
+    expect(summary).toMatchObject({ created: 8, unknown: 4, failed: 0 });
+    // Every customer id was sent once: nothing stored twice.
+    expect(new Set(stored).size).toBe(stored.length);
+    expect(stored).toHaveLength(12);
   });
 
   it('a resumed import sends again a row that failed, though a twin (same cells) of it was created: a twin is not a moved row', async () => {

@@ -82,7 +82,8 @@ describe('outcomes', () => {
     const errors: Record<string, Error> = {
       'E-400': new ApiError({ status: 400, method: 'POST', path: '/v1/suppliers', serviceMessage: 'unknown industry code' }),
       'E-429': new ApiError({ status: 429, method: 'POST', path: '/v1/suppliers', serviceMessage: 'slow down' }),
-      'E-503': new ApiError({ status: 503, method: 'POST', path: '/v1/suppliers' }),
+      'E-503': new ApiError({ status: 503, method: 'POST', path: '/v1/suppliers', retryAfter: true }),
+      'E-503bare': new ApiError({ status: 503, method: 'POST', path: '/v1/suppliers' }),
       'E-500': new ApiError({ status: 500, method: 'POST', path: '/v1/suppliers' }),
       'E-refused': new NetworkError({ method: 'POST', path: '/v1/suppliers', reason: 'connection refused', notSent: true }),
       'E-reset': new NetworkError({ method: 'POST', path: '/v1/suppliers', reason: 'connection dropped', notSent: false }),
@@ -96,23 +97,24 @@ describe('outcomes', () => {
       [2, 'failed', 'HTTP 400: unknown industry code'],
       [3, 'failed', 'HTTP 429: slow down'],
       [4, 'failed', 'HTTP 503'],
-      [5, 'unknown', expect.stringContaining('HTTP 500')],
-      [6, 'failed', expect.stringContaining('connection refused')],
-      [7, 'unknown', expect.stringContaining('may or may not have been created')],
-      [8, 'unknown', expect.stringContaining('unreadable')],
-      [9, 'created', ''],
-      [10, 'invalid', expect.stringContaining('"XX"')],
-      [11, 'skipped', 'duplicate customerSupplierId of line 9'],
+      [5, 'unknown', expect.stringContaining('HTTP 503')],
+      [6, 'unknown', expect.stringContaining('HTTP 500')],
+      [7, 'failed', expect.stringContaining('connection refused')],
+      [8, 'unknown', expect.stringContaining('may or may not have been created')],
+      [9, 'unknown', expect.stringContaining('unreadable')],
+      [10, 'created', ''],
+      [11, 'invalid', expect.stringContaining('"XX"')],
+      [12, 'skipped', 'duplicate customerSupplierId of line 10'],
     ]);
-    expect(r.summary).toMatchObject({ created: 1, failed: 4, unknown: 3, invalid: 1, skipped: 1, total: 10, complete: true });
-    expect(r.problemCount).toBe(9);
+    expect(r.summary).toMatchObject({ created: 1, failed: 4, unknown: 4, invalid: 1, skipped: 1, total: 11, complete: true });
+    expect(r.problemCount).toBe(10);
     // --failed holds the failed and invalid rows (not unknown ones) in the input's columns.
     expect(readFileSync(join(dir, 'outcomes-failed.csv'), 'utf8')).toBe(
       'name,country,customerSupplierId\nE-400,DEU,E-400\nE-429,DEU,E-429\nE-503,DEU,E-503\nE-refused,DEU,E-refused\nBad,XX,BAD-1\n',
     );
     const journal = readFileSync(file + '.srs-journal', 'utf8');
-    expect(journal.match(/"s":"sent"/g)).toHaveLength(8);
-    expect(journal).toContain('{"l":9,"s":"created","id":"id-OK-1"}');
+    expect(journal.match(/"s":"sent"/g)).toHaveLength(9);
+    expect(journal).toContain('{"l":10,"s":"created","id":"id-OK-1"}');
   });
 
   it('keeps report rows in line order whatever order the answers come in', async () => {

@@ -50,7 +50,9 @@ describe('retry decisions', () => {
     expect(p.decide({ kind: 'network', error: net(true) }, 0, false, 0).retry).toBe(true);
     expect(p.decide({ kind: 'network', error: net(false) }, 0, false, 0).retry).toBe(false);
     expect(p.decide({ kind: 'status', status: 429 }, 0, false, 0).retry).toBe(true);
-    expect(p.decide({ kind: 'status', status: 503 }, 0, false, 0).retry).toBe(true);
+    // A 503 only with Retry-After (the service asks to be called later); a bare one may follow a commit (a gateway's).
+    expect(p.decide({ kind: 'status', status: 503, retryAfterMs: 1000 }, 0, false, 0).retry).toBe(true);
+    expect(p.decide({ kind: 'status', status: 503 }, 0, false, 0).retry).toBe(false);
     for (const s of [500, 502, 504, 408]) expect(p.decide({ kind: 'status', status: s }, 0, false, 0).retry).toBe(false);
   });
   it('stops after the configured retries and honours a capped Retry-After', () => {
