@@ -364,7 +364,14 @@ function readHeader(journalPath: string): JournalHeader | undefined {
   try {
     const buf = Buffer.alloc(4096);
     const n = readSync(fd, buf, 0, buf.length, 0);
-    if (n === 0) return undefined;
+    // srs writes a journal's header as it creates it: an empty one lost what an earlier run recorded (a power cut
+    // before the page cache reached the disk, the file emptied). Read as no journal, every row it sent was sent again.
+    if (n === 0) {
+      throw new UsageError(
+        `journal ${journalPath} exists but is empty: what an earlier run recorded was lost (a power cut before it reached the disk, or the file was emptied), so rows it sent would be sent again; check which suppliers exist first (srs supplier ls; the service), then delete the file or pass --journal NEW (--journal-fsync makes a journal survive a power cut)`,
+        { code: 'invalid_input' },
+      );
+    }
     const text = buf.subarray(0, n).toString('utf8');
     const nl = text.indexOf('\n');
     first = nl >= 0 ? text.slice(0, nl) : text;

@@ -82,6 +82,12 @@ describe('binding', () => {
     expect(warnings[0]).toContain('was started for /data/in.csv');
   });
 
+  it('refuses an empty journal (a power cut or an emptied file lost its record): it is not "no journal"', async () => {
+    const p = jpath();
+    writeFileSync(p, '');
+    await expect(readJournal(p, 'in.csv', id(), () => undefined)).rejects.toThrow(/exists but is empty: what an earlier run recorded was lost .* delete the file or pass --journal NEW/);
+  });
+
   it('refuses a file that is not a journal', async () => {
     const p = jpath();
     writeFileSync(p, 'name,country\n');
