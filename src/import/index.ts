@@ -126,6 +126,9 @@ export interface ImportDeps {
   redact?: (s: string) => string;
 }
 
+/** Creates in a row the service may fail before an import stops sending (an outage, not a bad row). */
+export const SERVICE_FAILURES_TO_STOP = 25;
+
 export interface ImportResult {
   summary: ImportSummary;
   /** The first MAX_PROBLEMS_SHOWN problem rows (invalid, failed, unknown, duplicates), in line order. */
@@ -395,6 +398,8 @@ class ImportRun {
   /** Set when a sink's buffer is full: the loop waits for it to drain before reading on. */
   #needDrain = false;
   #seq = 0;
+  /** Creates in a row that the service failed (unknown, or refused as unavailable): see SERVICE_FAILURES_TO_STOP. */
+  #serviceFailures = 0;
   readonly #closed = new Set<OutcomeSink>();
   readonly #onAbort = () => this.requestStop('interrupted');
 
@@ -643,8 +648,32 @@ class ImportRun {
         }
         out = { line: row.line, state: r.state, customerSupplierId: row.customerSupplierId, message: r.message, fields: r.state === 'failed' && keep ? row.fields : undefined };
       }
+      this.#watchService(out);
       this.#record(seq, out, row);
     });
+  }
+
+  /**
+   * Stops the run when the service fails SERVICE_FAILURES_TO_STOP creates in a row (5xx, timeouts, dropped or refused
+   * connections, throttling past every retry): an outage. Sent on, the rest of a 100,000-row file became `unknown`
+   * rows nobody could check, or took days of retries. A created row or a row the service refused as invalid (a 4xx
+   * other than 429: it is up) starts the count again. The rows after the stop are not sent; the re-run resumes.
+   */
+  #watchService(out: RowOutcome): void {
+    const refusedRow = out.state === 'failed' && /^HTTP 4(?!29)\d\d\b/.test(out.message ?? '');
+    if (out.state === 'created' || refusedRow) {
+      this.#serviceFailures = 0;
+      return;
+    }
+    if (out.state !== 'unknown' && out.state !== 'failed') return;
+    if (++this.#serviceFailures < SERVICE_FAILURES_TO_STOP || this.stopReason) return;
+    const again = this.#journal?.writing ? '; run the same command again once the service is back: the journal resumes where this run stopped' : '';
+    this.fatal ??= new SrsError(
+      'api',
+      ExitCode.failure,
+      `the service failed ${SERVICE_FAILURES_TO_STOP} creates in a row (the last, line ${out.line}: ${out.message ?? out.state}): srs stopped sending rather than send the rest of the file into an outage${again}`,
+    );
+    this.requestStop('the service is failing');
   }
 
   /** Stage "record": counts, then the sinks that take outcomes as they arrive, then (in line order) the others. */

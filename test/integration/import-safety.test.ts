@@ -334,3 +334,39 @@ describe('rows that moved since the journal was written (an export that gained o
     });
   });
 });
+
+describe('an outage', () => {
+  it('25 creates in a row that the service fails stop the run (exit 1): the rest of the file is not sent into it, and the re-run resumes once the service is back', async () => {
+    const file = join(scratch.path, 'outage.csv');
+    writeFileSync(file, 'name,country,customer supplier id\n' + Array.from({ length: 300 }, (_, i) => `Outage ${i},FRA,OUT-${i}`).join('\n') + '\n');
+    let stopped: RunResult | undefined;
+    let env: Record<string, string> = {};
+    let port = 0;
+    await withHarness({ faults: { failRate: 1 } }, async (h) => {
+      env = h.env;
+      port = Number(new URL(h.emu.url).port);
+      stopped = await h.run(['supplier', 'import', file, '--concurrency', '4', '-o', 'json']);
+      const posts = h.requests.filter((l) => l.startsWith('POST /v1/suppliers')).length;
+      // At most the 25 plus the requests in flight when the 25th failed (and their retries of a 503 with Retry-After).
+      expect(posts).toBeLessThan(100);
+    });
+    expect(stopped!.code).toBe(1);
+    const summary = JSON.parse(stopped!.stdout.slice(0, stopped!.stdout.lastIndexOf('}') + 1)) as { total: number; complete: boolean; stopReason: string; created: number };
+    expect(summary.complete).toBe(false);
+    expect(summary.stopReason).toBe('the service is failing');
+    expect(summary.created).toBe(0);
+    expect(summary.total).toBeLessThan(60);
+    expect(stopped!.stderr).toMatch(/the service failed 25 creates in a row \(the last, line \d+: HTTP 5\d\d.*\): srs stopped sending rather than send the rest of the file into an outage; run the same command again once the service is back/);
+    // The service is back (at the same address, with the same key): the re-run sends the rows never sent, and keeps
+    // back those whose outcome is unknown.
+    await withHarness({ port, apiKey: env.SRS_API_KEY! }, async () => {
+      const again = await runSrs(['supplier', 'import', file, '-o', 'json'], env);
+      expect(again.code, again.stderr).toBe(1); // the unknown rows
+      expect(again.stderr).not.toContain('in a row');
+      const s = JSON.parse(again.stdout) as { created: number; unknown: number; total: number };
+      expect(s.total).toBe(300);
+      expect(s.created + s.unknown).toBe(300);
+      expect(s.created).toBe(300 - summary.total);
+    });
+  });
+});
