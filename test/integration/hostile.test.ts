@@ -194,6 +194,9 @@ describe('retries', () => {
     expect(r.code).toBe(1);
     const summary = JSON.parse(r.stdout) as { created: number; unknown: number; failed: number };
     expect(summary).toMatchObject({ created: 8, unknown: 4, failed: 0 });
+    // How to find out, which a re-run cannot (it keeps them back): not "run the same command again to find out".
+    expect(r.stderr).toContain('4 unknown (may or may not have been created); check them at the service before sending them again (srs supplier ls --state unknown lists them');
+    expect(r.stderr).toContain('--retry-unknown sends them again');
     // Every customer id was sent once: nothing stored twice.
     expect(new Set(stored).size).toBe(stored.length);
     expect(stored).toHaveLength(12);

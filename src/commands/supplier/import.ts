@@ -29,6 +29,14 @@ import { importSummaryColumns } from '../../output/columns.js';
 import { renderItem } from '../../output/render.js';
 import { optString, renderAfterWork, requireArg, type Opts } from '../kit.js';
 
+/**
+ * How to find out about rows whose outcome is unknown (no re-run can: the interface has no lookup by customer id,
+ * and the journal keeps them back): where they are listed, and how to send them once checked. "Run the same command
+ * again to find out" promised what the re-run did not do.
+ */
+const UNKNOWN_ADVICE = (report: string | undefined): string =>
+  `check them at the service before sending them again (srs supplier ls --state unknown lists them, unless the run had --no-catalog${report ? `; so does ${report}` : ''}); a re-run keeps them back, and --retry-unknown sends them again`;
+
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
   const file = requireArg(args, 0, 'FILE (a CSV file, or - for stdin)');
@@ -68,7 +76,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     const message = !sinksOpen
       ? `${sig}: quit at once, before any row was sent`
       : journalOfRun
-      ? `${sig}: quit at once: rows in flight have an unknown outcome${report ? `, and --report ${report} is incomplete (it lacks rows that the journal has)` : ''}; run the same command again to find out`
+      ? `${sig}: quit at once: rows in flight have an unknown outcome${report ? `, and --report ${report} is incomplete (it lacks rows that the journal has)` : ''}; running the same command again continues the file and keeps them back as unknown: ${UNKNOWN_ADVICE(undefined)}`
       : // Without a journal a re-run sends every row again: it made 445 duplicates of 1,500 rows when this said "run the same command again".
         `${sig}: quit at once: rows in flight have an unknown outcome, and there is no journal (the input came from a pipe), so running it again would send every row again and create duplicates${report ? `; --report ${report} is incomplete` : ''}: check which suppliers exist before importing the rest (srs supplier find lists what the catalog recorded), and import from a file (or pass --journal FILE) next time`;
     // Below the progress line on a terminal.
@@ -179,7 +187,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (result.interrupted) {
     // After every row was read there is no line to resume from ("after line undefined"): the summary is whole.
     if (summary.complete) {
-      const open = summary.unknown ? `; ${summary.unknown} unknown: ${summary.journal ? `run the same command again to find out (journal ${summary.journal})` : 'there is no journal (the input came from a pipe): check them before importing again'}` : '';
+      const open = summary.unknown ? `; ${summary.unknown} unknown: ${summary.journal ? UNKNOWN_ADVICE(summary.report) : 'there is no journal (the input came from a pipe): check them before importing again'}` : '';
       throw new InterruptedError(stoppedBy, `${stoppedWord(stoppedBy)} after every row was read and sent (${summary.created} created)${open}`);
     }
     throw new InterruptedError(stoppedBy, `${stoppedWord(stoppedBy)} after line ${summary.stoppedAfterLine}: ${resume}`);
@@ -197,7 +205,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       : summary.failed || summary.unknown
         ? `${bad} row${bad === 1 ? ' was' : 's were'} not created for certain`
         : `${bad} row${bad === 1 ? ' was' : 's were'} not sent by this run`;
-    throw new SrsError(summary.failed || summary.unknown ? 'api' : 'invalid_input', ExitCode.failure, `${what}: ${parts.join(', ')}`);
+    throw new SrsError(summary.failed || summary.unknown ? 'api' : 'invalid_input', ExitCode.failure, `${what}: ${parts.join(', ')}${summary.unknown ? `; ${UNKNOWN_ADVICE(summary.report)}` : ''}`);
   }
   if (queryProblem) throw queryProblem.afterTheWork(summary.dryRun ? 'the dry run is done (nothing was sent)' : `the import is done (${summary.created} created)`);
 }
