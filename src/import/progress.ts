@@ -105,7 +105,9 @@ export class Progress {
   #rate(rows: number, now: number): number {
     const h = this.#history;
     if (h.length === 0 || now - h[h.length - 1]!.t >= 1000) h.push({ t: now, rows });
-    while (h.length > 1 && now - h[0]!.t > RATE_WINDOW_MS) h.shift();
+    // Keep the newest sample at least RATE_WINDOW_MS old: in a CI log, drawn every 10 s, the one sample before this
+    // was always just past the window and dropped, and the rate fell back to the whole run's (an ETA 5x off).
+    while (h.length > 2 && now - h[1]!.t >= RATE_WINDOW_MS) h.shift();
     const from = h.length > 1 && now - h[0]!.t >= 1000 ? h[0]! : { t: this.#started, rows: 0 };
     return (rows - from.rows) / Math.max(0.001, (now - from.t) / 1000);
   }

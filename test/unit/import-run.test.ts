@@ -361,6 +361,25 @@ describe('progress', () => {
     expect(p.line()).toMatch(/^importing: 2,400 of 3,000 rows \(80%\), \d+ rows\/s, ETA \ds, concurrency 16, 3 throttled$/);
   });
 
+  it('drawn every 10 s (a CI log), the rate is still of the last 10 s, not the whole run\'s (the ETA was 5x off)', () => {
+    let t = 0;
+    const c = { rows: 0, problems: 0, bytes: 0 };
+    const p = new Progress({ write: () => undefined, tty: false, quiet: false, totalBytes: undefined, verb: 'importing', counts: () => c, now: () => t });
+    p.totalRows = 40_000;
+    // 1,000 rows/s for 30 s, then 20 rows/s; a line every 10 s (and a few ms late, as a timer is).
+    for (let s = 10; s <= 30; s += 10) {
+      t = s * 1000 + 3;
+      c.rows = s * 1000;
+      p.line();
+    }
+    for (let s = 40; s <= 70; s += 10) {
+      t = s * 1000 + 3 * s;
+      c.rows = 30_000 + (s - 30) * 20;
+      p.line();
+    }
+    expect(p.line()).toMatch(/^importing: 30,800 of 40,000 rows \(77%\), 20 rows\/s, ETA 7m4\ds$/);
+  });
+
   it('on a terminal the line fits its width: the least needed parts go first, then an ellipsis', () => {
     let t = 0;
     const c = { rows: 102_345, problems: 16, bytes: 0, concurrency: 10, throttled: 52 };
