@@ -193,6 +193,12 @@ export class RetryPolicy {
     if (!retryable) return { retry: false, delayMs: 0, reason: `${what} is not retryable${idempotent ? '' : ' for a create'}` };
     if (this.#stopped) return { retry: false, delayMs: 0, reason: `${what}: not retried (stopped by a signal)`, limit: 'stopped' };
     if (!exempt && attempt >= this.retries) return { retry: false, delayMs: 0, reason: `${what}: no retries left (${this.retries})`, limit: 'retries' };
+    // A wait longer than srs ever waits (Retry-After: 999999, eleven days) is not retried after the cap: the service
+    // said not now. Waited for (30 s, and every request of the run paused as long), each such answer stalled an import
+    // and the row failed all the same; failed now, an import's outage rule stops the run within a few rows.
+    if (failure.kind === 'status' && failure.retryAfterMs !== undefined && failure.retryAfterMs > this.#o.retryAfterCapMs) {
+      return { retry: false, delayMs: 0, reason: `${what}: the service asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s, longer than srs waits (${this.#o.retryAfterCapMs / 1000} s)`, limit: 'time' };
+    }
     let delay = backoffDelay(attempt, this.#o.baseDelayMs, this.#o.maxDelayMs, this.#o.random);
     if (failure.kind === 'status' && (failure.status === 429 || failure.status === 503) && failure.retryAfterMs !== undefined) {
       // A 503's Retry-After is the least wait, spread over up to half as much again (at most 1 s more): every row
@@ -211,6 +217,8 @@ export class RetryPolicy {
 
   /** How long every request of the run waits after a 429: the retry's delay, or Retry-After (capped like a retry's) when this request gives up. */
   pauseAfter429(d: Decision, retryAfterMs: number | undefined): number {
-    return d.retry ? d.delayMs : Math.min(retryAfterMs ?? 1000, this.#o.retryAfterCapMs);
+    if (d.retry) return d.delayMs;
+    // Past the cap the request gave up at once (decide): nothing is gained by holding every other request the cap.
+    return retryAfterMs !== undefined && retryAfterMs > this.#o.retryAfterCapMs ? 0 : Math.min(retryAfterMs ?? 1000, this.#o.retryAfterCapMs);
   }
 }

@@ -174,6 +174,25 @@ describe('retries', () => {
     expect(counts.get('create503none')).toBe(1);
   });
 
+  it('a Retry-After longer than srs waits (999999 s) is not waited for: the rows fail at once and the outage rule stops the import', async () => {
+    scenario('longwait', (_q, res) => json(res, 429, { message: 'come back next week' }, { 'retry-after': '999999' }));
+    const dir = mkdtempSync(join(tmpdir(), 'srs-longwait-'));
+    const f = join(dir, 'rows.csv');
+    writeFileSync(f, 'name,country\n' + Array.from({ length: 100 }, (_, i) => `Wait ${i},FRA`).join('\n') + '\n');
+    const started = Date.now();
+    const r = await srs('longwait', ['supplier', 'import', f, '--no-catalog', '-o', 'json']);
+    // Each 429 stalled the run 30 s and the row failed all the same: 20 rows had not finished after 200 s.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(r.code).toBe(1);
+    const s = JSON.parse(r.stdout) as { failed: number; total: number };
+    expect(s).toMatchObject({ created: 0, unknown: 0, complete: false, stopReason: 'the service is failing' });
+    expect(s.failed).toBeGreaterThanOrEqual(25);
+    expect(s.failed).toBe(s.total);
+    expect(r.stderr).toMatch(/the service failed 25 creates in a row \(the last, line \d+: HTTP 429: come back next week\)/);
+    // Each row was sent once: not after a 30 s wait, nor again.
+    expect(counts.get('longwait')).toBeLessThanOrEqual(25 + 64);
+  });
+
   it('a 503 without Retry-After after the service stored the supplier (a gateway\'s): unknown, never sent again, never "created" twice', async () => {
     // Stores every third create, then answers as Envoy does when its upstream reset after the write.
     const stored: string[] = [];

@@ -65,7 +65,11 @@ describe('retry decisions', () => {
     expect(p.decide({ kind: 'status', status: 429, retryAfterMs: 3000 }, 0, true, 0).delayMs).toBe(3000);
     const low = policy({ random: () => 0 });
     expect(low.decide({ kind: 'status', status: 429, retryAfterMs: 3000 }, 0, true, 0).delayMs).toBe(3000);
-    expect(p.decide({ kind: 'status', status: 429, retryAfterMs: 999_999 }, 0, true, 0).delayMs).toBe(5000);
+    // Longer than srs ever waits: not retried at all (it was retried after the cap, and failed all the same).
+    const long = p.decide({ kind: 'status', status: 429, retryAfterMs: 999_999 }, 0, true, 0);
+    expect(long).toMatchObject({ retry: false, reason: 'HTTP 429: the service asks to wait 1000 s, longer than srs waits (5 s)' });
+    expect(p.pauseAfter429(long, 999_999)).toBe(0);
+    expect(p.decide({ kind: 'status', status: 429, retryAfterMs: 5000 }, 0, true, 0)).toMatchObject({ retry: true, delayMs: 5000 });
   });
   it('stops when the total time bound would be passed', () => {
     const p = policy({ maxTotalMs: 1000, retryAfterCapMs: 60000 });
