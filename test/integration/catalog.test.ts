@@ -405,6 +405,33 @@ describe('import and the catalog', () => {
   });
 });
 
+describe('a service reset since the catalog recorded its suppliers', () => {
+  it('rows the catalog knows as created, which the service no longer knows (404), fail the run instead of "exists", exit 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'srs-reset-'));
+    const file = join(dir, 'rows.csv');
+    writeFileSync(file, 'name,country,customerSupplierId\n' + Array.from({ length: 5 }, (_, i) => `Reset ${i},DEU,RS-${i}`).join('\n') + '\n');
+    let env: Record<string, string> = {};
+    let port = 0;
+    await withHarness({}, async (h) => {
+      env = h.env;
+      port = Number(new URL(h.emu.url).port);
+      const first = await h.run(['supplier', 'import', file, '-o', 'json']);
+      expect(first.code, first.stderr).toBe(0);
+    });
+    rmSync(`${file}.srs-journal`);
+    // The same address and key, a fresh service: nothing it had is there.
+    await withHarness({ port, apiKey: env.SRS_API_KEY! }, async () => {
+      const again = await runSrs(['supplier', 'import', file, '-o', 'json'], env);
+      expect(again.code).toBe(1);
+      expect(JSON.parse(again.stdout)).toMatchObject({ exists: 5, created: 0 });
+      expect(again.stderr).toMatch(/5 rows were not sent because the catalog knows their customerSupplierId as created on this target, but the service does not know supplier \w{26} \(line 2: GET \/v1\/suppliers\/\w{26} answered 404\): the service was reset .*--allow-existing to send them/);
+      const sent = await runSrs(['supplier', 'import', file, '-o', 'json', '--allow-existing', '--journal', join(dir, 'second.journal')], env);
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(JSON.parse(sent.stdout)).toMatchObject({ created: 5 });
+    });
+  });
+});
+
 describe('supplier ls --state', () => {
   it('a state no supplier is in is said so, not "holds no supplier" beside the ones the catalog holds', async () => {
     await withHarness({}, async (h) => {

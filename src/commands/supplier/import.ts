@@ -12,7 +12,8 @@
  * 130/143 interrupted.
  */
 import type { Context } from '../../context.js';
-import { ExitCode, SrsError, UsageError } from '../../errors.js';
+import { ApiError, ExitCode, SrsError, UsageError } from '../../errors.js';
+import { RetryBudget } from '../../api/retry.js';
 import { InterruptedError, onHardExit, onInterrupt, signalExitCode, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
 import { problemLine } from '../../import/report.js';
@@ -72,6 +73,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   // The run's journal, once runImport has decided it (none for a pipe without --journal): a re-run is advised only with one.
   let journalOfRun: string | undefined;
   let sinksOpen = false;
+  /** The first row kept back as `exists` (the catalog knows it as created), to check that the service knows it too. */
+  let firstExisting: { line: number; supplierId: string } | undefined;
   const offHardExit = onHardExit((sig) => {
     const message = !sinksOpen
       ? `${sig}: quit at once, before any row was sent`
@@ -123,6 +126,9 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
         readSupplier: async (id) => {
           await (await ctx.client()).getSupplier(id);
         },
+        onRow: (o) => {
+          if (!firstExisting && o.state === 'exists' && o.supplierId) firstExisting = { line: o.line, supplierId: o.supplierId };
+        },
         stdin: ctx.io.stdin,
         stdinIsTTY: ctx.io.stdinIsTTY,
         stderrWrite: (s) => void ctx.io.stderr.write(s),
@@ -167,6 +173,25 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   }
 
   if (result.fatal) throw result.fatal;
+  // Rows kept back as already created rest on the catalog's word: a service reset since (a staging wipe, an emulator
+  // restarted without --state) made them "exists", exit 0, with none of them at the service. One GET of the first
+  // says whether the service still knows it; a 404 fails the run (a lookup that fails otherwise proves nothing).
+  if (firstExisting && !summary.dryRun) {
+    const gone = await ctx
+      .client()
+      .then((c) => c.getSupplier(firstExisting!.supplierId, new RetryBudget(2)))
+      .then(
+        () => false,
+        (e: unknown) => e instanceof ApiError && e.status === 404,
+      );
+    if (gone) {
+      throw new SrsError(
+        'not_found',
+        ExitCode.failure,
+        `${summary.exists} row${summary.exists === 1 ? ' was' : 's were'} not sent because the catalog knows ${summary.exists === 1 ? 'its' : 'their'} customerSupplierId as created on this target, but the service does not know supplier ${firstExisting.supplierId} (line ${firstExisting.line}: GET /v1/suppliers/${firstExisting.supplierId} answered 404): the service was reset or its data removed since; run the same command with --allow-existing to send them`,
+      );
+    }
+  }
   // Without a journal (stdin, a pipe), a re-run cannot tell which rows were created: it must not be advised.
   const resume = summary.journal
     ? `run the same command again to continue (journal ${summary.journal})`
