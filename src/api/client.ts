@@ -116,6 +116,19 @@ export class ApiClient {
     if (!isUsableServiceId(created.id)) {
       throw new BadResponseError({ method: 'POST', path: '/v1/suppliers', status: 201, reason: `the new supplier's id ${JSON.stringify(created.id.slice(0, 40))} is not an id srs can use (empty, blank, a path or control characters)` });
     }
+    // A yes about another supplier (its customerSupplierId not the one sent, beyond the case and blanks a service may
+    // normalise: V-1001 for v-1001): which row, if any, it stands for is not known. Counted created, the row was
+    // recorded under a supplier that is not its own.
+    const sentId = valid.customerSupplierId;
+    const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+    if (typeof sentId === 'string' && sentId !== '' && typeof created.customerSupplierId === 'string' && !same(created.customerSupplierId, sentId)) {
+      throw new BadResponseError({
+        method: 'POST',
+        path: '/v1/suppliers',
+        status: 201,
+        reason: `the answer is about supplier ${created.id} with customerSupplierId ${JSON.stringify(created.customerSupplierId.slice(0, 80))}, not the ${JSON.stringify(sentId.slice(0, 80))} sent, so what this create made is not known (srs supplier get ${created.id} shows which one it is)`,
+      });
+    }
     return created;
   }
 

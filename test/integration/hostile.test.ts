@@ -174,6 +174,23 @@ describe('retries', () => {
     expect(counts.get('create503none')).toBe(1);
   });
 
+  it('a 201 about another supplier (not the customerSupplierId sent) is unknown, never created', async () => {
+    scenario('wrongcsid', (_q, res) => json(res, 201, { id: '01h57nhc4sapk2v8c7tqwrongs', name: 'Someone Else', countryIso3Code: null, website: null, status: 'current', customerSupplierId: 'OTHER-1' }));
+    const r = await srs('wrongcsid', ['supplier', 'create', '--name', 'Mine', '--customer-id', 'MINE-1', '--no-catalog', '-o', 'json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect((JSON.parse(r.stderr) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'outcome_unknown',
+      message: expect.stringContaining('the answer is about supplier 01h57nhc4sapk2v8c7tqwrongs with customerSupplierId "OTHER-1", not the "MINE-1" sent'),
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'srs-wrongcsid-'));
+    const f = join(dir, 'rows.csv');
+    writeFileSync(f, 'name,country,customerSupplierId\nMine,FRA,MINE-1\n');
+    const imp = await srs('wrongcsid', ['supplier', 'import', f, '--no-catalog', '-o', 'json']);
+    expect(imp.code).toBe(1);
+    expect(JSON.parse(imp.stdout)).toMatchObject({ created: 0, unknown: 1 });
+  });
+
   it('a Retry-After longer than srs waits (999999 s) is not waited for: the rows fail at once and the outage rule stops the import', async () => {
     scenario('longwait', (_q, res) => json(res, 429, { message: 'come back next week' }, { 'retry-after': '999999' }));
     const dir = mkdtempSync(join(tmpdir(), 'srs-longwait-'));
