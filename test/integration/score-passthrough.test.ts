@@ -253,8 +253,9 @@ describe('scorecards srs\'s model cannot take as they are (a negative weight, an
 describe("the interface's own example answer to a create", () => {
   it.runIf(existsSync(SPEC_EXAMPLES))('is taken although its id is not a ULID (ids are opaque strings): created, exit 0, in create and import', async () => {
     const example = JSON.parse(readFileSync(join(SPEC_EXAMPLES, 'create-supplier.response.json'), 'utf8')) as { id: string };
-    const base = hostile.server.scenario('example-create', (req, res) => {
-      if (req.method === 'POST') return json(res, 201, example);
+    const base = hostile.server.scenario('example-create', (req, res, _n, body) => {
+      // The example as the answer, about the supplier sent (a 201 about another customer id is an unknown outcome).
+      if (req.method === 'POST') return json(res, 201, { ...example, customerSupplierId: (JSON.parse(body) as { customerSupplierId?: string }).customerSupplierId ?? null });
       if (req.url?.endsWith(`/v1/suppliers/${encodeURIComponent(example.id)}`)) return json(res, 200, { item: example });
       return json(res, 404, { message: 'no' });
     });
