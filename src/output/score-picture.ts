@@ -121,11 +121,15 @@ export function renderScorePicture(x: Explanation, o: PictureOptions): string {
   if (risks.size) {
     lines.push('');
     lines.push(paint.bold('PARAMETER RISK'));
-    for (const p of risks.values()) {
-      const level = riskText(p);
-      const shown = fitText(level, Math.max(10, Math.max(60, o.width) - L.name - 3), g);
-      lines.push(`  ${pad(fitText(clean(p.name, p.policyParameterId), L.name, g), L.name)} ${p.riskRecognised === false ? paint.yellow(shown) : shown}`.trimEnd());
-    }
+    // Two columns only: the names take what the longest level leaves (they were cut to the table's name column
+    // above, "Responsible minerals sourci… Medium" on a 40-column line at 80).
+    const levels = [...risks.values()].map((p) => riskText(p));
+    const names = [...risks.values()].map((p) => clean(p.name, p.policyParameterId));
+    const nameW = Math.max(L.name, Math.min(Math.max(...names.map(textWidth)), Math.max(60, o.width) - 3 - Math.max(...levels.map(textWidth))));
+    [...risks.values()].forEach((p, i) => {
+      const shown = fitText(levels[i]!, Math.max(10, Math.max(60, o.width) - nameW - 3), g);
+      lines.push(`  ${pad(fitText(names[i]!, nameW, g), nameW)} ${p.riskRecognised === false ? paint.yellow(shown) : shown}`.trimEnd());
+    });
   }
   if (x.dataSources.length) {
     lines.push('');

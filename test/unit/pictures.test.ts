@@ -332,3 +332,17 @@ describe('html report details', () => {
     expect(html).not.toContain('— — no data');
   });
 });
+
+describe('score picture: parameter risk', () => {
+  const plain = { bold: (s: string) => s, red: (s: string) => s, green: (s: string) => s, yellow: (s: string) => s, dim: (s: string) => s };
+  it('names take the width the longest level leaves, not the table\'s name column (they were cut with room to spare)', () => {
+    const base = explanation();
+    const card = base.scorecards[0]!;
+    const long = 'Responsible minerals sourcing and smelter due diligence';
+    const x = explanation({ scorecards: [{ ...card, parameters: [{ ...card.parameters[0]!, name: long, riskLevel: 'Medium', riskRecognised: true }] }] });
+    const text = renderScorePicture(x, { glyphs: UNICODE, paint: plain, width: 80 });
+    const block = text.slice(text.indexOf('PARAMETER RISK'));
+    expect(block).toMatch(new RegExp(`^  ${long} +Medium$`, 'm'));
+    for (const line of text.split('\n')) expect(textWidth(line), line).toBeLessThanOrEqual(80);
+  });
+});
