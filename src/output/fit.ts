@@ -6,12 +6,16 @@
  * 2. when the row is too wide, low-value columns are hidden first, highest
  *    hide rank first (a column the same in every row, when allowed, before
  *    any ranked one); `--wide` hides nothing;
- * 3. only then is long text cut: a text column shorter than its fair share of
+ * 3. on a narrow terminal, when the text would get fewer than 10 cells more
+ *    than its narrowest, the columns without a rank go too, from the right,
+ *    all but the first (the id) and the first text column (the name), and
+ *    never one named with --fields;
+ * 4. only then is long text cut: a text column shorter than its fair share of
  *    what is left keeps its width, the others share the rest equally, and
  *    what is left over goes back to them in order.
- * When even the whole columns (with the text at its narrowest) do not fit, the
- * line is left longer than the terminal, text whole up to the terminal's width: a
- * wrapped line can still be copied, a cut id cannot.
+ * When even the id and the name (with the text at its narrowest) do not fit,
+ * the line is left longer than the terminal, text whole up to the terminal's
+ * width: a wrapped line can still be copied, a cut id cannot.
  */
 
 export interface FitColumn {
@@ -23,6 +27,8 @@ export interface FitColumn {
   hide?: number | undefined;
   /** Hidden before any ranked column when every row has the same value. */
   constant?: boolean | undefined;
+  /** Never hidden (a column the user named with --fields). */
+  pinned?: boolean | undefined;
 }
 
 export interface Fit {
@@ -37,6 +43,9 @@ export interface Fit {
 /** A cut text column keeps at least this many cells (or its natural width when that is less). */
 export const MIN_TEXT_WIDTH = 6;
 
+/** Width kept free for text when hiding whole columns at a narrow width, beyond its narrowest (names readable). */
+const MIN_USEFUL_TEXT = 10;
+
 export function fitColumns(cols: readonly FitColumn[], width: number | undefined, gap: number, wide = false): Fit {
   let shown = cols.map((_, i) => i);
   const hidden: number[] = [];
@@ -49,6 +58,20 @@ export function fitColumns(cols: readonly FitColumn[], width: number | undefined
     const order = shown.filter((i) => rank(i) !== Number.POSITIVE_INFINITY).sort((a, b) => rank(a) - rank(b) || b - a);
     for (const i of order) {
       if (total(shown) <= width) break;
+      shown = shown.filter((j) => j !== i);
+      hidden.push(i);
+    }
+    // Still too wide with the text at its narrowest (a terminal of 30-60 columns): the columns without a rank go
+    // too, from the right, all but the first (the id a person copies) and the first text column (the name), so
+    // that the line fits instead of wrapping at 80 (or names cut to stubs while COUNTRY and STATE stayed).
+    const narrowest = (idx: number[]): number =>
+      idx.reduce((a, i) => a + (cols[i]!.flexible ? Math.min(cols[i]!.natural, MIN_TEXT_WIDTH) : cols[i]!.natural), 0) + gap * Math.max(0, idx.length - 1);
+    const keep = new Set([shown[0], shown.find((i) => cols[i]!.flexible)]);
+    // Room for text beyond its narrowest, when there is text to give it to (a name cut to 6 reads as nothing).
+    const wanted = shown.some((i) => cols[i]!.flexible && cols[i]!.natural > MIN_TEXT_WIDTH) ? MIN_USEFUL_TEXT : 0;
+    for (const i of [...shown].reverse()) {
+      if (narrowest(shown) + wanted <= width) break;
+      if (keep.has(i) || cols[i]!.pinned) continue;
       shown = shown.filter((j) => j !== i);
       hidden.push(i);
     }

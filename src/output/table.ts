@@ -228,8 +228,9 @@ export async function horizontalTable(rows: unknown[], cols: Column[], opts: Tab
   const constant = cols.map((c, ci) => !!c.hideIfConstant && rows.length > 1 && cells.every((r) => r[ci] === cells[0]![ci]));
   const fit = fitColumns(
     // A column with no curated kind that holds URLs (srs api, --query) is hidden before text is cut: a cut URL is useless.
-    // Columns named with --fields are the user's choice: none of them is hidden for being a URL.
-    cols.map((c, i) => ({ natural: natural[i]!, flexible: kinds[i] === 'text', hide: c.hide ?? (c.kind === undefined && kinds[i] === 'url' && !opts.fields ? 100 : undefined), constant: constant[i] })),
+    // Columns named with --fields are the user's choice: none of them is hidden for being a URL, nor to make room for
+    // the name (pinned), and neither is a column of a --query or srs api table (no curated kind: what was asked for).
+    cols.map((c, i) => ({ natural: natural[i]!, flexible: kinds[i] === 'text', hide: c.hide ?? (c.kind === undefined && kinds[i] === 'url' && !opts.fields ? 100 : undefined), constant: constant[i], pinned: !!opts.fields || c.kind === undefined })),
     opts.width,
     GAP,
     !!opts.wide,

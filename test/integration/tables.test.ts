@@ -114,6 +114,19 @@ describe('hidden columns', () => {
     expect(r.stderr).toMatch(/hid STATE \(created in every row\)/);
     for (const n of [1, 2, 3]) expect(r.stdout).toContain(`Northwind Precision Castings Holding ${n}`);
   });
+  it('a narrow terminal (40-60 columns): columns go, from the right, all but the id and the name, so lines fit (they were 80 wide at 50)', async () => {
+    for (const width of [40, 50, 60]) {
+      for (const args of [['scorecards', 'ls'], ['ref', 'sources']]) {
+        const r = await h.run([...args, '-o', 'table'], { env: { COLUMNS: String(width) } });
+        expect(r.code, r.stderr).toBe(0);
+        const lines = r.stdout.trimEnd().split('\n');
+        for (const l of lines) expect(displayWidth(l), `${args.join(' ')} at ${width}: ${l}`).toBeLessThanOrEqual(width);
+        expect(lines[0], args.join(' ')).toMatch(/^ID\s+NAME/);
+        for (const l of lines.slice(1)) expect(l, args.join(' ')).toMatch(/^[0-9a-z]{26}  \S/);
+        expect(r.stderr).toMatch(/^hid /m);
+      }
+    }
+  });
   it('piped tables without a width are never cut', async () => {
     const r = await h.run(['news', 'ls', supplier.id, '-o', 'table']);
     expect(r.stdout).not.toContain('…');

@@ -18,12 +18,20 @@ describe('fitColumns', () => {
     const cols = [{ natural: 26, flexible: false }, { natural: 100, flexible: true }, { natural: 8, flexible: false }];
     const fit = fitColumns(cols, 80, 2);
     expect(fit.widths).toEqual([26, 80 - 26 - 8 - 4, 8]);
-    const narrow = fitColumns(cols, 26 + MIN_TEXT_WIDTH + 8 + 4, 2);
-    expect(narrow.widths).toEqual([26, MIN_TEXT_WIDTH, 8]);
-    // Narrower still, the line overflows whatever is cut: the text stays whole (it was cut to 6 and wrapped all the
-    // same), up to the terminal's width (a --query table's JSON cells made lines of 1,000 columns).
-    expect(fitColumns(cols, 30, 2).widths).toEqual([26, 30, 8]);
-    expect(fitColumns([{ natural: 26, flexible: false }, { natural: 29, flexible: true }, { natural: 30, flexible: false }], 55, 2).widths).toEqual([26, 29, 30]);
+    // With 10 cells to spare beyond the text's narrowest, the whole columns stay and the text is cut to its share.
+    const narrow = fitColumns(cols, 26 + MIN_TEXT_WIDTH + 10 + 8 + 4, 2);
+    expect(narrow.widths).toEqual([26, MIN_TEXT_WIDTH + 10, 8]);
+    // Narrower, an unranked column other than the id and the name goes (the name was cut to 6, a stub): said as hidden.
+    const tight = fitColumns(cols, 26 + MIN_TEXT_WIDTH + 8 + 4, 2);
+    expect(tight.shown).toEqual([0, 1]);
+    expect(tight.hidden).toEqual([2]);
+    expect(tight.widths).toEqual([26, MIN_TEXT_WIDTH + 8 + 2]);
+    // Narrower still than the id and the name: the line overflows, the text whole up to the terminal's width (a
+    // --query table's JSON cells made lines of 1,000 columns).
+    expect(fitColumns(cols, 30, 2).widths).toEqual([26, 30]);
+    expect(fitColumns([{ natural: 26, flexible: false }, { natural: 29, flexible: true }, { natural: 30, flexible: false }], 55, 2).widths).toEqual([26, 27]);
+    // Columns named with --fields are never hidden.
+    expect(fitColumns(cols.map((c) => ({ ...c, pinned: true })), 30, 2).widths).toEqual([26, 30, 8]);
   });
   it('gives short text its natural width and shares the rest between the long ones', () => {
     const cols = [{ natural: 20, flexible: false }, { natural: 5, flexible: true }, { natural: 60, flexible: true }, { natural: 60, flexible: true }];
