@@ -69,7 +69,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     // if that lookup fails (the picture is of the score, which does not depend on it).
     const ro = ctx.renderOptions();
     if (ctx.format === 'table' && !ro.fields && !ro.query) {
-      supplierName = client.getSupplier(id, new RetryBudget(2)).then(
+      supplierName = client.getSupplier(id, new RetryBudget(10)) /* two retries: each costs 5 tokens */.then(
         (s) => (typeof s.name === 'string' && s.name.trim() !== '' ? s.name : null),
         () => null,
       );

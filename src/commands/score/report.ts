@@ -76,7 +76,8 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     // The report is shared, and ids alone say little to its readers: each supplier's name, looked up (GET
     // /v1/suppliers/{id}) up to MAX_NAMED suppliers. A failed lookup leaves that name out; the scores do not depend on it.
     if (ids.length <= MAX_NAMED) {
-      const budget = new RetryBudget(Math.max(2, Math.ceil(ids.length / 10)));
+      // Retries for a tenth of the lookups at most (each costs 5 tokens), two at least.
+      const budget = new RetryBudget(Math.max(10, Math.ceil(ids.length / 10) * 5));
       const found = await ctx.withSpinner(`Looking up ${count(ids.length, 'supplier name')}…`, () =>
         mapConcurrent(ids, concurrency, (id) => client.getSupplier(id, budget).then((s) => (typeof s.name === 'string' && s.name.trim() !== '' ? s.name : null), () => null)),
       );

@@ -12,7 +12,7 @@
  * 130/143 interrupted.
  */
 import type { Context } from '../../context.js';
-import { ApiError, ExitCode, SrsError, UsageError } from '../../errors.js';
+import { ApiError, AuthError, ExitCode, SrsError, UsageError } from '../../errors.js';
 import { RetryBudget } from '../../api/retry.js';
 import { InterruptedError, onHardExit, onInterrupt, signalExitCode, stoppedWord, type StopSignal } from '../../util/signals.js';
 import { runImport, MAX_PROBLEMS_SHOWN, type ImportResult } from '../../import/index.js';
@@ -35,8 +35,12 @@ import { optString, renderAfterWork, requireArg, type Opts } from '../kit.js';
  * and the journal keeps them back): where they are listed, and how to send them once checked. "Run the same command
  * again to find out" promised what the re-run did not do.
  */
-const UNKNOWN_ADVICE = (report: string | undefined): string =>
-  `check them at the service before sending them again (srs supplier ls --state unknown lists them, unless the run had --no-catalog${report ? `; so does ${report}` : ''}); a re-run keeps them back, and --retry-unknown sends them again`;
+const UNKNOWN_ADVICE = (report: string | undefined, journal = true, catalog = true): string =>
+  `check them at the service before sending them again (${[catalog ? 'srs supplier ls --state unknown lists them' : '', report ? `${report} lists them` : ''].filter(Boolean).join('; ') || 'the problems above name their lines'}); ` +
+  (journal || catalog ? 'a re-run keeps them back, and --retry-unknown sends them again' : 'a re-run would send them again (no journal: the input came from a pipe; no catalog: --no-catalog), so leave them out of it');
+
+/** Retries a lookup beside the work may take (each costs RETRY_COST tokens of its budget): two. */
+const LOOKUP_BUDGET = 10;
 
 
 export async function run(ctx: Context, args: string[], opts: Opts): Promise<void> {
@@ -73,8 +77,13 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   // The run's journal, once runImport has decided it (none for a pipe without --journal): a re-run is advised only with one.
   let journalOfRun: string | undefined;
   let sinksOpen = false;
-  /** The first row kept back as `exists` (the catalog knows it as created), to check that the service knows it too. */
-  let firstExisting: { line: number; supplierId: string } | undefined;
+  /**
+   * The first row kept back as already created (`exists`: the catalog knows it; `skipped` with a supplier id: the
+   * journal does), and how many such rows there were, to check that the service still knows them.
+   */
+  /** Whether the catalog recorded this run's outcomes (not with --no-catalog). */
+  let catalogRecords = false;
+  let firstKept: { line: number; supplierId: string; state: 'exists' | 'skipped'; count: number } | undefined;
   const offHardExit = onHardExit((sig) => {
     const message = !sinksOpen
       ? `${sig}: quit at once, before any row was sent`
@@ -114,6 +123,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
           sinksOpen = true;
           const { openCatalogSink } = await import('./catalog-sink.js');
           const sink = await openCatalogSink(ctx, file, { dryRun, allowExisting: opts.allowExisting === true, retryUnknown: opts.retryUnknown === true, journalPath });
+          catalogRecords = !!sink;
           return sink ? [sink] : [];
         },
         // A dry run may have no base URL or key (it needs none): then there is no target to check against. One that
@@ -127,7 +137,10 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
           await (await ctx.client()).getSupplier(id);
         },
         onRow: (o) => {
-          if (!firstExisting && o.state === 'exists' && o.supplierId) firstExisting = { line: o.line, supplierId: o.supplierId };
+          if ((o.state === 'exists' || o.state === 'skipped') && o.supplierId) {
+            if (firstKept) firstKept.count++;
+            else firstKept = { line: o.line, supplierId: o.supplierId, state: o.state, count: 1 };
+          }
         },
         stdin: ctx.io.stdin,
         stdinIsTTY: ctx.io.stdinIsTTY,
@@ -172,25 +185,32 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     );
   }
 
-  if (result.fatal) throw result.fatal;
-  // Rows kept back as already created rest on the catalog's word: a service reset since (a staging wipe, an emulator
-  // restarted without --state) made them "exists", exit 0, with none of them at the service. One GET of the first
-  // says whether the service still knows it; a 404 fails the run (a lookup that fails otherwise proves nothing).
-  if (firstExisting && !summary.dryRun) {
-    const gone = await ctx
-      .client()
-      .then((c) => c.getSupplier(firstExisting!.supplierId, new RetryBudget(2)))
-      .then(
-        () => false,
-        (e: unknown) => e instanceof ApiError && e.status === 404,
-      );
-    if (gone) {
-      throw new SrsError(
-        'not_found',
-        ExitCode.failure,
-        `${summary.exists} row${summary.exists === 1 ? ' was' : 's were'} not sent because the catalog knows ${summary.exists === 1 ? 'its' : 'their'} customerSupplierId as created on this target, but the service does not know supplier ${firstExisting.supplierId} (line ${firstExisting.line}: GET /v1/suppliers/${firstExisting.supplierId} answered 404): the service was reset or its data removed since; run the same command with --allow-existing to send them`,
-      );
+  const advice = UNKNOWN_ADVICE(summary.report, !!summary.journal, catalogRecords);
+  if (result.fatal) {
+    // The outage stop (and any fatal stop) says what became of the rows in flight, as the end of a run does.
+    if (!summary.unknown) throw result.fatal;
+    throw new SrsError(result.fatal.code, result.fatal.exitCode, `${result.fatal.message}; ${summary.unknown} row${summary.unknown === 1 ? '' : 's'} unknown: ${advice}`);
+  }
+  // Rows kept back as already created rest on the catalog's or the journal's word: a service reset since (a staging
+  // wipe, an emulator restarted without --state) made them "exists" or "skipped", exit 0, with none of them at the
+  // service. One GET of the first says whether the service still knows it: a 404 fails the run, and so does a lookup
+  // that cannot say (fail closed). Not after a signal or a stop at malformed input: those say how to resume.
+  const kept = firstKept;
+  if (kept && !summary.dryRun && !result.interrupted && !result.readError) {
+    const what = kept.state === 'exists' ? `the catalog knows ${kept.count === 1 ? 'its' : 'their'} customerSupplierId as created on this target` : `the journal records ${kept.count === 1 ? 'it' : 'them'} as created by an earlier run`;
+    const rows = `${kept.count} row${kept.count === 1 ? ' was' : 's were'} not sent because ${what}`;
+    const get = `GET /v1/suppliers/${kept.supplierId}`;
+    let problem: string | undefined;
+    try {
+      await (await ctx.client()).getSupplier(kept.supplierId, new RetryBudget(LOOKUP_BUDGET));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) {
+        problem = `${rows}, but the service does not know supplier ${kept.supplierId} (line ${kept.line}: ${get} answered 404): the service was reset or its data removed since; ${kept.state === 'exists' ? 'run the same command with --allow-existing' : 'import the file with --journal NEW (and --allow-existing)'} to send them`;
+      } else if (!(e instanceof AuthError)) {
+        problem = `${rows}, but srs could not check that the service still has them (${get}: ${(e as Error).message}); srs supplier get ${kept.supplierId} checks it`;
+      } else throw e;
     }
+    if (problem) throw new SrsError('not_found', ExitCode.failure, summary.unknown ? `${problem}; and ${summary.unknown} unknown: ${advice}` : problem);
   }
   // Without a journal (stdin, a pipe), a re-run cannot tell which rows were created: it must not be advised.
   const resume = summary.journal
@@ -212,7 +232,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   if (result.interrupted) {
     // After every row was read there is no line to resume from ("after line undefined"): the summary is whole.
     if (summary.complete) {
-      const open = summary.unknown ? `; ${summary.unknown} unknown: ${summary.journal ? UNKNOWN_ADVICE(summary.report) : 'there is no journal (the input came from a pipe): check them before importing again'}` : '';
+      const open = summary.unknown ? `; ${summary.unknown} unknown: ${advice}` : '';
       throw new InterruptedError(stoppedBy, `${stoppedWord(stoppedBy)} after every row was read and sent (${summary.created} created)${open}`);
     }
     throw new InterruptedError(stoppedBy, `${stoppedWord(stoppedBy)} after line ${summary.stoppedAfterLine}: ${resume}`);
@@ -230,7 +250,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       : summary.failed || summary.unknown
         ? `${bad} row${bad === 1 ? ' was' : 's were'} not created for certain`
         : `${bad} row${bad === 1 ? ' was' : 's were'} not sent by this run`;
-    throw new SrsError(summary.failed || summary.unknown ? 'api' : 'invalid_input', ExitCode.failure, `${what}: ${parts.join(', ')}${summary.unknown ? `; ${UNKNOWN_ADVICE(summary.report)}` : ''}`);
+    throw new SrsError(summary.failed || summary.unknown ? 'api' : 'invalid_input', ExitCode.failure, `${what}: ${parts.join(', ')}${summary.unknown ? `; ${advice}` : ''}`);
   }
   if (queryProblem) throw queryProblem.afterTheWork(summary.dryRun ? 'the dry run is done (nothing was sent)' : `the import is done (${summary.created} created)`);
 }
