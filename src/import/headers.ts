@@ -39,7 +39,8 @@ export const ALIASES: Readonly<Record<Field, readonly string[]>> = {
     'supplier id',
     'supplier code',
     'vendor code',
-    // srs's own words for it (--customer-id, CUSTOMER ID in supplier ls): "customer id" was dropped with a warning.
+    // Weak aliases (WEAK_ALIASES): srs's own words for it (--customer-id, CUSTOMER ID in supplier ls) and account
+    // spellings, taken only when no other column gives the field.
     'customer id',
     'customer ref',
     'creditor id',
@@ -54,6 +55,13 @@ export const ALIASES: Readonly<Record<Field, readonly string[]>> = {
   contactFirstName: ['first name', 'contact first name', 'given name', 'contacts.firstName'],
   contactLastName: ['last name', 'contact last name', 'surname', 'family name', 'contacts.lastName'],
 };
+
+/**
+ * Headers that give a field only when no other column does: a vendor master export can carry the vendor's own
+ * customer number ("Customer ID", SAP's KUNNR) beside "Vendor ID", and the two were "all map to customerSupplierId"
+ * (exit 2) where the file had imported before.
+ */
+const WEAK_ALIASES: ReadonlySet<string> = new Set(['customer id', 'customer ref', 'creditor id', 'creditor number', 'creditor no', 'vendor account', 'supplier account'].map((a) => normalizeHeader(a)));
 
 export function normalizeHeader(h: string): string {
   return h.replace(/^\uFEFF/, '').toLowerCase().replace(/[\s_\-.]+/g, '');
@@ -158,7 +166,8 @@ export function mapHeaders(header: readonly string[], specs: readonly MapSpec[] 
     const cols = columns.filter((c) => c.field === f);
     if (cols.length === 0) continue;
     const mapped = cols.filter((c) => c.source === 'map');
-    const winners = mapped.length ? mapped : cols;
+    const strong = cols.filter((c) => !WEAK_ALIASES.has(normalizeHeader(c.header)));
+    const winners = mapped.length ? mapped : strong.length ? strong : cols;
     if (winners.length > 1) {
       // --map names a column by its header: it cannot tell columns of one name apart (it would ignore them all).
       const names = new Set(winners.map((c) => normalizeHeader(c.header)));
@@ -174,7 +183,7 @@ export function mapHeaders(header: readonly string[], specs: readonly MapSpec[] 
       if (c === win) continue;
       c.field = undefined;
       c.source = 'superseded';
-      warnings.push(`column "${c.header}" is not imported: ${f} comes from "${win.header}" (--map)`);
+      warnings.push(`column "${c.header}" is not imported: ${f} comes from "${win.header}" (${mapped.length ? '--map' : `"${c.header}" gives it only when no other column does; --map "${c.header}=${f}" takes it instead`})`);
     }
   }
   for (const c of columns) {

@@ -98,6 +98,10 @@ describe('mapHeaders', () => {
   it('"customer id" (srs\'s own words) is customerSupplierId; a file without such a column is warned about, since the catalog cannot guard it', () => {
     expect(mapHeaders(['name', 'Customer ID']).index.customerSupplierId).toBe(1);
     expect(mapHeaders(['name', 'creditor_number']).index.customerSupplierId).toBe(1);
+    // Beside a column that gives it for sure, "Customer ID" (a vendor export's own customer number) is not imported.
+    const both = mapHeaders(['Name', 'Vendor ID', 'Customer ID', 'Country']);
+    expect(both.index.customerSupplierId).toBe(1);
+    expect(both.warnings).toEqual(['column "Customer ID" is not imported: customerSupplierId comes from "Vendor ID" ("Customer ID" gives it only when no other column does; --map "Customer ID=customerSupplierId" takes it instead)']);
     const none = mapHeaders(['name', 'country']);
     expect(none.index.customerSupplierId).toBeUndefined();
     expect(none.warnings).toEqual([expect.stringMatching(/^no column gives customerSupplierId .*: the catalog cannot recognise these suppliers when another file or a later export holds them again, so that import would create them again/)]);
