@@ -366,9 +366,10 @@ function readHeader(journalPath: string): JournalHeader | undefined {
     const n = readSync(fd, buf, 0, buf.length, 0);
     // srs writes a journal's header as it creates it: an empty one lost what an earlier run recorded (a power cut
     // before the page cache reached the disk, the file emptied). Read as no journal, every row it sent was sent again.
-    if (n === 0) {
+    // A file system that lost the data but kept the size (XFS, ext4 with delayed allocation) leaves NUL bytes instead.
+    if (n === 0 || buf.subarray(0, n).every((b) => b === 0)) {
       throw new UsageError(
-        `journal ${journalPath} exists but is empty: what an earlier run recorded was lost (a power cut before it reached the disk, or the file was emptied), so rows it sent would be sent again; check which suppliers exist first (srs supplier ls; the service), then delete the file or pass --journal NEW (--journal-fsync makes a journal survive a power cut)`,
+        `journal ${journalPath} exists but ${n === 0 ? 'is empty' : 'holds only NUL bytes'}: what an earlier run recorded was lost (a power cut before it reached the disk, or the file was emptied), so rows it sent would be sent again; check which suppliers exist first (srs supplier ls; the service), then delete the file or pass --journal NEW (--journal-fsync makes a journal survive a power cut)`,
         { code: 'invalid_input' },
       );
     }

@@ -86,6 +86,9 @@ describe('binding', () => {
     const p = jpath();
     writeFileSync(p, '');
     await expect(readJournal(p, 'in.csv', id(), () => undefined)).rejects.toThrow(/exists but is empty: what an earlier run recorded was lost .* delete the file or pass --journal NEW/);
+    // What XFS or ext4 leave after a power cut that kept the size: NUL bytes, not "not a journal" (whose advice sent every row again).
+    writeFileSync(p, Buffer.alloc(300));
+    await expect(readJournal(p, 'in.csv', id(), () => undefined)).rejects.toThrow(/exists but holds only NUL bytes: what an earlier run recorded was lost/);
   });
 
   it('refuses a file that is not a journal', async () => {
