@@ -3,7 +3,8 @@
  * build) and a run function loaded only when the command runs. Also the
  * shared pieces of list commands and input parsing.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { QueryError, UsageError } from '../errors.js';
@@ -213,6 +214,15 @@ export async function printPages<T>(
 
 
 /** Reads a whole text input from a file or "-" for stdin. */
+/** Whether `path` names a regular file (stat never waits, even on a FIFO); false when it cannot be read. */
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export async function readInput(ctx: Context, path: string, what: string): Promise<string> {
   if (path === '') throw new UsageError(`${what}: empty path; name the file to read (or - for stdin)`);
   if (path === '-') {
@@ -223,8 +233,10 @@ export async function readInput(ctx: Context, path: string, what: string): Promi
   }
   let bytes: Buffer;
   try {
-    // Synchronous: nothing else runs yet, and it skips the thread pool's round trip (~5 ms).
-    bytes = readFileSync(path);
+    // A regular file synchronously: nothing else runs yet, and it skips the thread pool's round trip (~5 ms). Anything
+    // else (a FIFO, <(...)) through the thread pool: a FIFO with no writer waits in open(), and a synchronous open
+    // blocked the event loop, so neither Ctrl-C nor SIGTERM ended it (src/util/signals.ts ends the async wait).
+    bytes = isRegularFile(path) ? readFileSync(path) : await readFile(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`${what}: cannot read ${path}${code === 'ENOENT' ? ' (no such file)' : code ? ` (${code})` : ''}`);

@@ -62,7 +62,7 @@
  * target and links a rotated key after asking the service. Version 1 journals
  * (no target) are still read; they get a "target" line when first used.
  */
-import { closeSync, createReadStream, existsSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, fsyncSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import type { Target } from '../api/target.js';
 import { UsageError } from '../errors.js';
 import type { FileIdentity } from './read.js';
@@ -354,6 +354,9 @@ function sameFile(b: FileBinding, id: FileIdentity): boolean {
 /** Reads a journal's first line (undefined when there is none); throws UsageError when it is not a journal this srs reads. */
 function readHeader(journalPath: string): JournalHeader | undefined {
   if (!existsSync(journalPath)) return undefined;
+  // A FIFO or a device as the journal: opening it for reading waits for a writer (neither Ctrl-C nor SIGTERM ended
+  // it), and it could never be read back. A journal is a regular file.
+  if (!statSync(journalPath).isFile()) throw new UsageError(`--journal ${journalPath} is not a regular file (a FIFO, a device or a directory): a journal must be a file srs can read back; pass --journal PATH to a file`);
   let fd: number;
   try {
     fd = openSync(journalPath, 'r');

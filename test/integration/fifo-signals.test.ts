@@ -4,6 +4,7 @@
  * SIGKILL ended it); the import's synchronous open blocked the event loop itself.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, scratchDir } from './harness.js';
@@ -45,6 +46,23 @@ describe.skipIf(!hasMkfifo)('a FIFO with no writer (mkfifo, coreutils)', () => {
       expect(r.ended, `${args.join(' ')}: only SIGKILL ended it`).toBe(true);
       expect(endedBy(r, sig, code), `${args.join(' ')}: ${r.code} ${r.signal} ${r.stderr}`).toBe(true);
     }
+  });
+
+  it('every other file input (--json, --ids-file, --input): SIGTERM ends the wait; a FIFO as the journal is refused', async () => {
+    const fifo = join(scratch.path, 'input.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    for (const args of [['supplier', 'create', '--json', fifo], ['score', 'calc', '--ids-file', fifo], ['api', 'POST', '/v1/suppliers', '--input', fifo]]) {
+      const r = await runAndSignal(args, ['SIGTERM']);
+      expect(r.ended, `${args.join(' ')}: only SIGKILL ended it`).toBe(true);
+      expect(endedBy(r, 'SIGTERM', 143), `${args.join(' ')}: ${r.code} ${r.signal} ${r.stderr}`).toBe(true);
+    }
+    const journal = join(scratch.path, 'journal.fifo');
+    expect(spawnSync('mkfifo', [journal]).status).toBe(0);
+    const rows = join(scratch.path, 'rows.csv');
+    writeFileSync(rows, 'name\nA\n');
+    const r = spawnSync(process.execPath, [BIN, 'supplier', 'import', rows, '--journal', journal], { env: { ...baseEnv(scratch.path), SRS_BASE_URL: 'http://127.0.0.1:9', SRS_API_KEY: 'fifo-test-key-0123' }, encoding: 'utf8', timeout: 10_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('is not a regular file (a FIFO, a device or a directory): a journal must be a file srs can read back');
   });
 
   it('supplier import: the first Ctrl-C stops reading, the second ends the wait', async () => {
