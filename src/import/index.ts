@@ -400,6 +400,8 @@ class ImportRun {
   #seq = 0;
   /** Creates in a row that the service failed (unknown, or refused as unavailable): see SERVICE_FAILURES_TO_STOP. */
   #serviceFailures = 0;
+  /** Whether every failure counted in #serviceFailures was a throttle (429, or 503 with Retry-After) past its retries. */
+  #throttledOnly = true;
   readonly #closed = new Set<OutcomeSink>();
   readonly #onAbort = () => this.requestStop('interrupted');
 
@@ -660,20 +662,24 @@ class ImportRun {
    * other than 429: it is up) starts the count again. The rows after the stop are not sent; the re-run resumes.
    */
   #watchService(out: RowOutcome): void {
-    const refusedRow = out.state === 'failed' && /^HTTP 4(?!29)\d\d\b/.test(out.message ?? '');
+    // A row the service refused for what it holds (a 4xx; not 404, 405 or 408, which every row of a wrong base URL or
+    // behind a timing-out proxy gets alike, nor 429): the service is up.
+    const refusedRow = out.state === 'failed' && /^HTTP 4(?!04|05|08|29)\d\d\b/.test(out.message ?? '');
     if (out.state === 'created' || refusedRow) {
       this.#serviceFailures = 0;
+      this.#throttledOnly = true;
       return;
     }
     if (out.state !== 'unknown' && out.state !== 'failed') return;
+    this.#throttledOnly &&= out.state === 'failed' && /^HTTP (429|503)\b/.test(out.message ?? '');
     if (++this.#serviceFailures < SERVICE_FAILURES_TO_STOP || this.stopReason) return;
-    const again = this.#journal?.writing ? '; run the same command again once the service is back: the journal resumes where this run stopped' : '';
-    this.fatal ??= new SrsError(
-      'api',
-      ExitCode.failure,
-      `the service failed ${SERVICE_FAILURES_TO_STOP} creates in a row (the last, line ${out.line}: ${out.message ?? out.state}): srs stopped sending rather than send the rest of the file into an outage${again}`,
-    );
-    this.requestStop('the service is failing');
+    const again = this.#journal?.writing ? 'run the same command again' : 'send the rest again';
+    // Throttled past every retry, each of them: the service is up, but this run asks more than it allows.
+    const message = this.#throttledOnly
+      ? `the service throttled ${SERVICE_FAILURES_TO_STOP} creates in a row past their retries (the last, line ${out.line}: ${out.message ?? out.state}): srs stopped sending; ${again} with a lower --concurrency, or without it (the import then adapts to the service's pace)${this.#journal?.writing ? ': the journal resumes where this run stopped' : ''}`
+      : `the service failed ${SERVICE_FAILURES_TO_STOP} creates in a row (the last, line ${out.line}: ${out.message ?? out.state}): srs stopped sending rather than send the rest of the file into an outage${this.#journal?.writing ? '; run the same command again once the service is back: the journal resumes where this run stopped' : ''}`;
+    this.fatal ??= new SrsError('api', ExitCode.failure, message);
+    this.requestStop(this.#throttledOnly ? 'the service is throttling' : 'the service is failing');
   }
 
   /** Stage "record": counts, then the sinks that take outcomes as they arrive, then (in line order) the others. */

@@ -202,12 +202,28 @@ describe('retries', () => {
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(r.code).toBe(1);
     const s = JSON.parse(r.stdout) as { failed: number; total: number };
-    expect(s).toMatchObject({ created: 0, unknown: 0, complete: false, stopReason: 'the service is failing' });
+    expect(s).toMatchObject({ created: 0, unknown: 0, complete: false, stopReason: 'the service is throttling' });
     expect(s.failed).toBeGreaterThanOrEqual(25);
     expect(s.failed).toBe(s.total);
-    expect(r.stderr).toMatch(/the service failed 25 creates in a row \(the last, line \d+: HTTP 429: come back next week\)/);
+    // Throttled, not down: said so, with what to change.
+    expect(r.stderr).toMatch(/the service throttled 25 creates in a row past their retries \(the last, line \d+: HTTP 429: come back next week\): srs stopped sending; run the same command again with a lower --concurrency, or without it/);
     // Each row was sent once: not after a 30 s wait, nor again.
     expect(counts.get('longwait')).toBeLessThanOrEqual(25 + 64);
+  });
+
+  it('a 404 to every create (a wrong base URL path) stops the import as an outage does; a 400 (a bad row) does not count', async () => {
+    scenario('all404', (_q, res) => json(res, 404, { message: 'no such route' }));
+    const dir = mkdtempSync(join(tmpdir(), 'srs-all404-'));
+    const f = join(dir, 'rows.csv');
+    writeFileSync(f, 'name,country\n' + Array.from({ length: 200 }, (_, i) => `Lost ${i},FRA`).join('\n') + '\n');
+    const r = await srs('all404', ['supplier', 'import', f, '--no-catalog', '-o', 'json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ complete: false, stopReason: 'the service is failing' });
+    expect(counts.get('all404')).toBeLessThan(100);
+    scenario('all400', (_q, res) => json(res, 400, { message: 'bad row' }));
+    const bad = await srs('all400', ['supplier', 'import', f, '--no-catalog', '-o', 'json', '--journal', join(dir, 'bad.journal')]);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ complete: true, failed: 200 });
   });
 
   it('a 503 without Retry-After after the service stored the supplier (a gateway\'s): unknown, never sent again, never "created" twice', async () => {
