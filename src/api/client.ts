@@ -120,7 +120,9 @@ export class ApiClient {
     // normalise: V-1001 for v-1001): which row, if any, it stands for is not known. Counted created, the row was
     // recorded under a supplier that is not its own.
     const sentId = valid.customerSupplierId;
-    const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+    // Folded as a service may fold them: case in full (ß is SS), and composed accents.
+    const fold = (s: string) => s.trim().normalize('NFKC').toUpperCase().toLowerCase();
+    const same = (a: string, b: string) => fold(a) === fold(b);
     if (typeof sentId === 'string' && sentId !== '' && typeof created.customerSupplierId === 'string' && !same(created.customerSupplierId, sentId)) {
       throw new BadResponseError({
         method: 'POST',

@@ -468,6 +468,8 @@ export class HttpTransport {
       this.#trace?.(`   ${args.method} ${args.path}: ${d.reason}`);
       if (!d.retry) {
         if (attempt > 0) res.attempts = attemptsNote(attempt + 1, policy.now() - startedAt, d, false);
+        // Not retried because the service asked for a longer wait than srs takes: said (it read "HTTP 429: slow down").
+        else if (retryAfterMs !== undefined && d.limit === 'time' && /asks to wait/.test(d.reason)) res.attempts = d.reason.replace(/^HTTP \d+: /, '');
         return res;
       }
       this.#onRetry?.(askedBack ? `HTTP ${res.status}: retrying after its Retry-After (attempt ${attempt + 2})` : `HTTP ${res.status}: retrying (attempt ${attempt + 2} of ${total})`);

@@ -174,6 +174,15 @@ describe('retries', () => {
     expect(counts.get('create503none')).toBe(1);
   });
 
+  it('a 201 with the customer id folded as a service may fold it (ß as SS, composed accents) is created', async () => {
+    scenario('folded', (_q, res, _n, raw) => {
+      const sent = (JSON.parse(raw) as { customerSupplierId: string }).customerSupplierId;
+      json(res, 201, { id: '01h57nhc4sapk2v8c7tqfolded', name: 'Folded', countryIso3Code: null, website: null, status: 'current', customerSupplierId: sent.toUpperCase().normalize('NFD') });
+    });
+    const r = await srs('folded', ['supplier', 'create', '--name', 'Folded', '--customer-id', 'z-straße-é', '--no-catalog', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
   it('a 201 about another supplier (not the customerSupplierId sent) is unknown, never created', async () => {
     scenario('wrongcsid', (_q, res) => json(res, 201, { id: '01h57nhc4sapk2v8c7tqwrongs', name: 'Someone Else', countryIso3Code: null, website: null, status: 'current', customerSupplierId: 'OTHER-1' }));
     const r = await srs('wrongcsid', ['supplier', 'create', '--name', 'Mine', '--customer-id', 'MINE-1', '--no-catalog', '-o', 'json']);
@@ -207,6 +216,10 @@ describe('retries', () => {
     expect(s.failed).toBe(s.total);
     // Throttled, not down: said so, with what to change.
     expect(r.stderr).toMatch(/the service throttled 25 creates in a row past their retries \(the last, line \d+: HTTP 429: come back next week\): srs stopped sending; run the same command again with a lower --concurrency, or without it/);
+    // A read says why it was not retried.
+    const read = await srs('longwait', ['scorecards', 'ls']);
+    expect(read.code).toBe(1);
+    expect(read.stderr).toContain('failed with HTTP 429: come back next week (the service asks to wait 999999 s, longer than srs waits (30 s))');
     // Each row was sent once: not after a 30 s wait, nor again.
     expect(counts.get('longwait')).toBeLessThanOrEqual(25 + 64);
   });
