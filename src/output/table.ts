@@ -294,6 +294,7 @@ export async function verticalTable(item: unknown, cols: Column[], opts: TableOp
       const c = cols[i]!;
       if ((c.kind ?? inferKind(c.path, [getPath(item, c.path)])) !== 'text') return [r];
       const lines = wrapToWidth(r[1], budget, DETAIL_LINES, ellipsisOf(opts));
+      if (lines.length === DETAIL_LINES && lines.join(' ').length < r[1].length - 1) opts.note?.(`${c.header} is longer than ${DETAIL_LINES} lines here and cut; -o json or --wide shows it whole`);
       return lines.map((l, k) => [k === 0 ? r[0] : '', l] as [string, string]);
     });
   }

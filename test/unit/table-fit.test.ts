@@ -165,8 +165,13 @@ describe('tables fitted by priority', () => {
     for (const l of nameLines) expect(displayWidth(l)).toBe(50);
     expect(nameLines[3]!.endsWith('…')).toBe(true);
     expect(rest[4]).toContain(item.url);
-    const words = await verticalTable({ name: 'Consolidated Northern Hemisphere Precision Forging Works' }, [{ path: 'name', header: 'NAME', kind: 'text' }], opts(30));
+    const notes: string[] = [];
+    const words = await verticalTable({ name: 'Consolidated Northern Hemisphere Precision Forging Works' }, [{ path: 'name', header: 'NAME', kind: 'text' }], opts(30, { note: (m) => notes.push(m) }));
     expect(lines(words)).toEqual(['NAME  Consolidated Northern', '      Hemisphere Precision', '      Forging Works']);
+    expect(notes).toEqual([]);
+    // Cut after four lines: said once on stderr, with where to see it whole.
+    await verticalTable(item, [{ path: 'name', header: 'NAME', kind: 'text' }], opts(50, { note: (m) => notes.push(m) }));
+    expect(notes).toEqual(['NAME is longer than 4 lines here and cut; -o json or --wide shows it whole']);
     // --wide cuts nothing, in a detail view too.
     const wide = await verticalTable(item, [{ path: 'id', header: 'ID' }, { path: 'name', header: 'NAME' }], opts(50, { wide: true }));
     expect(lines(wide)[1]).toBe(`NAME  ${item.name}`);
