@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { readsNonRegularFile } from '../util/signals.js';
 import { Option, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { QueryError, UsageError } from '../errors.js';
@@ -236,7 +237,11 @@ export async function readInput(ctx: Context, path: string, what: string): Promi
     // A regular file synchronously: nothing else runs yet, and it skips the thread pool's round trip (~5 ms). Anything
     // else (a FIFO, <(...)) through the thread pool: a FIFO with no writer waits in open(), and a synchronous open
     // blocked the event loop, so neither Ctrl-C nor SIGTERM ended it (src/util/signals.ts ends the async wait).
-    bytes = isRegularFile(path) ? readFileSync(path) : await readFile(path);
+    if (isRegularFile(path)) bytes = readFileSync(path);
+    else {
+      readsNonRegularFile();
+      bytes = await readFile(path);
+    }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`${what}: cannot read ${path}${code === 'ENOENT' ? ' (no such file)' : code ? ` (${code})` : ''}`);

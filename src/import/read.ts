@@ -24,6 +24,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fstatSync, open as openAsync, openSync, readSync, statSync } from 'node:fs';
+import { readsNonRegularFile } from '../util/signals.js';
 import { isatty } from 'node:tty';
 import { isAscii, isUtf8 } from 'node:buffer';
 import { resolve as resolvePath } from 'node:path';
@@ -700,6 +701,7 @@ async function openSource(path: string, opts: ReadOptions): Promise<Source> {
   try {
     // Asynchronous: a FIFO waits here for a writer, and a synchronous open blocked the event loop, so neither
     // Ctrl-C nor SIGTERM ended the run (src/util/signals.ts ends it even while this open waits).
+    if (isStreamPath(abs)) readsNonRegularFile();
     fd = await new Promise<number>((resolve, reject) => openAsync(abs, 'r', (e, n) => (e ? reject(e) : resolve(n))));
   } catch (e) {
     throw new UsageError(`cannot read ${path}${describeFsError(e)}`);

@@ -55,6 +55,16 @@ export function onInterrupt(stop: (sig: StopSignal) => void): () => void {
 /** The signal that arrived, if one did. */
 export const interruptedBy = (): StopSignal | undefined => received;
 
+let readingNonRegular = false;
+/**
+ * Says that this run reads a file that is not a regular one (a FIFO, <(...), a device), whose open() or read() in
+ * Node's thread pool can wait for ever: a signal then ends the process by the signal itself (see installSignalHandlers).
+ * Runs that read regular files only keep exiting with the code, as every test and script expects.
+ */
+export function readsNonRegularFile(): void {
+  readingNonRegular = true;
+}
+
 /** Whether a file system call is waiting in Node's thread pool (FSReqCallback, FSReqPromise). */
 const fsCallPending = (): boolean => process.getActiveResourcesInfo().some((r) => r.startsWith('FSReq'));
 
@@ -74,7 +84,7 @@ export function installSignalHandlers(exit: (code: number) => void): void {
         /* leaving at once all the same */
       }
     }
-    if (fsCallPending()) {
+    if (readingNonRegular && fsCallPending()) {
       // A call in Node's thread pool may never return: open() of a FIFO that no writer opens (`srs score recompute
       // fifo`, an import of one). process.exit() waits for the pool's threads, so Ctrl-C and SIGTERM did nothing
       // and only SIGKILL ended the run. The 'exit' listeners run (temporary files, locks), then the process dies of

@@ -77,18 +77,18 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   // The run's journal, once runImport has decided it (none for a pipe without --journal): a re-run is advised only with one.
   let journalOfRun: string | undefined;
   let sinksOpen = false;
+  /** Whether the catalog recorded this run's outcomes (not with --no-catalog). */
+  let catalogRecords = false;
   /**
    * The first row kept back as already created (`exists`: the catalog knows it; `skipped` with a supplier id: the
    * journal does), and how many such rows there were, to check that the service still knows them.
    */
-  /** Whether the catalog recorded this run's outcomes (not with --no-catalog). */
-  let catalogRecords = false;
   let firstKept: { line: number; supplierId: string; state: 'exists' | 'skipped'; count: number } | undefined;
   const offHardExit = onHardExit((sig) => {
     const message = !sinksOpen
       ? `${sig}: quit at once, before any row was sent`
       : journalOfRun
-      ? `${sig}: quit at once: rows in flight have an unknown outcome${report ? `, and --report ${report} is incomplete (it lacks rows that the journal has)` : ''}; running the same command again continues the file and keeps them back as unknown: ${UNKNOWN_ADVICE(undefined)}`
+      ? `${sig}: quit at once: rows in flight have an unknown outcome${report ? `, and --report ${report} is incomplete (it lacks rows that the journal has)` : ''}; run the same command again to continue the file, and ${UNKNOWN_ADVICE(undefined)}`
       : // Without a journal a re-run sends every row again: it made 445 duplicates of 1,500 rows when this said "run the same command again".
         `${sig}: quit at once: rows in flight have an unknown outcome, and there is no journal (the input came from a pipe), so running it again would send every row again and create duplicates${report ? `; --report ${report} is incomplete` : ''}: check which suppliers exist before importing the rest (srs supplier find lists what the catalog recorded), and import from a file (or pass --journal FILE) next time`;
     // Below the progress line on a terminal.
@@ -188,7 +188,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
   const advice = UNKNOWN_ADVICE(summary.report, !!summary.journal, catalogRecords);
   if (result.fatal) {
     // The outage stop (and any fatal stop) says what became of the rows in flight, as the end of a run does.
-    if (!summary.unknown) throw result.fatal;
+    if (!summary.unknown || result.fatal.code !== 'api') throw result.fatal;
     throw new SrsError(result.fatal.code, result.fatal.exitCode, `${result.fatal.message}; ${summary.unknown} row${summary.unknown === 1 ? '' : 's'} unknown: ${advice}`);
   }
   // Rows kept back as already created rest on the catalog's or the journal's word: a service reset since (a staging
