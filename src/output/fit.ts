@@ -9,7 +9,7 @@
  * 3. on a narrow terminal, when the text would get fewer than 10 cells more
  *    than its narrowest, the columns without a rank go too, from the right,
  *    all but the first (the id) and the first text column (the name), and
- *    never one named with --fields;
+ *    never a pinned one (named with --fields; a --query or srs api table's);
  * 4. only then is long text cut: a text column shorter than its fair share of
  *    what is left keeps its width, the others share the rest equally, and
  *    what is left over goes back to them in order.
@@ -27,7 +27,7 @@ export interface FitColumn {
   hide?: number | undefined;
   /** Hidden before any ranked column when every row has the same value. */
   constant?: boolean | undefined;
-  /** Never hidden (a column the user named with --fields). */
+  /** Never hidden for room (a column the user named with --fields, or one of a --query or srs api table). */
   pinned?: boolean | undefined;
 }
 
@@ -68,7 +68,7 @@ export function fitColumns(cols: readonly FitColumn[], width: number | undefined
       idx.reduce((a, i) => a + (cols[i]!.flexible ? Math.min(cols[i]!.natural, MIN_TEXT_WIDTH) : cols[i]!.natural), 0) + gap * Math.max(0, idx.length - 1);
     const keep = new Set([shown[0], shown.find((i) => cols[i]!.flexible)]);
     // Room for text beyond its narrowest, when there is text to give it to (a name cut to 6 reads as nothing).
-    const wanted = shown.some((i) => cols[i]!.flexible && cols[i]!.natural > MIN_TEXT_WIDTH) ? MIN_USEFUL_TEXT : 0;
+    const wanted = Math.min(MIN_USEFUL_TEXT, shown.reduce((a, i) => a + (cols[i]!.flexible ? Math.max(0, cols[i]!.natural - MIN_TEXT_WIDTH) : 0), 0));
     for (const i of [...shown].reverse()) {
       if (narrowest(shown) + wanted <= width) break;
       if (keep.has(i) || cols[i]!.pinned) continue;
