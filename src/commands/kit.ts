@@ -3,9 +3,9 @@
  * build) and a run function loaded only when the command runs. Also the
  * shared pieces of list commands and input parsing.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { readsNonRegularFile } from '../util/signals.js';
+import { readsSpecialFile } from '../util/signals.js';
 import { Option, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { QueryError, UsageError } from '../errors.js';
@@ -215,15 +215,6 @@ export async function printPages<T>(
 
 
 /** Reads a whole text input from a file or "-" for stdin. */
-/** Whether `path` names a regular file (stat never waits, even on a FIFO); false when it cannot be read. */
-function isRegularFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 export async function readInput(ctx: Context, path: string, what: string): Promise<string> {
   if (path === '') throw new UsageError(`${what}: empty path; name the file to read (or - for stdin)`);
   if (path === '-') {
@@ -237,11 +228,7 @@ export async function readInput(ctx: Context, path: string, what: string): Promi
     // A regular file synchronously: nothing else runs yet, and it skips the thread pool's round trip (~5 ms). Anything
     // else (a FIFO, <(...)) through the thread pool: a FIFO with no writer waits in open(), and a synchronous open
     // blocked the event loop, so neither Ctrl-C nor SIGTERM ended it (src/util/signals.ts ends the async wait).
-    if (isRegularFile(path)) bytes = readFileSync(path);
-    else {
-      readsNonRegularFile();
-      bytes = await readFile(path);
-    }
+    bytes = readsSpecialFile(path) ? await readFile(path) : readFileSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`${what}: cannot read ${path}${code === 'ENOENT' ? ' (no such file)' : code ? ` (${code})` : ''}`);

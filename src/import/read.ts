@@ -24,7 +24,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fstatSync, open as openAsync, openSync, readSync, statSync } from 'node:fs';
-import { readsNonRegularFile } from '../util/signals.js';
+import { isSpecialFile, readsSpecialFile } from '../util/signals.js';
 import { isatty } from 'node:tty';
 import { isAscii, isUtf8 } from 'node:buffer';
 import { resolve as resolvePath } from 'node:path';
@@ -677,13 +677,7 @@ async function peekStream(input: NodeJS.ReadableStream & Readable): Promise<Sour
 
 /** True when `path` names something that is not a regular file (a FIFO, /dev/stdin, a process substitution): it is read like stdin. */
 export function isStreamPath(path: string): boolean {
-  if (path === '-') return true;
-  try {
-    const st = statSync(path);
-    return !st.isFile() && !st.isDirectory();
-  } catch {
-    return false;
-  }
+  return path === '-' || isSpecialFile(path);
 }
 
 /** Names of this process's stdin: read as "-" (opening them fails when stdin is a socket, as under Node's spawn). */
@@ -701,7 +695,7 @@ async function openSource(path: string, opts: ReadOptions): Promise<Source> {
   try {
     // Asynchronous: a FIFO waits here for a writer, and a synchronous open blocked the event loop, so neither
     // Ctrl-C nor SIGTERM ended the run (src/util/signals.ts ends it even while this open waits).
-    if (isStreamPath(abs)) readsNonRegularFile();
+    readsSpecialFile(abs);
     fd = await new Promise<number>((resolve, reject) => openAsync(abs, 'r', (e, n) => (e ? reject(e) : resolve(n))));
   } catch (e) {
     throw new UsageError(`cannot read ${path}${describeFsError(e)}`);

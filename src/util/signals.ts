@@ -15,6 +15,7 @@
  * src/index.ts installs the handlers (installSignalHandlers) for the real
  * process; in-process runs (tests calling main()) never see a signal.
  */
+import { statSync } from 'node:fs';
 import { ExitCode, SrsError } from '../errors.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
@@ -56,13 +57,26 @@ export function onInterrupt(stop: (sig: StopSignal) => void): () => void {
 export const interruptedBy = (): StopSignal | undefined => received;
 
 let readingNonRegular = false;
+
+/** Whether `path` names an existing file that is neither regular nor a directory (a FIFO, <(...), a device). stat never waits. */
+export function isSpecialFile(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Says that this run reads a file that is not a regular one (a FIFO, <(...), a device), whose open() or read() in
- * Node's thread pool can wait for ever: a signal then ends the process by the signal itself (see installSignalHandlers).
+ * Whether `path` is a special file (isSpecialFile), noting that this run reads one: its open() or read() in Node's
+ * thread pool can wait for ever, so a signal then ends the process by the signal itself (installSignalHandlers).
  * Runs that read regular files only keep exiting with the code, as every test and script expects.
  */
-export function readsNonRegularFile(): void {
-  readingNonRegular = true;
+export function readsSpecialFile(path: string): boolean {
+  const special = isSpecialFile(path);
+  if (special) readingNonRegular = true;
+  return special;
 }
 
 /** Whether a file system call is waiting in Node's thread pool (FSReqCallback, FSReqPromise). */

@@ -26,7 +26,7 @@ import { CheckFailedError, ExitCode, SrsError, UsageError } from '../../errors.j
 import { serialiseOnce } from '../../output/serialised.js';
 import { BUNDLE_KIND, BUNDLE_VERSION_LINES, bundleCommonFields, parseBundleOrResponse, type BundleOptions as BundleOptionsT } from './bundle.js';
 import { compressionOf } from '../../util/compression.js';
-import { readsNonRegularFile } from '../../util/signals.js';
+import { readsSpecialFile } from '../../util/signals.js';
 
 /** The format `score calc --save` writes. Format 1 is still read. */
 export const BUNDLE_VERSION = BUNDLE_VERSION_LINES;
@@ -103,7 +103,7 @@ export async function pinEvidence(file: string, what: string): Promise<PinnedFil
   try {
     // Asynchronous: a FIFO with no writer yet waits here, and Ctrl-C must still end the run (a synchronous open
     // blocked the event loop, so neither SIGINT nor SIGTERM could; src/util/signals.ts ends the wait itself).
-    if (notRegular(file)) readsNonRegularFile();
+    readsSpecialFile(file);
     handle = await open(file, 'r');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -111,15 +111,6 @@ export async function pinEvidence(file: string, what: string): Promise<PinnedFil
   }
   const st = fstatSync(handle.fd);
   return { handle, size: st.size, mtimeMs: st.mtimeMs, regular: st.isFile() };
-}
-
-/** Whether `file` exists and is not a regular file (stat never waits, even on a FIFO). */
-function notRegular(file: string): boolean {
-  try {
-    return !statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Whether the pinned file is as it was when opened (size and modification time): else it changed while read. */
