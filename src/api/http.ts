@@ -469,7 +469,7 @@ export class HttpTransport {
       if (!d.retry) {
         if (attempt > 0) res.attempts = attemptsNote(attempt + 1, policy.now() - startedAt, d, false);
         // Not retried because the service asked for a longer wait than srs takes: said (it read "HTTP 429: slow down").
-        else if (retryAfterMs !== undefined && d.limit === 'time' && /asks to wait/.test(d.reason)) res.attempts = d.reason.replace(/^HTTP \d+: /, '');
+        else if (d.limit === 'wait') res.attempts = waitReason(d);
         return res;
       }
       this.#onRetry?.(askedBack ? `HTTP ${res.status}: retrying after its Retry-After (attempt ${attempt + 2})` : `HTTP ${res.status}: retrying (attempt ${attempt + 2} of ${total})`);
@@ -679,10 +679,13 @@ export function duration(ms: number): string {
 const STOPPED: Decision = { retry: false, delayMs: 0, reason: 'stopped by a signal', limit: 'stopped' };
 
 /** "4 attempts over 11 s; see --timeout, --retries", plus why retrying stopped early. */
+/** "the service asks to wait 999999 s, longer than srs waits (30 s)": the decision's reason without its status. */
+const waitReason = (d: Decision): string => d.reason.replace(/^HTTP \d+: /, '');
+
 function attemptsNote(attempts: number, elapsedMs: number, d: Decision, timedOut: boolean): string {
-  const early = d.limit === 'time' ? ', retry time limit reached' : d.limit === 'budget' ? ', retry budget exhausted' : d.limit === 'stopped' ? ', not retried: stopped by a signal' : '';
+  const early = d.limit === 'time' ? ', retry time limit reached' : d.limit === 'budget' ? ', retry budget exhausted' : d.limit === 'stopped' ? ', not retried: stopped by a signal' : d.limit === 'wait' ? `, then ${waitReason(d)}` : '';
   // --retries is worth naming only when it was a retry limit that stopped (a create that timed out is never resent).
-  const see = [timedOut ? '--timeout' : '', d.limit !== undefined && d.limit !== 'stopped' ? '--retries' : ''].filter(Boolean).join(', ');
+  const see = [timedOut ? '--timeout' : '', d.limit !== undefined && d.limit !== 'stopped' && d.limit !== 'wait' ? '--retries' : ''].filter(Boolean).join(', ');
   return `${attempts} attempt${attempts === 1 ? '' : 's'} over ${duration(elapsedMs)}${early}${see ? `; see ${see}` : ''}`;
 }
 

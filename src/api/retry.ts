@@ -113,8 +113,8 @@ export interface Decision {
   retry: boolean;
   delayMs: number;
   reason: string;
-  /** Why a retryable failure is not retried: no retries left, the retry time limit, the shared budget, or stop(). */
-  limit?: 'retries' | 'time' | 'budget' | 'stopped';
+  /** Why a retryable failure is not retried: no retries left, the retry time limit, the shared budget, stop(), or a Retry-After longer than srs waits. */
+  limit?: 'retries' | 'time' | 'budget' | 'stopped' | 'wait';
 }
 
 /**
@@ -197,7 +197,7 @@ export class RetryPolicy {
     // said not now. Waited for (30 s, and every request of the run paused as long), each such answer stalled an import
     // and the row failed all the same; failed now, an import's outage rule stops the run within a few rows.
     if (failure.kind === 'status' && failure.retryAfterMs !== undefined && failure.retryAfterMs > this.#o.retryAfterCapMs) {
-      return { retry: false, delayMs: 0, reason: `${what}: the service asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s, longer than srs waits (${this.#o.retryAfterCapMs / 1000} s)`, limit: 'time' };
+      return { retry: false, delayMs: 0, reason: `${what}: the service asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s, longer than srs waits (${this.#o.retryAfterCapMs / 1000} s)`, limit: 'wait' };
     }
     let delay = backoffDelay(attempt, this.#o.baseDelayMs, this.#o.maxDelayMs, this.#o.random);
     if (failure.kind === 'status' && (failure.status === 429 || failure.status === 503) && failure.retryAfterMs !== undefined) {
