@@ -123,7 +123,8 @@ export class ApiClient {
     // Folded as a service may fold them: case in full (ß is SS), and composed accents.
     const fold = (s: string) => s.trim().normalize('NFKC').toUpperCase().toLowerCase();
     const same = (a: string, b: string) => fold(a) === fold(b);
-    if (typeof sentId === 'string' && sentId !== '' && typeof created.customerSupplierId === 'string' && !same(created.customerSupplierId, sentId)) {
+    // The same spelling (nearly every answer) needs no folding: this runs for every row of an import.
+    if (typeof sentId === 'string' && sentId !== '' && typeof created.customerSupplierId === 'string' && created.customerSupplierId !== sentId && !same(created.customerSupplierId, sentId)) {
       throw new BadResponseError({
         method: 'POST',
         path: '/v1/suppliers',
