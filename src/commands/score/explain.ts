@@ -10,6 +10,7 @@ import { renderItem, renderList } from '../../output/render.js';
 import type { Column } from '../../output/columns.js';
 import { requireArg, type Opts } from '../kit.js';
 import { RetryBudget } from '../../api/retry.js';
+import { supplierNameOrNull } from '../names.js';
 import { scoreCell } from '../../scoring/index.js';
 import { describeFilters } from './bundle.js';
 import { filtersFrom } from './calc.js';
@@ -69,10 +70,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
     // if that lookup fails (the picture is of the score, which does not depend on it).
     const ro = ctx.renderOptions();
     if (ctx.format === 'table' && !ro.fields && !ro.query) {
-      supplierName = client.getSupplier(id, new RetryBudget(10)) /* two retries: each costs 5 tokens */.then(
-        (s) => (typeof s.name === 'string' && s.name.trim() !== '' ? s.name : null),
-        () => null,
-      );
+      supplierName = supplierNameOrNull(client, id, new RetryBudget(10)); // two retries
     }
     input = await inputFromService(ctx, client, [id], filtersFrom(opts), 1, DEFAULT_TOLERANCE);
     // Fail closed: a supplier the service does not know (or srs could not find out about) is not "no data".

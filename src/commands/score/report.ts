@@ -16,6 +16,7 @@ import { MODEL_VERSION } from '../../scoring/index.js';
 import { optString, type Opts } from '../kit.js';
 import { RetryBudget } from '../../api/retry.js';
 import { mapConcurrent } from '../../util/concurrency.js';
+import { supplierNameOrNull } from '../names.js';
 import { describeFilters } from './bundle.js';
 import { filtersFrom, DEFAULT_CONCURRENCY } from './calc.js';
 import { explain } from './explanation.js';
@@ -79,7 +80,7 @@ export async function run(ctx: Context, args: string[], opts: Opts): Promise<voi
       // Retries for a tenth of the lookups at most (each costs 5 tokens), two at least.
       const budget = new RetryBudget(Math.max(10, Math.ceil(ids.length / 10) * 5));
       const found = await ctx.withSpinner(`Looking up ${count(ids.length, 'supplier name')}…`, () =>
-        mapConcurrent(ids, concurrency, (id) => client.getSupplier(id, budget).then((s) => (typeof s.name === 'string' && s.name.trim() !== '' ? s.name : null), () => null)),
+        mapConcurrent(ids, concurrency, (id) => supplierNameOrNull(client, id, budget)),
       );
       ids.forEach((id, i) => {
         if (found[i]) supplierNames.set(id, found[i]);
