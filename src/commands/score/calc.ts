@@ -111,10 +111,10 @@ export function leftOutWarner(warn: (message: string) => void): (item: ScoreResu
   return (item) => {
     // A value off the -3..+3 scale is shown and saved as sent, said once per supplier: it is no score srs can label,
     // explain or gate on (check says unknown; a saved bundle with it does not verify).
-    const off = offScaleValue(item);
+    const off = offScalePart(item);
     if (off) {
       offScale++;
-      if (offScale <= MAX_LEFT_OUT_LINES) warn(`the service's result for supplier ${item.supplierId} holds ${off}, outside the scale -3..+3: shown "${OFF_SCALE_LABEL}"; score check takes it for unknown, and a bundle that saves it does not verify`);
+      if (offScale <= MAX_LEFT_OUT_LINES) warn(`the service's result for supplier ${item.supplierId} holds ${off.said}, outside the scale -3..+3: shown "${OFF_SCALE_LABEL}"; score check takes it for unknown, and a bundle that saves it does not verify`);
       else if (offScale === MAX_LEFT_OUT_LINES + 1) warn('more results hold values outside the scale; not every one is named');
     }
     const parts = leftOutOf(item);
@@ -126,11 +126,14 @@ export function leftOutWarner(warn: (message: string) => void): (item: ScoreResu
   };
 }
 
-/** The first value of a result off the -3..+3 scale, said as "score 3.5" or "parameter ID's score 3.5", or undefined. */
-function offScaleValue(item: ScoreResult): string | undefined {
-  if (isOffScale(item.score?.value)) return `score ${item.score.value}`;
-  for (const p of item.policyParameterScores ?? []) if (isOffScale(p.score?.value)) return `parameter ${p.policyParameterId}'s score ${p.score.value}`;
-  for (const d of item.dataSourceScores ?? []) if (isOffScale(d.score?.value)) return `data source ${d.dataSourceId}'s score ${d.score.value}`;
+/**
+ * The first value of a result off the -3..+3 scale (overall, a parameter's, a data source's), and what it is ("score
+ * 3.5", "parameter ID's score 3.5"), or undefined: calc warns of it, explain and report cannot draw it.
+ */
+export function offScalePart(item: ScoreResult): { value: number; said: string } | undefined {
+  if (isOffScale(item.score?.value)) return { value: item.score.value, said: `score ${item.score.value}` };
+  for (const p of item.policyParameterScores ?? []) if (isOffScale(p.score?.value)) return { value: p.score.value, said: `parameter ${p.policyParameterId}'s score ${p.score.value}` };
+  for (const d of item.dataSourceScores ?? []) if (isOffScale(d.score?.value)) return { value: d.score.value, said: `data source ${d.dataSourceId}'s score ${d.score.value}` };
   return undefined;
 }
 

@@ -12,11 +12,11 @@ import type { ScoreCalculationRequest, ScoreResult, Scorecard } from '../../api/
 import type { Names } from '../../api/names.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SrsError, UsageError } from '../../errors.js';
-import { compareScores, isOffScale, rebuildFromScoreResult, scoreSupplier, ScoringError, todayUtc } from '../../scoring/index.js';
+import { compareScores, rebuildFromScoreResult, scoreSupplier, ScoringError, todayUtc } from '../../scoring/index.js';
 import { mapConcurrent } from '../../util/concurrency.js';
 import type { Opts } from '../kit.js';
 import { bundleOptions, checkFiltersMatch, toScoringScorecard, type BundleOptions } from './bundle.js';
-import { calculate, checkFilterIds, classifyNoScore, scorecardParameterIds, filtersFrom, unusableScorecards, scorecardsOf, withMissing, Missing, type NoResult } from './calc.js';
+import { calculate, checkFilterIds, offScalePart, classifyNoScore, scorecardParameterIds, filtersFrom, unusableScorecards, scorecardsOf, withMissing, Missing, type NoResult } from './calc.js';
 import type { DigestCheck } from '../../output/html-report.js';
 import { count } from '../../util/plural.js';
 import { DIGEST_ALGORITHM, type EvidenceEvent } from './evidence.js';
@@ -142,7 +142,7 @@ export async function inputFromService(ctx: Context, client: ApiClient, ids: str
 
 /** A score in a result that is off the -3..+3 scale (overall, a parameter's or a data source's): it cannot be explained. */
 export function offScaleScore(item: ScoreResult): number | undefined {
-  return [item.score?.value, ...(item.policyParameterScores ?? []).map((p) => p.score?.value), ...(item.dataSourceScores ?? []).map((d) => d.score?.value)].find(isOffScale);
+  return offScalePart(item)?.value;
 }
 
 /**
