@@ -84,26 +84,20 @@ function* graphemes(s: string): Generator<string> {
 /** Cuts text to a display width, ending in "…" when anything was cut. */
 export function cutToWidth(s: string, width: number, ellipsis = '…'): string {
   if (displayWidth(s) <= width) return s;
-  let out = '';
-  let w = 0;
-  // Whole grapheme clusters (an emoji ZWJ sequence, a letter with a combining accent): cut by code point, a family
-  // of four lost two people and kept a dangling joiner. ASCII needs no segmenter (ICU's first use costs ~10 ms).
-  for (const ch of /^[\x20-\x7e]*$/.test(s) ? s : graphemes(s)) {
-    const cw = displayWidth(ch);
-    if (w + cw > width - 1) break;
-    out += ch;
-    w += cw;
-  }
-  return out + ellipsis;
+  return prefixOfWidth(s, width - 1, false) + ellipsis;
 }
 
-/** The longest prefix of `s` (whole grapheme clusters) whose display width is at most `width`, at least one cluster. */
-function prefixOfWidth(s: string, width: number): string {
+/**
+ * The longest prefix of `s` whose display width is at most `width`, in whole grapheme clusters (an emoji ZWJ sequence,
+ * a letter with a combining accent: cut by code point, a family of four lost two people and kept a dangling joiner);
+ * `atLeastOne`: the first cluster even when it is wider. ASCII needs no segmenter (ICU's first use costs ~10 ms).
+ */
+function prefixOfWidth(s: string, width: number, atLeastOne: boolean): string {
   let out = '';
   let w = 0;
   for (const ch of /^[\x20-\x7e]*$/.test(s) ? s : graphemes(s)) {
     const cw = displayWidth(ch);
-    if (w + cw > width && out !== '') break;
+    if (w + cw > width && (out !== '' || !atLeastOne)) break;
     out += ch;
     w += cw;
   }
@@ -115,23 +109,24 @@ const DETAIL_LINES = 4;
 
 /**
  * Text wrapped to a display width at spaces (a word longer than the width is cut across lines), at most `maxLines`
- * lines, the last one cut with the ellipsis when text is left over.
+ * lines, the last one cut with the ellipsis when text is left over (`cut`).
  */
-export function wrapToWidth(s: string, width: number, maxLines: number, ellipsis = '…'): string[] {
-  if (displayWidth(s) <= width) return [s];
+export function wrapToWidth(s: string, width: number, maxLines: number, ellipsis = '…'): { lines: string[]; cut: boolean } {
+  if (displayWidth(s) <= width) return { lines: [s], cut: false };
   const lines: string[] = [];
   let rest = s;
   while (rest !== '' && lines.length < maxLines - 1) {
     if (displayWidth(rest) <= width) break;
     // The longest prefix that fits, then back to its last space when there is one.
-    let fit = prefixOfWidth(rest, width);
+    let fit = prefixOfWidth(rest, width, true);
     const space = fit.lastIndexOf(' ');
     if (space > 0 && rest[fit.length] !== ' ') fit = fit.slice(0, space);
     lines.push(fit.trimEnd());
     rest = rest.slice(fit.length).trimStart();
   }
+  const cut = displayWidth(rest) > width;
   if (rest !== '') lines.push(cutToWidth(rest, width, ellipsis));
-  return lines;
+  return { lines, cut };
 }
 
 /** A column's kind when its definition gives none (--fields, --query, `srs api`): from its path, then its values. */
@@ -293,8 +288,8 @@ export async function verticalTable(item: unknown, cols: Column[], opts: TableOp
     rows = rows.flatMap((r, i) => {
       const c = cols[i]!;
       if ((c.kind ?? inferKind(c.path, [getPath(item, c.path)])) !== 'text') return [r];
-      const lines = wrapToWidth(r[1], budget, DETAIL_LINES, ellipsisOf(opts));
-      if (lines.length === DETAIL_LINES && lines.join(' ').length < r[1].length - 1) opts.note?.(`${c.header} is longer than ${DETAIL_LINES} lines here and cut; -o json or --wide shows it whole`);
+      const { lines, cut } = wrapToWidth(r[1], budget, DETAIL_LINES, ellipsisOf(opts));
+      if (cut) opts.note?.(`${c.header} is longer than ${DETAIL_LINES} lines here and cut; -o json or --wide shows it whole`);
       return lines.map((l, k) => [k === 0 ? r[0] : '', l] as [string, string]);
     });
   }
