@@ -4,9 +4,10 @@
  * customerSupplierId, so a supplier is only "not created" when that is provable:
  * - the request never reached the service (connection refused, DNS, TLS before sending);
  * - the service answered with a 4xx, including 408/429 (it refused to process);
- * - the service answered 503 (it refused to process).
+ * - the service answered 503 with Retry-After (it asks to be called later).
  * Anything else (a dropped connection after sending, a timeout waiting for the
- * answer, a 500/502/504, a 2xx whose body is not the contract's) may have created
+ * answer, a 500/502/504, a 503 without Retry-After, which a gateway sends after
+ * its upstream failed, a 2xx whose body is not the contract's) may have created
  * the supplier: the outcome is unknown and must not be retried blindly.
  * Authentication failures stop a whole run.
  */
@@ -23,13 +24,15 @@ export interface CreateOutcome {
   message: string;
   /** What happened, without the verdict, for callers that word the verdict themselves (classifyCreateFailure sets it). */
   reason?: string;
+  /** The HTTP status the service answered with, when it answered (an import tells a bad row from an outage by it). */
+  status?: number;
   fatal?: SrsError;
 }
 
 /** A failed row's message starts with its HTTP status, once. */
 function failedWithStatus(message: string, status: number): CreateOutcome {
   const m = /^HTTP \d{3}/.test(message) ? message : `HTTP ${status}: ${message}`;
-  return { state: 'failed', message: m, reason: m };
+  return { state: 'failed', message: m, reason: m, status };
 }
 
 const failed = (reason: string, fatal?: SrsError): CreateOutcome => ({ state: 'failed', message: reason, reason, ...(fatal ? { fatal } : {}) });
@@ -49,7 +52,7 @@ export function classifyCreateFailure(err: unknown): CreateOutcome {
     // Refused: a 4xx, or a 503 with Retry-After (the service asks to be called later). A bare 503 may come from a
     // gateway after its upstream stored the supplier: unknown, never "not created" (retry.ts RETRYABLE_STATUS_CREATE).
     if ((err.status >= 400 && err.status < 500) || (err.status === 503 && err.retryAfter)) return failedWithStatus(err.serviceMessage ?? `HTTP ${err.status}`, err.status);
-    return unknown(`HTTP ${err.status}${err.serviceMessage ? `: ${err.serviceMessage}` : ''}`, MAYBE);
+    return { ...unknown(`HTTP ${err.status}${err.serviceMessage ? `: ${err.serviceMessage}` : ''}`, MAYBE), status: err.status };
   }
   if (err instanceof NetworkError) {
     if (err.notSent) return failed(err.message);

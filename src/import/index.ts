@@ -126,6 +126,9 @@ export interface ImportDeps {
   redact?: (s: string) => string;
 }
 
+/** 4xx answers that every row gets alike (a wrong base URL, a proxy timing out, throttling): not a bad row. */
+const NOT_A_ROW_PROBLEM: ReadonlySet<number> = new Set([404, 405, 408, 429]);
+
 /** Creates in a row the service may fail before an import stops sending (an outage, not a bad row). */
 export const SERVICE_FAILURES_TO_STOP = 25;
 
@@ -650,7 +653,7 @@ class ImportRun {
         }
         out = { line: row.line, state: r.state, customerSupplierId: row.customerSupplierId, message: r.message, fields: r.state === 'failed' && keep ? row.fields : undefined };
       }
-      this.#watchService(out);
+      this.#watchService(out, r.state === 'created' ? undefined : r.status);
       this.#record(seq, out, row);
     });
   }
@@ -661,17 +664,17 @@ class ImportRun {
    * rows nobody could check, or took days of retries. A created row or a row the service refused as invalid (a 4xx
    * other than 429: it is up) starts the count again. The rows after the stop are not sent; the re-run resumes.
    */
-  #watchService(out: RowOutcome): void {
+  #watchService(out: RowOutcome, status: number | undefined): void {
     // A row the service refused for what it holds (a 4xx; not 404, 405 or 408, which every row of a wrong base URL or
     // behind a timing-out proxy gets alike, nor 429): the service is up.
-    const refusedRow = out.state === 'failed' && /^HTTP 4(?!04|05|08|29)\d\d\b/.test(out.message ?? '');
+    const refusedRow = out.state === 'failed' && status !== undefined && status >= 400 && status < 500 && !NOT_A_ROW_PROBLEM.has(status);
     if (out.state === 'created' || refusedRow) {
       this.#serviceFailures = 0;
       this.#throttledOnly = true;
       return;
     }
     if (out.state !== 'unknown' && out.state !== 'failed') return;
-    this.#throttledOnly &&= out.state === 'failed' && /^HTTP (429|503)\b/.test(out.message ?? '');
+    this.#throttledOnly &&= out.state === 'failed' && (status === 429 || status === 503);
     if (++this.#serviceFailures < SERVICE_FAILURES_TO_STOP || this.stopReason) return;
     const again = this.#journal?.writing ? 'run the same command again' : 'send the rest again';
     // Throttled past every retry, each of them: the service is up, but this run asks more than it allows.
