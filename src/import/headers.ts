@@ -22,6 +22,12 @@ export const FIELDS = [
 ] as const;
 export type Field = (typeof FIELDS)[number];
 
+/**
+ * srs's own words for customerSupplierId (--customer-id, CUSTOMER ID in supplier ls) and account spellings: weak
+ * aliases (WEAK_ALIASES), taken only when no other column gives the field.
+ */
+const WEAK_CUSTOMER_ID_ALIASES = ['customer id', 'customer ref', 'creditor id', 'creditor number', 'creditor no', 'vendor account', 'supplier account'] as const;
+
 /** Human-readable aliases (the docs' table); each is matched after normalisation, as is the field name itself. */
 export const ALIASES: Readonly<Record<Field, readonly string[]>> = {
   name: ['name', 'supplier name', 'vendor name', 'company', 'company name', 'supplier', 'vendor', 'name 1', 'legal name'],
@@ -39,15 +45,7 @@ export const ALIASES: Readonly<Record<Field, readonly string[]>> = {
     'supplier id',
     'supplier code',
     'vendor code',
-    // Weak aliases (WEAK_ALIASES): srs's own words for it (--customer-id, CUSTOMER ID in supplier ls) and account
-    // spellings, taken only when no other column gives the field.
-    'customer id',
-    'customer ref',
-    'creditor id',
-    'creditor number',
-    'creditor no',
-    'vendor account',
-    'supplier account',
+    ...WEAK_CUSTOMER_ID_ALIASES,
   ],
   industryCodes: ['industry codes', 'industry code', 'industry', 'industries', 'gics', 'gics code', 'gics codes', 'sub industry', 'sub industry code'],
   categoryIds: ['category ids', 'category id', 'categories', 'category'],
@@ -61,7 +59,7 @@ export const ALIASES: Readonly<Record<Field, readonly string[]>> = {
  * customer number ("Customer ID", SAP's KUNNR) beside "Vendor ID", and the two were "all map to customerSupplierId"
  * (exit 2) where the file had imported before.
  */
-const WEAK_ALIASES: ReadonlySet<string> = new Set(['customer id', 'customer ref', 'creditor id', 'creditor number', 'creditor no', 'vendor account', 'supplier account'].map((a) => normalizeHeader(a)));
+const WEAK_ALIASES: ReadonlySet<string> = new Set(WEAK_CUSTOMER_ID_ALIASES.map((a) => normalizeHeader(a)));
 
 export function normalizeHeader(h: string): string {
   return h.replace(/^\uFEFF/, '').toLowerCase().replace(/[\s_\-.]+/g, '');
